@@ -1,0 +1,59 @@
+/*
+ * cli.h: shared pieces of the cgofuzz command-line tool.
+ *
+ * Exit statuses follow go test: 0 success, 1 a failure found or an
+ * operation that failed at run time, 2 a usage error or bad input (flags,
+ * unreadable or malformed corpus files).
+ */
+#ifndef CGOFUZZ_CLI_H
+#define CGOFUZZ_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgofuzz/buf.h"
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+/* --- flags.c: Go-style flags: -name value, -name=value, --name, and bool
+ * flags that take no value (-w, -w=false). Parsing stops at the first
+ * non-flag argument or after "--". */
+typedef enum { FLAG_BOOL, FLAG_STRING, FLAG_U64, FLAG_I64 } flag_type;
+
+typedef struct cli_flag {
+  const char *name;
+  flag_type type;
+  void *dst; /* bool*, const char**, uint64_t*, int64_t* */
+  const char *usage;
+  bool set; /* filled in: whether the flag appeared */
+} cli_flag;
+
+/* Parses argv[0..argc) (argv[0] is the first argument, not the program).
+ * Returns the index of the first positional argument, or -1 after printing
+ * "cgofuzz CMD: reason" to stderr. */
+int cli_parse_flags(const char *cmd, cli_flag *flags, size_t nflags, int argc,
+                    char **argv);
+void cli_print_flags(const cli_flag *flags, size_t nflags);
+
+/* Parses a uint64 in decimal, 0x hex, 0o/0 octal or 0b binary. */
+int cli_parse_u64(const char *s, uint64_t *out);
+
+/* --- fileio.c */
+/* Reads a whole file. On failure prints "cgofuzz: PATH: reason" and
+ * returns -1. */
+int cli_read_file(const char *path, cgofuzz_buf *out);
+/* Writes data to path atomically: a temporary file in the same directory,
+ * fsync, then rename over path. On failure the old file is untouched, the
+ * temporary is removed, the reason is printed with the path, and -1 is
+ * returned. mode applies to a newly created file. */
+int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
+                          unsigned mode);
+
+/* --- the commands */
+int cli_cmd_corpus(int argc, char **argv);
+int cli_cmd_mutate(int argc, char **argv);
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * fileio.c: reading whole files and replacing files atomically.
+ *
+ * Anything cgofuzz writes that a user relies on (a reformatted corpus file,
+ * later a failing input) goes through cli_write_file_atomic, so a crash, a
+ * ^C or a full disk never leaves a half-written file behind.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_read_file(const char *path, cgofuzz_buf *out) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    fprintf(stderr, "cgofuzz: %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "cgofuzz: %s: is a directory\n", path);
+    close(fd);
+    return -1;
+  }
+  for (;;) {
+    if (cgofuzz_buf_reserve(out, 64 << 10) != 0) {
+      fprintf(stderr, "cgofuzz: %s: out of memory\n", path);
+      close(fd);
+      return -1;
+    }
+    ssize_t n = read(fd, out->data + out->len, out->cap - out->len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      fprintf(stderr, "cgofuzz: %s: %s\n", path, strerror(errno));
+      close(fd);
+      return -1;
+    }
+    if (n == 0)
+      break;
+    out->len += (size_t)n;
+  }
+  close(fd);
+  return 0;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w < 0)
+      return -1;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
+                          unsigned mode) {
+  size_t plen = strlen(path);
+  char *tmp = malloc(plen + 16);
+  if (!tmp) {
+    fprintf(stderr, "cgofuzz: %s: out of memory\n", path);
+    return -1;
+  }
+  /* The temporary lives in the same directory so rename is atomic. */
+  snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    fprintf(stderr, "cgofuzz: %s: cannot create temporary file: %s\n", path,
+            strerror(errno));
+    free(tmp);
+    return -1;
+  }
+  struct stat st;
+  mode_t m = (mode_t)mode;
+  if (stat(path, &st) == 0)
+    m = st.st_mode & 07777; /* keep an existing file's permissions */
+  const char *what = "write";
+  if (fchmod(fd, m) != 0)
+    what = "chmod";
+  else if (write_all(fd, data, len) != 0)
+    what = "write";
+  else if (fsync(fd) != 0)
+    what = "fsync";
+  else
+    what = NULL;
+  int saved = errno;
+  if (close(fd) != 0 && !what) {
+    what = "close";
+    saved = errno;
+  }
+  if (!what && rename(tmp, path) != 0) {
+    what = "rename";
+    saved = errno;
+  }
+  if (what) {
+    unlink(tmp);
+    fprintf(stderr, "cgofuzz: %s: %s failed: %s\n", path, what,
+            strerror(saved));
+    free(tmp);
+    return -1;
+  }
+  free(tmp);
+  return 0;
+}

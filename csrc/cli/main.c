@@ -1,0 +1,45 @@
+/*
+ * main.c: the cgofuzz command: dispatches to subcommands.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define CGOFUZZ_VERSION "0.1.0"
+
+static const char usage_text[] =
+    "cgofuzz: Go's native fuzzing, reimplemented in C.\n"
+    "\n"
+    "usage: cgofuzz COMMAND [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  corpus fmt [-w] FILE...   print (or rewrite) corpus files in the\n"
+    "                            canonical \"go test fuzz v1\" form\n"
+    "  mutate -rand-state S -rand-inc I -n K [-cap BYTES] FILE\n"
+    "                            replay K of Go's chained mutations\n"
+    "  version                   print the version\n"
+    "  help                      print this help\n";
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage_text, stderr);
+    return CLI_EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "corpus") == 0)
+    return cli_cmd_corpus(argc - 2, argv + 2);
+  if (strcmp(cmd, "mutate") == 0)
+    return cli_cmd_mutate(argc - 2, argv + 2);
+  if (strcmp(cmd, "version") == 0) {
+    printf("cgofuzz %s\n", CGOFUZZ_VERSION);
+    return CLI_EXIT_OK;
+  }
+  if (strcmp(cmd, "help") == 0 || strcmp(cmd, "-h") == 0 ||
+      strcmp(cmd, "--help") == 0 || strcmp(cmd, "-help") == 0) {
+    fputs(usage_text, stdout);
+    return CLI_EXIT_OK;
+  }
+  fprintf(stderr, "cgofuzz: unknown command \"%s\"\n\n%s", cmd, usage_text);
+  return CLI_EXIT_USAGE;
+}

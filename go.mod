@@ -1,0 +1,3 @@
+module github.com/cgofuzz/cgofuzz
+
+go 1.22

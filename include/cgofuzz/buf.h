@@ -1,0 +1,48 @@
+/*
+ * buf.h: a growable byte buffer and the error record shared by all modules.
+ *
+ * Every function that can fail for a reason a user should read takes a
+ * cgofuzz_err and fills it with one line of text; callers prefix it with
+ * the file or peer it concerns.
+ */
+#ifndef CGOFUZZ_BUF_H
+#define CGOFUZZ_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cgofuzz_buf {
+  uint8_t *data;
+  size_t len, cap;
+} cgofuzz_buf;
+
+/* Makes room for n more bytes. Returns 0, or -1 when out of memory. */
+int cgofuzz_buf_reserve(cgofuzz_buf *b, size_t n);
+int cgofuzz_buf_append(cgofuzz_buf *b, const void *p, size_t n);
+int cgofuzz_buf_putc(cgofuzz_buf *b, uint8_t c);
+int cgofuzz_buf_puts(cgofuzz_buf *b, const char *s);
+int cgofuzz_buf_printf(cgofuzz_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void cgofuzz_buf_free(cgofuzz_buf *b);
+
+/* An error: a message and, for corpus files, the 1-based line it is about
+ * (0 when it concerns no particular line). */
+typedef struct cgofuzz_err {
+  int line;
+  char msg[512];
+} cgofuzz_err;
+
+/* Sets err (if not NULL) and returns -1, so callers can `return
+ * cgofuzz_errf(...)`. */
+int cgofuzz_errf(cgofuzz_err *err, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#ifdef __cplusplus
+}
+#endif
+#endif
