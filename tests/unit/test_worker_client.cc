@@ -1,0 +1,150 @@
+// Tests of the coordinator's end of a worker process, with /bin/sh scripts
+// standing in for workers: fd layout, message exchange, death and hang
+// detection, escalation when stopping, and descriptor hygiene.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <string>
+
+#include "cgofuzz/worker_client.h"
+
+namespace {
+
+struct Worker {
+  cgofuzz_worker w;
+  cgofuzz_err err{};
+  explicit Worker(size_t cap = 4096) {
+    signal(SIGPIPE, SIG_IGN);
+    EXPECT_EQ(cgofuzz_worker_init(&w, cap, &err), 0) << err.msg;
+  }
+  ~Worker() { cgofuzz_worker_free(&w); }
+  int start(const std::string &script) {
+    char *argv[] = {(char *)"sh", (char *)"-c", (char *)script.c_str(),
+                    nullptr};
+    return cgofuzz_worker_start(&w, "/bin/sh", argv, nullptr, nullptr, -1, -1,
+                                &err);
+  }
+  int send(const std::string &s) {
+    cgofuzz_buf b = {(uint8_t *)s.data(), s.size(), s.size()};
+    return cgofuzz_worker_send(&w, &b, &err);
+  }
+  // Returns the line, or "<timeout>" / "<eof>".
+  std::string recv(int timeout_ms, size_t max_line = 1 << 20) {
+    const uint8_t *line;
+    size_t len;
+    int r = cgofuzz_worker_recv(&w, timeout_ms, max_line, &line, &len, &err);
+    if (r == 0)
+      return "<timeout>";
+    if (r < 0)
+      return "<eof>";
+    return std::string((const char *)line, len);
+  }
+};
+
+TEST(WorkerClient, ExchangesLinesOverFd3AndFd4) {
+  Worker k;
+  ASSERT_EQ(k.start("while read -r l <&3; do echo \"got $l\" >&4; done"), 0)
+      << k.err.msg;
+  ASSERT_EQ(k.send("one\ntwo\n"), 0);
+  EXPECT_EQ(k.recv(5000), "got one");
+  EXPECT_EQ(k.recv(5000), "got two");
+  EXPECT_EQ(k.recv(50), "<timeout>");
+  int st = cgofuzz_worker_stop(&k.w, 2000);
+  EXPECT_TRUE(WIFEXITED(st)) << st;  // EOF on fd 3 ended the loop
+  EXPECT_EQ(WEXITSTATUS(st), 0);
+}
+
+TEST(WorkerClient, Fd5IsTheSharedMemoryFile) {
+  Worker k(1000);
+  ASSERT_EQ(k.start("stat -L -c %s /proc/self/fd/5 >&4"), 0) << k.err.msg;
+  EXPECT_EQ(k.recv(5000), std::to_string(1000 + CGOFUZZ_SHM_HEADER_SIZE));
+}
+
+TEST(WorkerClient, WorkerHoldsOnlyItsOwnDescriptors) {
+  Worker a, b;
+  ASSERT_EQ(a.start("sleep 5"), 0);
+  // ls's own directory descriptor shows up too; everything else must be
+  // stdio plus 3, 4 and 5.
+  ASSERT_EQ(b.start("ls /proc/self/fd | sort -n | tr '\\n' ' ' >&4; echo >&4"),
+            0);
+  std::string fds = b.recv(5000);
+  EXPECT_EQ(fds.rfind("0 1 2 3 4 5 ", 0), 0u) << fds;
+  std::string rest = fds.substr(12);
+  // At most the one descriptor ls opened for the directory listing.
+  EXPECT_LE(std::count(rest.begin(), rest.end(), ' '), 1) << fds;
+}
+
+TEST(WorkerClient, CrashIsSeenAsEofWithSignal) {
+  Worker k;
+  ASSERT_EQ(k.start("read -r l <&3; kill -SEGV $$"), 0);
+  ASSERT_EQ(k.send("go\n"), 0);
+  EXPECT_EQ(k.recv(5000), "<eof>");
+  EXPECT_EQ(cgofuzz_worker_reap(&k.w, 5000), 1);
+  ASSERT_TRUE(WIFSIGNALED(k.w.wait_status));
+  EXPECT_EQ(WTERMSIG(k.w.wait_status), SIGSEGV);
+  char s[64];
+  cgofuzz_wait_status_string(k.w.wait_status, s, sizeof s);
+  EXPECT_EQ(std::string(s).rfind("signal: segmentation fault", 0), 0u) << s;
+  EXPECT_TRUE(cgofuzz_is_crash_signal(SIGSEGV));
+  EXPECT_FALSE(cgofuzz_is_crash_signal(SIGKILL));
+  EXPECT_FALSE(cgofuzz_is_crash_signal(SIGINT));
+}
+
+TEST(WorkerClient, ExitStatusIsReportedLikeGo) {
+  Worker k;
+  ASSERT_EQ(k.start("exit 3"), 0);
+  EXPECT_EQ(k.recv(5000), "<eof>");
+  ASSERT_EQ(cgofuzz_worker_reap(&k.w, 5000), 1);
+  char s[64];
+  cgofuzz_wait_status_string(k.w.wait_status, s, sizeof s);
+  EXPECT_STREQ(s, "exit status 3");
+  // Sending to a dead worker fails cleanly instead of raising SIGPIPE.
+  EXPECT_EQ(k.send("x\n"), -1);
+}
+
+TEST(WorkerClient, HungWorkerIsInterruptedThenKilled) {
+  Worker k;
+  ASSERT_EQ(k.start("exec sleep 30"), 0);
+  EXPECT_EQ(k.recv(100), "<timeout>");
+  int st = cgofuzz_worker_stop(&k.w, 200);
+  ASSERT_TRUE(WIFSIGNALED(st));
+  EXPECT_EQ(WTERMSIG(st), SIGINT);
+
+  ASSERT_EQ(k.start("trap '' INT; sleep 30 & wait; sleep 30"), 0);
+  st = cgofuzz_worker_stop(&k.w, 200);
+  ASSERT_TRUE(WIFSIGNALED(st));
+  EXPECT_EQ(WTERMSIG(st), SIGKILL);
+}
+
+TEST(WorkerClient, FloodWithoutNewlineIsAnError) {
+  Worker k;
+  ASSERT_EQ(k.start("head -c 200000 /dev/zero >&4; sleep 5"), 0);
+  EXPECT_EQ(k.recv(5000, 1000), "<eof>");
+  EXPECT_NE(std::string(k.err.msg).find("longer than 1000"), std::string::npos)
+      << k.err.msg;
+}
+
+TEST(WorkerClient, MissingBinaryNamesThePath) {
+  Worker k;
+  char *argv[] = {(char *)"x", nullptr};
+  EXPECT_EQ(cgofuzz_worker_start(&k.w, "/nonexistent/worker", argv, nullptr,
+                                 nullptr, -1, -1, &k.err),
+            -1);
+  EXPECT_NE(std::string(k.err.msg).find("/nonexistent/worker"),
+            std::string::npos);
+  EXPECT_NE(std::string(k.err.msg).find("No such file"), std::string::npos);
+  EXPECT_EQ(k.w.pid, 0);
+}
+
+TEST(WorkerClient, RestartReusesSharedMemory) {
+  Worker k;
+  cgofuzz_shm_hdr(&k.w.mem)->count = 42;
+  ASSERT_EQ(k.start("exit 0"), 0);
+  cgofuzz_worker_stop(&k.w, 1000);
+  ASSERT_EQ(k.start("od -A n -t d8 -N 8 /proc/self/fd/5 | tr -d ' ' >&4"), 0);
+  EXPECT_EQ(k.recv(5000), "42");
+}
+
+}  // namespace
