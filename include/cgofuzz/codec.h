@@ -66,9 +66,10 @@ int cgofuzz_is_print(int32_t r);
 int cgofuzz_format_float64(double f, cgofuzz_buf *out);
 int cgofuzz_format_float32(float f, cgofuzz_buf *out);
 
-/* The name Go gives a corpus entry: the first 4 bytes of the SHA-256 of its
- * encoded data, as 8 lowercase hex digits (plus the NUL). */
-void cgofuzz_corpus_name(const uint8_t *data, size_t len, char out[9]);
+/* The name Go gives a corpus entry (internal/fuzz writeToCorpus): the first
+ * 8 bytes of the SHA-256 of its encoded data, as 16 lowercase hex digits
+ * (plus the NUL). */
+void cgofuzz_corpus_name(const uint8_t *data, size_t len, char out[17]);
 
 #ifdef __cplusplus
 }
