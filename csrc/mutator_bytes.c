@@ -54,11 +54,33 @@ static const int8_t interesting8[] = {-128, -1, 0, 1, 16, 32, 64, 100, 127};
 static const int16_t interesting16[] = {
     -32768, -129, 128, 255, 256, 512, 1000, 1024, 4096, 32767,
     -128,   -1,   0,   1,   16,  32,  64,   100,  127};
-static const int32_t interesting32[] = {
-    -2147483647 - 1, -100663046, -32769, 32768, 65535, 65536, 100663045,
-    2147483647,      -32768,     -129,   128,   255,   256,   512,
-    1000,            1024,       4096,   32767, -128,  -1,    0,
-    1,               16,         32,     64,    100,   127};
+static const int32_t interesting32[] = {-2147483647 - 1,
+                                        -100663046,
+                                        -32769,
+                                        32768,
+                                        65535,
+                                        65536,
+                                        100663045,
+                                        2147483647,
+                                        -32768,
+                                        -129,
+                                        128,
+                                        255,
+                                        256,
+                                        512,
+                                        1000,
+                                        1024,
+                                        4096,
+                                        32767,
+                                        -128,
+                                        -1,
+                                        0,
+                                        1,
+                                        16,
+                                        32,
+                                        64,
+                                        100,
+                                        127};
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Fixed-width loads and stores in either byte order (little when le). */
@@ -130,8 +152,7 @@ static bool overwrite_bytes(cgofuzz_mutator *m, uint8_t *b, size_t *len,
   return true;
 }
 
-static bool bit_flip(cgofuzz_mutator *m, uint8_t *b, size_t *len,
-                     size_t cap) {
+static bool bit_flip(cgofuzz_mutator *m, uint8_t *b, size_t *len, size_t cap) {
   (void)cap;
   if (*len == 0)
     return false;
@@ -140,8 +161,7 @@ static bool bit_flip(cgofuzz_mutator *m, uint8_t *b, size_t *len,
   return true;
 }
 
-static bool xor_byte(cgofuzz_mutator *m, uint8_t *b, size_t *len,
-                     size_t cap) {
+static bool xor_byte(cgofuzz_mutator *m, uint8_t *b, size_t *len, size_t cap) {
   (void)cap;
   if (*len == 0)
     return false;
@@ -150,8 +170,7 @@ static bool xor_byte(cgofuzz_mutator *m, uint8_t *b, size_t *len,
   return true;
 }
 
-static bool swap_byte(cgofuzz_mutator *m, uint8_t *b, size_t *len,
-                      size_t cap) {
+static bool swap_byte(cgofuzz_mutator *m, uint8_t *b, size_t *len, size_t cap) {
   (void)cap;
   size_t src, dst;
   if (*len <= 1)
@@ -178,8 +197,7 @@ static bool arith8(cgofuzz_mutator *m, uint8_t *b, size_t *len, size_t cap) {
 
 /* The 16/32/64-bit arithmetic mutators: Go draws the delta and its sign
  * first, then the position, then the byte order. */
-static bool arith_wide(cgofuzz_mutator *m, uint8_t *b, size_t len,
-                       int width) {
+static bool arith_wide(cgofuzz_mutator *m, uint8_t *b, size_t len, int width) {
   if (len < (size_t)width)
     return false;
   uint64_t v = rnd(m, 35) + 1;
@@ -309,15 +327,24 @@ typedef bool (*byte_mutator)(cgofuzz_mutator *, uint8_t *, size_t *, size_t);
 
 /* Go's byteSliceMutators table; the index drawn selects from it. */
 static const byte_mutator byte_mutators[] = {
-    remove_bytes,          insert_random_bytes,
-    duplicate_bytes,       overwrite_bytes,
-    bit_flip,              xor_byte,
-    swap_byte,             arith8,
-    arith16,               arith32,
-    arith64,               interesting_8,
-    interesting_16,        interesting_32,
-    insert_constant_bytes, overwrite_constant_bytes,
-    shuffle_bytes,         swap_bytes,
+    remove_bytes,
+    insert_random_bytes,
+    duplicate_bytes,
+    overwrite_bytes,
+    bit_flip,
+    xor_byte,
+    swap_byte,
+    arith8,
+    arith16,
+    arith32,
+    arith64,
+    interesting_8,
+    interesting_16,
+    interesting_32,
+    insert_constant_bytes,
+    overwrite_constant_bytes,
+    shuffle_bytes,
+    swap_bytes,
 };
 
 void cgofuzz_mutate_bytes(cgofuzz_mutator *m, uint8_t *b, size_t *len,
