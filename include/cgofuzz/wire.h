@@ -76,14 +76,20 @@ typedef struct cgofuzz_fuzz_resp {
   cgofuzz_wire_bytes coverage_data;
   char *err;          /* NULL or owned NUL-terminated string ("" encodes "") */
   char *internal_err; /* likewise */
+  /* Lengths of err and internal_err, for messages with NUL bytes in them
+   * (a panic message may quote the fuzz input). Decoders set them; when
+   * encoding, 0 means strlen. Decoding "" gives NULL and 0, so a non-NULL
+   * err always means Go's Err != "". */
+  size_t err_len, internal_err_len;
 } cgofuzz_fuzz_resp;
 
 typedef struct cgofuzz_minimize_resp {
   bool wrote_to_mem;
-  char *err;
+  char *err; /* as in cgofuzz_fuzz_resp */
   cgofuzz_wire_bytes coverage_data;
   int64_t duration_ns;
   int64_t count;
+  size_t err_len; /* as in cgofuzz_fuzz_resp */
 } cgofuzz_minimize_resp;
 
 /* Encoders append one message and its trailing '\n'. */

@@ -1,0 +1,20 @@
+#!/bin/sh
+# build.sh: builds the libFuzzer harnesses in tests/fuzz/ against the whole
+# runtime (csrc/*.c, not the CLI), with ASan and UBSan.
+#
+#   tests/fuzz/build.sh            # binaries in build-fuzz/
+#   OUT=/some/dir tests/fuzz/build.sh
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${OUT:-$root/build-fuzz}
+cc=${CC:-clang}
+mkdir -p "$out"
+for src in "$root"/tests/fuzz/fuzz_*.c; do
+  name=$(basename "$src" .c)
+  echo "building $out/$name"
+  # shellcheck disable=SC2046
+  "$cc" -std=c11 -g -O1 -D_GNU_SOURCE -Wall -Wextra -Werror \
+    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+    -fno-omit-frame-pointer -I"$root/include" -I"$root/csrc" \
+    "$src" "$root"/csrc/*.c -lm -o "$out/$name"
+done
