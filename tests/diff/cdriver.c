@@ -525,12 +525,12 @@ static cgofuzz_wire_bytes opt_bytes(const char *s) {
 }
 
 /* Strings travel as "=hex"; a string holding NUL cannot be a C string. */
-static char *opt_str(const char *s) {
+/* A string field; *len gets its length, which may count NUL bytes. */
+static char *opt_str(const char *s, size_t *len) {
   cgofuzz_wire_bytes b = opt_bytes(s);
+  *len = b.len;
   if (!b.has)
     return NULL;
-  if (memchr(b.data, 0, b.len) != NULL)
-    bad_request = "NUL in string field";
   b.data[b.len] = 0; /* unhex leaves room for it */
   return (char *)b.data;
 }
@@ -544,10 +544,10 @@ static void put_bytes(const cgofuzz_wire_bytes *b) {
   puthex(b->data, b->len);
 }
 
-static void put_str(const char *s) {
+static void put_str(const char *s, size_t len) {
   put("=");
   if (s != NULL)
-    puthex((const uint8_t *)s, strlen(s));
+    puthex((const uint8_t *)s, len);
 }
 
 static void do_wenc(char **f) {
@@ -587,8 +587,8 @@ static void do_wenc(char **f) {
     r.interesting_duration_ns = (int64_t)u64s(a[1]);
     r.count = (int64_t)u64s(a[2]);
     r.coverage_data = opt_bytes(a[3]);
-    r.err = opt_str(a[4]);
-    r.internal_err = opt_str(a[5]);
+    r.err = opt_str(a[4], &r.err_len);
+    r.internal_err = opt_str(a[5], &r.internal_err_len);
     if (bad_request == NULL)
       rc = cgofuzz_wire_encode_fuzz_resp(&r, &b);
     free(r.coverage_data.data);
@@ -597,7 +597,7 @@ static void do_wenc(char **f) {
   } else if (strcmp(f[1], "minresp") == 0 && na == 5) {
     cgofuzz_minimize_resp r = {0};
     r.wrote_to_mem = strcmp(a[0], "1") == 0;
-    r.err = opt_str(a[1]);
+    r.err = opt_str(a[1], &r.err_len);
     r.coverage_data = opt_bytes(a[2]);
     r.duration_ns = (int64_t)u64s(a[3]);
     r.count = (int64_t)u64s(a[4]);
@@ -677,9 +677,9 @@ static void do_wdec(char **f) {
       put(" ");
       put_bytes(&r.coverage_data);
       put(" ");
-      put_str(r.err);
+      put_str(r.err, r.err_len);
       put(" ");
-      put_str(r.internal_err);
+      put_str(r.internal_err, r.internal_err_len);
       cgofuzz_fuzz_resp_free(&r);
     }
   } else if (strcmp(f[1], "minresp") == 0) {
@@ -690,7 +690,7 @@ static void do_wdec(char **f) {
     } else {
       put("ok\t");
       put(r.wrote_to_mem ? "1 " : "0 ");
-      put_str(r.err);
+      put_str(r.err, r.err_len);
       put(" ");
       put_bytes(&r.coverage_data);
       put(" ");
