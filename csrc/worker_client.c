@@ -180,6 +180,8 @@ int cgofuzz_worker_send(cgofuzz_worker *w, const cgofuzz_buf *line,
 /* Returns the length of the first complete line in rbuf (with its '\n'),
  * or 0 if there is none yet. */
 static size_t line_ready(cgofuzz_worker *w) {
+  if (w->rscan == w->rbuf.len)
+    return 0; /* nothing unscanned (rbuf.data may still be NULL) */
   uint8_t *nl = memchr(w->rbuf.data + w->rscan, '\n', w->rbuf.len - w->rscan);
   if (!nl) {
     w->rscan = w->rbuf.len;
