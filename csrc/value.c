@@ -11,13 +11,13 @@
 #include <string.h>
 
 static const char *const kind_names[CGOFUZZ_NKINDS] = {
-    [CGOFUZZ_BYTES] = "[]byte",   [CGOFUZZ_STRING] = "string",
-    [CGOFUZZ_BOOL] = "bool",      [CGOFUZZ_INT] = "int",
-    [CGOFUZZ_INT8] = "int8",      [CGOFUZZ_INT16] = "int16",
-    [CGOFUZZ_INT32] = "int32",    [CGOFUZZ_INT64] = "int64",
-    [CGOFUZZ_UINT] = "uint",      [CGOFUZZ_UINT8] = "uint8",
-    [CGOFUZZ_UINT16] = "uint16",  [CGOFUZZ_UINT32] = "uint32",
-    [CGOFUZZ_UINT64] = "uint64",  [CGOFUZZ_FLOAT32] = "float32",
+    [CGOFUZZ_BYTES] = "[]byte",    [CGOFUZZ_STRING] = "string",
+    [CGOFUZZ_BOOL] = "bool",       [CGOFUZZ_INT] = "int",
+    [CGOFUZZ_INT8] = "int8",       [CGOFUZZ_INT16] = "int16",
+    [CGOFUZZ_INT32] = "int32",     [CGOFUZZ_INT64] = "int64",
+    [CGOFUZZ_UINT] = "uint",       [CGOFUZZ_UINT8] = "uint8",
+    [CGOFUZZ_UINT16] = "uint16",   [CGOFUZZ_UINT32] = "uint32",
+    [CGOFUZZ_UINT64] = "uint64",   [CGOFUZZ_FLOAT32] = "float32",
     [CGOFUZZ_FLOAT64] = "float64",
 };
 

@@ -27,8 +27,7 @@ static int64_t now_ms(void) {
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int cgofuzz_worker_init(cgofuzz_worker *w, size_t value_cap,
-                        cgofuzz_err *err) {
+int cgofuzz_worker_init(cgofuzz_worker *w, size_t value_cap, cgofuzz_err *err) {
   memset(w, 0, sizeof *w);
   w->in_w = w->out_r = -1;
   w->mem.fd = -1;
@@ -147,7 +146,7 @@ int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
   w->wait_status = 0;
   return 0;
 
-fail_errno: {
+fail_errno : {
   int e = errno;
   int fds[] = {in[0], in[1], out[0], out[1], memfd};
   for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
@@ -211,8 +210,8 @@ static int pump(cgofuzz_worker *w, size_t max_line, cgofuzz_err *err) {
   for (;;) {
     if (cgofuzz_buf_reserve(&w->rbuf, 64 << 10) != 0)
       return cgofuzz_errf(err, 0, "out of memory reading from worker");
-    ssize_t k = read(w->out_r, w->rbuf.data + w->rbuf.len,
-                     w->rbuf.cap - w->rbuf.len);
+    ssize_t k =
+        read(w->out_r, w->rbuf.data + w->rbuf.len, w->rbuf.cap - w->rbuf.len);
     if (k < 0 && errno == EINTR)
       continue;
     if (k < 0 && errno == EAGAIN)
@@ -327,25 +326,44 @@ void cgofuzz_worker_free(cgofuzz_worker *w) {
 static const char *signal_text(int sig) {
   /* The wording of Go's syscall.Signal.String on Linux. */
   switch (sig) {
-  case SIGHUP: return "hangup";
-  case SIGINT: return "interrupt";
-  case SIGQUIT: return "quit";
-  case SIGILL: return "illegal instruction";
-  case SIGTRAP: return "trace/breakpoint trap";
-  case SIGABRT: return "aborted";
-  case SIGBUS: return "bus error";
-  case SIGFPE: return "floating point exception";
-  case SIGKILL: return "killed";
-  case SIGUSR1: return "user defined signal 1";
-  case SIGSEGV: return "segmentation fault";
-  case SIGUSR2: return "user defined signal 2";
-  case SIGPIPE: return "broken pipe";
-  case SIGALRM: return "alarm clock";
-  case SIGTERM: return "terminated";
-  case SIGXCPU: return "CPU time limit exceeded";
-  case SIGXFSZ: return "file size limit exceeded";
-  case SIGSYS: return "bad system call";
-  default: return NULL;
+  case SIGHUP:
+    return "hangup";
+  case SIGINT:
+    return "interrupt";
+  case SIGQUIT:
+    return "quit";
+  case SIGILL:
+    return "illegal instruction";
+  case SIGTRAP:
+    return "trace/breakpoint trap";
+  case SIGABRT:
+    return "aborted";
+  case SIGBUS:
+    return "bus error";
+  case SIGFPE:
+    return "floating point exception";
+  case SIGKILL:
+    return "killed";
+  case SIGUSR1:
+    return "user defined signal 1";
+  case SIGSEGV:
+    return "segmentation fault";
+  case SIGUSR2:
+    return "user defined signal 2";
+  case SIGPIPE:
+    return "broken pipe";
+  case SIGALRM:
+    return "alarm clock";
+  case SIGTERM:
+    return "terminated";
+  case SIGXCPU:
+    return "CPU time limit exceeded";
+  case SIGXFSZ:
+    return "file size limit exceeded";
+  case SIGSYS:
+    return "bad system call";
+  default:
+    return NULL;
   }
 }
 

@@ -111,8 +111,8 @@ int cli_parse_flags(const char *cmd, cli_flag *flags, size_t nflags, int argc,
       }
     }
     if (!f) {
-      fprintf(stderr, "cgofuzz %s: flag provided but not defined: -%.*s\n",
-              cmd, (int)nlen, name);
+      fprintf(stderr, "cgofuzz %s: flag provided but not defined: -%.*s\n", cmd,
+              (int)nlen, name);
       return -1;
     }
     i++;

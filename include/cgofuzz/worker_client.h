@@ -34,10 +34,10 @@ extern "C" {
 #endif
 
 typedef struct cgofuzz_worker {
-  cgofuzz_shm mem; /* created by cgofuzz_worker_init, kept across restarts */
-  pid_t pid;       /* 0 when no process is running */
-  int in_w;        /* our end of fuzz_in, -1 when closed */
-  int out_r;       /* our end of fuzz_out, -1 when closed */
+  cgofuzz_shm mem;  /* created by cgofuzz_worker_init, kept across restarts */
+  pid_t pid;        /* 0 when no process is running */
+  int in_w;         /* our end of fuzz_in, -1 when closed */
+  int out_r;        /* our end of fuzz_out, -1 when closed */
   cgofuzz_buf rbuf; /* bytes read from out_r not yet returned */
   size_t rscan;     /* rbuf prefix already known to hold no newline */
   size_t consumed;  /* length of the line returned last, dropped next time */

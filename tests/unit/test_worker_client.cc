@@ -52,7 +52,7 @@ TEST(WorkerClient, ExchangesLinesOverFd3AndFd4) {
   EXPECT_EQ(k.recv(5000), "got two");
   EXPECT_EQ(k.recv(50), "<timeout>");
   int st = cgofuzz_worker_stop(&k.w, 2000);
-  EXPECT_TRUE(WIFEXITED(st)) << st;  // EOF on fd 3 ended the loop
+  EXPECT_TRUE(WIFEXITED(st)) << st; // EOF on fd 3 ended the loop
   EXPECT_EQ(WEXITSTATUS(st), 0);
 }
 
@@ -147,4 +147,4 @@ TEST(WorkerClient, RestartReusesSharedMemory) {
   EXPECT_EQ(k.recv(5000), "42");
 }
 
-}  // namespace
+} // namespace
