@@ -58,7 +58,9 @@ int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
   int devnull = -1;
   if (stdout_fd < 0 || stderr_fd < 0) {
     devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (devnull < 0)
+    /* Lifted like the pipe ends: at 3..5 it would be clobbered by the dup2
+     * of fds 3/4/5 below, and the worker's stderr would become the shm. */
+    if (devnull < 0 || (devnull = lift_fd(devnull)) < 0)
       goto fail_errno;
   }
   /* Reported back by the child if exec fails, through a close-on-exec pipe:
@@ -86,10 +88,12 @@ int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
       _exit(127); /* the coordinator died before we got here */
     int o = stdout_fd >= 0 ? stdout_fd : devnull;
     int r = stderr_fd >= 0 ? stderr_fd : devnull;
-    if (dup2(in[0], CGOFUZZ_FUZZ_IN_FD) < 0 ||
+    /* stdio first: a caller's stdout_fd/stderr_fd may be 3..5, and the
+     * sources of 3/4/5 are all at 10 or above, so no dup2 undoes another. */
+    if (dup2(o, 1) < 0 || dup2(r, 2) < 0 ||
+        dup2(in[0], CGOFUZZ_FUZZ_IN_FD) < 0 ||
         dup2(out[1], CGOFUZZ_FUZZ_OUT_FD) < 0 ||
-        dup2(memfd, CGOFUZZ_SHM_FD) < 0 || dup2(o, 1) < 0 || dup2(r, 2) < 0 ||
-        (dir && chdir(dir) != 0))
+        dup2(memfd, CGOFUZZ_SHM_FD) < 0 || (dir && chdir(dir) != 0))
       goto child_fail;
     /* Start from default dispositions and an empty mask, whatever the
      * coordinator inherited (a shell's background job ignores SIGINT), so

@@ -1,9 +1,11 @@
 // Tests of the coordinator's end of a worker process, with /bin/sh scripts
 // standing in for workers: fd layout, message exchange, death and hang
 // detection, escalation when stopping, and descriptor hygiene.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <string>
@@ -74,6 +76,32 @@ TEST(WorkerClient, WorkerHoldsOnlyItsOwnDescriptors) {
   std::string rest = fds.substr(12);
   // At most the one descriptor ls opened for the directory listing.
   EXPECT_LE(std::count(rest.begin(), rest.end(), ' '), 1) << fds;
+}
+
+// A coordinator started with fds 3..5 closed (the usual case for a command
+// run from a shell) must not let /dev/null or anything else land on the
+// worker's 3/4/5 or turn its stderr into the shared memory.
+TEST(WorkerClient, LowDescriptorsFreeInTheCoordinator) {
+  int saved[3];
+  for (int fd = 3; fd <= 5; fd++) {
+    saved[fd - 3] = fcntl(fd, F_DUPFD_CLOEXEC, 100); // -1 if fd was closed
+    close(fd);
+  }
+  {
+    Worker k(1000);
+    ASSERT_EQ(k.start("readlink /proc/self/fd/2 >&4; "
+                      "stat -L -c %s /proc/self/fd/5 >&4"),
+              0)
+        << k.err.msg;
+    EXPECT_EQ(k.recv(5000), "/dev/null");
+    EXPECT_EQ(k.recv(5000), std::to_string(1000 + CGOFUZZ_SHM_HEADER_SIZE));
+  }
+  for (int fd = 3; fd <= 5; fd++) {
+    if (saved[fd - 3] >= 0) {
+      dup2(saved[fd - 3], fd);
+      close(saved[fd - 3]);
+    }
+  }
 }
 
 TEST(WorkerClient, CrashIsSeenAsEofWithSignal) {
