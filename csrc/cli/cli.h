@@ -55,5 +55,8 @@ int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
 /* --- the commands */
 int cli_cmd_corpus(int argc, char **argv);
 int cli_cmd_mutate(int argc, char **argv);
+int cli_cmd_fuzz(int argc, char **argv);
+/* The fake worker of argument discovery (see cmd_fuzz.c). */
+int cli_fake_worker(void);
 
 #endif

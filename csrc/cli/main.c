@@ -2,8 +2,10 @@
  * main.c: the cgofuzz command: dispatches to subcommands.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cgofuzz/coord.h"
 #include "cli.h"
 
 #define CGOFUZZ_VERSION "0.1.0"
@@ -18,10 +20,18 @@ static const char usage_text[] =
     "                            canonical \"go test fuzz v1\" form\n"
     "  mutate -rand-state S -rand-inc I -n K [-cap BYTES] FILE\n"
     "                            replay K of Go's chained mutations\n"
+    "  fuzz [-fuzz RE] [-fuzztime D|Nx] [-parallel N] ... BINARY [ARGS]\n"
+    "                            fuzz a Go test binary like go test -fuzz\n"
     "  version                   print the version\n"
     "  help                      print this help\n";
 
 int main(int argc, char **argv) {
+  /* A Go test binary we run for argument discovery starts its workers as
+   * argv[0] -test.fuzzworker ...: with argv[0] pointing at us, we are the
+   * worker. */
+  if (argc >= 2 && strcmp(argv[1], "-test.fuzzworker") == 0 &&
+      getenv(CGOFUZZ_DISCOVER_ENV) != NULL)
+    return cli_fake_worker();
   if (argc < 2) {
     fputs(usage_text, stderr);
     return CLI_EXIT_USAGE;
@@ -31,6 +41,8 @@ int main(int argc, char **argv) {
     return cli_cmd_corpus(argc - 2, argv + 2);
   if (strcmp(cmd, "mutate") == 0)
     return cli_cmd_mutate(argc - 2, argv + 2);
+  if (strcmp(cmd, "fuzz") == 0)
+    return cli_cmd_fuzz(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0) {
     printf("cgofuzz %s\n", CGOFUZZ_VERSION);
     return CLI_EXIT_OK;

@@ -1,0 +1,289 @@
+/*
+ * coord_corpus.c: the coordinator's corpus: loading seed and cache
+ * directories, type-checking entries against the target's arguments, and
+ * writing new entries under Go's names.
+ *
+ * Invariants kept from Go: entries are deduplicated by the SHA-256 of their
+ * encoded bytes; a file's name is the first 16 hex digits of that hash;
+ * testdata files that do not match the target's types are fatal, cache
+ * files that do not are skipped silently.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgofuzz/codec.h"
+#include "cgofuzz/wire.h"
+#include "coord_internal.h"
+
+int cgofuzz_corpus_add(cgofuzz_corpus *c, const uint8_t *data, size_t len,
+                       bool is_seed, const char *name) {
+  uint8_t sha[32];
+  cgofuzz_sha256(data, len, sha);
+  for (size_t i = 0; i < c->n; i++)
+    if (memcmp(c->e[i].sha, sha, 32) == 0)
+      return 0;
+  if (c->n == c->cap) {
+    size_t ncap = c->cap ? c->cap * 2 : 16;
+    cgofuzz_centry *ne = realloc(c->e, ncap * sizeof *ne);
+    if (!ne)
+      return -1;
+    c->e = ne;
+    c->cap = ncap;
+  }
+  cgofuzz_centry *e = &c->e[c->n];
+  memset(e, 0, sizeof *e);
+  e->data = malloc(len ? len : 1);
+  e->name = strdup(name ? name : "");
+  if (!e->data || !e->name) {
+    free(e->data);
+    free(e->name);
+    return -1;
+  }
+  memcpy(e->data, data, len);
+  e->len = len;
+  memcpy(e->sha, sha, 32);
+  e->is_seed = is_seed;
+  c->n++;
+  return 1;
+}
+
+void cgofuzz_corpus_free(cgofuzz_corpus *c) {
+  for (size_t i = 0; i < c->n; i++) {
+    free(c->e[i].data);
+    free(c->e[i].name);
+  }
+  free(c->e);
+  memset(c, 0, sizeof *c);
+}
+
+/* Go prints argument types as reflect does: byte is uint8, rune int32. */
+static const char *reflect_name(cgofuzz_kind k) {
+  if (k == CGOFUZZ_BYTES)
+    return "[]uint8";
+  return cgofuzz_kind_name(k);
+}
+
+static void append_kinds(cgofuzz_buf *msg, const cgofuzz_value *v,
+                         const cgofuzz_kind *k, size_t n) {
+  cgofuzz_buf_putc(msg, '[');
+  for (size_t i = 0; i < n; i++) {
+    if (i)
+      cgofuzz_buf_putc(msg, ' ');
+    cgofuzz_buf_puts(msg, reflect_name(v ? v[i].kind : k[i]));
+  }
+  cgofuzz_buf_putc(msg, ']');
+}
+
+int cgofuzz_corpus_typecheck(const uint8_t *data, size_t len,
+                             const cgofuzz_kind *kinds, size_t n,
+                             cgofuzz_buf *msg) {
+  cgofuzz_values vals = {0};
+  cgofuzz_err err = {0};
+  int rc = -1;
+  if (cgofuzz_corpus_decode(data, len, &vals, &err) != 0) {
+    cgofuzz_buf_printf(msg, "unmarshal: %s", err.msg);
+    goto done;
+  }
+  if (vals.n != n) {
+    cgofuzz_buf_printf(msg,
+                       "wrong number of values in corpus entry: %zu, want %zu",
+                       vals.n, n);
+    goto done;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (vals.v[i].kind != kinds[i]) {
+      cgofuzz_buf_puts(msg, "mismatched types in corpus entry: ");
+      append_kinds(msg, vals.v, NULL, n);
+      cgofuzz_buf_puts(msg, ", want ");
+      append_kinds(msg, NULL, kinds, n);
+      goto done;
+    }
+  }
+  rc = 0;
+done:
+  cgofuzz_values_free(&vals);
+  return rc;
+}
+
+static int cmp_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int read_whole(const char *path, cgofuzz_buf *out) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return -1;
+  out->len = 0;
+  for (;;) {
+    if (cgofuzz_buf_reserve(out, 64 << 10) != 0) {
+      fclose(f);
+      return -1;
+    }
+    size_t k = fread(out->data + out->len, 1, out->cap - out->len, f);
+    out->len += k;
+    if (k == 0)
+      break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  return bad ? -1 : 0;
+}
+
+int cgofuzz_corpus_load_dir(cgofuzz_corpus *c, const char *dir,
+                            const cgofuzz_kind *kinds, size_t n, bool strict,
+                            bool is_seed, cgofuzz_buf *errors) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    if (errno == ENOENT || errno == ENOTDIR)
+      return 0;
+    cgofuzz_buf_printf(errors, "open %s: %s", dir, strerror(errno));
+    return -1;
+  }
+  char **names = NULL;
+  size_t nn = 0, cap = 0;
+  int rc = 0;
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL) {
+    if (de->d_name[0] == '.' &&
+        (de->d_name[1] == '\0' ||
+         (de->d_name[1] == '.' && de->d_name[2] == '\0')))
+      continue;
+    if (nn == cap) {
+      cap = cap ? cap * 2 : 32;
+      char **nnames = realloc(names, cap * sizeof *nnames);
+      if (!nnames) {
+        rc = -1;
+        break;
+      }
+      names = nnames;
+    }
+    if (!(names[nn] = strdup(de->d_name))) {
+      rc = -1;
+      break;
+    }
+    nn++;
+  }
+  closedir(d);
+  if (rc == 0 && nn)
+    qsort(names, nn, sizeof *names, cmp_names);
+  cgofuzz_buf path = {0}, data = {0}, msg = {0};
+  for (size_t i = 0; rc == 0 && i < nn; i++) {
+    path.len = 0;
+    cgofuzz_buf_printf(&path, "%s/%s", dir, names[i]);
+    struct stat st;
+    if (stat(coord_cstr(&path), &st) != 0 || !S_ISREG(st.st_mode))
+      continue; /* Go ignores subdirectories */
+    if (read_whole(coord_cstr(&path), &data) != 0) {
+      cgofuzz_buf_printf(errors, "open %s: %s", coord_cstr(&path),
+                         strerror(errno));
+      rc = -1;
+      break;
+    }
+    msg.len = 0;
+    if (cgofuzz_corpus_typecheck(data.data, data.len, kinds, n, &msg) != 0) {
+      if (strict) {
+        cgofuzz_buf_printf(errors, "%s\"%s\": %.*s", errors->len ? "\n" : "",
+                           coord_cstr(&path), (int)msg.len, coord_cstr(&msg));
+      }
+      continue;
+    }
+    if (cgofuzz_corpus_add(c, data.data, data.len, is_seed, names[i]) < 0)
+      rc = -1;
+  }
+  for (size_t i = 0; i < nn; i++)
+    free(names[i]);
+  free(names);
+  cgofuzz_buf_free(&path);
+  cgofuzz_buf_free(&data);
+  cgofuzz_buf_free(&msg);
+  if (rc == 0 && strict && errors->len)
+    rc = -1;
+  return rc;
+}
+
+static int mkdir_p(char *dir) {
+  for (char *p = dir + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    int r = mkdir(dir, 0777);
+    *p = '/';
+    if (r != 0 && errno != EEXIST)
+      return -1;
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    return -1;
+  return 0;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n) {
+  while (n > 0) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0)
+      return -1;
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+int cgofuzz_corpus_write(const char *dir, const uint8_t *data, size_t len,
+                         char **path, cgofuzz_err *err) {
+  char name[17];
+  cgofuzz_corpus_name(data, len, name);
+  size_t dl = strlen(dir);
+  char *d = strdup(dir);
+  char *p = malloc(dl + 18);
+  char *tmp = malloc(dl + 32);
+  if (!d || !p || !tmp) {
+    free(d);
+    free(p);
+    free(tmp);
+    return cgofuzz_errf(err, 0, "out of memory");
+  }
+  snprintf(p, dl + 18, "%s/%s", dir, name);
+  snprintf(tmp, dl + 32, "%s/.%s.tmp-XXXXXX", dir, name);
+  int fd = -1;
+  const char *what = "mkdir";
+  if (mkdir_p(d) != 0)
+    goto fail;
+  what = "create";
+  if ((fd = mkstemp(tmp)) < 0)
+    goto fail;
+  /* mkstemp uses 0600; Go's WriteFile gives 0666 minus the umask. */
+  mode_t um = umask(0);
+  umask(um);
+  what = "write";
+  if (fchmod(fd, 0666 & ~um) != 0 || write_all(fd, data, len) != 0)
+    goto fail_unlink;
+  what = "close";
+  int r = close(fd);
+  fd = -1;
+  if (r != 0)
+    goto fail_unlink;
+  what = "rename";
+  if (rename(tmp, p) != 0)
+    goto fail_unlink;
+  free(d);
+  free(tmp);
+  *path = p;
+  return 0;
+fail_unlink:
+  if (fd >= 0)
+    close(fd);
+  unlink(tmp);
+fail:
+  cgofuzz_errf(err, 0, "writing %s: %s failed: %s", p, what, strerror(errno));
+  free(d);
+  free(p);
+  free(tmp);
+  return -1;
+}

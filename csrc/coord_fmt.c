@@ -1,0 +1,17 @@
+/*
+ * coord_fmt.c: Go's spelling of the elapsed time in progress lines
+ * (time.Duration.String of a duration rounded to whole seconds).
+ */
+#include <inttypes.h>
+
+#include "coord_internal.h"
+
+int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs) {
+  if (secs < 60)
+    return cgofuzz_buf_printf(b, "%" PRId64 "s", secs);
+  if (secs < 3600)
+    return cgofuzz_buf_printf(b, "%" PRId64 "m%" PRId64 "s", secs / 60,
+                              secs % 60);
+  return cgofuzz_buf_printf(b, "%" PRId64 "h%" PRId64 "m%" PRId64 "s",
+                            secs / 3600, secs / 60 % 60, secs % 60);
+}

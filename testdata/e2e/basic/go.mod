@@ -1,0 +1,3 @@
+module example.com/cgofuzze2e
+
+go 1.22
