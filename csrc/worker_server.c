@@ -1,0 +1,515 @@
+/*
+ * worker_server.c: the -test.fuzzworker side of Go's fuzzing protocol.
+ *
+ * Invariants a Go coordinator relies on (docs/go-coordinator.md §1-§3):
+ *  - one JSON call per line on fd 3, one response per line on fd 4, strictly
+ *    alternating; EOF on fd 3 means "exit 0";
+ *  - the shm value (an encoded corpus file) is never written by a Fuzz
+ *    call: the coordinator compares it afterwards and rebuilds our inputs by
+ *    replaying Go's mutator from (randState, randInc), which is saved before
+ *    every chain of 5 mutations, and from count, incremented before every
+ *    exec. So the mutator here is Go's, its generator persists across calls
+ *    like Go's, and values are reset from the originals exactly when
+ *    count % 5 == 0;
+ *  - snapshots have the size of the coordinator's mask (see coverage.c);
+ *  - a hang is the worker's business: an exec running for 10 s exits the
+ *    process with status 2, which Go's coordinator records as a crasher.
+ * Crashes need no handling: the process dies and the coordinator replays.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgofuzz/codec.h"
+#include "cgofuzz/minimize.h"
+#include "cgofuzz/mutator.h"
+#include "cgofuzz/shm.h"
+#include "cgofuzz/wire.h"
+#include "target_internal.h"
+
+typedef struct {
+  cgofuzz_f *f;
+  cgofuzz_t t;
+  cgofuzz_shm shm;
+  cgofuzz_mutator m;
+  uint8_t *mask; /* the coordinator's coverage mask, NULL until sent */
+  size_t mask_len;
+  uint8_t *snap; /* last exec's snapshot, snap_len bytes */
+  size_t snap_len;
+  cgofuzz_buf errmsg; /* the last failing exec's Go-style report */
+} worker;
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---- hang watchdog: Go's worker panics when one exec exceeds 10 s ---- */
+
+static atomic_ulong exec_seq;
+static atomic_int in_exec;
+
+static void *watchdog(void *arg) {
+  (void)arg;
+  unsigned long last = 0;
+  int stuck = 0;
+  for (;;) {
+    sleep(1);
+    unsigned long seq = atomic_load_explicit(&exec_seq, memory_order_relaxed);
+    if (atomic_load_explicit(&in_exec, memory_order_relaxed) && seq == last)
+      stuck++;
+    else
+      stuck = 0;
+    last = seq;
+    if (stuck >= 10)
+      _exit(2);
+  }
+  return NULL;
+}
+
+/* ---- coverage bookkeeping ---- */
+
+/* Makes the snapshot len bytes long (zeroed). */
+static int snap_resize(worker *w, size_t len) {
+  if (len == w->snap_len && w->snap)
+    return 0;
+  if (w->snap)
+    cgofuzz_cov_snap_reset_(w->snap);
+  free(w->snap);
+  w->snap = calloc(len ? len : 1, 1);
+  w->snap_len = w->snap ? len : 0;
+  return w->snap ? 0 : -1;
+}
+
+/* One exec with coverage and timing; fills w->errmsg on failure. */
+static cgofuzz_run run_one(worker *w, const cgofuzz_value *vals, int64_t *dur) {
+  unsigned long seq = atomic_load_explicit(&exec_seq, memory_order_relaxed);
+  atomic_store_explicit(&exec_seq, seq + 1, memory_order_relaxed);
+  atomic_store_explicit(&in_exec, 1, memory_order_relaxed);
+  int64_t t0 = now_ns();
+  cgofuzz_run r = cgofuzz_target_exec_(w->f, &w->t, vals);
+  *dur = now_ns() - t0;
+  atomic_store_explicit(&in_exec, 0, memory_order_relaxed);
+  cgofuzz_cov_snap_reset_(w->snap);
+  cgofuzz_cov_collect_(w->snap, w->snap_len);
+  if (r == CGOFUZZ_RUN_FAIL) {
+    /* Go's Err is the failed test's captured report. */
+    w->errmsg.len = 0;
+    cgofuzz_buf_printf(&w->errmsg, "--- FAIL: %s (%.2fs)\n", w->f->name,
+                       (double)*dur / 1e9);
+    const uint8_t *p = w->t.log.data, *e = p + w->t.log.len;
+    while (p < e) {
+      const uint8_t *nl = memchr(p, '\n', (size_t)(e - p));
+      size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(e - p);
+      cgofuzz_buf_puts(&w->errmsg, "    ");
+      cgofuzz_buf_append(&w->errmsg, p, n);
+      p += n;
+    }
+    cgofuzz_buf_putc(&w->errmsg, 0);
+    w->errmsg.len--;
+  }
+  return r;
+}
+
+static char *errmsg_dup(const worker *w) {
+  return strndup(w->errmsg.len ? (char *)w->errmsg.data : "", w->errmsg.len);
+}
+
+static int set_bytes(cgofuzz_wire_bytes *b, const uint8_t *p, size_t n) {
+  b->data = malloc(n ? n : 1);
+  if (!b->data)
+    return -1;
+  memcpy(b->data, p, n);
+  b->len = n;
+  b->has = true;
+  return 0;
+}
+
+/* Decodes the shm value and checks it against the target's kinds. */
+static int load_values(worker *w, cgofuzz_values *vals, cgofuzz_err *err) {
+  cgofuzz_shm_header *h = cgofuzz_shm_hdr(&w->shm);
+  size_t len = (size_t)h->value_len;
+  if (h->value_len < 0 || len > cgofuzz_shm_value_cap(&w->shm))
+    return cgofuzz_errf(err, 0, "bad value length %lld in shared memory",
+                        (long long)h->value_len);
+  if (cgofuzz_corpus_decode(cgofuzz_shm_value(&w->shm), len, vals, err) != 0)
+    return -1;
+  return cgofuzz_target_check_(w->f, vals, err);
+}
+
+/* ---- Fuzz ---- */
+
+/* Points vals at the originals' bytes (borrowed), freeing what mutation
+ * allocated; see the ownership contract in mutator.h. */
+static void reset_values(cgofuzz_values *vals, const cgofuzz_values *orig) {
+  for (size_t i = 0; i < vals->n; i++) {
+    cgofuzz_value_release(&vals->v[i]);
+    vals->v[i] = orig->v[i];
+    vals->v[i].flags &= (uint8_t)~CGOFUZZ_VAL_OWNED;
+  }
+}
+
+static void do_fuzz(worker *w, const cgofuzz_fuzz_args *a,
+                    cgofuzz_fuzz_resp *resp) {
+  int64_t start = now_ns();
+  cgofuzz_err err = {0};
+  cgofuzz_values orig = {0}, vals = {0};
+  cgofuzz_shm_header *h = cgofuzz_shm_hdr(&w->shm);
+
+  if (a->coverage_data.has) {
+    if (w->mask && a->coverage_data.len != w->mask_len) {
+      cgofuzz_errf(&err, 0,
+                   "unexpected size for CoverageData: got %zu, expected %zu",
+                   a->coverage_data.len, w->mask_len);
+      goto internal;
+    }
+    free(w->mask);
+    w->mask = malloc(a->coverage_data.len ? a->coverage_data.len : 1);
+    if (!w->mask || snap_resize(w, a->coverage_data.len) != 0) {
+      cgofuzz_errf(&err, 0, "out of memory");
+      goto internal;
+    }
+    memcpy(w->mask, a->coverage_data.data, a->coverage_data.len);
+    w->mask_len = a->coverage_data.len;
+  }
+  h->rand_state = w->m.r.state;
+  h->rand_inc = w->m.r.inc;
+  if (a->limit > 0 && h->count >= a->limit) {
+    cgofuzz_errf(&err, 0,
+                 "mem.header().count %lld already exceeds args.Limit %lld",
+                 (long long)h->count, (long long)a->limit);
+    goto internal;
+  }
+  if (load_values(w, &orig, &err) != 0)
+    goto internal;
+  if (cgofuzz_values_copy(&vals, &orig) != 0) {
+    cgofuzz_errf(&err, 0, "out of memory");
+    goto internal;
+  }
+  reset_values(&vals, &orig);
+
+  int64_t dur;
+  if (a->warmup) {
+    h->count++;
+    if (run_one(w, vals.v, &dur) == CGOFUZZ_RUN_FAIL) {
+      resp->err = errmsg_dup(w);
+      goto out;
+    }
+    resp->interesting_duration_ns = dur;
+    if (w->snap_len)
+      set_bytes(&resp->coverage_data, w->snap, w->snap_len);
+    goto out;
+  }
+
+  int64_t deadline = a->timeout_ns ? start + a->timeout_ns : INT64_MAX;
+  size_t cap = cgofuzz_shm_value_cap(&w->shm);
+  for (;;) {
+    if (now_ns() >= deadline)
+      break;
+    if (h->count % CGOFUZZ_CHAINED_MUTATIONS == 0) {
+      reset_values(&vals, &orig);
+      h->rand_state = w->m.r.state;
+      h->rand_inc = w->m.r.inc;
+    }
+    if (cgofuzz_mutate(&w->m, vals.v, vals.n, cap, &err) != 0)
+      goto internal;
+    h->count++;
+    if (run_one(w, vals.v, &dur) == CGOFUZZ_RUN_FAIL) {
+      resp->err = errmsg_dup(w);
+      break;
+    }
+    if (w->mask && cgofuzz_cov_has_new_(w->snap, w->mask)) {
+      set_bytes(&resp->coverage_data, w->snap, w->snap_len);
+      resp->interesting_duration_ns = dur;
+      break;
+    }
+    if (a->limit > 0 && h->count >= a->limit)
+      break;
+  }
+  goto out;
+
+internal:
+  resp->internal_err = strdup(err.msg);
+out:
+  reset_values(&vals, &orig); /* frees mutated strings; vals now borrow */
+  free(vals.v);
+  cgofuzz_values_free(&orig);
+  resp->count = h->count;
+  resp->total_duration_ns = now_ns() - start;
+}
+
+/* ---- Minimize ---- */
+
+typedef struct {
+  worker *w;
+  cgofuzz_values *vals;
+  size_t index;
+  const uint8_t *keep; /* NULL once a crash was found */
+  size_t keep_len;
+  bool failed; /* some exec failed; w->errmsg has its report */
+  int64_t deadline, limit;
+} min_ctx;
+
+static bool min_stop(void *p) {
+  min_ctx *c = p;
+  return now_ns() >= c->deadline ||
+         (c->limit > 0 && cgofuzz_shm_hdr(&c->w->shm)->count >= c->limit);
+}
+
+static bool subset(const uint8_t *base, const uint8_t *snap, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((base[i] & snap[i]) != base[i])
+      return false;
+  return true;
+}
+
+static bool min_try(void *p, const uint8_t *cand, size_t len) {
+  min_ctx *c = p;
+  worker *w = c->w;
+  cgofuzz_value *v = &c->vals->v[c->index];
+  cgofuzz_value saved = *v;
+  v->s.data = (uint8_t *)cand;
+  v->s.len = len;
+  v->flags = 0;
+  /* Raw bytes in shm let the coordinator keep the best candidate so far if
+   * this exec kills us. */
+  cgofuzz_shm_set_value(&w->shm, cand, len, NULL);
+  cgofuzz_shm_hdr(&w->shm)->count++;
+  int64_t dur;
+  cgofuzz_run r = run_one(w, c->vals->v, &dur);
+  *v = saved;
+  if (r == CGOFUZZ_RUN_FAIL) {
+    c->failed = true;
+    c->keep = NULL; /* a crash matters more than the coverage */
+    return true;
+  }
+  return c->keep && subset(c->keep, w->snap, c->keep_len);
+}
+
+static void do_minimize(worker *w, const cgofuzz_minimize_args *a,
+                        cgofuzz_minimize_resp *resp) {
+  int64_t start = now_ns();
+  cgofuzz_values vals = {0};
+  cgofuzz_err err;
+  cgofuzz_shm_header *h = cgofuzz_shm_hdr(&w->shm);
+  uint8_t in_hash[32], out_hash[32];
+  uint8_t *v = NULL;
+  min_ctx c = {.w = w, .vals = &vals, .limit = a->limit};
+  c.deadline = a->timeout_ns ? start + a->timeout_ns : INT64_MAX;
+
+  if (load_values(w, &vals, &err) != 0) {
+    /* Go's worker panics here; exiting lets the coordinator report it. */
+    _exit(2);
+  }
+  cgofuzz_sha256(cgofuzz_shm_value(&w->shm), (size_t)h->value_len, in_hash);
+  if (a->index < 0 || (size_t)a->index >= vals.n ||
+      (vals.v[a->index].kind != CGOFUZZ_BYTES &&
+       vals.v[a->index].kind != CGOFUZZ_STRING))
+    _exit(2);
+  c.index = (size_t)a->index;
+  if (a->keep_coverage.has) {
+    c.keep = a->keep_coverage.data;
+    c.keep_len = a->keep_coverage.len;
+    if (snap_resize(w, c.keep_len) != 0)
+      goto out;
+  }
+  if (min_stop(&c))
+    goto out;
+
+  /* Is the input still interesting? If not, it was a flake: give up. */
+  h->count++;
+  int64_t dur;
+  cgofuzz_run r = run_one(w, vals.v, &dur);
+  if (c.keep) {
+    bool any = false;
+    for (size_t i = 0; i < c.keep_len && !any; i++)
+      any = (c.keep[i] & w->snap[i]) != 0;
+    if (!any || r == CGOFUZZ_RUN_FAIL)
+      goto out;
+  } else if (r != CGOFUZZ_RUN_FAIL) {
+    goto out;
+  }
+  c.failed = r == CGOFUZZ_RUN_FAIL;
+  h->raw_in_mem = 1;
+
+  cgofuzz_value *mv = &vals.v[c.index];
+  size_t len = mv->s.len;
+  v = malloc(len ? len : 1);
+  if (!v)
+    goto out;
+  if (len)
+    memcpy(v, mv->s.data, len);
+  size_t n = cgofuzz_minimize_bytes(v, len, min_try, min_stop, &c);
+  if (n == (size_t)-1)
+    goto out;
+  cgofuzz_value_release(mv);
+  mv->s.data = v;
+  mv->s.len = n;
+  mv->flags = CGOFUZZ_VAL_OWNED;
+  v = NULL;
+
+  cgofuzz_buf enc = {0};
+  if (cgofuzz_corpus_encode(vals.v, vals.n, &enc, &err) != 0 ||
+      cgofuzz_shm_set_value(&w->shm, enc.data, enc.len, &err) != 0) {
+    cgofuzz_buf_free(&enc);
+    goto out;
+  }
+  cgofuzz_sha256(enc.data, enc.len, out_hash);
+  cgofuzz_buf_free(&enc);
+  h->raw_in_mem = 0;
+  resp->wrote_to_mem = true;
+  if (c.failed) {
+    resp->err = errmsg_dup(w);
+  } else if (memcmp(in_hash, out_hash, 32) != 0) {
+    set_bytes(&resp->coverage_data, w->snap, w->snap_len);
+  } else {
+    /* Unchanged input: the last snapshot belongs to a rejected candidate,
+     * so hand back the coverage we were asked to keep. */
+    set_bytes(&resp->coverage_data, a->keep_coverage.data,
+              a->keep_coverage.len);
+  }
+out:
+  free(v);
+  cgofuzz_values_free(&vals);
+  resp->duration_ns = now_ns() - start;
+}
+
+/* ---- the call loop ---- */
+
+static int write_all(int fd, const uint8_t *p, size_t n) {
+  while (n) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      return -1;
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+/* Reads one line (without '\n') into line; 1 on success, 0 at EOF. */
+static int read_line(cgofuzz_buf *in, size_t *consumed, cgofuzz_buf *line) {
+  for (;;) {
+    uint8_t *nl = in->len > *consumed
+                      ? memchr(in->data + *consumed, '\n', in->len - *consumed)
+                      : NULL;
+    if (nl) {
+      line->len = 0;
+      cgofuzz_buf_append(line, in->data + *consumed,
+                         (size_t)(nl - (in->data + *consumed)));
+      *consumed = (size_t)(nl - in->data) + 1;
+      return 1;
+    }
+    if (*consumed) {
+      memmove(in->data, in->data + *consumed, in->len - *consumed);
+      in->len -= *consumed;
+      *consumed = 0;
+    }
+    if (cgofuzz_buf_reserve(in, 4096) != 0)
+      return -1;
+    ssize_t k = read(CGOFUZZ_FUZZ_IN_FD, in->data + in->len, 4096);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      return k == 0 && in->len == 0 ? 0 : -1;
+    in->len += (size_t)k;
+  }
+}
+
+static uint64_t godebug_seed(bool *ok) {
+  const char *g = getenv("GODEBUG");
+  *ok = false;
+  for (const char *p = g; p && *p;) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n > 9 && strncmp(p, "fuzzseed=", 9) == 0) {
+      *ok = true;
+      return strtoull(p + 9, NULL, 10);
+    }
+    p = e ? e + 1 : NULL;
+  }
+  return 0;
+}
+
+int cgofuzz_serve_worker_(cgofuzz_f *f) {
+  worker w = {.f = f};
+  cgofuzz_err err;
+  if (cgofuzz_shm_map_fd(&w.shm, CGOFUZZ_SHM_FD, &err) != 0) {
+    fprintf(stderr, "cgofuzz worker: %s\n", err.msg);
+    return 1;
+  }
+  /* Seeded as Go seeds a worker's first generator: time (or
+   * GODEBUG=fuzzseed), stream 1. */
+  bool seeded;
+  uint64_t seed = godebug_seed(&seeded);
+  if (!seeded) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    seed = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  }
+  cgofuzz_pcg r;
+  cgofuzz_pcg_seed(&r, seed, 1);
+  cgofuzz_mutator_init(&w.m, r.state, r.inc);
+  if (cgofuzz_cov_ncounters_() == 0)
+    fprintf(stderr, "warning: the test binary was not built with coverage "
+                    "instrumentation, so fuzzing will run without coverage "
+                    "guidance and may be inefficient\n");
+  snap_resize(&w, cgofuzz_cov_ncounters_());
+  cgofuzz_cov_clear_();
+  pthread_t th;
+  if (pthread_create(&th, NULL, watchdog, NULL) == 0)
+    pthread_detach(th);
+
+  cgofuzz_buf in = {0}, line = {0}, out = {0};
+  size_t consumed = 0;
+  int status = 0;
+  for (;;) {
+    int got = read_line(&in, &consumed, &line);
+    if (got == 0)
+      break;
+    cgofuzz_call call;
+    if (got < 0 ||
+        cgofuzz_wire_decode_call(line.data, line.len, &call, &err) != 0 ||
+        call.kind == CGOFUZZ_CALL_NONE) {
+      status = 1; /* Go's serve returns an error: the worker fails */
+      break;
+    }
+    out.len = 0;
+    if (call.kind == CGOFUZZ_CALL_PING) {
+      cgofuzz_wire_encode_ping_resp(&out);
+    } else if (call.kind == CGOFUZZ_CALL_FUZZ) {
+      cgofuzz_fuzz_resp resp = {0};
+      do_fuzz(&w, &call.fuzz, &resp);
+      cgofuzz_wire_encode_fuzz_resp(&resp, &out);
+      cgofuzz_fuzz_resp_free(&resp);
+    } else {
+      cgofuzz_minimize_resp resp = {0};
+      do_minimize(&w, &call.minimize, &resp);
+      cgofuzz_wire_encode_minimize_resp(&resp, &out);
+      cgofuzz_minimize_resp_free(&resp);
+    }
+    cgofuzz_call_free(&call);
+    if (write_all(CGOFUZZ_FUZZ_OUT_FD, out.data, out.len) != 0) {
+      status = 1;
+      break;
+    }
+  }
+  cgofuzz_buf_free(&in);
+  cgofuzz_buf_free(&line);
+  cgofuzz_buf_free(&out);
+  cgofuzz_buf_free(&w.errmsg);
+  cgofuzz_buf_free(&w.t.log);
+  cgofuzz_mutator_free(&w.m);
+  free(w.mask);
+  free(w.snap);
+  cgofuzz_shm_close(&w.shm);
+  return status;
+}

@@ -1,0 +1,3 @@
+module example.com/cgofuzzworker
+
+go 1.21
