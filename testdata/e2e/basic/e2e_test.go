@@ -3,6 +3,7 @@ package e2e
 
 import (
 	"os"
+	"runtime"
 	"syscall"
 	"testing"
 )
@@ -41,7 +42,12 @@ func FuzzSegv(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) > 1 && b[0] == 'S' {
 			if b[1] == 'G' {
-				syscall.Kill(os.Getpid(), syscall.SIGSEGV)
+				// Thread-directed, so the signal lands before this goroutine
+				// can run another input (a process-directed kill may be
+				// handled on another thread while fuzzing goes on, and the
+				// count in shared memory would then point past this input).
+				runtime.LockOSThread()
+				syscall.Tgkill(os.Getpid(), syscall.Gettid(), syscall.SIGSEGV)
 			}
 		}
 	})
