@@ -18,8 +18,10 @@ case $limit in
 *) bound=-max_total_time=$limit ;;
 esac
 status=0
+ran=0
 for bin in "$out"/fuzz_*; do
   [ -x "$bin" ] || continue
+  ran=$((ran + 1))
   name=$(basename "$bin")
   seeds=$root/testdata/fuzz-seeds/$name
   work=$out/corpus/$name
@@ -35,4 +37,8 @@ for bin in "$out"/fuzz_*; do
     status=1
   fi
 done
+if [ "$ran" -eq 0 ]; then
+  echo "no harness found in $out: run tests/fuzz/build.sh first"
+  exit 1
+fi
 exit $status
