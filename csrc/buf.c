@@ -6,9 +6,11 @@
  */
 #include "cgofuzz/buf.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cgofuzz_buf_reserve(cgofuzz_buf *b, size_t n) {
   if (b->cap - b->len >= n)
@@ -71,6 +73,20 @@ void cgofuzz_buf_free(cgofuzz_buf *b) {
   free(b->data);
   b->data = NULL;
   b->len = b->cap = 0;
+}
+
+int cgofuzz_write_all(int fd, const void *p, size_t n) {
+  const uint8_t *q = p;
+  while (n > 0) {
+    ssize_t k = write(fd, q, n);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0)
+      return -1;
+    q += k;
+    n -= (size_t)k;
+  }
+  return 0;
 }
 
 int cgofuzz_errf(cgofuzz_err *err, int line, const char *fmt, ...) {

@@ -222,19 +222,6 @@ static int mkdir_p(char *dir) {
   return 0;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n) {
-  while (n > 0) {
-    ssize_t k = write(fd, p, n);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k < 0)
-      return -1;
-    p += k;
-    n -= (size_t)k;
-  }
-  return 0;
-}
-
 int cgofuzz_corpus_write(const char *dir, const uint8_t *data, size_t len,
                          char **path, cgofuzz_err *err) {
   char name[17];
@@ -262,7 +249,7 @@ int cgofuzz_corpus_write(const char *dir, const uint8_t *data, size_t len,
   mode_t um = umask(0);
   umask(um);
   what = "write";
-  if (fchmod(fd, 0666 & ~um) != 0 || write_all(fd, data, len) != 0)
+  if (fchmod(fd, 0666 & ~um) != 0 || cgofuzz_write_all(fd, data, len) != 0)
     goto fail_unlink;
   what = "close";
   int r = close(fd);

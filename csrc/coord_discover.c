@@ -367,19 +367,6 @@ void cgofuzz_coord_free_discovery(cgofuzz_coord_config *cfg) {
   cfg->n_seeds = cfg->n_kinds = 0;
 }
 
-static int write_fd(int fd, const uint8_t *p, size_t n) {
-  while (n > 0) {
-    ssize_t k = write(fd, p, n);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k < 0)
-      return -1;
-    p += k;
-    n -= (size_t)k;
-  }
-  return 0;
-}
-
 int cgofuzz_coord_fake_worker(void) {
   const char *outpath = getenv(CGOFUZZ_DISCOVER_ENV);
   cgofuzz_shm mem;
@@ -422,7 +409,7 @@ int cgofuzz_coord_fake_worker(void) {
       cgofuzz_buf_printf(&rec, "%c %zu\n", call.fuzz.warmup ? 'W' : 'Z', vl);
       cgofuzz_buf_append(&rec, cgofuzz_shm_value(&mem), vl);
       cgofuzz_buf_putc(&rec, '\n');
-      write_fd(outfd, rec.data, rec.len);
+      cgofuzz_write_all(outfd, rec.data, rec.len);
       /* Claim the whole budget so the binary's run ends right away. */
       int64_t count = call.fuzz.limit > 0 ? call.fuzz.limit : 1;
       h->count = count;
@@ -438,7 +425,7 @@ int cgofuzz_coord_fake_worker(void) {
       cgofuzz_wire_encode_ping_resp(&reply);
     }
     cgofuzz_call_free(&call);
-    if (write_fd(CGOFUZZ_FUZZ_OUT_FD, reply.data, reply.len) != 0)
+    if (cgofuzz_write_all(CGOFUZZ_FUZZ_OUT_FD, reply.data, reply.len) != 0)
       break;
   }
   close(outfd);

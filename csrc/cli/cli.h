@@ -52,6 +52,13 @@ int cli_read_file(const char *path, cgofuzz_buf *out);
 int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
                           unsigned mode);
 
+/* Reads and decodes a corpus file that must hold at least one value. On
+ * failure prints "PATH:LINE: reason" (or "PATH: reason") and returns -1;
+ * in and vals are left for the caller to free either way. */
+struct cgofuzz_values;
+int cli_load_corpus_file(const char *path, cgofuzz_buf *in,
+                         struct cgofuzz_values *vals);
+
 /* --- the commands */
 int cli_cmd_corpus(int argc, char **argv);
 int cli_cmd_mutate(int argc, char **argv);

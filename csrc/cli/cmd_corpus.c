@@ -25,21 +25,7 @@ static int fmt_one(const char *path, bool write) {
   cgofuzz_values vals = {0};
   cgofuzz_err err = {0};
   int rc = CLI_EXIT_OK;
-  if (cli_read_file(path, &in) != 0) {
-    rc = CLI_EXIT_USAGE;
-    goto done;
-  }
-  if (cgofuzz_corpus_decode(in.data, in.len, &vals, &err) != 0) {
-    if (err.line > 0)
-      fprintf(stderr, "%s:%d: %s\n", path, err.line, err.msg);
-    else
-      fprintf(stderr, "%s: %s\n", path, err.msg);
-    rc = CLI_EXIT_USAGE;
-    goto done;
-  }
-  if (vals.n == 0) {
-    /* Go decodes such a file but no fuzz target can take it. */
-    fprintf(stderr, "%s: no values after the header line\n", path);
+  if (cli_load_corpus_file(path, &in, &vals) != 0) {
     rc = CLI_EXIT_USAGE;
     goto done;
   }

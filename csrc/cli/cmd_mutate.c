@@ -58,19 +58,8 @@ int cli_cmd_mutate(int argc, char **argv) {
   cgofuzz_mutator m;
   cgofuzz_mutator_init(&m, state, inc);
   int rc = CLI_EXIT_USAGE;
-  if (cli_read_file(path, &in) != 0)
+  if (cli_load_corpus_file(path, &in, &vals) != 0)
     goto done;
-  if (cgofuzz_corpus_decode(in.data, in.len, &vals, &err) != 0) {
-    if (err.line > 0)
-      fprintf(stderr, "%s:%d: %s\n", path, err.line, err.msg);
-    else
-      fprintf(stderr, "%s: %s\n", path, err.msg);
-    goto done;
-  }
-  if (vals.n == 0) {
-    fprintf(stderr, "%s: no values after the header line\n", path);
-    goto done;
-  }
   rc = CLI_EXIT_FAIL;
   for (uint64_t i = 0; i < k; i++) {
     if (cgofuzz_mutate(&m, vals.v, vals.n, (size_t)cap, &err) != 0) {

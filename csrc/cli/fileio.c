@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgofuzz/codec.h"
 #include "cli.h"
 
 int cli_read_file(const char *path, cgofuzz_buf *out) {
@@ -49,19 +50,6 @@ int cli_read_file(const char *path, cgofuzz_buf *out) {
   return 0;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n) {
-  while (n > 0) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w < 0)
-      return -1;
-    p += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
 int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
                           unsigned mode) {
   size_t plen = strlen(path);
@@ -86,7 +74,7 @@ int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
   const char *what = "write";
   if (fchmod(fd, m) != 0)
     what = "chmod";
-  else if (write_all(fd, data, len) != 0)
+  else if (cgofuzz_write_all(fd, data, len) != 0)
     what = "write";
   else if (fsync(fd) != 0)
     what = "fsync";
@@ -109,5 +97,25 @@ int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
     return -1;
   }
   free(tmp);
+  return 0;
+}
+
+int cli_load_corpus_file(const char *path, cgofuzz_buf *in,
+                         cgofuzz_values *vals) {
+  cgofuzz_err err = {0};
+  if (cli_read_file(path, in) != 0)
+    return -1;
+  if (cgofuzz_corpus_decode(in->data, in->len, vals, &err) != 0) {
+    if (err.line > 0)
+      fprintf(stderr, "%s:%d: %s\n", path, err.line, err.msg);
+    else
+      fprintf(stderr, "%s: %s\n", path, err.msg);
+    return -1;
+  }
+  if (vals->n == 0) {
+    /* Go decodes such a file, but no fuzz target can take it. */
+    fprintf(stderr, "%s: no values after the header line\n", path);
+    return -1;
+  }
   return 0;
 }

@@ -30,6 +30,10 @@ int cgofuzz_buf_printf(cgofuzz_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void cgofuzz_buf_free(cgofuzz_buf *b);
 
+/* Writes all n bytes to fd, retrying short writes and EINTR. Returns 0, or
+ * -1 with errno set. */
+int cgofuzz_write_all(int fd, const void *p, size_t n);
+
 /* An error: a message and, for corpus files, the 1-based line it is about
  * (0 when it concerns no particular line). */
 typedef struct cgofuzz_err {
