@@ -122,16 +122,6 @@ static size_t split(char *line, char sep, char **f, size_t max) {
   return n;
 }
 
-static const char *const kind_tok[CGOFUZZ_NKINDS] = {
-    [CGOFUZZ_BYTES] = "[]byte",   [CGOFUZZ_STRING] = "string",
-    [CGOFUZZ_BOOL] = "bool",      [CGOFUZZ_INT] = "int",
-    [CGOFUZZ_INT8] = "int8",      [CGOFUZZ_INT16] = "int16",
-    [CGOFUZZ_INT32] = "int32",    [CGOFUZZ_INT64] = "int64",
-    [CGOFUZZ_UINT] = "uint",      [CGOFUZZ_UINT8] = "uint8",
-    [CGOFUZZ_UINT16] = "uint16",  [CGOFUZZ_UINT32] = "uint32",
-    [CGOFUZZ_UINT64] = "uint64",  [CGOFUZZ_FLOAT32] = "float32",
-    [CGOFUZZ_FLOAT64] = "float64"};
-
 /* Parses "<n> kind:hex ..." into vs (owned values). */
 static int parse_vals(char *s, cgofuzz_values *vs) {
   char *save = NULL;
@@ -153,7 +143,7 @@ static int parse_vals(char *s, cgofuzz_values *vs) {
     memset(&v, 0, sizeof v);
     int k;
     for (k = 0; k < CGOFUZZ_NKINDS; k++)
-      if (strcmp(tok, kind_tok[k]) == 0)
+      if (strcmp(tok, cgofuzz_kind_name((cgofuzz_kind)k)) == 0)
         break;
     if (k == CGOFUZZ_NKINDS) {
       bad_request = "bad kind";
@@ -238,7 +228,7 @@ static void put_vals(const cgofuzz_value *v, size_t n) {
       put("unknown:");
       continue;
     }
-    put(kind_tok[v[i].kind]);
+    put(cgofuzz_kind_name(v[i].kind));
     put(":");
     switch (v[i].kind) {
     case CGOFUZZ_BYTES:
