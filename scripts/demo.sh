@@ -1,26 +1,52 @@
 #!/usr/bin/env bash
 # demo.sh: installs what is needed, builds cgofuzz, and runs its main job on
-# the built-in example corpus in examples/corpus/FuzzRecord:
-#   1. `cgofuzz corpus fmt` prints each seed file in the canonical form Go
-#      itself writes (hex, comments and trailing commas normalised);
-#   2. `cgofuzz mutate` replays Go's mutator from a PCG state, as the
-#      coordinator does to rebuild the input that crashed a worker.
+# the built-in examples:
+#   1. `cgofuzz fuzz` fuzzes the example Go package examples/goparse (a record
+#      parser with a planted bug) with the test binary's own Go workers, finds
+#      the bug, writes the failing input where go test looks for it, and
+#      `go test -run=FuzzParseRecord/<name>` reproduces it;
+#   2. `cgofuzz corpus fmt` prints a hand-written seed file in the canonical
+#      form Go writes, and `cgofuzz mutate` replays Go's mutator from a PCG
+#      state, as the coordinator does to rebuild the input a worker died on.
+# The example package is copied to a temporary directory, so the repository
+# is left as it was.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 ./scripts/build.sh build >/dev/null
-bin=build/bin/cgofuzz
-dir=examples/corpus/FuzzRecord
+bin=$PWD/build/bin/cgofuzz
 
-for f in "$dir"/*; do
-  echo "== $f, as written:"
-  cat "$f"
-  echo "== cgofuzz corpus fmt $f:"
-  "$bin" corpus fmt "$f"
-done
-echo "== cgofuzz mutate: chained mutations 1..5 of $dir/hand-written from one PCG state"
-for n in 1 2 3 4 5; do
-  echo "-- -n $n"
-  "$bin" mutate -rand-state 0x853c49e6748fea9b -rand-inc 0xda3e39cb94b95bdb -n "$n" \
-    "$dir/hand-written" | tail -n +2
-done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r examples/goparse "$work/goparse"
+cd "$work/goparse"
+echo "== go test -c -fuzz=. -o goparse.test   (in a copy of examples/goparse)"
+go test -c -fuzz=. -o goparse.test .
+echo "== cgofuzz fuzz -fuzz=FuzzParseRecord -fuzztime=60s ./goparse.test"
+set +e
+"$bin" fuzz -fuzz=FuzzParseRecord -fuzztime=60s -fuzzcachedir="$work/cache" ./goparse.test 2>&1 |
+  grep -vE '^\s+(/|goroutine |runtime/|reflect\.|testing\.[(t]|created by|panic\(|example\.com/)' # trim the stack
+rc=${PIPESTATUS[0]}
+set -e
+echo "== cgofuzz exited with status $rc (1: a failure was found)"
+crash=$(ls testdata/fuzz/FuzzParseRecord/ 2>/dev/null | head -n 1)
+if [ -z "$crash" ]; then
+  echo "no failing input was written"
+  exit 1
+fi
+echo "== testdata/fuzz/FuzzParseRecord/$crash:"
+cat "testdata/fuzz/FuzzParseRecord/$crash"
+echo "== go test -run=FuzzParseRecord/$crash   (plain go test reproduces it)"
+set +e
+go test -run="FuzzParseRecord/$crash" . 2>&1 | head -n 4
+set -e
+cd - >/dev/null
+
+echo
+f=examples/corpus/FuzzRecord/hand-written
+echo "== $f, as written:"
+cat "$f"
+echo "== cgofuzz corpus fmt $f   (Go's canonical form):"
+"$bin" corpus fmt "$f"
+echo "== cgofuzz mutate -n 3 $f   (3 of Go's chained mutations from one PCG state):"
+"$bin" mutate -rand-state 0x853c49e6748fea9b -rand-inc 0xda3e39cb94b95bdb -n 3 "$f"

@@ -1,0 +1,3 @@
+module example.com/goparse
+
+go 1.22
