@@ -5,7 +5,7 @@
 set -euo pipefail
 
 pkgs=(cmake ninja-build gcc g++ libgtest-dev googletest python3 valgrind
-      clang clang-14 libclang-rt-14-dev clang-format)
+      clang clang-14 libclang-rt-14-dev clang-format zlib1g-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Tests of package gofuzz and its examples (examples/go): vet, go test ./...,
+# short fuzzing runs of the example targets (counted, -fuzztime=Nx), and the
+# same with clang's C coverage instrumentation (-tags gofuzz_cover).
+#
+# Needs: Go >= 1.22 (the reference is go1.26.8), gcc or clang for cgo,
+# zlib headers (Debian: zlib1g-dev). The gofuzz_cover runs need clang; they
+# are skipped, with a note, when clang is missing.
+# Usage: tests/gofuzz/run.sh [fuzz-count]   (default 2000)
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+count=${1:-2000}
+
+fail=0
+step() { echo "== $*"; "$@" || { echo "FAILED: $*"; fail=1; }; }
+
+unformatted=$(gofmt -l gofuzz examples/go)
+if [ -n "$unformatted" ]; then
+	echo "FAILED: gofmt: $unformatted"
+	fail=1
+fi
+step go vet ./...
+step go test ./...
+step env CGO_ENABLED=0 go vet ./gofuzz
+
+fuzz() { # dir target [extra go test args]
+	dir=$1 target=$2
+	shift 2
+	step go test -run='^$' -fuzz="^$target\$" -fuzztime="${count}x" "$@" "./$dir"
+}
+for t in FuzzCRC32 FuzzAdler32 FuzzGoDeflateZlibInflate FuzzZlibDeflateGoInflate FuzzInflate; do
+	fuzz examples/go/zlibdiff "$t"
+done
+
+if command -v clang >/dev/null 2>&1; then
+	export CC=clang CGO_CFLAGS_ALLOW='-fsanitize-coverage=.*'
+	step go test -tags gofuzz_cover ./gofuzz ./examples/go/...
+	# The planted bug must not be found by a short run: only the seeds and a
+	# few hundred execs run here; tests/gofuzz/bench_planted.sh measures the
+	# time to find it.
+	fuzz examples/go/planted FuzzSum -tags gofuzz_cover -fuzztime=200x
+else
+	echo "note: clang not found; skipping the gofuzz_cover runs"
+fi
+
+if [ "$fail" -ne 0 ]; then
+	echo "tests/gofuzz: FAILED"
+	exit 1
+fi
+echo "tests/gofuzz: ok"
