@@ -18,8 +18,8 @@
 #endif
 
 static struct {
-	uint8_t *lo;
-	uint8_t *hi;
+  uint8_t *lo;
+  uint8_t *hi;
 } ranges[GOFUZZ_MAX_RANGES];
 static int nranges;
 static int dropped;
@@ -27,41 +27,33 @@ static int dropped;
 void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop);
 
 GOFUZZ_NO_COVERAGE
-void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop)
-{
-	if (start == NULL || stop <= start)
-		return;
-	for (int i = 0; i < nranges; i++)
-		if (ranges[i].lo == start && ranges[i].hi == stop)
-			return;
-	if (nranges == GOFUZZ_MAX_RANGES) {
-		dropped++;
-		return;
-	}
-	ranges[nranges].lo = start;
-	ranges[nranges].hi = stop;
-	nranges++;
+void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop) {
+  if (start == NULL || stop <= start)
+    return;
+  for (int i = 0; i < nranges; i++)
+    if (ranges[i].lo == start && ranges[i].hi == stop)
+      return;
+  if (nranges == GOFUZZ_MAX_RANGES) {
+    dropped++;
+    return;
+  }
+  ranges[nranges].lo = start;
+  ranges[nranges].hi = stop;
+  nranges++;
 }
 
 GOFUZZ_NO_COVERAGE
-int gofuzz_cov_nranges(void)
-{
-	return nranges;
-}
+int gofuzz_cov_nranges(void) { return nranges; }
 
 GOFUZZ_NO_COVERAGE
-int gofuzz_cov_dropped(void)
-{
-	return dropped;
-}
+int gofuzz_cov_dropped(void) { return dropped; }
 
 GOFUZZ_NO_COVERAGE
-void *gofuzz_cov_range(int i, size_t *len)
-{
-	if (i < 0 || i >= nranges) {
-		*len = 0;
-		return NULL;
-	}
-	*len = (size_t)(ranges[i].hi - ranges[i].lo);
-	return ranges[i].lo;
+void *gofuzz_cov_range(int i, size_t *len) {
+  if (i < 0 || i >= nranges) {
+    *len = 0;
+    return NULL;
+  }
+  *len = (size_t)(ranges[i].hi - ranges[i].lo);
+  return ranges[i].lo;
 }

@@ -4,7 +4,8 @@
 
 #include <stddef.h>
 
-/* How many distinct counter ranges are kept (one per executable or shared object). */
+/* How many distinct counter ranges are kept (one per executable or shared
+ * object). */
 #define GOFUZZ_MAX_RANGES 64
 
 int gofuzz_cov_nranges(void);
