@@ -16,7 +16,7 @@
 
 #include "coord_internal.h"
 
-size_t cgofuzz_cov_counters_size(const char *binary) {
+size_t cgofuzz_cov_section_size(const char *binary, const char *section) {
   FILE *f = fopen(binary, "rb");
   if (!f)
     return 0;
@@ -43,7 +43,7 @@ size_t cgofuzz_cov_counters_size(const char *binary) {
   names[strs->sh_size] = '\0';
   for (size_t i = 0; i < eh.e_shnum; i++) {
     if (sh[i].sh_name < strs->sh_size &&
-        strcmp(names + sh[i].sh_name, ".go.fuzzcntrs") == 0) {
+        strcmp(names + sh[i].sh_name, section) == 0) {
       result = (size_t)sh[i].sh_size;
       break;
     }
@@ -53,6 +53,10 @@ done:
   free(sh);
   fclose(f);
   return result;
+}
+
+size_t cgofuzz_cov_counters_size(const char *binary) {
+  return cgofuzz_cov_section_size(binary, ".go.fuzzcntrs");
 }
 
 size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap,

@@ -7,7 +7,18 @@
  *    reply the execs done are read from shm, not from the reply;
  *  - warm-up sends every corpus entry once (Warmup, Limit 1) and nothing
  *    else is handed out until all warm-up replies are in;
- *  - every fuzz call carries the whole current coverage mask;
+ *  - a fuzz call carries the coverage mask only when the worker process
+ *    does not have its current version (slot.sent_gen != mask_gen): a Go
+ *    worker keeps the last mask it was sent when CoverageData is null, so
+ *    resending an unchanged mask (and base64-encoding it) is pure waste;
+ *  - the mask grows as soon as new coverage is seen, even while the input
+ *    is still being minimized, so other workers do not report it again;
+ *  - at most one minimization job (coord_min.c) runs at a time, on one
+ *    worker, while the others keep fuzzing; only a crasher without
+ *    -fuzzcontinue stops the hand-out of fuzz calls (Go drops other
+ *    crashers meanwhile);
+ *  - after the warm-up, inputs are chosen by energy (coord_sched.c), not
+ *    Go's round robin;
  *  - a worker's reply of new coverage or Err names no input: the input is
  *    rebuilt by replaying ((count-1)%5)+1 mutations from the PCG state the
  *    worker left in shm, starting from the input that was sent;
@@ -15,8 +26,9 @@
  *    signals and exit statuses make a crasher, other signals do not;
  *  - there is no per-call timeout here: hang detection is the worker's
  *    (Go panics after 10 s in one exec and exits with status 2).
- * The loop is single-threaded: poll() on the busy workers' response pipes,
- * with a time-out at the next 3 s progress line or the -fuzztime deadline.
+ * The loop is single-threaded: poll() on every live worker's response pipe
+ * (an idle one that closes it has died between calls), with a time-out at
+ * the next 3 s progress line or the -fuzztime deadline.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -35,51 +47,13 @@
 #include "cgofuzz/worker_client.h"
 #include "coord_internal.h"
 
-#define FUZZ_CALL_NS 100000000LL     /* Go's workerFuzzDuration */
-#define PING_TIMEOUT_MS 120000       /* generous: TestMain/init may be slow */
-#define MAX_LINE ((size_t)512 << 20) /* replies carry Err and coverage */
-#define STOP_GRACE_MS 1000           /* Go's workerTimeoutDuration */
-
-enum { W_DOWN, W_IDLE, W_BUSY };
-
-typedef struct slot {
-  cgofuzz_worker w;
-  int state;
-  size_t entry; /* corpus index of the input in flight */
-  bool warmup;
-  int64_t limit; /* Limit of the call in flight (for the Nx budget) */
-} slot;
-
-typedef struct coord {
-  const cgofuzz_coord_config *cfg;
-  slot *slots;
-  size_t np;
-  size_t n_init; /* slots whose worker_init ran */
-  char **wargv;
-  size_t nwargv;
-  cgofuzz_corpus corpus;
-  uint8_t *mask;
-  size_t mask_len;
-  size_t warmup_count, warmup_left, warmup_next;
-  size_t rr;
-  int64_t count, outstanding, count_last_log;
-  int64_t start_ms, last_log_ms;
-  size_t interesting;
-  bool minimizing; /* a crasher is (or was) being minimized */
-  char *cache_dir;
-  char *testdata_dir;
-  cgofuzz_buf line;
-  bool done;
-  bool failed;
-  cgofuzz_buf fail_msg; /* text of the error, printed indented */
-  char *crash_path;     /* written crasher, if any */
-} coord;
-
 static volatile sig_atomic_t got_signal;
+
+void cgofuzz_coord_on_death(coord *c, slot *s);
 
 static void on_signal(int sig) { got_signal = sig; }
 
-static int64_t now_ms(void) {
+int64_t cgofuzz_coord_now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
@@ -87,12 +61,12 @@ static int64_t now_ms(void) {
 
 static void put_elapsed(coord *c, cgofuzz_buf *b) {
   /* Go rounds half away from zero. */
-  cgofuzz_fmt_secs(b, (now_ms() - c->start_ms + 500) / 1000);
+  cgofuzz_fmt_secs(b, (cgofuzz_coord_now_ms() - c->start_ms + 500) / 1000);
 }
 
 static void log_stats(coord *c) {
   cgofuzz_buf b = {0};
-  int64_t now = now_ms();
+  int64_t now = cgofuzz_coord_now_ms();
   cgofuzz_buf_puts(&b, "fuzz: elapsed: ");
   put_elapsed(c, &b);
   if (c->warmup_left > 0) {
@@ -119,27 +93,29 @@ static void log_stats(coord *c) {
 }
 
 /* Ends the run with a failure whose text is msg (printed indented). */
-static void fail(coord *c, const char *msg, size_t len) {
-  if (c->failed)
+void cgofuzz_coord_fail(coord *c, const char *msg, size_t len) {
+  if (c->fatal)
     return;
+  c->fatal = true;
   c->failed = true;
   c->done = true;
   cgofuzz_buf_append(&c->fail_msg, msg, len);
 }
 
-static void failf(coord *c, const char *fmt, const char *arg) {
+void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg) {
   char tmp[1024];
   snprintf(tmp, sizeof tmp, fmt, arg);
-  fail(c, tmp, strlen(tmp));
+  cgofuzz_coord_fail(c, tmp, strlen(tmp));
 }
 
-static int start_worker(coord *c, slot *s) {
+int cgofuzz_coord_start_worker(coord *c, slot *s) {
   cgofuzz_err err = {0};
   const uint8_t *l;
   size_t n;
   if (cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, NULL, NULL, -1, -1,
                            &err) != 0) {
-    failf(c, "fuzzing process terminated without fuzzing: %s", err.msg);
+    cgofuzz_coord_failf(c, "fuzzing process terminated without fuzzing: %s",
+                        err.msg);
     return -1;
   }
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
@@ -151,11 +127,13 @@ static int start_worker(coord *c, slot *s) {
       cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
     cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
     s->state = W_DOWN;
-    fail(c, "fuzzing process terminated without fuzzing: EOF",
-         strlen("fuzzing process terminated without fuzzing: EOF"));
+    cgofuzz_coord_fail(
+        c, "fuzzing process terminated without fuzzing: EOF",
+        strlen("fuzzing process terminated without fuzzing: EOF"));
     return -1;
   }
   s->state = W_IDLE;
+  s->sent_gen = 0; /* a new process has no mask yet */
   return 0;
 }
 
@@ -184,120 +162,10 @@ static int rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
   rc = 0;
 done:
   if (rc != 0)
-    failf(c, "rebuilding the fuzzed input: %s", err.msg);
+    cgofuzz_coord_failf(c, "rebuilding the fuzzed input: %s", err.msg);
   cgofuzz_values_free(&vals); /* before the mutator: values borrow scratch */
   cgofuzz_mutator_free(&m);
   return rc;
-}
-
-static bool can_minimize(coord *c) {
-  if (c->cfg->minimize_off)
-    return false;
-  if (c->cfg->fuzz_count && c->count >= c->cfg->fuzz_count)
-    return false;
-  for (size_t i = 0; i < c->cfg->n_kinds; i++)
-    if (c->cfg->kinds[i] == CGOFUZZ_BYTES || c->cfg->kinds[i] == CGOFUZZ_STRING)
-      return true;
-  return false;
-}
-
-/* Waits for every other worker's call in flight to end, keeping the exec
- * count right; their results are dropped (Go drops other crashers while
- * one is minimized). */
-static void drain_others(coord *c, slot *keep) {
-  for (size_t i = 0; i < c->np; i++) {
-    slot *s = &c->slots[i];
-    if (s == keep || s->state != W_BUSY)
-      continue;
-    const uint8_t *l;
-    size_t n;
-    cgofuzz_err err = {0};
-    int r = cgofuzz_worker_recv(&s->w, 15000, MAX_LINE, &l, &n, &err);
-    c->outstanding -= s->limit;
-    if (r == 1) {
-      c->count += cgofuzz_shm_hdr(&s->w.mem)->count;
-      s->state = W_IDLE;
-    } else {
-      cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
-      s->state = W_DOWN;
-    }
-  }
-}
-
-/* Minimizes a crasher with Minimize calls on the worker that found it, one
- * per []byte/string argument, as Go's workerClient.minimize does. data and
- * msg are updated in place. */
-static void minimize_crasher(coord *c, slot *s, cgofuzz_buf *data,
-                             cgofuzz_buf *msg) {
-  cgofuzz_err err = {0};
-  cgofuzz_values vals = {0};
-  if (cgofuzz_corpus_decode(data->data, data->len, &vals, &err) != 0)
-    return;
-  cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
-  h->count = 0;
-  h->raw_in_mem = 0;
-  if (cgofuzz_shm_set_value(&s->w.mem, data->data, data->len, &err) != 0)
-    goto done;
-  int64_t timeout = c->cfg->minimize_ns;
-  int64_t limit = c->cfg->minimize_count;
-  if (!limit && c->cfg->fuzz_count)
-    limit = c->cfg->fuzz_count;
-  if (c->cfg->fuzz_count && limit > c->cfg->fuzz_count - c->count)
-    limit = c->cfg->fuzz_count - c->count;
-  for (size_t i = 0; i < vals.n; i++) {
-    if (vals.v[i].kind != CGOFUZZ_BYTES && vals.v[i].kind != CGOFUZZ_STRING)
-      continue;
-    cgofuzz_call call = {.kind = CGOFUZZ_CALL_MINIMIZE};
-    call.minimize.timeout_ns = timeout;
-    call.minimize.limit = limit;
-    call.minimize.index = (int64_t)i;
-    c->line.len = 0;
-    cgofuzz_wire_encode_call(&call, &c->line);
-    const uint8_t *l;
-    size_t n;
-    int wait_ms = timeout > 0 ? (int)(timeout / 1000000) + 15000 : -1;
-    cgofuzz_minimize_resp r;
-    memset(&r, 0, sizeof r);
-    if (cgofuzz_worker_send(&s->w, &c->line, &err) != 0 ||
-        cgofuzz_worker_recv(&s->w, wait_ms, MAX_LINE, &l, &n, &err) != 1 ||
-        cgofuzz_wire_decode_minimize_resp(l, n, &r, &err) != 0) {
-      /* The worker died or hung while minimizing: keep the last value it
-       * was known to fail on. */
-      cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
-      s->state = W_DOWN;
-      char st[128];
-      cgofuzz_wait_status_string(s->w.wait_status, st, sizeof st);
-      msg->len = 0;
-      cgofuzz_buf_printf(msg,
-                         "fuzzing process hung or terminated unexpectedly "
-                         "while minimizing: %s",
-                         st);
-      break;
-    }
-    if (r.wrote_to_mem) {
-      data->len = 0;
-      cgofuzz_buf_append(data, cgofuzz_shm_value(&s->w.mem),
-                         (size_t)h->value_len);
-    }
-    if (r.err) {
-      msg->len = 0;
-      cgofuzz_buf_append(msg, r.err, r.err_len);
-    }
-    int64_t used = r.duration_ns;
-    cgofuzz_minimize_resp_free(&r);
-    if (timeout) {
-      timeout -= used;
-      if (timeout <= 0)
-        break;
-    }
-    if (limit) {
-      limit -= h->count;
-      if (limit <= 0)
-        break;
-    }
-  }
-done:
-  cgofuzz_values_free(&vals);
 }
 
 /* A crasher: msg is the worker's Err, or the wait status of a dead one. */
@@ -308,26 +176,24 @@ static void crash(coord *c, slot *s, int64_t count, const char *msg,
   if (s->warmup && e->is_seed) {
     fprintf(stderr, "failure while testing seed corpus entry: %s/%s\n",
             c->cfg->target, e->name);
-    fail(c, msg, msg_len);
+    cgofuzz_coord_fail(c, msg, msg_len);
     return;
   }
+  if (c->minimizing)
+    return; /* Go drops crashers found while one is minimized */
+  if (c->cfg->fuzz_continue && cgofuzz_coord_seen_failure(c, msg, msg_len))
+    return;
   if (rebuild(c, s, count, &data) != 0)
     goto done;
   cgofuzz_buf_append(&text, msg, msg_len);
-  if (minimizable && can_minimize(c)) {
-    c->minimizing = true;
+  if (minimizable && cgofuzz_coord_can_minimize(c) &&
+      cgofuzz_mjob_queue(c, true, &data, &text, NULL, NULL) == 0) {
+    c->minimizing = !c->cfg->fuzz_continue;
     fprintf(stderr, "fuzz: minimizing %zu-byte failing input file\n", data.len);
     fflush(stderr);
-    drain_others(c, s);
-    minimize_crasher(c, s, &data, &text);
+  } else {
+    cgofuzz_coord_record_failure(c, &data, &text);
   }
-  cgofuzz_err err = {0};
-  if (cgofuzz_corpus_write(c->testdata_dir, data.data, data.len, &c->crash_path,
-                           &err) != 0) {
-    fail(c, err.msg, strlen(err.msg));
-    goto done;
-  }
-  fail(c, coord_cstr(&text), text.len);
 done:
   cgofuzz_buf_free(&data);
   cgofuzz_buf_free(&text);
@@ -355,45 +221,53 @@ static void new_coverage(coord *c, slot *s, int64_t count,
   if (cgofuzz_cov_new_bits(c->mask, cov->data, c->mask_len) == 0)
     return;
   cgofuzz_buf data = {0};
-  if (rebuild(c, s, count, &data) != 0)
-    return;
-  char hex[17];
-  cgofuzz_corpus_name(data.data, data.len, hex);
-  hex[8] = '\0';
-  int added = cgofuzz_corpus_add(&c->corpus, data.data, data.len, false, hex);
-  if (added == 1) {
-    char *path = NULL;
-    cgofuzz_err err = {0};
-    if (cgofuzz_corpus_write(c->cache_dir, data.data, data.len, &path, &err) !=
-        0) {
-      fail(c, err.msg, strlen(err.msg));
-    } else {
-      free(path);
-      cgofuzz_cov_merge(c->mask, cov->data, c->mask_len);
-      c->interesting++;
-    }
-  }
+  uint8_t *keep = malloc(c->mask_len);
+  if (!keep || rebuild(c, s, count, &data) != 0)
+    goto done;
+  for (size_t i = 0; i < c->mask_len; i++)
+    keep[i] = (uint8_t)(cov->data[i] & ~c->mask[i]);
+  cgofuzz_cov_merge(c->mask, cov->data, c->mask_len);
+  c->mask_gen++;
+  cgofuzz_sched_found(&c->sched, s->entry, cgofuzz_coord_now_ms());
+  if (!cgofuzz_coord_can_minimize(c) ||
+      cgofuzz_mjob_queue(c, false, &data, NULL, keep, cov->data) != 0)
+    cgofuzz_coord_add_interesting(c, &data, cov->data);
+done:
+  free(keep);
   cgofuzz_buf_free(&data);
 }
 
 static void on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
+  if (s->state == W_MIN) {
+    cgofuzz_mjob_on_reply(c, s, l, n);
+    return;
+  }
   cgofuzz_fuzz_resp r;
   cgofuzz_err err = {0};
   memset(&r, 0, sizeof r);
   s->state = W_IDLE;
   c->outstanding -= s->limit;
   if (cgofuzz_wire_decode_fuzz_resp(l, n, &r, &err) != 0) {
-    failf(c, "communicating with fuzzing process: %s", err.msg);
+    cgofuzz_coord_failf(c, "communicating with fuzzing process: %s", err.msg);
     return;
   }
+  s->deaths = 0;
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   int64_t count = h->count;
   const cgofuzz_centry *e = &c->corpus.e[s->entry];
+  if (!c->mask_len && r.coverage_data.has && r.coverage_data.len &&
+      !r.internal_err) {
+    /* A C target's worker tells its counters' size in its replies. */
+    if ((c->mask = calloc(r.coverage_data.len, 1))) {
+      c->mask_len = r.coverage_data.len;
+      c->mask_gen++;
+    }
+  }
   if (r.internal_err) {
-    fail(c, r.internal_err, r.internal_err_len);
+    cgofuzz_coord_fail(c, r.internal_err, r.internal_err_len);
   } else if ((size_t)h->value_len != e->len ||
              memcmp(cgofuzz_shm_value(&s->w.mem), e->data, e->len) != 0) {
-    failf(c, "%s", "workerServer.fuzz modified input");
+    cgofuzz_coord_failf(c, "%s", "workerServer.fuzz modified input");
   } else {
     c->count += count;
     bool cov = r.coverage_data.has && c->mask_len &&
@@ -401,8 +275,14 @@ static void on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
     if (r.err) {
       crash(c, s, count, r.err, r.err_len, true);
     } else if (s->warmup) {
-      if (cov)
-        cgofuzz_cov_merge(c->mask, r.coverage_data.data, c->mask_len);
+      if (cov) {
+        if (cgofuzz_cov_new_bits(c->mask, r.coverage_data.data, c->mask_len)) {
+          cgofuzz_cov_merge(c->mask, r.coverage_data.data, c->mask_len);
+          c->mask_gen++;
+        }
+        cgofuzz_sched_set_cov(&c->sched, s->entry, r.coverage_data.data,
+                              c->mask_len);
+      }
       warmup_done(c, r.coverage_data.has);
     } else if (cov) {
       new_coverage(c, s, count, &r.coverage_data);
@@ -412,36 +292,55 @@ static void on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
 }
 
 /* The worker closed its pipe: it died. Classify it by wait status. */
-static void on_death(coord *c, slot *s) {
-  bool busy = s->state == W_BUSY;
+void cgofuzz_coord_on_death(coord *c, slot *s) {
+  int state = s->state;
+  bool busy = state == W_BUSY;
   if (!cgofuzz_worker_reap(&s->w, 5000))
     cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
   int st = s->w.wait_status;
   cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
   s->state = W_DOWN;
-  if (busy)
+  s->deaths++;
+  if (busy || state == W_MIN)
     c->outstanding -= s->limit;
-  if (got_signal)
-    return; /* ^C reached the workers too: not a crash */
   char sts[160];
   cgofuzz_wait_status_string(st, sts, sizeof sts);
+  if (state == W_MIN) {
+    /* Keep the last value the job was known to hold. */
+    mjob *j = &c->jobs[0];
+    c->count += cgofuzz_shm_hdr(&s->w.mem)->count;
+    if (j->crash) {
+      j->msg.len = 0;
+      cgofuzz_buf_printf(&j->msg,
+                         "fuzzing process hung or terminated unexpectedly "
+                         "while minimizing: %s",
+                         sts);
+    }
+    cgofuzz_mjob_finish(c);
+    return;
+  }
+  if (got_signal)
+    return; /* ^C reached the workers too: not a crash */
   if (WIFSIGNALED(st) && !cgofuzz_is_crash_signal(WTERMSIG(st))) {
-    failf(c,
-          "fuzzing process terminated by unexpected signal; no crash will be "
-          "recorded: %s",
-          sts);
+    cgofuzz_coord_failf(
+        c,
+        "fuzzing process terminated by unexpected signal; no crash will be "
+        "recorded: %s",
+        sts);
     return;
   }
   if (!busy) {
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
       return;
     if (WIFEXITED(st) && WEXITSTATUS(st) == 70)
-      failf(c,
-            "fuzzing process exited unexpectedly due to an internal failure: "
-            "%s",
-            sts);
+      cgofuzz_coord_failf(
+          c,
+          "fuzzing process exited unexpectedly due to an internal failure: "
+          "%s",
+          sts);
     else
-      failf(c, "fuzzing process hung or terminated unexpectedly: %s", sts);
+      cgofuzz_coord_failf(
+          c, "fuzzing process hung or terminated unexpectedly: %s", sts);
     return;
   }
   int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
@@ -456,7 +355,23 @@ static void on_death(coord *c, slot *s) {
 static void dispatch(coord *c, slot *s) {
   const cgofuzz_coord_config *cfg = c->cfg;
   bool warmup = c->warmup_left > 0;
-  if (c->minimizing || c->done)
+  if (c->done)
+    return;
+  if (s->deaths >= MAX_DEATHS_IN_ROW) {
+    char tmp[160];
+    snprintf(tmp, sizeof tmp,
+             "fuzzing process terminated %d times in a row; giving up",
+             s->deaths);
+    cgofuzz_coord_fail(c, tmp, strlen(tmp));
+    return;
+  }
+  /* Interesting inputs wait for the end of the warm-up (the baseline mask
+   * is not complete before); a crasher from a cache entry does not. */
+  if (c->n_jobs && !c->job_running && (!warmup || c->jobs[0].crash)) {
+    cgofuzz_mjob_step(c, s);
+    return;
+  }
+  if (c->minimizing)
     return;
   if (warmup && c->warmup_next >= c->warmup_count)
     return; /* wait for the rest of the warm-up */
@@ -471,25 +386,36 @@ static void dispatch(coord *c, slot *s) {
         limit = left;
     }
   }
-  if (s->state == W_DOWN && start_worker(c, s) != 0)
+  if (s->state == W_DOWN && cgofuzz_coord_start_worker(c, s) != 0)
     return;
-  size_t idx = warmup ? c->warmup_next++ : c->rr++ % c->corpus.n;
+  size_t idx;
+  if (warmup) {
+    idx = c->warmup_next++;
+  } else {
+    if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_coord_now_ms()) !=
+        0) {
+      cgofuzz_coord_failf(c, "%s", "out of memory");
+      return;
+    }
+    idx = cgofuzz_sched_pick(&c->sched, cgofuzz_coord_now_ms());
+  }
   const cgofuzz_centry *e = &c->corpus.e[idx];
   cgofuzz_err err = {0};
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   h->count = 0;
   if (cgofuzz_shm_set_value(&s->w.mem, e->data, e->len, &err) != 0) {
-    fail(c, err.msg, strlen(err.msg));
+    cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
     return;
   }
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
   call.fuzz.timeout_ns = FUZZ_CALL_NS;
   call.fuzz.limit = limit;
   call.fuzz.warmup = warmup;
-  if (c->mask_len) {
+  if (c->mask_len && s->sent_gen != c->mask_gen) {
     call.fuzz.coverage_data.has = true;
     call.fuzz.coverage_data.data = c->mask; /* borrowed: not freed */
     call.fuzz.coverage_data.len = c->mask_len;
+    s->sent_gen = c->mask_gen;
   }
   c->line.len = 0;
   cgofuzz_wire_encode_call(&call, &c->line);
@@ -499,7 +425,7 @@ static void dispatch(coord *c, slot *s) {
   s->state = W_BUSY;
   c->outstanding += limit;
   if (cgofuzz_worker_send(&s->w, &c->line, &err) != 0)
-    on_death(c, s);
+    cgofuzz_coord_on_death(c, s);
 }
 
 static int build_worker_argv(coord *c) {
@@ -548,11 +474,11 @@ static int load_corpus(coord *c) {
   }
   if (cgofuzz_corpus_load_dir(&c->corpus, c->testdata_dir, cfg->kinds,
                               cfg->n_kinds, true, true, &errs) != 0) {
-    fail(c, coord_cstr(&errs), errs.len);
+    cgofuzz_coord_fail(c, coord_cstr(&errs), errs.len);
     rc = -1;
   } else if (cgofuzz_corpus_load_dir(&c->corpus, c->cache_dir, cfg->kinds,
                                      cfg->n_kinds, false, false, &errs) != 0) {
-    fail(c, coord_cstr(&errs), errs.len);
+    cgofuzz_coord_fail(c, coord_cstr(&errs), errs.len);
     rc = -1;
   }
   cgofuzz_buf_free(&errs);
@@ -579,31 +505,14 @@ static int add_zero_entry(coord *c) {
 }
 
 static void print_verdict(coord *c) {
-  double secs = (double)(now_ms() - c->start_ms) / 1000.0;
+  double secs = (double)(cgofuzz_coord_now_ms() - c->start_ms) / 1000.0;
   cgofuzz_buf b = {0};
   if (c->failed) {
-    cgofuzz_buf_printf(&b, "--- FAIL: %s (%.2fs)\n", c->cfg->target, secs);
-    /* Go's testing output indents every line of the error by 4 spaces. */
-    cgofuzz_buf txt = {0};
-    cgofuzz_buf_append(&txt, c->fail_msg.data, c->fail_msg.len);
-    cgofuzz_buf_putc(&txt, '\n');
-    if (c->crash_path) {
-      const char *base = strrchr(c->crash_path, '/');
-      cgofuzz_buf_printf(&txt,
-                         "Failing input written to %s\nTo re-run:\ngo test "
-                         "-run=%s/%s\n",
-                         c->crash_path, c->cfg->target, base ? base + 1 : "");
-    }
-    for (size_t i = 0; i < txt.len;) {
-      size_t j = i;
-      while (j < txt.len && txt.data[j] != '\n')
-        j++;
-      cgofuzz_buf_puts(&b, "    ");
-      cgofuzz_buf_append(&b, txt.data + i, j - i);
-      cgofuzz_buf_putc(&b, '\n');
-      i = j + 1;
-    }
-    cgofuzz_buf_free(&txt);
+    /* With -fuzzcontinue, failures were printed as they were found; a
+     * block here is for the error that ended the run, if any. */
+    if (c->fatal)
+      cgofuzz_coord_fail_block(c, &b, (const char *)c->fail_msg.data,
+                               c->fail_msg.len, c->crash_path);
     if (c->cfg->verbose)
       cgofuzz_buf_puts(&b, "=== NAME  \n");
     cgofuzz_buf_puts(&b, "FAIL\n");
@@ -624,36 +533,35 @@ static void run_loop(coord *c) {
   struct pollfd *pfd = calloc(c->np, sizeof *pfd);
   slot **ps = calloc(c->np, sizeof *ps);
   if (!pfd || !ps) {
-    failf(c, "%s", "out of memory");
+    cgofuzz_coord_failf(c, "%s", "out of memory");
     goto done;
   }
   int64_t next_log = c->start_ms + 3000;
   while (!c->done && !got_signal) {
-    int64_t now = now_ms();
+    int64_t now = cgofuzz_coord_now_ms();
     if (cfg->fuzz_ns && now - c->start_ms >= cfg->fuzz_ns / 1000000)
       break;
     for (size_t i = 0; i < c->np && !c->done; i++)
-      if (c->slots[i].state != W_BUSY)
+      if (c->slots[i].state == W_IDLE || c->slots[i].state == W_DOWN)
         dispatch(c, &c->slots[i]);
     if (c->done)
       break;
-    size_t nb = 0;
+    /* Idle workers are watched too, so that one dying between calls is
+     * noticed (and reported as Go would) right away. */
+    size_t nb = 0, busy = 0;
     for (size_t i = 0; i < c->np; i++) {
-      if (c->slots[i].state == W_BUSY) {
-        pfd[nb].fd = c->slots[i].w.out_r;
-        pfd[nb].events = POLLIN;
-        pfd[nb].revents = 0;
-        ps[nb++] = &c->slots[i];
-      }
+      slot *s = &c->slots[i];
+      if (s->state == W_DOWN || s->w.out_r < 0)
+        continue;
+      busy += s->state == W_BUSY || s->state == W_MIN;
+      pfd[nb].fd = s->w.out_r;
+      pfd[nb].events = POLLIN;
+      pfd[nb].revents = 0;
+      ps[nb++] = s;
     }
-    if (nb == 0) {
-      if (cfg->fuzz_count && c->count >= cfg->fuzz_count)
-        break;
-      /* Nothing in flight and nothing to send: cannot happen unless every
-       * worker failed to start, which already ended the run. */
-      break;
-    }
-    now = now_ms();
+    if (busy == 0)
+      break; /* nothing in flight and nothing left to send */
+    now = cgofuzz_coord_now_ms();
     int64_t wait = next_log - now;
     if (cfg->fuzz_ns) {
       int64_t left = c->start_ms + cfg->fuzz_ns / 1000000 - now;
@@ -664,10 +572,10 @@ static void run_loop(coord *c) {
       wait = 0;
     int r = poll(pfd, nb, (int)wait);
     if (r < 0 && errno != EINTR) {
-      failf(c, "poll: %s", strerror(errno));
+      cgofuzz_coord_failf(c, "poll: %s", strerror(errno));
       break;
     }
-    if (now_ms() >= next_log) {
+    if (cgofuzz_coord_now_ms() >= next_log) {
       log_stats(c);
       next_log += 3000;
     }
@@ -679,10 +587,14 @@ static void run_loop(coord *c) {
       size_t n;
       cgofuzz_err err = {0};
       int got = cgofuzz_worker_recv(&s->w, 0, MAX_LINE, &l, &n, &err);
-      if (got == 1)
+      if (got == 1 && s->state == W_IDLE)
+        cgofuzz_coord_failf(c, "%s",
+                            "communicating with fuzzing process: unexpected "
+                            "message from an idle worker");
+      else if (got == 1)
         on_reply(c, s, l, n);
       else if (got < 0)
-        on_death(c, s);
+        cgofuzz_coord_on_death(c, s);
     }
   }
 done:
@@ -694,14 +606,15 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   coord c;
   memset(&c, 0, sizeof c);
   c.cfg = cfg;
-  c.start_ms = c.last_log_ms = now_ms();
+  c.start_ms = c.last_log_ms = cgofuzz_coord_now_ms();
   got_signal = 0;
-  struct sigaction sa, old_int, old_term, old_pipe;
+  struct sigaction sa, old_int, old_term, old_hup, old_pipe;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal; /* no SA_RESTART: poll must wake up */
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
+  sigaction(SIGHUP, &sa, &old_hup);
   sa.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &sa, &old_pipe);
 
@@ -720,17 +633,19 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   if (cfg->fuzz_count && (int64_t)c.np > cfg->fuzz_count)
     c.np = (size_t)cfg->fuzz_count;
   if (!c.testdata_dir || !c.cache_dir || build_worker_argv(&c) != 0) {
-    failf(&c, "%s", "out of memory");
+    cgofuzz_coord_failf(&c, "%s", "out of memory");
     goto finish;
   }
   if (load_corpus(&c) != 0)
     goto finish;
   c.mask_len = cgofuzz_cov_counters_size(cfg->binary);
   if (c.mask_len && !(c.mask = calloc(c.mask_len, 1))) {
-    failf(&c, "%s", "out of memory");
+    cgofuzz_coord_failf(&c, "%s", "out of memory");
     goto finish;
   }
-  if (!c.mask_len)
+  c.mask_gen = 1;
+  /* A C target tells its mask size in its first reply: no warning. */
+  if (!c.mask_len && !cgofuzz_cov_section_size(cfg->binary, "__sancov_cntrs"))
     fprintf(stderr, "warning: the test binary was not built with coverage "
                     "instrumentation, so fuzzing will run without coverage "
                     "guidance and may be inefficient\n");
@@ -738,13 +653,13 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   if (c.corpus.n == 0) {
     fprintf(stderr, "warning: starting with empty corpus\n");
     if (add_zero_entry(&c) != 0) {
-      failf(&c, "%s", "encoding the zero-value input failed");
+      cgofuzz_coord_failf(&c, "%s", "encoding the zero-value input failed");
       goto finish;
     }
   }
   c.slots = calloc(c.np, sizeof *c.slots);
   if (!c.slots) {
-    failf(&c, "%s", "out of memory");
+    cgofuzz_coord_failf(&c, "%s", "out of memory");
     goto finish;
   }
   for (size_t i = 0; i < c.np; i++) {
@@ -752,15 +667,16 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
     c.slots[i].state = W_DOWN;
     c.n_init = i + 1; /* worker_init leaves a failed slot safe to free */
     if (cgofuzz_worker_init(&c.slots[i].w, CGOFUZZ_SHM_VALUE_CAP, &err) != 0) {
-      fail(&c, err.msg, strlen(err.msg));
+      cgofuzz_coord_fail(&c, err.msg, strlen(err.msg));
       goto finish;
     }
   }
   for (size_t i = 0; i < c.np && !c.done; i++)
-    start_worker(&c, &c.slots[i]);
+    cgofuzz_coord_start_worker(&c, &c.slots[i]);
   if (!c.done) {
     log_stats(&c);
     run_loop(&c);
+    cgofuzz_mjob_flush(&c);
     log_stats(&c);
   }
 
@@ -779,6 +695,12 @@ finish:
     free(c.wargv[i]);
   free(c.wargv);
   cgofuzz_corpus_free(&c.corpus);
+  cgofuzz_sched_free(&c.sched);
+  for (size_t i = 0; i < c.n_jobs; i++)
+    cgofuzz_mjob_free(&c.jobs[i]);
+  for (size_t i = 0; i < c.n_fail_keys; i++)
+    free(c.fail_keys[i]);
+  free(c.fail_keys);
   free(c.mask);
   free(c.cache_dir);
   free(c.testdata_dir);
@@ -787,6 +709,7 @@ finish:
   cgofuzz_buf_free(&c.fail_msg);
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
+  sigaction(SIGHUP, &old_hup, NULL);
   sigaction(SIGPIPE, &old_pipe, NULL);
   return rc;
 }

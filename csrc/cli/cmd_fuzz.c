@@ -2,16 +2,26 @@
  * cmd_fuzz.c: `cgofuzz fuzz [flags] BINARY [ARGS...]`: fuzz one target of a
  * Go test binary (built with `go test -c -fuzz=.`) the way `go test -fuzz`
  * does, from the package directory. Flags mirror go test's: -fuzz, -run,
- * -fuzztime, -fuzzminimizetime, -parallel, -fuzzcachedir, -v.
+ * -fuzztime, -fuzzminimizetime, -parallel, -fuzzcachedir, -v, plus
+ * -fuzzcontinue (keep going after a failure).
+ *
+ * -run: go test first runs the tests and seed corpora matching -run, with
+ * the fuzzed target skipped, and does not fuzz if any fails. We do the same
+ * by running the binary once with -test.run=RE -test.skip=^Target$ before
+ * fuzzing. Go's default -run matches everything; without an explicit -run
+ * we skip that pass (a crasher already written for another target in the
+ * same package would otherwise stop every fuzzing run).
  *
  * Also the fake worker: when the test binary we run for discovery starts
  * its workers as `cgofuzz -test.fuzzworker ...` (see coord_discover.c),
  * main() lands in cli_fake_worker.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cgofuzz/coord.h"
@@ -66,6 +76,87 @@ static int parse_fuzztime(const char *s, int64_t *ns, int64_t *count) {
 
 int cli_fake_worker(void) { return cgofuzz_coord_fake_worker(); }
 
+/* Runs the tests matching run_re (the fuzz target skipped), as go test
+ * does before fuzzing. Their output is passed on, except the binary's
+ * final PASS line when they pass. Returns 0 when they pass. */
+static int run_tests_first(const char *binary, const char *target,
+                           const char *run_re, bool verbose, char **extra,
+                           size_t n_extra) {
+  size_t n = 0;
+  char **av = calloc(n_extra + 6, sizeof *av);
+  char *run = malloc(strlen(run_re) + 16);
+  char *skip = malloc(strlen(target) + 16);
+  int p[2];
+  if (!av || !run || !skip || pipe(p) != 0) {
+    free(av);
+    free(run);
+    free(skip);
+    return -1;
+  }
+  sprintf(run, "-test.run=%s", run_re);
+  sprintf(skip, "-test.skip=^%s$", target);
+  av[n++] = (char *)binary;
+  av[n++] = "-test.paniconexit0";
+  av[n++] = run;
+  av[n++] = skip;
+  if (verbose)
+    av[n++] = "-test.v=true";
+  for (size_t i = 0; i < n_extra; i++)
+    av[n++] = extra[i];
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(p[1], 1);
+    dup2(p[1], 2);
+    close(p[0]);
+    close(p[1]);
+    execv(binary, av);
+    _exit(127);
+  }
+  close(p[1]);
+  char *out = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (len + 4096 > cap) {
+      char *o = realloc(out, cap = cap * 2 + 8192);
+      if (!o)
+        break;
+      out = o;
+    }
+    ssize_t k = read(p[0], out + len, cap - len);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      break;
+    len += (size_t)k;
+  }
+  close(p[0]);
+  int st = -1;
+  while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  bool ok = pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  if (ok) { /* drop the final PASS and the "no tests to run" warning */
+    if (len >= 5 && memcmp(out + len - 5, "PASS\n", 5) == 0 &&
+        (len == 5 || out[len - 6] == '\n'))
+      len -= 5;
+    const char *w = "testing: warning: no tests to run\n";
+    size_t wl = strlen(w);
+    if (len >= wl && memcmp(out + len - wl, w, wl) == 0)
+      len -= wl;
+  }
+  if (out)
+    fwrite(out, 1, len, stdout);
+  if (!ok && (len < 5 || !out || memcmp(out + len - 5, "FAIL\n", 5) != 0))
+    printf("FAIL\n");
+  fflush(stdout);
+  free(out);
+  free(av);
+  free(run);
+  free(skip);
+  return ok ? 0 : -1;
+}
+
 static void usage_fuzz(cli_flag *flags, size_t n) {
   fprintf(stderr, "usage: cgofuzz fuzz [flags] BINARY [ARGS...]\n"
                   "Fuzzes the target of a Go test binary (go test -c "
@@ -77,12 +168,12 @@ int cli_cmd_fuzz(int argc, char **argv) {
   const char *fuzz_re = NULL, *run_re = NULL, *fuzztime = NULL, *mintime = NULL,
              *cachedir = NULL;
   int64_t parallel = 0;
-  bool verbose = false;
+  bool verbose = false, cont = false;
   cli_flag flags[] = {
       {"fuzz", FLAG_STRING, &fuzz_re, "regexp selecting the fuzz target",
        false},
-      {"run", FLAG_STRING, &run_re, "accepted for go test compatibility",
-       false},
+      {"run", FLAG_STRING, &run_re,
+       "first run the tests and seed corpora matching this regexp", false},
       {"fuzztime", FLAG_STRING, &fuzztime, "time (e.g. 10s) or Nx execs",
        false},
       {"fuzzminimizetime", FLAG_STRING, &mintime,
@@ -94,6 +185,8 @@ int cli_cmd_fuzz(int argc, char **argv) {
        "path>)",
        false},
       {"v", FLAG_BOOL, &verbose, "verbose: === RUN and --- PASS lines", false},
+      {"fuzzcontinue", FLAG_BOOL, &cont,
+       "keep fuzzing after a failure; write every distinct failure", false},
   };
   size_t nflags = sizeof flags / sizeof flags[0];
   int first = cli_parse_flags("fuzz", flags, nflags, argc, argv);
@@ -101,7 +194,6 @@ int cli_cmd_fuzz(int argc, char **argv) {
     usage_fuzz(flags, nflags);
     return CLI_EXIT_USAGE;
   }
-  (void)run_re;
   if (first >= argc) {
     fprintf(stderr, "cgofuzz fuzz: BINARY expected\n");
     usage_fuzz(flags, nflags);
@@ -140,6 +232,7 @@ int cli_cmd_fuzz(int argc, char **argv) {
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   cfg.parallel = parallel ? (int)parallel : (int)(cpus > 0 ? cpus : 1);
   cfg.verbose = verbose;
+  cfg.fuzz_continue = cont;
   cfg.extra_args = argv + first + 1;
   cfg.n_extra = (size_t)(argc - first - 1);
 
@@ -205,6 +298,11 @@ int cli_cmd_fuzz(int argc, char **argv) {
       goto done;
     snprintf(cache_alloc, l, "%s/fuzz/%s", gocache, imp);
     cfg.cache_root = cache_alloc;
+  }
+  if (run_re && run_tests_first(binpath, cfg.target, run_re, verbose,
+                                cfg.extra_args, cfg.n_extra) != 0) {
+    rc = CLI_EXIT_FAIL;
+    goto done;
   }
   if (cgofuzz_coord_discover(&cfg, self, &err) != 0) {
     printf("--- FAIL: %s (0.00s)\n", cfg.target);

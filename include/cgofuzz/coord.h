@@ -43,6 +43,9 @@ typedef struct cgofuzz_coord_config {
   bool minimize_off;      /* -fuzzminimizetime=0 or 0x */
   int parallel;           /* number of workers, >= 1 */
   bool verbose;           /* -v: === RUN / --- PASS lines */
+  /* -fuzzcontinue: keep fuzzing after a failure and write every distinct
+   * one (by failure site); the exit status is still 1. */
+  bool fuzz_continue;
   /* Filled by discovery: the target's argument kinds and f.Add seeds
    * (encoded corpus files, in order). */
   cgofuzz_kind *kinds;

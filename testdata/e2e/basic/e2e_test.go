@@ -2,10 +2,13 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // FuzzMagic panics on a 4-byte prefix, reachable byte by byte with coverage.
@@ -71,5 +74,83 @@ func FuzzClean(f *testing.F) {
 	f.Add([]byte("seed"), 7)
 	f.Fuzz(func(t *testing.T, b []byte, n int) {
 		_ = len(b) + n
+	})
+}
+
+// FuzzTwo has two distinct bugs, each reachable with one mutated byte and
+// each failing with a message that quotes the input (so only the failure
+// site tells repeats apart): -fuzzcontinue must write both, once each.
+func FuzzTwo(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'A' {
+			t.Fatalf("bug A: %q", b)
+		}
+		if len(b) > 0 && b[0] == 'B' {
+			panic(fmt.Sprintf("bug B: %q", b))
+		}
+	})
+}
+
+// FuzzSlow spends 3 s on its seed, so that a test can interrupt the
+// coordinator during the warm-up.
+func FuzzSlow(f *testing.F) {
+	f.Add([]byte("slow"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if string(b) == "slow" {
+			time.Sleep(3 * time.Second)
+		}
+	})
+}
+
+// FuzzNoisy writes megabytes to stdout and stderr and then fails with a
+// multi-megabyte message.
+func FuzzNoisy(f *testing.F) {
+	f.Add([]byte("seed"))
+	big := strings.Repeat("noise ", 200000)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'N' {
+			os.Stdout.WriteString(big)
+			os.Stderr.WriteString(big)
+			if len(b) > 1 && b[1] == 'Z' {
+				t.Fatalf("noisy failure %s", big)
+			}
+		}
+	})
+}
+
+// FuzzSeedFail fails on its own f.Add seed: reported as a seed failure,
+// nothing written (test_fuzz_seed_corpus).
+func FuzzSeedFail(f *testing.F) {
+	f.Add([]byte("bad"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if string(b) == "bad" {
+			t.Fatal("bad seed")
+		}
+	})
+}
+
+// TestPlain passes: for -run before fuzzing.
+func TestPlain(t *testing.T) {}
+
+// FuzzHang sleeps forever on one input: Go's worker panics after 10 s in
+// one exec and exits with status 2, which is recorded as a crasher.
+func FuzzHang(f *testing.F) {
+	f.Add([]byte("abc"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'H' {
+			time.Sleep(time.Hour)
+		}
+	})
+}
+
+// FuzzGarbage writes garbage to the worker's response pipe (fd 4), as
+// test_fuzz_io_error does: a clear error, no crasher.
+func FuzzGarbage(f *testing.F) {
+	f.Add([]byte("abc"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'G' {
+			os.NewFile(4, "fuzz_out").WriteString("!!garbage\n")
+		}
 	})
 }

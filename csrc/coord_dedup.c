@@ -1,0 +1,87 @@
+/*
+ * coord_dedup.c: the failure site of a worker's error text, the key by
+ * which -fuzzcontinue tells distinct failures apart.
+ *
+ * A Go worker's Err is the captured test output: "--- FAIL" lines, then
+ * either "file_test.go:N: message" (t.Error/t.Fatal) or a panic message
+ * followed by a goroutine stack in which each frame is a function line and
+ * a tab-indented "path/file.go:N +0x.." line. The messages often quote the
+ * input, so they cannot be the key; the site can. Frames of the runtime,
+ * testing, reflect and internal/fuzz are skipped: the first other frame is
+ * the user's code that failed.
+ */
+#include <string.h>
+
+#include "coord_internal.h"
+
+typedef struct span {
+  const char *p;
+  size_t n;
+} span;
+
+static span trim(const char *p, size_t n) {
+  while (n && (*p == ' ' || *p == '\t')) {
+    p++;
+    n--;
+  }
+  while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
+    n--;
+  return (span){p, n};
+}
+
+static bool starts(span s, const char *pfx) {
+  size_t l = strlen(pfx);
+  return s.n >= l && memcmp(s.p, pfx, l) == 0;
+}
+
+/* Length of "file.go:N" at the start of s (a path without spaces), or 0. */
+static size_t go_loc(span s) {
+  size_t i = 0;
+  while (i < s.n && s.p[i] != ' ' && s.p[i] != ':')
+    i++;
+  if (i < 3 || i >= s.n || s.p[i] != ':' || memcmp(s.p + i - 3, ".go", 3))
+    return 0;
+  size_t j = i + 1;
+  while (j < s.n && s.p[j] >= '0' && s.p[j] <= '9')
+    j++;
+  return j > i + 1 ? j : 0;
+}
+
+static bool internal_func(span f) {
+  static const char *const skip[] = {"runtime.",    "runtime/",  "testing.",
+                                     "reflect.",    "internal/", "panic(",
+                                     "created by ", "goroutine "};
+  for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+    if (starts(f, skip[i]))
+      return true;
+  return false;
+}
+
+int cgofuzz_fail_site(const char *msg, size_t len, cgofuzz_buf *key) {
+  span prev = {NULL, 0}, tprefix = {NULL, 0}, first = {NULL, 0};
+  key->len = 0;
+  for (size_t i = 0; i < len;) {
+    size_t j = i;
+    while (j < len && msg[j] != '\n')
+      j++;
+    span raw = {msg + i, j - i};
+    span t = trim(raw.p, raw.n);
+    i = j + 1;
+    if (t.n == 0)
+      continue;
+    bool tabbed = memchr(raw.p, '\t', raw.n) != NULL;
+    size_t loc = go_loc(t);
+    if (loc && tabbed && prev.n && !internal_func(prev))
+      return cgofuzz_buf_append(key, t.p, loc); /* a user stack frame */
+    if (loc && !tabbed && !tprefix.n && !starts(t, "testing.go:"))
+      tprefix = (span){t.p, loc};
+    if (!first.n && !starts(t, "--- FAIL"))
+      first = t;
+    prev = t;
+  }
+  if (tprefix.n)
+    return cgofuzz_buf_append(key, tprefix.p, tprefix.n);
+  if (first.n)
+    return cgofuzz_buf_append(key, first.p, first.n);
+  return cgofuzz_buf_append(key, msg, len);
+}

@@ -1,0 +1,159 @@
+/*
+ * coord_sched.c: energy scheduling of corpus entries (see coord_internal.h
+ * for the formula).
+ *
+ * Invariants: s->e[0..n) exist for every corpus entry; hits[b] is the
+ * number of entries whose recorded coverage has byte b nonzero; total is
+ * the sum of the weights as of the last recompute. Picks are random in
+ * proportion to the weights, from a private xorshift generator: they never
+ * touch the PCG state Go's mutator replay depends on.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coord_internal.h"
+
+#define RECENCY_MS 10000.0
+#define FATIGUE_CALLS 256.0
+#define RECOMPUTE_MS 500
+
+int cgofuzz_sched_grow(cgofuzz_sched *s, size_t n, int64_t now_ms) {
+  if (n <= s->n)
+    return 0;
+  if (n > s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 64;
+    while (cap < n)
+      cap *= 2;
+    cgofuzz_sched_entry *e = realloc(s->e, cap * sizeof *e);
+    if (!e)
+      return -1;
+    s->e = e;
+    s->cap = cap;
+  }
+  for (size_t i = s->n; i < n; i++) {
+    memset(&s->e[i], 0, sizeof s->e[i]);
+    s->e[i].last_find_ms = now_ms;
+    s->e[i].weight = 1;
+  }
+  s->n = n;
+  s->dirty = true;
+  return 0;
+}
+
+int cgofuzz_sched_set_cov(cgofuzz_sched *s, size_t i, const uint8_t *snap,
+                          size_t len) {
+  if (i >= s->n)
+    return -1;
+  if (len > s->hits_len) {
+    uint32_t *h = realloc(s->hits, len * sizeof *h);
+    if (!h)
+      return -1;
+    memset(h + s->hits_len, 0, (len - s->hits_len) * sizeof *h);
+    s->hits = h;
+    s->hits_len = len;
+  }
+  cgofuzz_sched_entry *e = &s->e[i];
+  for (size_t k = 0; k < e->n_feat; k++)
+    s->hits[e->feat[k]]--;
+  size_t nf = 0;
+  for (size_t b = 0; b < len; b++)
+    nf += snap[b] != 0;
+  uint32_t *f = realloc(e->feat, (nf ? nf : 1) * sizeof *f);
+  if (!f)
+    return -1;
+  e->feat = f;
+  e->n_feat = 0;
+  for (size_t b = 0; b < len; b++)
+    if (snap[b]) {
+      f[e->n_feat++] = (uint32_t)b;
+      s->hits[b]++;
+    }
+  s->dirty = true;
+  return 0;
+}
+
+void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms) {
+  if (i >= s->n)
+    return;
+  s->e[i].last_find_ms = now_ms;
+  s->e[i].calls_at_find = s->e[i].calls;
+  s->dirty = true;
+}
+
+static void recompute(cgofuzz_sched *s, int64_t now_ms) {
+  double sum = 0;
+  size_t with_cov = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    cgofuzz_sched_entry *e = &s->e[i];
+    double r = 0;
+    for (size_t k = 0; k < e->n_feat; k++)
+      r += 1.0 / (double)s->hits[e->feat[k]];
+    e->weight = r; /* raw rarity for now */
+    if (e->n_feat) {
+      sum += r;
+      with_cov++;
+    }
+  }
+  double mean = with_cov ? sum / (double)with_cov : 1;
+  s->total = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    cgofuzz_sched_entry *e = &s->e[i];
+    double w = e->n_feat && mean > 0 ? e->weight / mean : 1;
+    if (w < 0.25)
+      w = 0.25;
+    if (w > 4)
+      w = 4;
+    double age = (double)(now_ms - e->last_find_ms);
+    if (age < 0)
+      age = 0;
+    w *= 1 + 3 * RECENCY_MS / (RECENCY_MS + age);
+    double fat = 1 + (double)(e->calls - e->calls_at_find) / FATIGUE_CALLS;
+    if (fat > 16)
+      fat = 16;
+    w /= fat;
+    e->weight = w;
+    s->total += w;
+  }
+  s->computed_ms = now_ms;
+  s->dirty = false;
+}
+
+static uint64_t next_rand(cgofuzz_sched *s) {
+  if (!s->rng)
+    s->rng = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)s;
+  s->rng ^= s->rng << 13;
+  s->rng ^= s->rng >> 7;
+  s->rng ^= s->rng << 17;
+  return s->rng;
+}
+
+size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms) {
+  if (s->n == 0)
+    return 0;
+  size_t pick;
+  if (s->next_new < s->n) {
+    pick = s->next_new++; /* a fresh entry gets fuzzed at once */
+  } else {
+    if (s->dirty || now_ms - s->computed_ms >= RECOMPUTE_MS)
+      recompute(s, now_ms);
+    double x = (double)(next_rand(s) >> 11) / 9007199254740992.0 * s->total;
+    pick = s->n - 1;
+    for (size_t i = 0; i < s->n; i++) {
+      x -= s->e[i].weight;
+      if (x < 0) {
+        pick = i;
+        break;
+      }
+    }
+  }
+  s->e[pick].calls++;
+  return pick;
+}
+
+void cgofuzz_sched_free(cgofuzz_sched *s) {
+  for (size_t i = 0; i < s->n; i++)
+    free(s->e[i].feat);
+  free(s->e);
+  free(s->hits);
+  memset(s, 0, sizeof *s);
+}
