@@ -149,24 +149,3 @@ void cgofuzz_cov_snap_reset_(uint8_t *snap) {
     snap[touched[i]] = 0;
   ntouched = 0;
 }
-
-/* Comparison tracing is not used for guidance yet (Go's worker has none
- * either); these empty hooks let code built with trace-cmp link. They are
- * weak so that a runtime with real hooks wins. */
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#define CGOFUZZ_NOP_HOOK(name, ...)                                            \
-  __attribute__((weak)) void name(__VA_ARGS__);                                \
-  __attribute__((weak)) void name(__VA_ARGS__) {}
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_cmp1, uint8_t a, uint8_t b)
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_cmp2, uint16_t a, uint16_t b)
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_cmp4, uint32_t a, uint32_t b)
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_cmp8, uint64_t a, uint64_t b)
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_const_cmp1, uint8_t a, uint8_t b)
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_const_cmp2, uint16_t a, uint16_t b)
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_const_cmp4, uint32_t a, uint32_t b)
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_const_cmp8, uint64_t a, uint64_t b)
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_switch, uint64_t v, uint64_t *cases)
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_div4, uint32_t v)
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_div8, uint64_t v)
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_gep, uintptr_t idx)
-CGOFUZZ_NOP_HOOK(__sanitizer_cov_trace_pc_indir, uintptr_t callee)

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "cgofuzz/buf.h"
+#include "cgofuzz/pcg.h"
 #include "cgofuzz/target.h"
 
 struct cgofuzz_f {
@@ -67,8 +68,68 @@ bool cgofuzz_cov_has_new_(const uint8_t *snap, const uint8_t *mask);
 /* Zeroes the snapshot bytes the last collect set. */
 void cgofuzz_cov_snap_reset_(uint8_t *snap);
 
+/* -test.fuzz (target_fuzz.c): the flags a self-coordinating binary uses. */
+typedef struct {
+  const char *fuzztime, *mintime, *cachedir;
+  int parallel;
+  bool verbose;
+} cgofuzz_fuzz_opts_;
+/* Fuzzes f with cgofuzz's coordinator, workers being argv[0]; returns the
+ * exit status (0 PASS, 1 FAIL, 2 usage). */
+int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
+                         const cgofuzz_fuzz_opts_ *o);
+/* Parses a Go duration ("1m30s") or a count ("100x"); 0 or -1. */
+int cgofuzz_parse_duration_(const char *s, int64_t *ns, int64_t *count);
+
+/* Comparison log of the last exec (target_cmp.c), filled by the trace-cmp hooks
+ * while cgofuzz_cmp_on_ is set. Counters wrap: the newest entries win. */
+#define CGOFUZZ_CMP_PAIRS 64
+#define CGOFUZZ_CMP_RUNS 8
+#define CGOFUZZ_CMP_RUN_MAX 64
+typedef struct {
+  uintptr_t pc;
+  uint64_t a, b;
+  unsigned size; /* operand width in bytes */
+} cgofuzz_cmp_pair_;
+typedef struct {
+  uintptr_t pc;
+  size_t len;
+  int closed; /* ended by a mismatch */
+  uint8_t a[CGOFUZZ_CMP_RUN_MAX], b[CGOFUZZ_CMP_RUN_MAX];
+} cgofuzz_cmp_run_;
+typedef struct {
+  size_t npairs, nruns; /* total noted; index modulo the table size */
+  cgofuzz_cmp_pair_ pairs[CGOFUZZ_CMP_PAIRS];
+  cgofuzz_cmp_run_ runs[CGOFUZZ_CMP_RUNS];
+} cgofuzz_cmp_log_;
+extern int cgofuzz_cmp_on_;
+extern cgofuzz_cmp_log_ cgofuzz_cmp_log;
+void cgofuzz_cmp_reset_(void);
+
+/* Dictionaries (target_dict.c): user entries (libFuzzer/AFL format) and the
+ * comparison log, applied to one byte buffer. */
+typedef struct {
+  uint8_t **e;
+  size_t *len, n, cap;
+} cgofuzz_dict_;
+/* Appends the entries of a libFuzzer/AFL dictionary file; -1 with a
+ * message on stderr if it is unreadable or malformed. */
+int cgofuzz_dict_load_(cgofuzz_dict_ *d, const char *path);
+void cgofuzz_dict_free_(cgofuzz_dict_ *d);
+/* One mutation of b[0..*len) (room: cap) from the comparison log of the
+ * last exec or from d; r is the caller's private generator. Returns false
+ * if nothing applied. No allocation. */
+bool cgofuzz_dict_mutate_(cgofuzz_pcg *r, const cgofuzz_dict_ *d, uint8_t *b,
+                          size_t *len, size_t cap);
+
 /* Worker mode (worker_server.c): serves fds 3/4/5 for target f until the
- * coordinator closes fd 3. Returns the exit status. */
-int cgofuzz_serve_worker_(cgofuzz_f *f);
+ * coordinator closes fd 3 (the dictionary is used only in exact mode).
+ * Returns the exit status. */
+typedef struct {
+  const char *dict;     /* -test.fuzzdict or NULL */
+  int64_t timeout_ns;   /* -test.fuzztimeout, -1: default 10 s, 0: none */
+  int64_t rss_limit_mb; /* -test.fuzzrsslimitmb, -1: default 2048, 0: none */
+} cgofuzz_worker_opts_;
+int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o);
 
 #endif

@@ -14,18 +14,23 @@
 #include <dirent.h>
 #include <limits.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cgofuzz/codec.h"
 #include "target_internal.h"
 
 typedef struct {
   const char *run, *list, *fuzz;
+  cgofuzz_worker_opts_ wk;
   bool verbose, worker;
+  const char *timeout; /* -test.timeout */
+  cgofuzz_fuzz_opts_ fz;
 } opts;
 
 /* Flags that take a value; the coordinator's own flags must be accepted
@@ -46,6 +51,9 @@ static const char *const value_flags[] = {"test.run",
                                           "test.testlogfile",
                                           "test.gocoverdir",
                                           "test.coverprofile",
+                                          "test.fuzzdict",
+                                          "test.fuzztimeout",
+                                          "test.fuzzrsslimitmb",
                                           NULL};
 static const char *const bool_flags[] = {
     "test.v",     "test.fuzzworker", "test.paniconexit0",
@@ -57,6 +65,12 @@ static bool in_list(const char *const *l, const char *s, size_t n) {
     if (strlen(*l) == n && strncmp(*l, s, n) == 0)
       return true;
   return false;
+}
+
+/* Exact match of the flag name a[0..n) (strncmp alone would take
+ * "test.fuzztime" for a prefix of "test.fuzztimeout"). */
+static bool flag_is(const char *a, size_t n, const char *name) {
+  return strlen(name) == n && strncmp(a, name, n) == 0;
 }
 
 static int usage_error(const char *msg, const char *arg) {
@@ -76,9 +90,9 @@ static int parse_flags(int argc, char **argv, opts *o) {
     if (in_list(bool_flags, a, n)) {
       bool on = !val || strcmp(val, "true") == 0 || strcmp(val, "1") == 0 ||
                 strcmp(val, "test2json") == 0;
-      if (strncmp(a, "test.v", n) == 0)
+      if (flag_is(a, n, "test.v"))
         o->verbose = on;
-      else if (strncmp(a, "test.fuzzworker", n) == 0)
+      else if (flag_is(a, n, "test.fuzzworker"))
         o->worker = on;
       continue;
     }
@@ -89,12 +103,38 @@ static int parse_flags(int argc, char **argv, opts *o) {
         return usage_error("flag needs an argument: ", argv[i]);
       val = argv[++i];
     }
-    if (strncmp(a, "test.run", n) == 0)
+    if (flag_is(a, n, "test.run"))
       o->run = val;
-    else if (strncmp(a, "test.list", n) == 0)
+    else if (flag_is(a, n, "test.list"))
       o->list = val;
-    else if (strncmp(a, "test.fuzz", n) == 0)
+    else if (flag_is(a, n, "test.fuzz"))
       o->fuzz = val;
+    else if (flag_is(a, n, "test.timeout"))
+      o->timeout = val;
+    else if (flag_is(a, n, "test.fuzzdict"))
+      o->wk.dict = val;
+    else if (flag_is(a, n, "test.fuzztimeout")) {
+      int64_t cnt;
+      if (cgofuzz_parse_duration_(val, &o->wk.timeout_ns, &cnt) != 0 || cnt)
+        return usage_error("invalid value for -test.fuzztimeout: ", val);
+    } else if (flag_is(a, n, "test.fuzzrsslimitmb")) {
+      char *end;
+      o->wk.rss_limit_mb = strtoll(val, &end, 10);
+      if (*end || o->wk.rss_limit_mb < 0)
+        return usage_error("invalid value for -test.fuzzrsslimitmb: ", val);
+    } else if (flag_is(a, n, "test.fuzztime"))
+      o->fz.fuzztime = val;
+    else if (flag_is(a, n, "test.fuzzminimizetime"))
+      o->fz.mintime = val;
+    else if (flag_is(a, n, "test.fuzzcachedir"))
+      o->fz.cachedir = val;
+    else if (flag_is(a, n, "test.parallel")) {
+      char *end;
+      long p = strtol(val, &end, 10);
+      if (*end || p < 1)
+        return usage_error("invalid value for -test.parallel: ", val);
+      o->fz.parallel = (int)p;
+    }
   }
   return 0;
 }
@@ -323,15 +363,43 @@ static cgofuzz_f *select_fuzz_target(const char *pat) {
   return found;
 }
 
+/* -test.timeout, as Go's: the whole run (not a worker) panics when it is
+ * exceeded. An alarm, so nothing runs per exec; the handler uses only
+ * async-signal-safe calls. */
+static char timeout_msg[160];
+
+static void on_alarm(int sig) {
+  (void)sig;
+  ssize_t k = write(2, timeout_msg, strlen(timeout_msg));
+  (void)k;
+  _exit(2);
+}
+
+static int arm_timeout(const char *val) {
+  int64_t ns, cnt;
+  if (cgofuzz_parse_duration_(val, &ns, &cnt) != 0 || cnt)
+    return usage_error("invalid value for -test.timeout: ", val);
+  if (ns <= 0)
+    return 0;
+  snprintf(timeout_msg, sizeof timeout_msg, "panic: test timed out after %s\n",
+           val);
+  signal(SIGALRM, on_alarm);
+  int64_t s = (ns + 999999999) / 1000000000;
+  alarm((unsigned)(s > 0x7fffffff ? 0x7fffffff : s));
+  return 0;
+}
+
 int cgofuzz_test_main(int argc, char **argv) {
-  opts o = {0};
+  opts o = {.wk = {.timeout_ns = -1, .rss_limit_mb = -1}};
   int rc = parse_flags(argc, argv, &o);
   if (rc != 0)
+    return rc;
+  if (!o.worker && o.timeout && (rc = arm_timeout(o.timeout)) != 0)
     return rc;
 
   if (o.worker) {
     cgofuzz_f *f = select_fuzz_target(o.fuzz);
-    return f ? cgofuzz_serve_worker_(f) : 2;
+    return f ? cgofuzz_serve_worker_(f, &o.wk) : 2;
   }
   if (o.list) {
     regex_t re;
@@ -346,11 +414,12 @@ int cgofuzz_test_main(int argc, char **argv) {
     return 0;
   }
   if (o.fuzz && *o.fuzz) {
-    /* Self-coordination belongs to the cgofuzz coordinator; until it is
-     * linked in, say so instead of silently running the seeds. */
-    fprintf(stderr, "cgofuzz: -test.fuzz needs the cgofuzz coordinator, which "
-                    "this runtime does not include yet\n");
-    return 2;
+    /* Like a Go test binary: this process becomes the coordinator. */
+    cgofuzz_f *f = select_fuzz_target(o.fuzz);
+    if (!f)
+      return 2;
+    o.fz.verbose = o.verbose;
+    return cgofuzz_target_fuzz_(f, argc, argv, &o.fz);
   }
 
   matcher m;

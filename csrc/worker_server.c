@@ -12,11 +12,13 @@
  *    like Go's, and values are reset from the originals exactly when
  *    count % 5 == 0;
  *  - snapshots have the size of the coordinator's mask (see coverage.c);
- *  - a hang is the worker's business: an exec running for 10 s exits the
- *    process with status 2, which Go's coordinator records as a crasher.
+ *  - a hang or a runaway allocation is the worker's business: the
+ *    watchdog below exits the process with status 2 during the exec, which
+ *    any coordinator records as a crasher with that exec's input.
  * Crashes need no handling: the process dies and the coordinator replays.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,6 +28,7 @@
 #include <unistd.h>
 
 #include "cgofuzz/codec.h"
+#include "cgofuzz/exact.h"
 #include "cgofuzz/minimize.h"
 #include "cgofuzz/mutator.h"
 #include "cgofuzz/shm.h"
@@ -42,6 +45,15 @@ typedef struct {
   uint8_t *snap; /* last exec's snapshot, snap_len bytes */
   size_t snap_len;
   cgofuzz_buf errmsg; /* the last failing exec's Go-style report */
+  /* Exact mode (cgofuzz/exact.h): non-Go mutations are allowed. */
+  bool exact;
+  cgofuzz_pcg dr;     /* private generator of those mutations */
+  cgofuzz_dict_ dict; /* -test.fuzzdict entries */
+  uint8_t *dbuf;      /* the mutated bytes, dcap long */
+  size_t dcap;
+  cgofuzz_value *dv; /* vals with one value pointing at dbuf */
+  size_t dv_n;
+  cgofuzz_buf enc; /* the published input, reused */
 } worker;
 
 static int64_t now_ns(void) {
@@ -50,25 +62,65 @@ static int64_t now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* ---- hang watchdog: Go's worker panics when one exec exceeds 10 s ---- */
+/* ---- watchdog: per-exec timeout and memory limit ----
+ *
+ * A thread polls every 50 ms. An exec running longer than the timeout
+ * (-test.fuzztimeout, default 10 s as Go's "deadlocked!" panic) or a
+ * resident set above the limit (-test.fuzzrsslimitmb, default 2048 as
+ * libFuzzer's -rss_limit_mb, 0: none) ends the process with status 2 and a
+ * line on stderr while the guilty exec is still the current one, so the
+ * count (or the exact-input slot) in shared memory names its input and the
+ * coordinator records it as a crasher. The hot loop pays one relaxed store
+ * of the start time per exec. */
 
-static atomic_ulong exec_seq;
-static atomic_int in_exec;
+static atomic_llong exec_start; /* ns of the running exec's start, 0: idle */
+static int64_t timeout_ns = 10LL * 1000000000;
+static int64_t rss_limit = 2048LL << 20;
+
+static int64_t rss_bytes(void) {
+  /* statm's second field is resident pages; read with plain syscalls as
+   * the target may hold malloc's locks. */
+  static int fd = -1;
+  char buf[128];
+  if (fd < 0 && (fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)) < 0)
+    return 0;
+  ssize_t k = pread(fd, buf, sizeof buf - 1, 0);
+  if (k <= 0)
+    return 0;
+  buf[k] = 0;
+  const char *p = strchr(buf, ' ');
+  return p ? strtoll(p + 1, NULL, 10) * (int64_t)sysconf(_SC_PAGESIZE) : 0;
+}
+
+static void die(const char *msg) {
+  /* write(2) only: stdio may be locked by the interrupted target. */
+  ssize_t k = write(2, msg, strlen(msg));
+  (void)k;
+  _exit(2);
+}
+
+/* exit(0) inside the target would end the worker "successfully" in the
+ * middle of a call; Go's worker runs with -test.paniconexit0 and panics
+ * instead. Same here: status 2 and a message, so the input is a crasher
+ * under any coordinator. (on_exit sees the status; atexit would not.) */
+static void on_exit0(int status, void *arg) {
+  (void)arg;
+  if (status == 0 && atomic_load_explicit(&exec_start, memory_order_relaxed))
+    die("panic: unexpected call to exit(0) during fuzzing\n");
+}
 
 static void *watchdog(void *arg) {
   (void)arg;
-  unsigned long last = 0;
-  int stuck = 0;
+  struct timespec ts = {0, 50 * 1000000};
   for (;;) {
-    sleep(1);
-    unsigned long seq = atomic_load_explicit(&exec_seq, memory_order_relaxed);
-    if (atomic_load_explicit(&in_exec, memory_order_relaxed) && seq == last)
-      stuck++;
-    else
-      stuck = 0;
-    last = seq;
-    if (stuck >= 10)
-      _exit(2);
+    nanosleep(&ts, NULL);
+    int64_t st = atomic_load_explicit(&exec_start, memory_order_relaxed);
+    if (st && timeout_ns > 0 && now_ns() - st > timeout_ns)
+      die("cgofuzz: exec timed out (-test.fuzztimeout); the input is "
+          "recorded as a crasher\n");
+    if (rss_limit > 0 && rss_bytes() > rss_limit)
+      die("cgofuzz: out of memory: resident set above -test.fuzzrsslimitmb; "
+          "the input is recorded as a crasher\n");
   }
   return NULL;
 }
@@ -89,13 +141,11 @@ static int snap_resize(worker *w, size_t len) {
 
 /* One exec with coverage and timing; fills w->errmsg on failure. */
 static cgofuzz_run run_one(worker *w, const cgofuzz_value *vals, int64_t *dur) {
-  unsigned long seq = atomic_load_explicit(&exec_seq, memory_order_relaxed);
-  atomic_store_explicit(&exec_seq, seq + 1, memory_order_relaxed);
-  atomic_store_explicit(&in_exec, 1, memory_order_relaxed);
   int64_t t0 = now_ns();
+  atomic_store_explicit(&exec_start, t0, memory_order_relaxed);
   cgofuzz_run r = cgofuzz_target_exec_(w->f, &w->t, vals);
   *dur = now_ns() - t0;
-  atomic_store_explicit(&in_exec, 0, memory_order_relaxed);
+  atomic_store_explicit(&exec_start, 0, memory_order_relaxed);
   cgofuzz_cov_snap_reset_(w->snap);
   cgofuzz_cov_collect_(w->snap, w->snap_len);
   if (r == CGOFUZZ_RUN_FAIL) {
@@ -143,6 +193,101 @@ static int load_values(worker *w, cgofuzz_values *vals, cgofuzz_err *err) {
   return cgofuzz_target_check_(w->f, vals, err);
 }
 
+/* ---- the exact-input slot (cgofuzz/exact.h) ---- */
+
+static uint8_t *slot(worker *w) {
+  uint64_t off = CGOFUZZ_EXACT_OFF(cgofuzz_shm_hdr(&w->shm)->value_len);
+  if (off + CGOFUZZ_EXACT_HDR > cgofuzz_shm_value_cap(&w->shm))
+    return NULL;
+  return cgofuzz_shm_value(&w->shm) + off;
+}
+
+static void slot_clear(worker *w) {
+  uint8_t *s = slot(w);
+  if (s)
+    memset(s, 0, 8);
+}
+
+/* Publishes vals; false if the slot has no room (then it stays clear). */
+static bool slot_publish(worker *w, const cgofuzz_value *vals, size_t n) {
+  uint8_t *s = slot(w);
+  cgofuzz_err err;
+  w->enc.len = 0;
+  if (!s || cgofuzz_corpus_encode(vals, n, &w->enc, &err) != 0)
+    return false;
+  size_t room = cgofuzz_shm_value_cap(&w->shm) -
+                (size_t)(s - cgofuzz_shm_value(&w->shm)) - CGOFUZZ_EXACT_HDR;
+  if (w->enc.len > room)
+    return false;
+  int64_t count = cgofuzz_shm_hdr(&w->shm)->count;
+  uint64_t len = w->enc.len, magic = CGOFUZZ_EXACT_MAGIC;
+  memset(s, 0, 8);
+  memcpy(s + 8, &count, 8);
+  memcpy(s + 16, &len, 8);
+  memcpy(s + CGOFUZZ_EXACT_HDR, w->enc.data, w->enc.len);
+  /* The magic last: a death mid-publication leaves the slot invalid. */
+  __atomic_store_n((uint64_t *)(void *)s, magic, __ATOMIC_RELEASE);
+  return true;
+}
+
+/* Up to 8 non-replayable execs derived from vals (the input that just ran,
+ * whose comparison log is current): each applies one dictionary or
+ * input-to-state mutation to one []byte/string value, on top of the
+ * previous one, so a byte-by-byte check is solved one byte per exec.
+ * Returns 1 (and fills resp) if one failed or found coverage. */
+static int dict_burst(worker *w, const cgofuzz_values *vals,
+                      cgofuzz_fuzz_resp *resp) {
+  size_t k = vals->n, nb = 0;
+  for (size_t i = 0; i < vals->n; i++)
+    if ((vals->v[i].kind == CGOFUZZ_BYTES ||
+         vals->v[i].kind == CGOFUZZ_STRING) &&
+        cgofuzz_pcg_u32n(&w->dr, (uint32_t)++nb) == 0)
+      k = i;
+  if (k == vals->n)
+    return 0;
+  if (w->dv_n < vals->n) {
+    cgofuzz_value *nv = realloc(w->dv, vals->n * sizeof *nv);
+    if (!nv)
+      return 0;
+    w->dv = nv;
+    w->dv_n = vals->n;
+  }
+  size_t len = vals->v[k].s.len;
+  if (w->dcap < len + 4096) { /* grows rarely: only for a longer input */
+    free(w->dbuf);
+    w->dcap = (len + 4096) * 2;
+    if (!(w->dbuf = malloc(w->dcap))) {
+      w->dcap = 0;
+      return 0;
+    }
+  }
+  memcpy(w->dv, vals->v, vals->n * sizeof *w->dv);
+  if (len)
+    memcpy(w->dbuf, vals->v[k].s.data, len);
+  w->dv[k].flags = 0;
+  w->dv[k].s.data = w->dbuf;
+  for (int iter = 0; iter < 8; iter++) {
+    if (!cgofuzz_dict_mutate_(&w->dr, &w->dict, w->dbuf, &len, w->dcap))
+      return 0;
+    w->dv[k].s.len = len;
+    if (!slot_publish(w, w->dv, vals->n))
+      return 0;
+    int64_t dur;
+    cgofuzz_cmp_reset_();
+    if (run_one(w, w->dv, &dur) == CGOFUZZ_RUN_FAIL) {
+      resp->err = errmsg_dup(w);
+      return 1;
+    }
+    if (w->mask && cgofuzz_cov_has_new_(w->snap, w->mask)) {
+      set_bytes(&resp->coverage_data, w->snap, w->snap_len);
+      resp->interesting_duration_ns = dur;
+      return 1;
+    }
+    slot_clear(w);
+  }
+  return 0;
+}
+
 /* ---- Fuzz ---- */
 
 /* Points vals at the originals' bytes (borrowed), freeing what mutation
@@ -188,6 +333,8 @@ static void do_fuzz(worker *w, const cgofuzz_fuzz_args *a,
   }
   if (load_values(w, &orig, &err) != 0)
     goto internal;
+  if (w->exact)
+    slot_clear(w);
   if (cgofuzz_values_copy(&vals, &orig) != 0) {
     cgofuzz_errf(&err, 0, "out of memory");
     goto internal;
@@ -220,15 +367,25 @@ static void do_fuzz(worker *w, const cgofuzz_fuzz_args *a,
     if (cgofuzz_mutate(&w->m, vals.v, vals.n, cap, &err) != 0)
       goto internal;
     h->count++;
+    if (w->exact)
+      cgofuzz_cmp_reset_();
     if (run_one(w, vals.v, &dur) == CGOFUZZ_RUN_FAIL) {
       resp->err = errmsg_dup(w);
+      if (w->exact)
+        slot_publish(w, vals.v, vals.n);
       break;
     }
     if (w->mask && cgofuzz_cov_has_new_(w->snap, w->mask)) {
       set_bytes(&resp->coverage_data, w->snap, w->snap_len);
       resp->interesting_duration_ns = dur;
+      if (w->exact)
+        slot_publish(w, vals.v, vals.n);
       break;
     }
+    /* One exec in 4 is followed by a burst of comparison-guided ones. */
+    if (w->exact && (cgofuzz_pcg_u32(&w->dr) & 3) == 0 &&
+        dict_burst(w, &vals, resp))
+      break;
     if (a->limit > 0 && h->count >= a->limit)
       break;
   }
@@ -439,8 +596,22 @@ static uint64_t godebug_seed(bool *ok) {
   return 0;
 }
 
-int cgofuzz_serve_worker_(cgofuzz_f *f) {
+int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
   worker w = {.f = f};
+  const char *dict_path = o->dict;
+  if (o->timeout_ns >= 0)
+    timeout_ns = o->timeout_ns;
+  if (o->rss_limit_mb >= 0)
+    rss_limit = o->rss_limit_mb << 20;
+  const char *ex = getenv(CGOFUZZ_EXACT_ENV);
+  w.exact = ex && strcmp(ex, "1") == 0;
+  if (dict_path && cgofuzz_dict_load_(&w.dict, dict_path) != 0)
+    return 2;
+  if (dict_path && !w.exact)
+    fprintf(stderr, "cgofuzz worker: the coordinator does not read exact "
+                    "inputs; -test.fuzzdict is ignored\n");
+  /* Recording costs a few stores per comparison: only when it is used. */
+  cgofuzz_cmp_on_ = w.exact && !getenv("CGOFUZZ_NO_TRACE_CMP");
   cgofuzz_err err;
   if (cgofuzz_shm_map_fd(&w.shm, CGOFUZZ_SHM_FD, &err) != 0) {
     fprintf(stderr, "cgofuzz worker: %s\n", err.msg);
@@ -458,12 +629,14 @@ int cgofuzz_serve_worker_(cgofuzz_f *f) {
   cgofuzz_pcg r;
   cgofuzz_pcg_seed(&r, seed, 1);
   cgofuzz_mutator_init(&w.m, r.state, r.inc);
+  cgofuzz_pcg_seed(&w.dr, seed, 2); /* another stream than Go's */
   if (cgofuzz_cov_ncounters_() == 0)
     fprintf(stderr, "warning: the test binary was not built with coverage "
                     "instrumentation, so fuzzing will run without coverage "
                     "guidance and may be inefficient\n");
   snap_resize(&w, cgofuzz_cov_ncounters_());
   cgofuzz_cov_clear_();
+  on_exit(on_exit0, NULL);
   pthread_t th;
   if (pthread_create(&th, NULL, watchdog, NULL) == 0)
     pthread_detach(th);
@@ -510,6 +683,10 @@ int cgofuzz_serve_worker_(cgofuzz_f *f) {
   cgofuzz_mutator_free(&w.m);
   free(w.mask);
   free(w.snap);
+  free(w.dbuf);
+  free(w.dv);
+  cgofuzz_buf_free(&w.enc);
+  cgofuzz_dict_free_(&w.dict);
   cgofuzz_shm_close(&w.shm);
   return status;
 }

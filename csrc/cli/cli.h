@@ -41,6 +41,9 @@ void cli_print_flags(const cli_flag *flags, size_t nflags);
 /* Parses a uint64 in decimal, 0x hex, 0o/0 octal or 0b binary. */
 int cli_parse_u64(const char *s, uint64_t *out);
 
+/* --- cmd_cc.c: clang wrapper; cxx selects clang++. Returns only on error. */
+int cli_cmd_cc(int argc, char **argv, bool cxx);
+
 /* --- fileio.c */
 /* Reads a whole file. On failure prints "cgofuzz: PATH: reason" and
  * returns -1. */

@@ -22,6 +22,8 @@ static const char usage_text[] =
     "                            replay K of Go's chained mutations\n"
     "  fuzz [-fuzz RE] [-fuzztime D|Nx] [-parallel N] ... BINARY [ARGS]\n"
     "                            fuzz a Go test binary like go test -fuzz\n"
+    "  cc|c++ ARGS...            clang with cgofuzz's instrumentation and\n"
+    "                            runtime (builds C fuzz targets)\n"
     "  version                   print the version\n"
     "  help                      print this help\n";
 
@@ -43,6 +45,8 @@ int main(int argc, char **argv) {
     return cli_cmd_mutate(argc - 2, argv + 2);
   if (strcmp(cmd, "fuzz") == 0)
     return cli_cmd_fuzz(argc - 2, argv + 2);
+  if (strcmp(cmd, "cc") == 0 || strcmp(cmd, "c++") == 0)
+    return cli_cmd_cc(argc - 2, argv + 2, cmd[1] == '+');
   if (strcmp(cmd, "version") == 0) {
     printf("cgofuzz %s\n", CGOFUZZ_VERSION);
     return CLI_EXIT_OK;

@@ -41,6 +41,43 @@
  * libcgofuzz_main gets one target, FuzzLibFuzzer, with one []byte argument.
  * A non-zero return from LLVMFuzzerTestOneInput counts as a skip.
  *
+ * Building: `cgofuzz cc` (or `cgofuzz c++`) is clang plus the coverage flags
+ * (inline-8bit-counters, pc-table, trace-cmp) and the runtime, so
+ *   cgofuzz cc -g -O1 parse.c -o parse.test
+ *   cgofuzz cc -g -O1 -fsanitize=address,fuzzer harness.c -o h.test
+ * both work ("fuzzer" is dropped from -fsanitize; other sanitizers stay).
+ * It finds the libraries via $CGOFUZZ_LIBDIR/$CGOFUZZ_INCLUDEDIR, else an
+ * install tree (bin/../lib, bin/../include), else the build tree it was
+ * built in. CMake: find_package(cgofuzz) with -Dcgofuzz_DIR=<src>/cmake
+ * (and CGOFUZZ_BUILD_DIR), then cgofuzz_add_fuzz_target(name src.c ...),
+ * which also registers the seed corpus as a ctest test.
+ *
+ * Fuzzing: `./t -test.fuzz=FuzzX [-test.fuzztime=30s|Nx]
+ * [-test.fuzzminimizetime=D] [-test.parallel=N] [-test.fuzzcachedir=DIR]`
+ * makes the binary its own coordinator (cgofuzz's), with workers started as
+ * argv[0] -test.fuzzworker ARGS, like Go; the default cache is
+ * $GOCACHE/fuzz/cgofuzz/<binary>. `cgofuzz fuzz ./t` works as for Go
+ * binaries. -test.timeout=D bounds the whole run (not workers), as in Go.
+ *
+ * Worker robustness (any coordinator, including Go's): a crash of any kind
+ * (signal, abort, a sanitizer report, exit(n), stack overflow) ends the
+ * worker during the exec, so the coordinator rebuilds the exact input;
+ * exit(0) during an exec becomes status 2, like Go's -test.paniconexit0.
+ * A watchdog thread ends the worker with status 2 when one exec runs longer
+ * than -test.fuzztimeout=D (default 10s, Go's; 0: none) or the resident set
+ * exceeds -test.fuzzrsslimitmb=N (default 2048, libFuzzer's; 0: none).
+ * Worker stderr is /dev/null under both coordinators (as for Go workers):
+ * rerun the written input in regression mode to see a sanitizer report.
+ *
+ * Comparison tracing and dictionaries: with trace-cmp the worker records
+ * comparison operands and runs bursts of "input to state" mutations (the
+ * bytes compared against are replaced by what they were compared with;
+ * byte-by-byte loops are joined into strings) and -test.fuzzdict=FILE
+ * entries (libFuzzer/AFL format). These cannot be replayed from Go's
+ * mutator state, so the worker uses them only when its coordinator reads
+ * the exact-input slot (cgofuzz/exact.h); under Go's coordinator the
+ * worker runs Go's mutator alone and every crash input stays exact.
+ *
  * Values passed to a target function are only valid during the call; the
  * target must not modify them. fatalf/skip leave the function with longjmp,
  * so a target that must clean up should use errorf and return instead.

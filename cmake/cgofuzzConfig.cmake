@@ -1,0 +1,69 @@
+# cgofuzzConfig.cmake: find_package(cgofuzz) for C fuzz targets.
+#
+# Usable from a build tree (-Dcgofuzz_DIR=<cgofuzz source>/cmake, with
+# CGOFUZZ_BUILD_DIR or $ENV{CGOFUZZ_BUILD_DIR} naming the build directory,
+# default <source>/build) or from an install (<prefix>/lib/cmake/cgofuzz with
+# lib/ and include/ next to it).
+#
+# Provides the imported targets cgofuzz::runtime and cgofuzz::main and
+#   cgofuzz_add_fuzz_target(NAME SOURCES... [SEED_CORPUS dir])
+# which builds NAME with clang's SanitizerCoverage (inline 8-bit counters,
+# pc-table, trace-cmp), links the runtime and its main, and registers a ctest
+# test NAME that runs the binary in regression mode (every target's f.Add
+# seeds and testdata/fuzz/<Target>/* under SEED_CORPUS, default the current
+# source directory), as `go test` does. The targets must be compiled by
+# clang (the coverage flags are clang's).
+get_filename_component(_cgofuzz_here "${CMAKE_CURRENT_LIST_FILE}" DIRECTORY)
+if(EXISTS "${_cgofuzz_here}/../../libcgofuzz.a")
+  get_filename_component(_cgofuzz_lib "${_cgofuzz_here}/../.." ABSOLUTE)
+  get_filename_component(_cgofuzz_inc "${_cgofuzz_here}/../../../include"
+                         ABSOLUTE)
+else()
+  get_filename_component(_cgofuzz_src "${_cgofuzz_here}/.." ABSOLUTE)
+  if(NOT CGOFUZZ_BUILD_DIR)
+    if(DEFINED ENV{CGOFUZZ_BUILD_DIR})
+      set(CGOFUZZ_BUILD_DIR "$ENV{CGOFUZZ_BUILD_DIR}")
+    else()
+      set(CGOFUZZ_BUILD_DIR "${_cgofuzz_src}/build")
+    endif()
+  endif()
+  set(_cgofuzz_lib "${CGOFUZZ_BUILD_DIR}")
+  set(_cgofuzz_inc "${_cgofuzz_src}/include")
+endif()
+if(NOT EXISTS "${_cgofuzz_lib}/libcgofuzz.a"
+   OR NOT EXISTS "${_cgofuzz_inc}/cgofuzz/target.h")
+  set(cgofuzz_FOUND FALSE)
+  set(cgofuzz_NOT_FOUND_MESSAGE
+      "libcgofuzz.a not in ${_cgofuzz_lib} (set CGOFUZZ_BUILD_DIR)")
+  return()
+endif()
+
+if(NOT TARGET cgofuzz::runtime)
+  find_package(Threads REQUIRED)
+  add_library(cgofuzz::runtime STATIC IMPORTED)
+  set_target_properties(cgofuzz::runtime PROPERTIES
+    IMPORTED_LOCATION "${_cgofuzz_lib}/libcgofuzz.a"
+    INTERFACE_INCLUDE_DIRECTORIES "${_cgofuzz_inc}"
+    INTERFACE_LINK_LIBRARIES "Threads::Threads;m")
+  add_library(cgofuzz::main STATIC IMPORTED)
+  set_target_properties(cgofuzz::main PROPERTIES
+    IMPORTED_LOCATION "${_cgofuzz_lib}/libcgofuzz_main.a"
+    INTERFACE_LINK_LIBRARIES cgofuzz::runtime)
+endif()
+set(cgofuzz_INCLUDE_DIR "${_cgofuzz_inc}")
+set(cgofuzz_FOUND TRUE)
+
+set(CGOFUZZ_COVERAGE_FLAGS
+    -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp)
+
+function(cgofuzz_add_fuzz_target name)
+  cmake_parse_arguments(ARG "" "SEED_CORPUS" "" ${ARGN})
+  add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
+  target_compile_options(${name} PRIVATE ${CGOFUZZ_COVERAGE_FLAGS})
+  target_link_libraries(${name} PRIVATE cgofuzz::main)
+  if(NOT ARG_SEED_CORPUS)
+    set(ARG_SEED_CORPUS "${CMAKE_CURRENT_SOURCE_DIR}")
+  endif()
+  add_test(NAME ${name} COMMAND ${name}
+           WORKING_DIRECTORY "${ARG_SEED_CORPUS}")
+endfunction()
