@@ -1,0 +1,3 @@
+module example.com/cgofuzzbench
+
+go 1.21

@@ -1,0 +1,3 @@
+module cgofuzzbench
+
+go 1.22
