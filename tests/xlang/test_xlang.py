@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Tests of xlang/run.py on examples/xlang/unescape (see CMakeLists.txt)."""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+FAILS = []
+
+
+def check(cond, what):
+    print(("ok    " if cond else "FAIL  ") + what)
+    if not cond:
+        FAILS.append(what)
+
+
+def runner(a, extra, env=None, timeout=90):
+    cmd = [sys.executable, a.runner, "--go", a.go, "--go-pkg", a.gopkg,
+           "--c-bin", a.cbin] + extra
+    e = dict(os.environ)
+    e.pop("XLANG_C_BUG", None)
+    e.update(env or {})
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=timeout, env=e)
+    out = p.stdout.decode("utf-8", "replace")
+    print(out)
+    return p.returncode, out
+
+
+def row(out, entry):
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if cells and cells[0] == entry:
+            return cells
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for o in ("runner", "go", "gopkg", "cbin", "source", "build", "workdir"):
+        ap.add_argument("--" + o, required=True)
+    a = ap.parse_args()
+    corpus = os.path.join(a.gopkg, "testdata", "fuzz", "FuzzUnescape")
+    shutil.rmtree(a.workdir, ignore_errors=True)
+    os.makedirs(a.workdir)
+
+    # 1. The shared corpus: every entry passes in both, results agree.
+    rc, out = runner(a, ["--corpus", corpus])
+    check(rc == 0, "shared corpus: exit 0")
+    n = len(os.listdir(corpus))
+    check(("%d entries, 0 with" % (n + 1)) in out,
+          "shared corpus: %d files + seed#0 in the table" % n)
+    r = row(out, "lower_hex")
+    check(r is not None and r[1:4] == ["PASS", "PASS", "ok"] and
+          r[4] == "ok [2f2fc3a9]", "lower_hex row: PASS | PASS | ok")
+
+    # 2. The ctest lane: the example built as a project using the CMake
+    # package, its corpus registered by cgofuzz_add_fuzz_target.
+    xb = os.path.join(a.workdir, "cmake")
+    p = subprocess.run(
+        ["cmake", "-S", a.gopkg, "-B", xb, "-DCMAKE_C_COMPILER=clang",
+         "-Dcgofuzz_DIR=" + os.path.join(a.source, "cmake"),
+         "-DCGOFUZZ_BUILD_DIR=" + a.build], stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, timeout=60)
+    if p.returncode == 0:
+        p = subprocess.run(["cmake", "--build", xb], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=60)
+    check(p.returncode == 0, "example CMake project configures and builds")
+    if p.returncode == 0:
+        rc, out = runner(a, ["--corpus", corpus, "--ctest-dir", xb,
+                             "--ctest-name", "fuzz_unescape"])
+        check(rc == 0, "with ctest: exit 0")
+        r = row(out, "pct_literal")
+        check(r is not None and r[1:5] == ["PASS"] * 3 + ["ok"],
+              "with ctest: pct_literal PASS in go, c and ctest")
+    else:
+        print(p.stdout.decode("utf-8", "replace"))
+
+    # 3. A temporary copy with one more entry; the C side with a planted
+    # bug that makes its own check fail there: C fails, Go passes.
+    tmp = os.path.join(a.workdir, "FuzzUnescape")
+    shutil.copytree(corpus, tmp)
+    with open(os.path.join(tmp, "only_pct"), "w") as f:
+        f.write('go test fuzz v1\nstring("%25")\nbool(true)\n')
+    rc, out = runner(a, ["--corpus", tmp], {"XLANG_C_BUG": "2"})
+    check(rc == 1, "planted C failure: exit 1")
+    r = row(out, "only_pct")
+    check(r is not None and r[1:4] == ["PASS", "FAIL", "DIFF"],
+          "only_pct row: go PASS, c FAIL, DIFF")
+    check("c FuzzUnescape/only_pct:" in out and "round trip" in out,
+          "the C failure message is shown")
+    r = row(out, "plain")
+    check(r is not None and r[3] == "ok", "unaffected entries stay ok")
+
+    # 4. A silent disagreement: both pass, the logged results differ.
+    rc, out = runner(a, ["--corpus", tmp], {"XLANG_C_BUG": "1"})
+    check(rc == 1, "planted disagreement: exit 1")
+    r = row(out, "lower_hex")
+    check(r is not None and r[1:4] == ["PASS", "PASS", "DIFF"] and
+          r[4] == "go: ok [2f2fc3a9] / c: err 0",
+          "lower_hex row: both PASS, DIFF, both results shown")
+
+    print("%d checks failed" % len(FAILS))
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
