@@ -1,0 +1,71 @@
+// Fuzz targets for tests/faults/test_faults.py.
+package faults
+
+import (
+	"bytes"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func branchy(b []byte) int {
+	n := 0
+	for i, c := range b {
+		switch {
+		case c == 'x' && i%2 == 0:
+			n++
+		case c > 0x80:
+			n += 2
+		case c == '{':
+			n += 3
+		}
+	}
+	return n
+}
+
+// FuzzClean never fails; it has a few branches to find.
+func FuzzClean(f *testing.F) {
+	f.Add([]byte("abc"))
+	f.Fuzz(func(t *testing.T, b []byte) { _ = branchy(b) })
+}
+
+// FuzzCrash fails on any input starting with 'Z'.
+func FuzzCrash(f *testing.F) {
+	f.Add([]byte("abc"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'Z' {
+			panic("crash on Z")
+		}
+	})
+}
+
+func notAllA(b []byte) bool { return len(bytes.Trim(b, "a")) > 0 }
+
+// FuzzMinDie: a mutated long input panics; any shorter candidate the
+// minimizer tries that still has a non-'a' byte kills the process with
+// SIGKILL (the worker dies during a Minimize call).
+func FuzzMinDie(f *testing.F) {
+	f.Add(bytes.Repeat([]byte("a"), 100))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !notAllA(b) {
+			return
+		}
+		if len(b) >= 64 {
+			panic("long input with a non-a byte")
+		}
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	})
+}
+
+// FuzzSlowMin: like FuzzMinDie's panic, but every exec of a long input
+// takes 2 ms, so minimizing takes long enough to be interrupted.
+func FuzzSlowMin(f *testing.F) {
+	f.Add(bytes.Repeat([]byte("a"), 300))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) >= 100 && notAllA(b) {
+			time.Sleep(2 * time.Millisecond)
+			panic("slow crash")
+		}
+	})
+}

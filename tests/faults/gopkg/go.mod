@@ -1,0 +1,3 @@
+module example.com/cgofuzzfaults
+
+go 1.22
