@@ -1,10 +1,10 @@
 /* cjson_parse.c: cJSON parses, prints and minifies arbitrary input (after
  * cJSON's own fuzzing/cjson_read_fuzzer.c, simplified). */
+#include "cJSON.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cJSON.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,12 +1,12 @@
 /* png_read.c: libpng reads a PNG from memory (header, transforms, all
  * rows, end info), like libpng's contrib/oss-fuzz harness but in C. CRC
  * errors are ignored so that mutated chunks get parsed. */
+#include <png.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <png.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

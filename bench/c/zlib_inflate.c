@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   int wbits = (data[0] & 1) ? -15 : 15; /* raw deflate or zlib */
   if (data[0] & 2)
-    wbits += 16 * (wbits > 0);          /* gzip */
+    wbits += 16 * (wbits > 0); /* gzip */
   z_stream s;
   memset(&s, 0, sizeof s);
   if (inflateInit2(&s, wbits) != Z_OK)
