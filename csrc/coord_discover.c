@@ -4,12 +4,14 @@
  * A test binary does not export its fuzz targets' argument types, but its
  * own coordinator sends them: the first fuzz call of a warm-up carries an
  * encoded corpus file with one typed literal per argument. So discovery
- * runs the binary as a coordinator in an empty directory (no testdata, an
- * empty cache) with argv[0] set to this program. Go starts its workers as
+ * runs the binary as a coordinator, in our directory (a target may read
+ * files before f.Fuzz) but with an empty private cache, with argv[0] set
+ * to this program. Go starts its workers as
  * os.Args[0] -test.fuzzworker ..., so the workers are us, in fake-worker
  * mode (selected by CGOFUZZ_DISCOVER_OUT in the environment, which Go
  * passes on unchanged). The fake worker records each input it is sent:
- * warm-up inputs are the f.Add seeds in order; a first non-warm-up call
+ * warm-up inputs are the f.Add seeds in order, then the testdata files
+ * (which drop_testdata removes again); a first non-warm-up call
  * without any warm-up means there were no seeds and carries zero values.
  * It reports every call as complete without running anything, so the
  * -test.fuzztime=Nx budget runs out at once and the binary exits PASS.
@@ -276,11 +278,56 @@ static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
   return 0;
 }
 
+/* The input re-encoded by our encoder, so that a file and the bytes Go
+ * sent for it compare equal whatever literal forms the file used. */
+static int canonical(const uint8_t *data, size_t len, cgofuzz_buf *out) {
+  cgofuzz_values vals = {0};
+  cgofuzz_err err = {0};
+  out->len = 0;
+  int rc = cgofuzz_corpus_decode(data, len, &vals, &err);
+  if (rc == 0)
+    rc = cgofuzz_corpus_encode(vals.v, vals.n, out, &err);
+  cgofuzz_values_free(&vals);
+  return rc;
+}
+
+/* Discovery runs in the real directory (a target may read files before
+ * f.Fuzz), so the warm-up also carried the testdata/fuzz/<target> files:
+ * drop those, keeping the f.Add seeds in order. The coordinator loads the
+ * testdata files itself. */
+static void drop_testdata(cgofuzz_coord_config *cfg) {
+  cgofuzz_corpus td = {0};
+  cgofuzz_buf dir = {0}, errs = {0}, a = {0}, b = {0};
+  cgofuzz_buf_printf(&dir, "testdata/fuzz/%s", cfg->target);
+  cgofuzz_corpus_load_dir(&td, coord_cstr(&dir), cfg->kinds, cfg->n_kinds,
+                          false, true, &errs);
+  bool *used = td.n ? calloc(td.n, sizeof *used) : NULL;
+  size_t k = 0;
+  for (size_t i = 0; i < cfg->n_seeds; i++) {
+    bool drop = false;
+    if (used && canonical(cfg->seeds[i].data, cfg->seeds[i].len, &a) == 0)
+      for (size_t j = 0; j < td.n && !drop; j++)
+        if (!used[j] && canonical(td.e[j].data, td.e[j].len, &b) == 0 &&
+            a.len == b.len && memcmp(a.data, b.data, a.len) == 0)
+          drop = used[j] = true;
+    if (drop)
+      cgofuzz_buf_free(&cfg->seeds[i]);
+    else
+      cfg->seeds[k++] = cfg->seeds[i];
+  }
+  cfg->n_seeds = k;
+  free(used);
+  cgofuzz_corpus_free(&td);
+  cgofuzz_buf *bufs[] = {&dir, &errs, &a, &b};
+  for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+    cgofuzz_buf_free(bufs[i]);
+}
+
 int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
                            cgofuzz_err *err) {
   const char *tmpdir = getenv("TMPDIR");
-  cgofuzz_buf root = {0}, cwd = {0}, cache = {0}, out = {0}, log = {0},
-              fz = {0}, rec = {0}, logtxt = {0};
+  cgofuzz_buf root = {0}, cache = {0}, out = {0}, log = {0}, fz = {0},
+              rec = {0}, logtxt = {0};
   int rc = -1, logfd = -1;
   cgofuzz_buf_printf(&root, "%s/cgofuzz-discover-XXXXXX",
                      tmpdir && *tmpdir ? tmpdir : "/tmp");
@@ -288,7 +335,6 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
     cgofuzz_errf(err, 0, "mkdtemp: %s", strerror(errno));
     goto done;
   }
-  cgofuzz_buf_printf(&cwd, "%s/cwd", coord_cstr(&root));
   cgofuzz_buf_printf(&cache, "%s/cache", coord_cstr(&root));
   cgofuzz_buf_printf(&out, "%s/inputs", coord_cstr(&root));
   cgofuzz_buf_printf(&log, "%s/log", coord_cstr(&root));
@@ -296,8 +342,7 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   char cachearg[4096];
   snprintf(cachearg, sizeof cachearg, "-test.fuzzcachedir=%s",
            coord_cstr(&cache));
-  if (mkdir(coord_cstr(&cwd), 0700) != 0 ||
-      mkdir(coord_cstr(&cache), 0700) != 0) {
+  if (mkdir(coord_cstr(&cache), 0700) != 0) {
     cgofuzz_errf(err, 0, "mkdir: %s", strerror(errno));
     goto done;
   }
@@ -318,7 +363,9 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   for (size_t i = 0; i < cfg->n_extra; i++)
     argv[na++] = cfg->extra_args[i];
   argv[na] = NULL;
-  int st = run_child(cfg->binary, argv, coord_cstr(&cwd), CGOFUZZ_DISCOVER_ENV,
+  /* In our directory: a target may read files relative to it before
+   * f.Fuzz. The cache stays private and empty. */
+  int st = run_child(cfg->binary, argv, NULL, CGOFUZZ_DISCOVER_ENV,
                      coord_cstr(&out), NULL, logfd, logfd, DISCOVER_TIMEOUT_MS);
   free(argv);
   FILE *f = fopen(coord_cstr(&out), "rb");
@@ -344,12 +391,14 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
     goto done;
   }
   rc = parse_records(cfg, &rec, err);
+  if (rc == 0)
+    drop_testdata(cfg);
 done:
   if (logfd >= 0)
     close(logfd);
   if (root.len)
     nftw(coord_cstr(&root), rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-  cgofuzz_buf *bufs[] = {&root, &cwd, &cache, &out, &log, &fz, &rec, &logtxt};
+  cgofuzz_buf *bufs[] = {&root, &cache, &out, &log, &fz, &rec, &logtxt};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     cgofuzz_buf_free(bufs[i]);
   if (rc != 0)

@@ -187,10 +187,12 @@ typedef struct coord {
   size_t n_init; /* slots whose worker_init ran */
   char **wargv;
   size_t nwargv;
+  char **wenv; /* our environment plus CGOFUZZ_EXACT_SLOT=1 */
   cgofuzz_corpus corpus;
   uint8_t *mask;
   size_t mask_len;
   uint64_t mask_gen; /* bumped whenever mask changes */
+  bool cov_expected; /* Go counters, or a C target's (size told later) */
   cgofuzz_sched sched;
   mjob jobs[MAX_JOBS]; /* jobs[0] runs first; crashers are put in front */
   size_t n_jobs;
@@ -219,6 +221,23 @@ void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg);
 int cgofuzz_coord_start_worker(coord *c, slot *s);
 /* The worker closed its pipe: it died. Classify it by wait status. */
 void cgofuzz_coord_on_death(coord *c, slot *s);
+/* A fuzz or minimize reply of a busy worker (coord_resp.c). */
+void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n);
+/* SIGINT/SIGTERM/SIGHUP arrived: workers dying now are not crashers. */
+bool cgofuzz_coord_interrupted(void);
+/* Appends the elapsed time as Go prints it in progress lines. */
+void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b);
+
+/* --- the exact-input slot (coord_exact.c, cgofuzz/exact.h) */
+
+/* cgofuzz_shm_set_value, and clears the slot's magic after the value. */
+int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
+                            cgofuzz_err *err);
+/* After a fuzz call or a worker's death: 1 and the slot's input in out
+ * when the slot is valid for this call and decodes to the target's types,
+ * 0 when the input must be replayed (said with -v if the slot was set but
+ * unusable), -1 when out of memory. */
+int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out);
 
 /* --- minimization jobs and failure records (coord_min.c) */
 

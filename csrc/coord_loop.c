@@ -11,19 +11,13 @@
  *    does not have its current version (slot.sent_gen != mask_gen): a Go
  *    worker keeps the last mask it was sent when CoverageData is null, so
  *    resending an unchanged mask (and base64-encoding it) is pure waste;
- *  - the mask grows as soon as new coverage is seen, even while the input
- *    is still being minimized, so other workers do not report it again;
  *  - at most one minimization job (coord_min.c) runs at a time, on one
  *    worker, while the others keep fuzzing; only a crasher without
  *    -fuzzcontinue stops the hand-out of fuzz calls (Go drops other
  *    crashers meanwhile);
  *  - after the warm-up, inputs are chosen by energy (coord_sched.c), not
  *    Go's round robin;
- *  - a worker's reply of new coverage or Err names no input: the input is
- *    rebuilt by replaying ((count-1)%5)+1 mutations from the PCG state the
- *    worker left in shm, starting from the input that was sent;
- *  - a worker that dies mid-call is classified from its wait status: crash
- *    signals and exit statuses make a crasher, other signals do not;
+ *  - replies and deaths are handled in coord_resp.c;
  *  - there is no per-call timeout here: hang detection is the worker's
  *    (Go panics after 10 s in one exec and exits with status 2).
  * The loop is single-threaded: poll() on every live worker's response pipe
@@ -37,19 +31,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cgofuzz/codec.h"
 #include "cgofuzz/coord.h"
+#include "cgofuzz/exact.h"
 #include "cgofuzz/mutator.h"
 #include "cgofuzz/worker_client.h"
 #include "coord_internal.h"
 
-static volatile sig_atomic_t got_signal;
+extern char **environ;
 
-void cgofuzz_coord_on_death(coord *c, slot *s);
+static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig) { got_signal = sig; }
 
@@ -59,7 +53,9 @@ int64_t cgofuzz_coord_now_ms(void) {
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void put_elapsed(coord *c, cgofuzz_buf *b) {
+bool cgofuzz_coord_interrupted(void) { return got_signal != 0; }
+
+void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b) {
   /* Go rounds half away from zero. */
   cgofuzz_fmt_secs(b, (cgofuzz_coord_now_ms() - c->start_ms + 500) / 1000);
 }
@@ -68,11 +64,12 @@ static void log_stats(coord *c) {
   cgofuzz_buf b = {0};
   int64_t now = cgofuzz_coord_now_ms();
   cgofuzz_buf_puts(&b, "fuzz: elapsed: ");
-  put_elapsed(c, &b);
+  cgofuzz_coord_put_elapsed(c, &b);
   if (c->warmup_left > 0) {
     cgofuzz_buf_printf(&b, ", %s: %zu/%zu completed\n",
-                       c->mask_len ? "gathering baseline coverage"
-                                   : "testing seed corpus",
+                       c->mask_len || c->cov_expected
+                           ? "gathering baseline coverage"
+                           : "testing seed corpus",
                        c->warmup_count - c->warmup_left, c->warmup_count);
   } else if (c->minimizing) {
     cgofuzz_buf_puts(&b, ", minimizing\n");
@@ -112,8 +109,8 @@ int cgofuzz_coord_start_worker(coord *c, slot *s) {
   cgofuzz_err err = {0};
   const uint8_t *l;
   size_t n;
-  if (cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, NULL, NULL, -1, -1,
-                           &err) != 0) {
+  if (cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, c->wenv, NULL, -1,
+                           -1, &err) != 0) {
     cgofuzz_coord_failf(c, "fuzzing process terminated without fuzzing: %s",
                         err.msg);
     return -1;
@@ -135,220 +132,6 @@ int cgofuzz_coord_start_worker(coord *c, slot *s) {
   s->state = W_IDLE;
   s->sent_gen = 0; /* a new process has no mask yet */
   return 0;
-}
-
-/* Rebuilds the input a worker ran: the sent entry, mutated as the worker
- * did from the PCG state it saved in shm (none for a warm-up call). */
-static int rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
-  const cgofuzz_centry *e = &c->corpus.e[s->entry];
-  cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
-  cgofuzz_values vals = {0};
-  cgofuzz_err err = {0};
-  cgofuzz_mutator m;
-  cgofuzz_mutator_init(&m, h->rand_state, h->rand_inc);
-  int rc = -1;
-  if (cgofuzz_corpus_decode(e->data, e->len, &vals, &err) != 0)
-    goto done;
-  if (!s->warmup) {
-    int64_t k = ((count - 1) % CGOFUZZ_CHAINED_MUTATIONS) + 1;
-    for (int64_t i = 0; i < k; i++)
-      if (cgofuzz_mutate(&m, vals.v, vals.n, cgofuzz_shm_value_cap(&s->w.mem),
-                         &err) != 0)
-        goto done;
-  }
-  out->len = 0;
-  if (cgofuzz_corpus_encode(vals.v, vals.n, out, &err) != 0)
-    goto done;
-  rc = 0;
-done:
-  if (rc != 0)
-    cgofuzz_coord_failf(c, "rebuilding the fuzzed input: %s", err.msg);
-  cgofuzz_values_free(&vals); /* before the mutator: values borrow scratch */
-  cgofuzz_mutator_free(&m);
-  return rc;
-}
-
-/* A crasher: msg is the worker's Err, or the wait status of a dead one. */
-static void crash(coord *c, slot *s, int64_t count, const char *msg,
-                  size_t msg_len, bool minimizable) {
-  cgofuzz_buf data = {0}, text = {0};
-  const cgofuzz_centry *e = &c->corpus.e[s->entry];
-  if (s->warmup && e->is_seed) {
-    fprintf(stderr, "failure while testing seed corpus entry: %s/%s\n",
-            c->cfg->target, e->name);
-    cgofuzz_coord_fail(c, msg, msg_len);
-    return;
-  }
-  if (c->minimizing)
-    return; /* Go drops crashers found while one is minimized */
-  if (c->cfg->fuzz_continue && cgofuzz_coord_seen_failure(c, msg, msg_len))
-    return;
-  if (rebuild(c, s, count, &data) != 0)
-    goto done;
-  cgofuzz_buf_append(&text, msg, msg_len);
-  if (minimizable && cgofuzz_coord_can_minimize(c) &&
-      cgofuzz_mjob_queue(c, true, &data, &text, NULL, NULL) == 0) {
-    c->minimizing = !c->cfg->fuzz_continue;
-    fprintf(stderr, "fuzz: minimizing %zu-byte failing input file\n", data.len);
-    fflush(stderr);
-  } else {
-    cgofuzz_coord_record_failure(c, &data, &text);
-  }
-done:
-  cgofuzz_buf_free(&data);
-  cgofuzz_buf_free(&text);
-}
-
-static void warmup_done(coord *c, bool with_cov) {
-  if (--c->warmup_left > 0)
-    return;
-  cgofuzz_buf b = {0};
-  cgofuzz_buf_puts(&b, "fuzz: elapsed: ");
-  put_elapsed(c, &b);
-  cgofuzz_buf_printf(&b,
-                     ", %s: %zu/%zu completed, now fuzzing with %zu "
-                     "workers\n",
-                     with_cov ? "gathering baseline coverage"
-                              : "testing seed corpus",
-                     c->warmup_count, c->warmup_count, c->np);
-  fwrite(b.data, 1, b.len, stderr);
-  fflush(stderr);
-  cgofuzz_buf_free(&b);
-}
-
-static void new_coverage(coord *c, slot *s, int64_t count,
-                         const cgofuzz_wire_bytes *cov) {
-  if (cgofuzz_cov_new_bits(c->mask, cov->data, c->mask_len) == 0)
-    return;
-  cgofuzz_buf data = {0};
-  uint8_t *keep = malloc(c->mask_len);
-  if (!keep || rebuild(c, s, count, &data) != 0)
-    goto done;
-  for (size_t i = 0; i < c->mask_len; i++)
-    keep[i] = (uint8_t)(cov->data[i] & ~c->mask[i]);
-  cgofuzz_cov_merge(c->mask, cov->data, c->mask_len);
-  c->mask_gen++;
-  cgofuzz_sched_found(&c->sched, s->entry, cgofuzz_coord_now_ms());
-  if (!cgofuzz_coord_can_minimize(c) ||
-      cgofuzz_mjob_queue(c, false, &data, NULL, keep, cov->data) != 0)
-    cgofuzz_coord_add_interesting(c, &data, cov->data);
-done:
-  free(keep);
-  cgofuzz_buf_free(&data);
-}
-
-static void on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
-  if (s->state == W_MIN) {
-    cgofuzz_mjob_on_reply(c, s, l, n);
-    return;
-  }
-  cgofuzz_fuzz_resp r;
-  cgofuzz_err err = {0};
-  memset(&r, 0, sizeof r);
-  s->state = W_IDLE;
-  c->outstanding -= s->limit;
-  if (cgofuzz_wire_decode_fuzz_resp(l, n, &r, &err) != 0) {
-    cgofuzz_coord_failf(c, "communicating with fuzzing process: %s", err.msg);
-    return;
-  }
-  s->deaths = 0;
-  cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
-  int64_t count = h->count;
-  const cgofuzz_centry *e = &c->corpus.e[s->entry];
-  if (!c->mask_len && r.coverage_data.has && r.coverage_data.len &&
-      !r.internal_err) {
-    /* A C target's worker tells its counters' size in its replies. */
-    if ((c->mask = calloc(r.coverage_data.len, 1))) {
-      c->mask_len = r.coverage_data.len;
-      c->mask_gen++;
-    }
-  }
-  if (r.internal_err) {
-    cgofuzz_coord_fail(c, r.internal_err, r.internal_err_len);
-  } else if ((size_t)h->value_len != e->len ||
-             memcmp(cgofuzz_shm_value(&s->w.mem), e->data, e->len) != 0) {
-    cgofuzz_coord_failf(c, "%s", "workerServer.fuzz modified input");
-  } else {
-    c->count += count;
-    bool cov = r.coverage_data.has && c->mask_len &&
-               r.coverage_data.len == c->mask_len;
-    if (r.err) {
-      crash(c, s, count, r.err, r.err_len, true);
-    } else if (s->warmup) {
-      if (cov) {
-        if (cgofuzz_cov_new_bits(c->mask, r.coverage_data.data, c->mask_len)) {
-          cgofuzz_cov_merge(c->mask, r.coverage_data.data, c->mask_len);
-          c->mask_gen++;
-        }
-        cgofuzz_sched_set_cov(&c->sched, s->entry, r.coverage_data.data,
-                              c->mask_len);
-      }
-      warmup_done(c, r.coverage_data.has);
-    } else if (cov) {
-      new_coverage(c, s, count, &r.coverage_data);
-    }
-  }
-  cgofuzz_fuzz_resp_free(&r);
-}
-
-/* The worker closed its pipe: it died. Classify it by wait status. */
-void cgofuzz_coord_on_death(coord *c, slot *s) {
-  int state = s->state;
-  bool busy = state == W_BUSY;
-  if (!cgofuzz_worker_reap(&s->w, 5000))
-    cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
-  int st = s->w.wait_status;
-  cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
-  s->state = W_DOWN;
-  s->deaths++;
-  if (busy || state == W_MIN)
-    c->outstanding -= s->limit;
-  char sts[160];
-  cgofuzz_wait_status_string(st, sts, sizeof sts);
-  if (state == W_MIN) {
-    /* Keep the last value the job was known to hold. */
-    mjob *j = &c->jobs[0];
-    c->count += cgofuzz_shm_hdr(&s->w.mem)->count;
-    if (j->crash) {
-      j->msg.len = 0;
-      cgofuzz_buf_printf(&j->msg,
-                         "fuzzing process hung or terminated unexpectedly "
-                         "while minimizing: %s",
-                         sts);
-    }
-    cgofuzz_mjob_finish(c);
-    return;
-  }
-  if (got_signal)
-    return; /* ^C reached the workers too: not a crash */
-  if (WIFSIGNALED(st) && !cgofuzz_is_crash_signal(WTERMSIG(st))) {
-    cgofuzz_coord_failf(
-        c,
-        "fuzzing process terminated by unexpected signal; no crash will be "
-        "recorded: %s",
-        sts);
-    return;
-  }
-  if (!busy) {
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-      return;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 70)
-      cgofuzz_coord_failf(
-          c,
-          "fuzzing process exited unexpectedly due to an internal failure: "
-          "%s",
-          sts);
-    else
-      cgofuzz_coord_failf(
-          c, "fuzzing process hung or terminated unexpectedly: %s", sts);
-    return;
-  }
-  int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
-  c->count += count;
-  char msg[256];
-  snprintf(msg, sizeof msg,
-           "fuzzing process hung or terminated unexpectedly: %s", sts);
-  crash(c, s, count, msg, strlen(msg), false);
 }
 
 /* Hands the next input to an idle worker, if there is one to hand out. */
@@ -403,7 +186,7 @@ static void dispatch(coord *c, slot *s) {
   cgofuzz_err err = {0};
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   h->count = 0;
-  if (cgofuzz_shm_set_value(&s->w.mem, e->data, e->len, &err) != 0) {
+  if (cgofuzz_coord_set_value(&s->w.mem, e->data, e->len, &err) != 0) {
     cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
     return;
   }
@@ -453,6 +236,20 @@ static int build_worker_argv(coord *c) {
   for (size_t i = 0; i < n; i++)
     if (!c->wargv[i])
       return -1;
+  /* Every worker is told we read the exact-input slot: a C worker then
+   * uses trace-cmp and dictionary mutations; a Go worker ignores it. */
+  size_t ne = 0;
+  while (environ[ne])
+    ne++;
+  c->wenv = calloc(ne + 2, sizeof *c->wenv);
+  if (!c->wenv)
+    return -1;
+  size_t k = 0, klen = strlen(CGOFUZZ_EXACT_ENV);
+  for (size_t i = 0; i < ne; i++)
+    if (strncmp(environ[i], CGOFUZZ_EXACT_ENV, klen) != 0 ||
+        environ[i][klen] != '=')
+      c->wenv[k++] = environ[i]; /* borrowed */
+  c->wenv[k] = (char *)CGOFUZZ_EXACT_ENV "=1";
   return 0;
 }
 
@@ -575,8 +372,13 @@ static void run_loop(coord *c) {
       cgofuzz_coord_failf(c, "poll: %s", strerror(errno));
       break;
     }
-    if (cgofuzz_coord_now_ms() >= next_log) {
-      log_stats(c);
+    now = cgofuzz_coord_now_ms();
+    if (now >= next_log) {
+      /* At the deadline the final line (after the loop) says it all:
+       * printing this one too would repeat it when -fuzztime is a
+       * multiple of 3 s. */
+      if (!cfg->fuzz_ns || now - c->start_ms < cfg->fuzz_ns / 1000000)
+        log_stats(c);
       next_log += 3000;
     }
     for (size_t i = 0; r > 0 && i < nb && !c->done; i++) {
@@ -592,7 +394,7 @@ static void run_loop(coord *c) {
                             "communicating with fuzzing process: unexpected "
                             "message from an idle worker");
       else if (got == 1)
-        on_reply(c, s, l, n);
+        cgofuzz_coord_on_reply(c, s, l, n);
       else if (got < 0)
         cgofuzz_coord_on_death(c, s);
     }
@@ -645,7 +447,9 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   }
   c.mask_gen = 1;
   /* A C target tells its mask size in its first reply: no warning. */
-  if (!c.mask_len && !cgofuzz_cov_section_size(cfg->binary, "__sancov_cntrs"))
+  c.cov_expected =
+      c.mask_len || cgofuzz_cov_section_size(cfg->binary, "__sancov_cntrs");
+  if (!c.cov_expected)
     fprintf(stderr, "warning: the test binary was not built with coverage "
                     "instrumentation, so fuzzing will run without coverage "
                     "guidance and may be inefficient\n");
@@ -656,6 +460,13 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
       cgofuzz_coord_failf(&c, "%s", "encoding the zero-value input failed");
       goto finish;
     }
+    /* Go does not warm the zero entry up: it knows the mask size from the
+     * binary and sends the mask with the first fuzz call. A C target's
+     * worker tells its size only in a warm-up reply, and never reports
+     * coverage before it has a mask, so without this the run would be
+     * unguided. */
+    if (!c.mask_len && c.cov_expected)
+      c.warmup_count = c.warmup_left = 1;
   }
   c.slots = calloc(c.np, sizeof *c.slots);
   if (!c.slots) {
@@ -694,6 +505,7 @@ finish:
   for (size_t i = 0; i < c.nwargv; i++)
     free(c.wargv[i]);
   free(c.wargv);
+  free(c.wenv);
   cgofuzz_corpus_free(&c.corpus);
   cgofuzz_sched_free(&c.sched);
   for (size_t i = 0; i < c.n_jobs; i++)

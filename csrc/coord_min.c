@@ -197,7 +197,8 @@ void cgofuzz_mjob_step(coord *c, slot *s) {
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   h->count = 0;
   h->raw_in_mem = 0;
-  if (cgofuzz_shm_set_value(&s->w.mem, j->data.data, j->data.len, &err) != 0) {
+  if (cgofuzz_coord_set_value(&s->w.mem, j->data.data, j->data.len, &err) !=
+      0) {
     cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
     return;
   }

@@ -68,7 +68,8 @@ void cgofuzz_coord_free_names(char **names, size_t n);
 
 /* Finds the argument kinds and f.Add seeds of target by running binary as
  * a coordinator whose workers are self_exe (this program, in fake-worker
- * mode), in an empty temporary directory. Fills cfg->kinds/seeds. */
+ * mode), in our directory with an empty private cache. Fills
+ * cfg->kinds/seeds (the f.Add seeds only: testdata entries are dropped). */
 int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
                            cgofuzz_err *err);
 void cgofuzz_coord_free_discovery(cgofuzz_coord_config *cfg);

@@ -1,0 +1,65 @@
+/*
+ * coord_exact.c: the coordinator's side of the exact-input slot
+ * (cgofuzz/exact.h). A C worker told through CGOFUZZ_EXACT_SLOT=1 that we
+ * read the slot may run inputs Go's mutator cannot replay (trace-cmp,
+ * dictionary); the input that ended a call is then taken from the slot.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cgofuzz/exact.h"
+#include "coord_internal.h"
+
+int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
+                            cgofuzz_err *err) {
+  if (cgofuzz_shm_set_value(m, b, len, err) != 0)
+    return -1;
+  /* A worker that dies before its first exec must not leave the previous
+   * call's slot looking valid for this value. */
+  uint64_t off = CGOFUZZ_EXACT_OFF(len);
+  if (off + 8 <= cgofuzz_shm_value_cap(m))
+    memset(cgofuzz_shm_value(m) + off, 0, 8);
+  return 0;
+}
+
+int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
+  const cgofuzz_shm *m = &s->w.mem;
+  const cgofuzz_shm_header *h = cgofuzz_shm_hdr(m);
+  size_t cap = cgofuzz_shm_value_cap(m);
+  if (h->value_len < 0 || (uint64_t)h->value_len > cap)
+    return 0;
+  uint64_t off = CGOFUZZ_EXACT_OFF(h->value_len);
+  if (off > cap || cap - off < CGOFUZZ_EXACT_HDR)
+    return 0;
+  const uint8_t *p = cgofuzz_shm_value(m) + off;
+  uint64_t magic, len;
+  int64_t count;
+  memcpy(&magic, p, 8);
+  memcpy(&count, p + 8, 8);
+  memcpy(&len, p + 16, 8);
+  if (magic != CGOFUZZ_EXACT_MAGIC)
+    return 0; /* a Go worker, or a replayable input: replay */
+  const char *why = NULL;
+  cgofuzz_buf msg = {0};
+  if (count != h->count)
+    why = "its count is stale";
+  else if (len > cap - off - CGOFUZZ_EXACT_HDR)
+    why = "its length exceeds the shared memory";
+  else if (cgofuzz_corpus_typecheck(p + CGOFUZZ_EXACT_HDR, (size_t)len,
+                                    c->cfg->kinds, c->cfg->n_kinds, &msg) != 0)
+    why = coord_cstr(&msg);
+  if (why) {
+    if (c->cfg->verbose)
+      fprintf(stderr,
+              "cgofuzz: ignoring the worker's exact-input slot (%s); "
+              "replaying the mutations instead\n",
+              why);
+    cgofuzz_buf_free(&msg);
+    return 0;
+  }
+  cgofuzz_buf_free(&msg);
+  out->len = 0;
+  if (cgofuzz_buf_append(out, p + CGOFUZZ_EXACT_HDR, (size_t)len) != 0)
+    return -1;
+  return 1;
+}

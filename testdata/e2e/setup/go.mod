@@ -1,0 +1,3 @@
+module example.com/setup
+
+go 1.22

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""More end-to-end tests of `cgofuzz fuzz`: C targets through the
+exact-input slot, discovery in the real working directory, and fuzzing
+from zero values when the corpus is empty. Every subprocess has a
+time-out; each case takes a few seconds.
+"""
+import argparse, os, re, shutil, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+failures = []
+
+
+def run(cmd, cwd, timeout=60):
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, errors="replace")
+
+
+def check(name, cond, detail=""):
+    print(("ok   " if cond else "FAIL ") + name)
+    if not cond:
+        failures.append(name)
+        print(detail)
+
+
+def fuzz(args, cwd, binary, target, extra=()):
+    cmd = [args.cgofuzz, "fuzz", "-fuzz=^%s$" % target, "-parallel=2",
+           "-fuzzcachedir=" + os.path.join(cwd, "cache")] + list(extra) + [binary]
+    return run(cmd, cwd)
+
+
+def magic_case(args, tmp):
+    """The 8-byte magic needs trace-cmp, which a C worker only uses when
+    the coordinator reads the exact-input slot."""
+    d = os.path.join(tmp, "magic")
+    os.makedirs(d)
+    t0 = time.time()
+    r = fuzz(args, d, args.magic, "FuzzMagic", ["-fuzztime=20s"])
+    secs = time.time() - t0
+    detail = "stdout:\n%s\nstderr:\n%s" % (r.stdout, r.stderr)
+    check("C magic: found", r.returncode == 1 and "magic found" in r.stdout,
+          detail)
+    check("C magic: within 20 s", secs < 20, "%.1fs" % secs)
+    m = re.search(r"Failing input written to testdata/fuzz/FuzzMagic/([0-9a-f]{16})",
+                  r.stdout)
+    check("C magic: file written", m is not None, detail)
+    if m:
+        rr = run([args.magic, "-test.run=FuzzMagic/" + m.group(1)], d)
+        check("C magic: file reproduces", rr.returncode == 1 and
+              "magic found" in rr.stdout, rr.stdout + rr.stderr)
+
+
+def setup_case(args, tmp):
+    """A target that reads a relative file before f.Fuzz: discovery runs
+    in the real directory, and testdata entries are not taken for seeds."""
+    pkg = os.path.join(tmp, "setup")
+    shutil.copytree(args.gopkg, pkg)
+    binary = os.path.join(tmp, "setup.test")
+    b = run([args.go, "test", "-c", "-fuzz=.", "-o", binary, "."], pkg, 300)
+    check("setup: build", b.returncode == 0, b.stdout + b.stderr)
+    if b.returncode != 0:
+        return None
+    td = os.path.join(pkg, "testdata", "fuzz", "FuzzSetup")
+    os.makedirs(td)
+    with open(os.path.join(td, "boomfile"), "w") as f:
+        f.write('go test fuzz v1\n[]byte("boom")\n')
+    r = fuzz(args, pkg, binary, "FuzzSetup", ["-fuzztime=5s"])
+    detail = "stdout:\n%s\nstderr:\n%s" % (r.stdout, r.stderr)
+    check("setup: discovery in the package dir", "finding the arguments"
+          not in r.stderr, detail)
+    check("setup: testdata entry named as a file", r.returncode == 1 and
+          "failure while testing seed corpus entry: FuzzSetup/boomfile"
+          in r.stderr and "boom from testdata" in r.stdout, detail)
+    os.remove(os.path.join(td, "boomfile"))
+    with open(os.path.join(td, "tdfile"), "w") as f:
+        f.write('go test fuzz v1\n[]byte("td")\n')
+    r = fuzz(args, pkg, binary, "FuzzSetup", ["-fuzztime=3s"])
+    detail = "stdout:\n%s\nstderr:\n%s" % (r.stdout, r.stderr)
+    check("setup: 2 seeds + 1 testdata file", r.returncode == 0 and
+          "gathering baseline coverage: 3/3 completed" in r.stderr, detail)
+    check("final progress line printed once (3 s run)",
+          len(re.findall(r"elapsed: 3s, execs", r.stderr)) == 1, detail)
+    return pkg, binary
+
+
+def noseed_case(args, pkg, binary):
+    """No seeds: Go's warning, then fuzzing from zero values (with
+    coverage)."""
+    r = fuzz(args, pkg, binary, "FuzzNoSeed", ["-fuzztime=3s"])
+    detail = "stdout:\n%s\nstderr:\n%s" % (r.stdout, r.stderr)
+    check("Go no seeds: warning", "warning: starting with empty corpus\n"
+          in r.stderr, detail)
+    n = re.findall(r"new interesting: (\d+)", r.stderr)
+    check("Go no seeds: coverage-guided", r.returncode == 1 or
+          (n and int(n[-1]) > 0), detail)
+
+
+def c_noseed_case(args, tmp):
+    """A C harness without seeds: the zero entry is warmed up, so the
+    worker learns the mask and reports coverage."""
+    d = os.path.join(tmp, "asan")
+    os.makedirs(d)
+    r = fuzz(args, d, args.asan, "FuzzLibFuzzer", ["-fuzztime=3s"])
+    detail = "stdout:\n%s\nstderr:\n%s" % (r.stdout, r.stderr)
+    check("C no seeds: warning", "warning: starting with empty corpus\n"
+          in r.stderr, detail)
+    check("C no seeds: zero entry warmed up",
+          "gathering baseline coverage: 1/1 completed" in r.stderr, detail)
+    n = re.findall(r"new interesting: (\d+)", r.stderr)
+    check("C no seeds: coverage-guided", "Failing input written" in r.stdout
+          or (n and int(n[-1]) > 0), detail)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cgofuzz", required=True)
+    ap.add_argument("--magic")
+    ap.add_argument("--asan")
+    ap.add_argument("--go")
+    ap.add_argument("--gopkg")
+    args = ap.parse_args()
+    args.cgofuzz = os.path.abspath(args.cgofuzz)
+    for a in ("magic", "asan", "gopkg"):
+        if getattr(args, a):
+            setattr(args, a, os.path.abspath(getattr(args, a)))
+    tmp = tempfile.mkdtemp(prefix="cgofuzz-e2e-more-")
+    try:
+        if args.magic and os.path.exists(args.magic):
+            magic_case(args, tmp)
+        else:
+            print("skip C magic: no target")
+        if args.asan and os.path.exists(args.asan):
+            c_noseed_case(args, tmp)
+        if args.go and args.gopkg:
+            got = setup_case(args, tmp)
+            if got:
+                noseed_case(args, *got)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("%d failure(s)" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
