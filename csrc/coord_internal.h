@@ -212,6 +212,7 @@ typedef struct coord {
   bool fatal;  /* cgofuzz_coord_fail ended the run; fail_msg is its error */
   cgofuzz_buf fail_msg; /* text of the error, printed indented */
   char *crash_path;     /* written crasher, if any */
+  bool cache_warned;    /* said once that the cache is not writable */
 } coord;
 
 int64_t cgofuzz_coord_now_ms(void);

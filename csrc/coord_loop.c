@@ -410,15 +410,18 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   c.cfg = cfg;
   c.start_ms = c.last_log_ms = cgofuzz_coord_now_ms();
   got_signal = 0;
-  struct sigaction sa, old_int, old_term, old_hup, old_pipe;
+  struct sigaction sa, old_int, old_term, old_hup, old_pipe, old_xfsz;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal; /* no SA_RESTART: poll must wake up */
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   sigaction(SIGHUP, &sa, &old_hup);
+  /* A dead worker's pipe and a file-size limit must give write errors we
+   * can report (and fall back from), not kill the coordinator. */
   sa.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &sa, &old_pipe);
+  sigaction(SIGXFSZ, &sa, &old_xfsz);
 
   if (cfg->verbose) {
     printf("=== RUN   %s\n", cfg->target);
@@ -523,5 +526,6 @@ finish:
   sigaction(SIGTERM, &old_term, NULL);
   sigaction(SIGHUP, &old_hup, NULL);
   sigaction(SIGPIPE, &old_pipe, NULL);
+  sigaction(SIGXFSZ, &old_xfsz, NULL);
   return rc;
 }

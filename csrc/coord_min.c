@@ -54,15 +54,58 @@ void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
   cgofuzz_buf_free(&txt);
 }
 
-/* Writes a crasher to testdata. Without -fuzzcontinue this ends the run;
- * with it, the failure is printed now and fuzzing goes on. */
+/* Writes a failing input where go test looks for it, or, when that fails
+ * (read-only or full disk, testdata/fuzz not a directory), to the first
+ * fallback that works: $TMPDIR/cgofuzz-failures/<Target>, then
+ * ./cgofuzz-failures/<Target>. Each failed attempt is reported with its
+ * reason. Returns the path written, or NULL when nothing could be written;
+ * the input is then printed in full on stderr, so it is never lost. */
+static char *write_failure(coord *c, const cgofuzz_buf *data) {
+  const char *tmp = getenv("TMPDIR");
+  if (!tmp || !*tmp)
+    tmp = "/tmp";
+  cgofuzz_buf alt1 = {0}, alt2 = {0};
+  cgofuzz_buf_printf(&alt1, "%s/cgofuzz-failures/%s", tmp, c->cfg->target);
+  cgofuzz_buf_printf(&alt2, "cgofuzz-failures/%s", c->cfg->target);
+  cgofuzz_buf_putc(&alt1, 0);
+  cgofuzz_buf_putc(&alt2, 0);
+  const char *dirs[] = {c->testdata_dir, (const char *)alt1.data,
+                        (const char *)alt2.data};
+  char *path = NULL;
+  for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && !path; i++) {
+    cgofuzz_err err = {0};
+    if (!dirs[i])
+      continue;
+    if (cgofuzz_corpus_write(dirs[i], data->data, data->len, &path, &err) !=
+        0) {
+      path = NULL;
+      fprintf(stderr, "cgofuzz: could not write the failing input to %s: %s\n",
+              dirs[i], err.msg);
+    } else if (i > 0) {
+      fprintf(stderr,
+              "cgofuzz: the failing input was written to %s instead; copy it "
+              "to %s/ to re-run it with go test\n",
+              path, c->testdata_dir);
+    }
+  }
+  if (!path) {
+    fprintf(stderr, "cgofuzz: the failing input could not be written "
+                    "anywhere; here it is:\n");
+    fwrite(data->data, 1, data->len, stderr);
+  }
+  fflush(stderr);
+  cgofuzz_buf_free(&alt1);
+  cgofuzz_buf_free(&alt2);
+  return path;
+}
+
+/* Writes a crasher (see write_failure). Without -fuzzcontinue this ends the
+ * run; with it, the failure is printed now and fuzzing goes on. */
 void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
                                   const cgofuzz_buf *msg) {
-  cgofuzz_err err = {0};
-  char *path = NULL;
-  if (cgofuzz_corpus_write(c->testdata_dir, data->data, data->len, &path,
-                           &err) != 0) {
-    cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
+  char *path = write_failure(c, data);
+  if (!path) {
+    cgofuzz_coord_fail(c, (const char *)msg->data, msg->len);
     return;
   }
   if (!c->cfg->fuzz_continue) {
@@ -94,8 +137,13 @@ void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
   cgofuzz_err err = {0};
   if (cgofuzz_corpus_write(c->cache_dir, data->data, data->len, &path, &err) !=
       0) {
-    cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
-    return;
+    /* The input stays in the in-memory corpus; only resuming loses it. */
+    if (!c->cache_warned)
+      fprintf(stderr,
+              "cgofuzz: could not write new inputs to the cache (%s); "
+              "fuzzing goes on without saving them\n",
+              err.msg);
+    c->cache_warned = true;
   }
   free(path);
   c->interesting++;

@@ -98,7 +98,7 @@ int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
     /* Start from default dispositions and an empty mask, whatever the
      * coordinator inherited (a shell's background job ignores SIGINT), so
      * that stopping with SIGINT works and crashes are real crashes. */
-    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
       signal(sigs[i], SIG_DFL);
     sigset_t none;
