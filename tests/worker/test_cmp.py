@@ -79,6 +79,16 @@ class Worker:
         exact = self.m[off + 24:off + 24 + n] if magic == SLOT_MAGIC else None
         return resp, count, check_same, exact
 
+    def minimize(self, value, keep, **args):
+        """A Minimize call; returns (response, execs it counted)."""
+        self.m[0:40] = struct.pack("<qqQQ?7x", 0, len(value), 0, 0, False)
+        self.m[40:40 + len(value)] = value
+        args["KeepCoverage"] = base64.b64encode(bytes(keep)).decode()
+        msg = {"Ping": None, "Fuzz": None, "Minimize": args}
+        os.write(self.cin, (json.dumps(msg) + "\n").encode())
+        resp = json.loads(self.rd.readline())
+        return resp, struct.unpack("<q", self.m[0:8])[0]
+
     def close(self):
         os.close(self.cin)
         self.p.wait(timeout=10)
@@ -153,6 +163,29 @@ def main():
     os.unlink(d.name)
     check(found is not None and decode(found)[:8] == MAGIC,
           "a -test.fuzzdict entry alone finds it", (found, err))
+
+    # Minimizing an interesting input: bounded to 64 candidates under a
+    # cgofuzz coordinator (exact mode), Go's full (quadratic)
+    # minimizer under Go's. KeepCoverage gets one bit no exec sets, so every
+    # candidate is rejected and Go's minimizer runs all of its passes.
+    raw = b"hello, world" + bytes(range(188))
+    big = encode(raw)
+    counts = {}
+    for name, env in (("exact", base),
+                      ("go", dict(os.environ, GODEBUG="fuzzseed=7"))):
+        w = Worker(exe, env)
+        resp, _, _, _ = w.call(big, Timeout=10**9, Limit=1, Warmup=True)
+        keep = bytearray(base64.b64decode(resp.get("CoverageData") or ""))
+        keep[keep.index(0)] = 0x80
+        resp, counts[name] = w.minimize(big, keep, Timeout=10 * 10**9,
+                                        Limit=0, Index=0)
+        w.close()
+        check(resp.get("WroteToMem") and not resp.get("Err"),
+              "Minimize (%s mode) writes a result" % name, resp)
+    print("     minimize execs: exact %d, go %d" % (counts["exact"],
+                                                    counts["go"]))
+    check(counts["exact"] <= 64 + 1 < 10 * len(raw) < counts["go"],
+          "exact-mode minimization is bounded, Go's is not", counts)
 
     # Without the exact-slot environment (Go's coordinator) nothing but
     # Go's mutator runs, so the dictionary is ignored with a warning.
