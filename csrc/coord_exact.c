@@ -63,3 +63,44 @@ int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
     return -1;
   return 1;
 }
+
+int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
+                            const uint8_t **data, size_t *len) {
+  const cgofuzz_shm *m = &s->w.mem;
+  const cgofuzz_shm_header *h = cgofuzz_shm_hdr(m);
+  size_t cap = cgofuzz_shm_value_cap(m);
+  if (h->value_len < 0 || (uint64_t)h->value_len > cap)
+    return 0;
+  uint64_t off = CGOFUZZ_EXACT_OFF(h->value_len);
+  if (off > cap || cap - off < CGOFUZZ_EXACT_RAW_HDR)
+    return 0;
+  const uint8_t *p = cgofuzz_shm_value(m) + off;
+  uint64_t magic, l, idx;
+  int64_t count;
+  memcpy(&magic, p, 8);
+  memcpy(&count, p + 8, 8);
+  memcpy(&l, p + 16, 8);
+  memcpy(&idx, p + 24, 8);
+  if (magic != CGOFUZZ_EXACT_RAW_MAGIC)
+    return 0;
+  const char *why = NULL;
+  if (count != h->count)
+    why = "its count is stale";
+  else if (l > cap - off - CGOFUZZ_EXACT_RAW_HDR)
+    why = "its length exceeds the shared memory";
+  else if (idx >= c->cfg->n_kinds || (c->cfg->kinds[idx] != CGOFUZZ_BYTES &&
+                                      c->cfg->kinds[idx] != CGOFUZZ_STRING))
+    why = "it names an argument that is not []byte or string";
+  if (why) {
+    if (c->cfg->verbose)
+      fprintf(stderr,
+              "cgofuzz: ignoring the worker's exact-input slot (%s); "
+              "replaying the mutations instead\n",
+              why);
+    return 0;
+  }
+  *index = (size_t)idx;
+  *data = p + CGOFUZZ_EXACT_RAW_HDR;
+  *len = (size_t)l;
+  return 1;
+}

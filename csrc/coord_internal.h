@@ -239,6 +239,10 @@ int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
  * 0 when the input must be replayed (said with -v if the slot was set but
  * unusable), -1 when out of memory. */
 int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out);
+/* The slot's raw form (cgofuzz/exact.h): 1 and the argument to replace
+ * after the replay, 0 when the slot is not in that form (or not valid). */
+int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
+                            const uint8_t **data, size_t *len);
 
 /* --- minimization jobs and failure records (coord_min.c) */
 

@@ -47,6 +47,21 @@ static int rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
                          &err) != 0)
         goto done;
   }
+  /* A raw slot: the replayed values with one argument replaced. */
+  size_t idx, rlen;
+  const uint8_t *raw;
+  if (cgofuzz_coord_exact_raw(c, s, &idx, &raw, &rlen) == 1 && idx < vals.n) {
+    cgofuzz_value v = vals.v[idx];
+    v.flags = 0;
+    v.s.data = (uint8_t *)raw;
+    v.s.len = rlen;
+    if (cgofuzz_value_own(&v) != 0) {
+      snprintf(err.msg, sizeof err.msg, "out of memory");
+      goto done;
+    }
+    cgofuzz_value_release(&vals.v[idx]);
+    vals.v[idx] = v;
+  }
   out->len = 0;
   if (cgofuzz_corpus_encode(vals.v, vals.n, out, &err) != 0)
     goto done;

@@ -238,6 +238,30 @@ static bool slot_publish(worker *w, const cgofuzz_value *vals, size_t n) {
   return true;
 }
 
+/* Publishes, in the slot's raw form, an input that equals the chain's
+ * current values with argument k replaced by b[0..len): just a copy, no
+ * encoding (this runs before every burst exec). */
+static bool slot_publish_raw(worker *w, size_t k, const uint8_t *b,
+                             size_t len) {
+  uint8_t *s = slot(w);
+  if (!s)
+    return false;
+  size_t room =
+      cgofuzz_shm_value_cap(&w->shm) - (size_t)(s - cgofuzz_shm_value(&w->shm));
+  if (room < CGOFUZZ_EXACT_RAW_HDR || len > room - CGOFUZZ_EXACT_RAW_HDR)
+    return false;
+  int64_t count = cgofuzz_shm_hdr(&w->shm)->count;
+  uint64_t l = len, idx = k, magic = CGOFUZZ_EXACT_RAW_MAGIC;
+  memset(s, 0, 8);
+  memcpy(s + 8, &count, 8);
+  memcpy(s + 16, &l, 8);
+  memcpy(s + 24, &idx, 8);
+  if (len)
+    memcpy(s + CGOFUZZ_EXACT_RAW_HDR, b, len);
+  __atomic_store_n((uint64_t *)(void *)s, magic, __ATOMIC_RELEASE);
+  return true;
+}
+
 /* Up to 8 non-replayable execs derived from vals (the input that just ran,
  * whose comparison log is current): each applies one dictionary or
  * input-to-state mutation to one []byte/string value, on top of the
@@ -278,7 +302,7 @@ static int dict_burst(worker *w, const cgofuzz_values *vals,
     if (!cgofuzz_dict_mutate_(&w->dr, &w->dict, w->dbuf, &len, w->dcap))
       return 0;
     w->dv[k].s.len = len;
-    if (!slot_publish(w, w->dv, vals->n))
+    if (!slot_publish_raw(w, k, w->dbuf, len))
       return 0;
     int64_t dur;
     cgofuzz_cmp_reset_();

@@ -19,6 +19,21 @@
  *   16 uint64 len    length of the encoded input that follows
  *   24 ...           the input as a "go test fuzz v1" corpus file
  *
+ * A second, cheaper form lets the worker publish one value without
+ * encoding anything, for the many execs that differ from a replayable
+ * input in a single []byte/string value (the dictionary bursts):
+ *
+ *   0  uint64 magic  CGOFUZZ_EXACT_RAW_MAGIC
+ *   8  int64  count  as above
+ *   16 uint64 len    length of the raw bytes that follow the index
+ *   24 uint64 index  which argument they replace
+ *   32 ...           the argument's raw bytes
+ *
+ * meaning: the input is what replaying Go's mutator up to count gives (the
+ * same replay as without a slot), with argument index replaced by these
+ * bytes. It is valid because non-replayable execs never advance count and
+ * start from the chain's current values.
+ *
  * Invariants (worker side):
  *  - the slot is cleared (magic 0) at the start of every fuzz call;
  *  - before running a non-replayable input the worker publishes it; if the
@@ -54,6 +69,8 @@
 #define CGOFUZZ_EXACT_ENV "CGOFUZZ_EXACT_SLOT"
 #define CGOFUZZ_EXACT_MAGIC 0x5443584546474643ull /* "CGFEXCT" little end. */
 #define CGOFUZZ_EXACT_HDR 24
+#define CGOFUZZ_EXACT_RAW_MAGIC 0x5741524546474643ull /* "CGFERAW" */
+#define CGOFUZZ_EXACT_RAW_HDR 32
 #define CGOFUZZ_EXACT_OFF(value_len) (((uint64_t)(value_len) + 7) & ~7ull)
 
 #endif

@@ -94,6 +94,72 @@ def noseed_case(args, pkg, binary):
           (n and int(n[-1]) > 0), detail)
 
 
+def resume_from_go_case(args, pkg, binary):
+    """cgofuzz resumes from a cache that go test -fuzz wrote (the other
+    direction, go reading cgofuzz's cache, is checked in test_fuzz.py).
+    FuzzNoSeed has branches for go to find (it may also find its bug: the
+    inputs cached before that count all the same)."""
+    cache = os.path.join(pkg, "go-cache")
+    crashers = os.path.join(pkg, "testdata", "fuzz", "FuzzNoSeed")
+    shutil.rmtree(crashers, ignore_errors=True)  # left by noseed_case
+    g = run([binary, "-test.fuzz=^FuzzNoSeed$", "-test.run=^FuzzNoSeed$",
+             "-test.fuzztime=20000x", "-test.parallel=2",
+             "-test.fuzzcachedir=" + cache], pkg, 120)
+    d = os.path.join(cache, "FuzzNoSeed")
+    n = len(os.listdir(d)) if os.path.isdir(d) else 0
+    check("resume: go test -fuzz wrote a cache (%d inputs)" % n,
+          g.returncode in (0, 1) and n > 0, g.stdout + g.stderr)
+    shutil.rmtree(crashers, ignore_errors=True)
+    r = run([args.cgofuzz, "fuzz", "-fuzz=^FuzzNoSeed$", "-parallel=2",
+             "-fuzztime=1000x", "-fuzzcachedir=" + cache, binary], pkg)
+    want = "gathering baseline coverage: %d/%d completed" % (n, n)
+    check("resume: cgofuzz warms up go's %d cached inputs" % n,
+          r.returncode in (0, 1) and want in r.stderr and
+          "starting with empty corpus" not in r.stderr, r.stdout + r.stderr)
+
+
+def test2json_case(args, pkg, binary):
+    """cgofuzz's output reads like go test's under test2json (go test
+    -json): the target's pass or fail and the failure text come through as
+    events."""
+    import json
+
+    def events(extra):
+        r = run([args.go, "tool", "test2json", "-p", "example.com/setup",
+                 args.cgofuzz, "fuzz", "-fuzz=^FuzzSetup$", "-parallel=2",
+                 "-fuzzcachedir=" + os.path.join(pkg, "cache")] + extra +
+                [binary], pkg, 120)
+        evs = []
+        for line in r.stdout.splitlines():
+            try:
+                evs.append(json.loads(line))
+            except ValueError:
+                pass
+        return r, evs
+
+    r, evs = events(["-v", "-fuzztime=1s"])
+    acts = [(e.get("Action"), e.get("Test")) for e in evs]
+    check("test2json: a passing run gives run and pass events for the target",
+          ("run", "FuzzSetup") in acts and ("pass", "FuzzSetup") in acts and
+          ("pass", None) in acts, r.stdout + r.stderr)
+    td = os.path.join(pkg, "testdata", "fuzz", "FuzzSetup")
+    os.makedirs(td, exist_ok=True)
+    boom = os.path.join(td, "boomfile")
+    with open(boom, "w") as f:
+        f.write('go test fuzz v1\n[]byte("boom")\n')
+    try:
+        r, evs = events(["-fuzztime=5s"])
+    finally:
+        os.remove(boom)
+    acts = [(e.get("Action"), e.get("Test")) for e in evs]
+    out = "".join(e.get("Output", "") for e in evs
+                  if e.get("Test") == "FuzzSetup")
+    check("test2json: a failing run gives a fail event for the target, "
+          "with the message", ("fail", "FuzzSetup") in acts and
+          ("fail", None) in acts and "boom from testdata" in out,
+          r.stdout + r.stderr)
+
+
 def c_noseed_case(args, tmp):
     """A C harness without seeds: the zero entry is warmed up, so the
     worker learns the mask and reports coverage."""
@@ -134,6 +200,8 @@ def main():
             got = setup_case(args, tmp)
             if got:
                 noseed_case(args, *got)
+                resume_from_go_case(args, *got)
+                test2json_case(args, *got)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("%d failure(s)" % len(failures))

@@ -18,6 +18,7 @@ import tempfile
 
 MAGIC = bytes([0x8f, 0x13, 0xa7, 0x5c, 0xe2, 0x39, 0xd4, 0x6b])
 SLOT_MAGIC = 0x5443584546474643
+RAW_MAGIC = 0x5741524546474643  # the raw form: one argument's bytes
 CAP = 1 << 20
 FAILS = []
 
@@ -76,7 +77,15 @@ class Worker:
         check_same = self.m[40:40 + len(value)] == value
         off = 40 + ((len(value) + 7) & ~7)
         magic, _, n = struct.unpack("<QqQ", self.m[off:off + 24])
-        exact = self.m[off + 24:off + 24 + n] if magic == SLOT_MAGIC else None
+        exact = None
+        if magic == SLOT_MAGIC:
+            exact = self.m[off + 24:off + 24 + n]
+        elif magic == RAW_MAGIC:
+            # FuzzMagic has one []byte argument, so the raw form's argument
+            # 0 is the whole input (no replay needed to rebuild it).
+            idx = struct.unpack("<Q", self.m[off + 24:off + 32])[0]
+            if idx == 0:
+                exact = encode(bytes(self.m[off + 32:off + 32 + n]))
         return resp, count, check_same, exact
 
     def minimize(self, value, keep, **args):
