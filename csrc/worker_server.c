@@ -47,8 +47,12 @@ typedef struct {
   cgofuzz_buf errmsg; /* the last failing exec's Go-style report */
   /* Exact mode (cgofuzz/exact.h): non-Go mutations are allowed. */
   bool exact;
-  cgofuzz_pcg dr;     /* private generator of those mutations */
-  bool cmp;           /* trace-cmp recording allowed */
+  cgofuzz_pcg dr; /* private generator of those mutations */
+  bool cmp;       /* trace-cmp recording allowed */
+  /* One Go exec in burst_period (a power of two, 4..256) is recorded and
+   * followed by a burst: back-off while bursts find nothing, so targets
+   * whose comparisons teach nothing run at full speed. */
+  uint32_t burst_period;
   cgofuzz_dict_ dict; /* -test.fuzzdict entries */
   uint8_t *dbuf;      /* the mutated bytes, dcap long */
   size_t dcap;
@@ -401,11 +405,13 @@ static void do_fuzz(worker *w, const cgofuzz_fuzz_args *a,
     if (cgofuzz_mutate(&w->m, vals.v, vals.n, cap, &err) != 0)
       goto internal;
     h->count++;
-    /* One exec in 4 is followed by a burst of comparison-guided ones, and
+    /* One exec in burst_period (4 while bursts pay off, up to 256 while
+     * they do not) is followed by a burst of comparison-guided ones, and
      * only those need the comparison log: recording costs up to 3.6x the
      * exec on comparison-heavy code (cJSON: 52 us unrecorded, 189 us
      * recorded), so it is on just for them (and during the burst). */
-    bool burst = w->exact && (cgofuzz_pcg_u32(&w->dr) & 3) == 0;
+    bool burst =
+        w->exact && (cgofuzz_pcg_u32(&w->dr) & (w->burst_period - 1)) == 0;
     cgofuzz_cmp_on_ = burst && w->cmp;
     if (cgofuzz_cmp_on_)
       cgofuzz_cmp_reset_();
@@ -422,8 +428,14 @@ static void do_fuzz(worker *w, const cgofuzz_fuzz_args *a,
         slot_publish(w, vals.v, vals.n);
       break;
     }
-    if (burst && dict_burst(w, &vals, resp))
-      break;
+    if (burst) {
+      if (dict_burst(w, &vals, resp)) {
+        w->burst_period = 4; /* it paid off: burst often again */
+        break;
+      }
+      if (w->burst_period < 256)
+        w->burst_period *= 2;
+    }
     cgofuzz_cmp_on_ = 0;
     if (a->limit > 0 && h->count >= a->limit)
       break;
@@ -686,6 +698,7 @@ int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
   /* Recording costs a few stores per comparison: only when it is used
    * (do_fuzz turns it on for the execs whose log a burst reads). */
   w.cmp = w.exact && !getenv("CGOFUZZ_NO_TRACE_CMP");
+  w.burst_period = 4;
   cgofuzz_cmp_on_ = 0;
   cgofuzz_err err;
   if (cgofuzz_shm_map_fd(&w.shm, CGOFUZZ_SHM_FD, &err) != 0) {
