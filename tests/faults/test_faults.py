@@ -252,6 +252,49 @@ def t_write_fallback(env):
               reproduces(env, pkg, os.path.join(d, os.path.basename(path))))
 
 
+def t_nothing_writable(env):
+    # Every place a failing input can go is blocked: testdata/fuzz/FuzzCrash
+    # is immutable, and "cgofuzz-failures" is a plain file both in $TMPDIR
+    # (which stays writable for the shared-memory files) and in the working
+    # directory, so both fallback directories fail too. The input must then
+    # be printed in full on stderr.
+    pkg = env.pkg()
+    d = os.path.join(pkg, "testdata", "fuzz", "FuzzCrash")
+    os.makedirs(d)
+    if subprocess.run(["chattr", "+i", d], capture_output=True).returncode != 0:
+        if os.geteuid() == 0:
+            print("skip: chattr +i is not available here")
+            return
+        os.chmod(d, 0o555)
+    tmp = os.path.join(env.tmp, "blocked-tmp")
+    os.makedirs(tmp, exist_ok=True)
+    for where in (tmp, pkg):
+        open(os.path.join(where, "cgofuzz-failures"), "w").close()
+    try:
+        r = subprocess.run(env.cmd("FuzzCrash", ["-fuzztime=60s"]), cwd=pkg,
+                           capture_output=True, text=True, errors="replace",
+                           timeout=90, env=dict(env.env(), TMPDIR=tmp))
+    finally:
+        subprocess.run(["chattr", "-i", d], capture_output=True)
+        os.chmod(d, 0o755)
+    # The header, then one Go value expression per line ([]byte("..."), ...).
+    m = re.search(r"could not be written anywhere; here it is:\n"
+                  r"(go test fuzz v1\n(?:[\w\[\].]+\(.*\)\n)+)", r.stderr)
+    check("nothing writable: FAIL, all three places tried and named",
+          r.returncode == 1 and r.stderr.count("could not write the failing "
+                                               "input to") == 3,
+          r.stdout + r.stderr)
+    check("nothing writable: the input is printed on stderr", m is not None,
+          r.stderr)
+    if m:
+        # Saved by hand where go test looks, it reproduces.
+        name = os.path.join(d, "from-stderr")
+        with open(name, "w") as f:
+            f.write(m.group(1))
+        check("nothing writable: the printed input reproduces",
+              reproduces(env, pkg, name))
+
+
 def t_shared_cache(env):
     cache = os.path.join(env.tmp, "cache")
     procs = []
@@ -315,7 +358,8 @@ def t_shm_capacity(env):
 # (not in ctest; see docs/faults.md).
 KNOWN_BUGS = []
 CASES = [t_coord_sigkill, t_shared_cache, t_bad_cache, t_protocol, t_shm,
-         t_min_death, t_sigstop, t_sigterm, t_shm_capacity, t_write_fallback]
+         t_min_death, t_sigstop, t_sigterm, t_shm_capacity, t_write_fallback,
+         t_nothing_writable]
 
 
 def main():
