@@ -22,16 +22,27 @@ int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
   return 0;
 }
 
-int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
+/* Locates the slot after the value in s's shared memory, if a header of
+ * hdr bytes fits there; *room is what follows it. NULL if it does not. */
+static const uint8_t *slot_at(slot *s, size_t hdr, uint64_t *room) {
   const cgofuzz_shm *m = &s->w.mem;
   const cgofuzz_shm_header *h = cgofuzz_shm_hdr(m);
   size_t cap = cgofuzz_shm_value_cap(m);
   if (h->value_len < 0 || (uint64_t)h->value_len > cap)
-    return 0;
+    return NULL;
   uint64_t off = CGOFUZZ_EXACT_OFF(h->value_len);
-  if (off > cap || cap - off < CGOFUZZ_EXACT_HDR)
+  if (off > cap || cap - off < hdr)
+    return NULL;
+  *room = cap - off - hdr;
+  return cgofuzz_shm_value(m) + off;
+}
+
+int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
+  const cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
+  uint64_t room;
+  const uint8_t *p = slot_at(s, CGOFUZZ_EXACT_HDR, &room);
+  if (!p)
     return 0;
-  const uint8_t *p = cgofuzz_shm_value(m) + off;
   uint64_t magic, len;
   int64_t count;
   memcpy(&magic, p, 8);
@@ -43,7 +54,7 @@ int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
   cgofuzz_buf msg = {0};
   if (count != h->count)
     why = "its count is stale";
-  else if (len > cap - off - CGOFUZZ_EXACT_HDR)
+  else if (len > room)
     why = "its length exceeds the shared memory";
   else if (cgofuzz_corpus_typecheck(p + CGOFUZZ_EXACT_HDR, (size_t)len,
                                     c->cfg->kinds, c->cfg->n_kinds, &msg) != 0)
@@ -66,15 +77,11 @@ int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
 
 int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
                             const uint8_t **data, size_t *len) {
-  const cgofuzz_shm *m = &s->w.mem;
-  const cgofuzz_shm_header *h = cgofuzz_shm_hdr(m);
-  size_t cap = cgofuzz_shm_value_cap(m);
-  if (h->value_len < 0 || (uint64_t)h->value_len > cap)
+  const cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
+  uint64_t room;
+  const uint8_t *p = slot_at(s, CGOFUZZ_EXACT_RAW_HDR, &room);
+  if (!p)
     return 0;
-  uint64_t off = CGOFUZZ_EXACT_OFF(h->value_len);
-  if (off > cap || cap - off < CGOFUZZ_EXACT_RAW_HDR)
-    return 0;
-  const uint8_t *p = cgofuzz_shm_value(m) + off;
   uint64_t magic, l, idx;
   int64_t count;
   memcpy(&magic, p, 8);
@@ -86,7 +93,7 @@ int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
   const char *why = NULL;
   if (count != h->count)
     why = "its count is stale";
-  else if (l > cap - off - CGOFUZZ_EXACT_RAW_HDR)
+  else if (l > room)
     why = "its length exceeds the shared memory";
   else if (idx >= c->cfg->n_kinds || (c->cfg->kinds[idx] != CGOFUZZ_BYTES &&
                                       c->cfg->kinds[idx] != CGOFUZZ_STRING))
