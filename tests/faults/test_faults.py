@@ -215,18 +215,31 @@ def t_sigterm(env):
         check(name + ": no orphans", not [k for k in kids if alive(k)])
 
 
+def block_dir(d):
+    """Creates d so that nothing can be created in it. We run as root in
+    CI, where a read-only mode would not stop a write, so d is made
+    immutable (ext4's chattr +i stops root too). False: not possible here."""
+    os.makedirs(d)
+    if subprocess.run(["chattr", "+i", d], capture_output=True).returncode == 0:
+        return True
+    if os.geteuid() == 0:
+        print("skip: chattr +i is not available here")
+        return False
+    os.chmod(d, 0o555)
+    return True
+
+
+def unblock_dir(d):
+    subprocess.run(["chattr", "-i", d], capture_output=True)
+    os.chmod(d, 0o755)
+
+
 def t_write_fallback(env):
     pkg = env.pkg()
-    # testdata/fuzz/FuzzCrash exists but nothing can be created in it. We run
-    # as root in CI, where a read-only mode would not stop the write, so the
-    # directory is made immutable (ext4's chattr +i stops root too).
+    # testdata/fuzz/FuzzCrash exists but nothing can be created in it.
     d = os.path.join(pkg, "testdata", "fuzz", "FuzzCrash")
-    os.makedirs(d)
-    if subprocess.run(["chattr", "+i", d], capture_output=True).returncode != 0:
-        if os.geteuid() == 0:
-            print("skip: chattr +i is not available here")
-            return
-        os.chmod(d, 0o555)
+    if not block_dir(d):
+        return
     fallback_tmp = os.path.join(env.tmp, "fallback-tmp")
     os.makedirs(fallback_tmp, exist_ok=True)
     try:
@@ -234,8 +247,7 @@ def t_write_fallback(env):
                            capture_output=True, text=True, errors="replace",
                            timeout=90, env=dict(env.env(), TMPDIR=fallback_tmp))
     finally:
-        subprocess.run(["chattr", "-i", d], capture_output=True)
-        os.chmod(d, 0o755)
+        unblock_dir(d)
     out = r.stdout + r.stderr
     m = re.search(r"Failing input written to (\S+)", r.stdout)
     path = m and m.group(1)
@@ -260,12 +272,8 @@ def t_nothing_writable(env):
     # be printed in full on stderr.
     pkg = env.pkg()
     d = os.path.join(pkg, "testdata", "fuzz", "FuzzCrash")
-    os.makedirs(d)
-    if subprocess.run(["chattr", "+i", d], capture_output=True).returncode != 0:
-        if os.geteuid() == 0:
-            print("skip: chattr +i is not available here")
-            return
-        os.chmod(d, 0o555)
+    if not block_dir(d):
+        return
     tmp = os.path.join(env.tmp, "blocked-tmp")
     os.makedirs(tmp, exist_ok=True)
     for where in (tmp, pkg):
@@ -275,8 +283,7 @@ def t_nothing_writable(env):
                            capture_output=True, text=True, errors="replace",
                            timeout=90, env=dict(env.env(), TMPDIR=tmp))
     finally:
-        subprocess.run(["chattr", "-i", d], capture_output=True)
-        os.chmod(d, 0o755)
+        unblock_dir(d)
     # The header, then one Go value expression per line ([]byte("..."), ...).
     m = re.search(r"could not be written anywhere; here it is:\n"
                   r"(go test fuzz v1\n(?:[\w\[\].]+\(.*\)\n)+)", r.stderr)
