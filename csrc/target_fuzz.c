@@ -25,52 +25,6 @@
 #include "cgofuzz/coord.h"
 #include "target_internal.h"
 
-int cgofuzz_parse_duration_(const char *s, int64_t *ns, int64_t *count) {
-  *ns = 0;
-  *count = 0;
-  size_t l = strlen(s);
-  if (l > 1 && s[l - 1] == 'x') {
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (end != s + l - 1 || v < 0)
-      return -1;
-    *count = v;
-    return 0;
-  }
-  if (strcmp(s, "0") == 0)
-    return 0;
-  static const struct {
-    const char *u;
-    double mult;
-  } units[] = {{"ns", 1},  {"us", 1e3}, {"\xc2\xb5s", 1e3}, {"ms", 1e6},
-               {"s", 1e9}, {"m", 60e9}, {"h", 3600e9}};
-  double total = 0;
-  const char *p = s;
-  if (!*p)
-    return -1;
-  while (*p) {
-    char *end;
-    double v = strtod(p, &end);
-    if (end == p || v < 0)
-      return -1;
-    p = end;
-    size_t best = 0, bl = 0;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-      size_t ul = strlen(units[i].u);
-      if (strncmp(p, units[i].u, ul) == 0 && ul > bl) {
-        best = i;
-        bl = ul;
-      }
-    }
-    if (!bl)
-      return -1;
-    total += v * units[best].mult;
-    p += bl;
-  }
-  *ns = (int64_t)total;
-  return 0;
-}
-
 static char *default_cache(const char *argv0) {
   const char *base = strrchr(argv0, '/');
   base = base ? base + 1 : argv0;
@@ -95,14 +49,14 @@ int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
   memset(&cfg, 0, sizeof cfg);
   cfg.minimize_ns = 60LL * 1000000000;
   if (o->fuzztime &&
-      cgofuzz_parse_duration_(o->fuzztime, &cfg.fuzz_ns, &cfg.fuzz_count)) {
+      cgofuzz_parse_duration(o->fuzztime, &cfg.fuzz_ns, &cfg.fuzz_count)) {
     fprintf(stderr, "invalid value \"%s\" for flag -test.fuzztime\n",
             o->fuzztime);
     return 2;
   }
   if (o->mintime) {
     int64_t ns, n;
-    if (cgofuzz_parse_duration_(o->mintime, &ns, &n) != 0) {
+    if (cgofuzz_parse_duration(o->mintime, &ns, &n) != 0) {
       fprintf(stderr, "invalid value \"%s\" for flag -test.fuzzminimizetime\n",
               o->mintime);
       return 2;

@@ -78,8 +78,6 @@ typedef struct {
  * exit status (0 PASS, 1 FAIL, 2 usage). */
 int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
                          const cgofuzz_fuzz_opts_ *o);
-/* Parses a Go duration ("1m30s") or a count ("100x"); 0 or -1. */
-int cgofuzz_parse_duration_(const char *s, int64_t *ns, int64_t *count);
 
 /* Comparison log of the last exec (target_cmp.c), filled by the trace-cmp hooks
  * while cgofuzz_cmp_on_ is set. Counters wrap: the newest entries win. */

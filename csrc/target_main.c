@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cgofuzz/codec.h"
+#include "cgofuzz/coord.h"
 #include "target_internal.h"
 
 typedef struct {
@@ -115,7 +116,7 @@ static int parse_flags(int argc, char **argv, opts *o) {
       o->wk.dict = val;
     else if (flag_is(a, n, "test.fuzztimeout")) {
       int64_t cnt;
-      if (cgofuzz_parse_duration_(val, &o->wk.timeout_ns, &cnt) != 0 || cnt)
+      if (cgofuzz_parse_duration(val, &o->wk.timeout_ns, &cnt) != 0 || cnt)
         return usage_error("invalid value for -test.fuzztimeout: ", val);
     } else if (flag_is(a, n, "test.fuzzrsslimitmb")) {
       char *end;
@@ -377,7 +378,7 @@ static void on_alarm(int sig) {
 
 static int arm_timeout(const char *val) {
   int64_t ns, cnt;
-  if (cgofuzz_parse_duration_(val, &ns, &cnt) != 0 || cnt)
+  if (cgofuzz_parse_duration(val, &ns, &cnt) != 0 || cnt)
     return usage_error("invalid value for -test.timeout: ", val);
   if (ns <= 0)
     return 0;

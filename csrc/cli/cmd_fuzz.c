@@ -27,51 +27,13 @@
 #include "cgofuzz/coord.h"
 #include "cli.h"
 
-/* Parses a Go duration ("10s", "1m30s", "500ms", "0") or "Nx". */
+/* cgofuzz_parse_duration, with -2 for "0x" (a count of zero), which
+ * -fuzztime rejects and -fuzzminimizetime takes as "off". */
 static int parse_fuzztime(const char *s, int64_t *ns, int64_t *count) {
-  *ns = 0;
-  *count = 0;
-  size_t l = strlen(s);
-  if (l > 1 && s[l - 1] == 'x') {
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (end != s + l - 1 || v < 0)
-      return -1;
-    *count = v;
-    return v == 0 ? -2 : 0;
-  }
-  if (strcmp(s, "0") == 0)
-    return 0;
-  const char *p = s;
-  double total = 0;
-  if (*p == '\0')
+  if (cgofuzz_parse_duration(s, ns, count) != 0)
     return -1;
-  while (*p) {
-    char *end;
-    double v = strtod(p, &end);
-    if (end == p || v < 0)
-      return -1;
-    p = end;
-    static const struct {
-      const char *u;
-      double mult;
-    } units[] = {{"ns", 1},  {"us", 1e3}, {"\xc2\xb5s", 1e3}, {"ms", 1e6},
-                 {"s", 1e9}, {"m", 60e9}, {"h", 3600e9}};
-    size_t best = 0, bl = 0;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-      size_t ul = strlen(units[i].u);
-      if (strncmp(p, units[i].u, ul) == 0 && ul > bl) {
-        best = i;
-        bl = ul;
-      }
-    }
-    if (bl == 0)
-      return -1;
-    total += v * units[best].mult;
-    p += bl;
-  }
-  *ns = (int64_t)total;
-  return 0;
+  size_t l = strlen(s);
+  return *count == 0 && l > 1 && s[l - 1] == 'x' ? -2 : 0;
 }
 
 int cli_fake_worker(void) { return cgofuzz_coord_fake_worker(); }
