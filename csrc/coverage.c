@@ -76,6 +76,13 @@ void __sanitizer_cov_pcs_init(const uintptr_t *beg, const uintptr_t *end) {
 
 size_t cgofuzz_cov_ncounters_(void) { return ncounters; }
 
+size_t cgofuzz_cov_nmodules_(void) { return nmodules; }
+
+uint8_t *cgofuzz_cov_module_(size_t i, size_t *len) {
+  *len = i < nmodules ? modules[i].len : 0;
+  return i < nmodules ? modules[i].start : NULL;
+}
+
 void cgofuzz_cov_clear_(void) {
   for (size_t i = 0; i < nmodules; i++)
     memset(modules[i].start, 0, modules[i].len);

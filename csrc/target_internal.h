@@ -54,6 +54,10 @@ int cgofuzz_target_check_(const cgofuzz_f *f, const cgofuzz_values *vals,
 /* Coverage (coverage.c). The counter vector is every instrumented module's
  * inline 8-bit counters, concatenated in registration order. */
 size_t cgofuzz_cov_ncounters_(void);
+/* Module i's counters (len bytes), in registration order; NULL past the
+ * end. Package gofuzz reads them to report C coverage to Go's fuzzer. */
+size_t cgofuzz_cov_nmodules_(void);
+uint8_t *cgofuzz_cov_module_(size_t i, size_t *len);
 /* Zeroes all counters (before the first measured exec). */
 void cgofuzz_cov_clear_(void);
 /* Folds the counters of the exec that just ran into snap[0..len) (Go's
@@ -127,6 +131,15 @@ typedef struct {
   const char *dict;     /* -test.fuzzdict or NULL */
   int64_t timeout_ns;   /* -test.fuzztimeout, -1: default 10 s, 0: none */
   int64_t rss_limit_mb; /* -test.fuzzrsslimitmb, -1: default 2048, 0: none */
+  /* Report no coverage until the coordinator sends its mask. A Go test
+   * binary's coordinator sends one with every call when the binary has Go
+   * counters and never otherwise (then any CoverageData would make it
+   * panic); a C binary's cgofuzz coordinator instead learns the size from
+   * the first CoverageData, so C binaries leave this false. */
+  bool wait_for_mask;
+  /* The test's name in failure reports ("--- FAIL: name"), NULL: the
+   * target's. A Go fuzz test running a C target under another name. */
+  const char *name;
 } cgofuzz_worker_opts_;
 int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o);
 

@@ -37,6 +37,7 @@
 
 typedef struct {
   cgofuzz_f *f;
+  const char *name; /* the test's name in failure reports */
   cgofuzz_t t;
   cgofuzz_shm shm;
   cgofuzz_mutator m;
@@ -163,7 +164,7 @@ static cgofuzz_run run_one(worker *w, const cgofuzz_value *vals, int64_t *dur) {
   if (r == CGOFUZZ_RUN_FAIL) {
     /* Go's Err is the failed test's captured report. */
     w->errmsg.len = 0;
-    cgofuzz_buf_printf(&w->errmsg, "--- FAIL: %s (%.2fs)\n", w->f->name,
+    cgofuzz_buf_printf(&w->errmsg, "--- FAIL: %s (%.2fs)\n", w->name,
                        (double)*dur / 1e9);
     const uint8_t *p = w->t.log.data, *e = p + w->t.log.len;
     while (p < e) {
@@ -681,7 +682,7 @@ static uint64_t godebug_seed(bool *ok) {
 }
 
 int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
-  worker w = {.f = f};
+  worker w = {.f = f, .name = o->name ? o->name : f->name};
   const char *dict_path = o->dict;
   if (o->timeout_ns >= 0)
     timeout_ns = o->timeout_ns;
@@ -722,7 +723,7 @@ int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
     fprintf(stderr, "warning: the test binary was not built with coverage "
                     "instrumentation, so fuzzing will run without coverage "
                     "guidance and may be inefficient\n");
-  snap_resize(&w, cgofuzz_cov_ncounters_());
+  snap_resize(&w, o->wait_for_mask ? 0 : cgofuzz_cov_ncounters_());
   cgofuzz_cov_clear_();
   on_exit(on_exit0, NULL);
   pthread_t th;

@@ -7,9 +7,6 @@ import "math/bits"
 // afterwards.
 var cCounters [][]byte
 
-// cDropped counts ranges that did not fit in the C side's table.
-var cDropped int
-
 // CCounters returns the number of C coverage counters the package knows
 // about. It is zero unless some C code in the binary was compiled with clang
 // and -fsanitize-coverage=inline-8bit-counters (see the package

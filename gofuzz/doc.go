@@ -43,3 +43,4 @@
 package gofuzz
 
 //go:generate go run gen_bridge.go
+//go:generate go run gen_runtime.go

@@ -5,7 +5,8 @@
 set -euo pipefail
 
 pkgs=(cmake ninja-build gcc g++ libgtest-dev googletest python3 valgrind
-      clang clang-14 libclang-rt-14-dev clang-format zlib1g-dev dpkg-dev)
+      clang clang-14 libclang-rt-14-dev clang-format zlib1g-dev dpkg-dev
+      libcjson-dev strace)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -15,7 +15,7 @@ count=${1:-2000}
 fail=0
 step() { echo "== $*"; "$@" || { echo "FAILED: $*"; fail=1; }; }
 
-unformatted=$(gofmt -l gofuzz examples/go)
+unformatted=$(gofmt -l gofuzz examples/go tests/gofuzz bench/gofuzz)
 if [ -n "$unformatted" ]; then
 	echo "FAILED: gofmt: $unformatted"
 	fail=1
@@ -37,12 +37,20 @@ if command -v clang >/dev/null 2>&1; then
 	export CC=clang CGO_CFLAGS_ALLOW='-fsanitize-coverage=.*'
 	step go test -tags gofuzz_cover ./gofuzz ./examples/go/...
 	# The planted bug must not be found by a short run: only the seeds and a
-	# few hundred execs run here; tests/gofuzz/bench_planted.sh measures the
-	# time to find it.
+	# few hundred execs run here; bench/gofuzz_bench.py measures the time to
+	# find it.
 	fuzz examples/go/planted FuzzSum -tags gofuzz_cover -fuzztime=200x
 else
 	echo "note: clang not found; skipping the gofuzz_cover runs"
 fi
+
+# C targets (cgofuzz's C API) under go test's coordinator, through cgo and
+# with the exec loop in C: counted runs, then failures found, written and
+# reproduced (ctarget_e2e.sh uses clang's coverage when clang is there).
+for t in FuzzUnescape FuzzUnescapeLoop; do
+	fuzz examples/go/cunescape "$t"
+done
+step tests/gofuzz/ctarget_e2e.sh
 
 if [ "$fail" -ne 0 ]; then
 	echo "tests/gofuzz: FAILED"

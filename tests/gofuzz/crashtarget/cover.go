@@ -1,0 +1,6 @@
+//go:build gofuzz_cover
+
+package crashtarget
+
+// #cgo CFLAGS: -fsanitize-coverage=inline-8bit-counters
+import "C"
