@@ -2,12 +2,16 @@
 """run.py: replay one fuzz corpus through a Go fuzz target and a C target.
 
   xlang/run.py --go-pkg DIR --c-bin BIN [--corpus DIR] [--target FuzzX]
-               [--ctest-dir BUILD --ctest-name NAME] [--timeout S]
+               [--go-c-pkg DIR] [--ctest-dir BUILD --ctest-name NAME]
+               [--timeout S]
 
 The Go package is compiled once with `go test -c`; the Go test binary and
 the C target binary (cgofuzz, regression mode) then run with -test.v in the
 same scratch directory, whose testdata/fuzz/<Target> is a symlink to the
-corpus, so both read exactly the same files. With --ctest-dir, the ctest
+corpus, so both read exactly the same files. With --go-c-pkg, a Go package
+whose fuzz test of the same name runs the C target under go test
+(gofuzz.FuzzC, e.g. examples/go/cunescape) is a column too ("gofuzz"). With
+--ctest-dir, the ctest
 test NAME (registered by cgofuzz_add_fuzz_target) runs too, as a third
 column; it reads the corpus that test was registered with (SEED_CORPUS).
 
@@ -97,6 +101,8 @@ def main():
     ap.add_argument("--target", help="fuzz target name "
                     "(default: the corpus directory's name)")
     ap.add_argument("--go", default=shutil.which("go") or "/usr/local/go/bin/go")
+    ap.add_argument("--go-c-pkg", help="Go package running the C target "
+                    "through gofuzz.FuzzC (optional)")
     ap.add_argument("--ctest-dir", help="ctest build directory (optional)")
     ap.add_argument("--ctest-name", help="ctest test name (with --ctest-dir)")
     ap.add_argument("--timeout", type=float, default=60,
@@ -118,16 +124,24 @@ def main():
     with tempfile.TemporaryDirectory(prefix="xlang.") as work:
         os.makedirs(os.path.join(work, "testdata", "fuzz"))
         os.symlink(corpus, os.path.join(work, "testdata", "fuzz", target))
-        gobin = os.path.join(work, "go.test")
-        rc, out = run([a.go, "test", "-c", "-o", gobin, "."],
-                      os.path.abspath(a.go_pkg), a.timeout)
-        if rc != 0:
-            print("run.py: go test -c failed:\n" + out, file=sys.stderr)
-            return 2
+        exes = [("go", os.path.join(work, "go.test"), a.go_pkg),
+                ("c", cbin, None)]
+        if a.go_c_pkg:
+            exes.append(("gofuzz", os.path.join(work, "gofuzz.test"),
+                         a.go_c_pkg))
+        for _, exe, pkg in exes:
+            if pkg is None:
+                continue
+            rc, out = run([a.go, "test", "-c", "-o", exe, "."],
+                          os.path.abspath(pkg), a.timeout * 3)
+            if rc != 0:
+                print("run.py: go test -c failed in %s:\n%s" % (pkg, out),
+                      file=sys.stderr)
+                return 2
         pat = "-test.run=^%s$" % re.escape(target)
         tmo = "-test.timeout=%ds" % max(1, int(a.timeout))
         sides = []
-        for lang, exe in (("go", gobin), ("c", cbin)):
+        for lang, exe, _ in exes:
             rc, out = run([exe, "-test.v", pat, tmo], work, a.timeout)
             sides.append((lang, rc, out, parse(out, target, rc)))
     if a.ctest_dir:

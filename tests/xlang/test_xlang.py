@@ -101,6 +101,23 @@ def main():
           r[4] == "go: ok [2f2fc3a9] / c: err 0",
           "lower_hex row: both PASS, DIFF, both results shown")
 
+    # 5. The C target under go test (gofuzz.FuzzC) as a third column: it
+    # agrees with both on the shared corpus, and with the C binary (not Go)
+    # when the C code has the planted disagreement.
+    cpkg = os.path.join(a.source, "examples", "go", "cunescape")
+    rc, out = runner(a, ["--corpus", corpus, "--go-c-pkg", cpkg],
+                     timeout=300)
+    check(rc == 0, "with gofuzz: exit 0")
+    r = row(out, "lower_hex")
+    check(r is not None and r[1:5] == ["PASS"] * 3 + ["ok"],
+          "with gofuzz: lower_hex PASS in go, c and gofuzz")
+    rc, out = runner(a, ["--corpus", tmp, "--go-c-pkg", cpkg],
+                     {"XLANG_C_BUG": "1"}, timeout=300)
+    r = row(out, "lower_hex")
+    check(rc == 1 and r is not None and r[4] == "DIFF" and
+          r[5] == "go: ok [2f2fc3a9] / c: err 0 / gofuzz: err 0",
+          "planted disagreement: gofuzz reports what the C binary does")
+
     print("%d checks failed" % len(FAILS))
     return 1 if FAILS else 0
 
