@@ -51,6 +51,8 @@ for t in FuzzUnescape FuzzUnescapeLoop; do
 	fuzz examples/go/cunescape "$t"
 done
 step tests/gofuzz/ctarget_e2e.sh
+# The README's complete example, as written.
+step python3 tests/gofuzz/readme_example.py
 
 if [ "$fail" -ne 0 ]; then
 	echo "tests/gofuzz: FAILED"
