@@ -8,8 +8,9 @@
 // docs/gofuzz.md in the repository for the evidence). Without help, C code is
 // a black box to Go's fuzzer.
 //
-// This package bridges the two. Its C code records clang's counter range
-// (it defines __sanitizer_cov_8bit_counters_init), and Cover, after running
+// This package bridges the two. Its C code (cgofuzz's runtime) records
+// clang's counter ranges (it defines __sanitizer_cov_8bit_counters_init),
+// and Cover, after running
 // the C code, turns every non-zero C counter into the execution of one of
 // 4096 Go switch cases, each with its own Go counter. A new C edge, or an edge
 // hit a new power-of-two number of times, is then new Go coverage.
@@ -40,6 +41,20 @@
 // Diff and Differ run a Go function and a C function (through the caller's
 // own cgo wrapper) on the same typed input and fail the test with the input
 // and both outputs when they disagree.
+//
+// # C fuzz targets
+//
+// FuzzC runs a fuzz target written in C with cgofuzz's C API
+// (CGOFUZZ_TARGET, see include/cgofuzz/target.h) as a Go fuzz test, with the
+// same corpus files as the C target binary. With ExecLoopInC, each fuzzing
+// worker hands its whole exec loop (mutation, execution, coverage) to the C
+// runtime while go test's own coordinator still drives it:
+//
+//	func FuzzParse(f *testing.F) { gofuzz.FuzzC(f, "FuzzParse", gofuzz.ExecLoopInC()) }
+//
+// The package holding the C target must import this package (a blank
+// import is enough) so the runtime is linked, and its C code needs
+// cgofuzz's include directory (e.g. in CGO_CFLAGS).
 package gofuzz
 
 //go:generate go run gen_bridge.go
