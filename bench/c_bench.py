@@ -486,7 +486,8 @@ def decode_go_corpus(src, dst):
 PROGRESS = re.compile(r"elapsed: (\d+)s, execs: (\d+) \((\d+)/sec\)")
 
 
-def run_cgofuzz(cfg, target, name, seconds, seeds, stop=None, count=None):
+def run_cgofuzz(cfg, target, name, seconds, seeds, stop=None, count=None,
+                env=None):
     d = fresh(os.path.join(RUNS, name))
     write_seeds(os.path.join(d, "testdata", "fuzz", "FuzzLibFuzzer"),
                 [])
@@ -500,7 +501,7 @@ def run_cgofuzz(cfg, target, name, seconds, seeds, stop=None, count=None):
             "-test.parallel=1",
             "-test.fuzzcachedir=" + os.path.join(d, "cache")]
     exe = None if cfg["self"] else cfg["gocoord"]
-    p = Proc(argv, d, seconds + 60, executable=exe, stop=stop)
+    p = Proc(argv, d, seconds + 60, env=env, executable=exe, stop=stop)
     execs = el = 0
     for m in PROGRESS.finditer(p.out):
         if int(m.group(2)) >= execs:

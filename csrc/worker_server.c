@@ -50,10 +50,10 @@ typedef struct {
   bool exact;
   cgofuzz_pcg dr; /* private generator of those mutations */
   bool cmp;       /* trace-cmp recording allowed */
-  /* One Go exec in burst_period (a power of two, 4..256) is recorded and
-   * followed by a burst: back-off while bursts find nothing, so targets
+  /* One Go exec in burst_period (a power of two, 4..burst_max) is recorded
+   * and followed by a burst: back-off while bursts find nothing, so targets
    * whose comparisons teach nothing run at full speed. */
-  uint32_t burst_period;
+  uint32_t burst_period, burst_max;
   cgofuzz_dict_ dict; /* -test.fuzzdict entries */
   uint8_t *dbuf;      /* the mutated bytes, dcap long */
   size_t dcap;
@@ -67,6 +67,9 @@ typedef struct {
   int64_t st_fuzz_calls, st_fuzz_ns, st_finds, st_burst_execs, st_burst_finds;
   int64_t st_min_calls, st_min_ns, st_min_execs, st_execs;
 } worker;
+
+/* The cap of the burst back-off (see worker.burst_period). */
+#define CGOFUZZ_BURST_MAX_DEFAULT 256
 
 static int64_t now_ns(void) {
   struct timespec ts;
@@ -434,7 +437,7 @@ static void do_fuzz(worker *w, const cgofuzz_fuzz_args *a,
         w->burst_period = 4; /* it paid off: burst often again */
         break;
       }
-      if (w->burst_period < 256)
+      if (w->burst_period < w->burst_max)
         w->burst_period *= 2;
     }
     cgofuzz_cmp_on_ = 0;
@@ -700,6 +703,15 @@ int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
    * (do_fuzz turns it on for the execs whose log a burst reads). */
   w.cmp = w.exact && !getenv("CGOFUZZ_NO_TRACE_CMP");
   w.burst_period = 4;
+  /* CGOFUZZ_BURST_MAX (a power of two >= 4) overrides the back-off cap, for
+   * benchmarks (bench/c_bench.py). */
+  w.burst_max = CGOFUZZ_BURST_MAX_DEFAULT;
+  const char *bm = getenv("CGOFUZZ_BURST_MAX");
+  if (bm) {
+    unsigned long v = strtoul(bm, NULL, 10);
+    if (v >= 4 && v <= (1u << 20) && (v & (v - 1)) == 0)
+      w.burst_max = (uint32_t)v;
+  }
   cgofuzz_cmp_on_ = 0;
   cgofuzz_err err;
   if (cgofuzz_shm_map_fd(&w.shm, CGOFUZZ_SHM_FD, &err) != 0) {
