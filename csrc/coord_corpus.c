@@ -222,6 +222,15 @@ static int mkdir_p(char *dir) {
   return 0;
 }
 
+/* The file is written in a private hidden subdirectory of dir, then
+ * renamed into dir, so that dir only ever holds whole files: go test reads
+ * every file in testdata/fuzz/<Target> and fails the target on a malformed
+ * one, so a partial file left there by a coordinator killed mid-write (or
+ * a temporary file next to the entries) would break the package's tests,
+ * and our next run. A leftover subdirectory is harmless: Go and
+ * cgofuzz_corpus_load_dir skip subdirectories. It is in dir, not beside
+ * it, so the rename never crosses file systems and needs no more rights
+ * than writing in dir. */
 int cgofuzz_corpus_write(const char *dir, const uint8_t *data, size_t len,
                          char **path, cgofuzz_err *err) {
   char name[17];
@@ -229,48 +238,62 @@ int cgofuzz_corpus_write(const char *dir, const uint8_t *data, size_t len,
   size_t dl = strlen(dir);
   char *d = strdup(dir);
   char *p = malloc(dl + 18);
-  char *tmp = malloc(dl + 32);
-  if (!d || !p || !tmp) {
+  char *tdir = malloc(dl + 32);
+  char *tmp = malloc(dl + 48);
+  if (!d || !p || !tdir || !tmp) {
     free(d);
     free(p);
+    free(tdir);
     free(tmp);
     return cgofuzz_errf(err, 0, "out of memory");
   }
   snprintf(p, dl + 18, "%s/%s", dir, name);
-  snprintf(tmp, dl + 32, "%s/.%s.tmp-XXXXXX", dir, name);
-  int fd = -1;
+  snprintf(tdir, dl + 32, "%s/.%s.tmp-XXXXXX", dir, name);
+  int fd = -1, e = 0;
+  bool made_tdir = false, made_tmp = false;
   const char *what = "mkdir";
   if (mkdir_p(d) != 0)
     goto fail;
   what = "create";
-  if ((fd = mkstemp(tmp)) < 0)
+  if (!mkdtemp(tdir))
     goto fail;
-  /* mkstemp uses 0600; Go's WriteFile gives 0666 minus the umask. */
-  mode_t um = umask(0);
-  umask(um);
+  made_tdir = true;
+  snprintf(tmp, dl + 48, "%s/%s", tdir, name);
+  /* O_EXCL in our own new directory; mode 0666 & ~umask as Go's
+   * os.WriteFile. */
+  if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0)
+    goto fail;
+  made_tmp = true;
   what = "write";
-  if (fchmod(fd, 0666 & ~um) != 0 || cgofuzz_write_all(fd, data, len) != 0)
-    goto fail_unlink;
+  if (cgofuzz_write_all(fd, data, len) != 0)
+    goto fail;
   what = "close";
   int r = close(fd);
-  fd = -1;
+  fd = -1; /* closed even when close reports an error */
   if (r != 0)
-    goto fail_unlink;
+    goto fail;
   what = "rename";
   if (rename(tmp, p) != 0)
-    goto fail_unlink;
+    goto fail;
+  made_tmp = false;
+  rmdir(tdir); /* empty now; if it stays, it is skipped (see above) */
   free(d);
+  free(tdir);
   free(tmp);
   *path = p;
   return 0;
-fail_unlink:
+fail:
+  e = errno; /* the cleanup below must not change the reported reason */
   if (fd >= 0)
     close(fd);
-  unlink(tmp);
-fail:
-  cgofuzz_errf(err, 0, "writing %s: %s failed: %s", p, what, strerror(errno));
+  if (made_tmp)
+    unlink(tmp);
+  if (made_tdir)
+    rmdir(tdir);
+  cgofuzz_errf(err, 0, "writing %s: %s failed: %s", p, what, strerror(e));
   free(d);
   free(p);
+  free(tdir);
   free(tmp);
   return -1;
 }

@@ -53,9 +53,10 @@ int cgofuzz_corpus_load_dir(cgofuzz_corpus *c, const char *dir,
                             const cgofuzz_kind *kinds, size_t n, bool strict,
                             bool is_seed, cgofuzz_buf *errors);
 
-/* mkdir -p dir, then writes data to dir/<Go's name> atomically (temporary
- * file and rename) with mode 0666 & ~umask. On success *path is the
- * malloc'd path. */
+/* mkdir -p dir, then writes data to dir/<Go's name> atomically (written in
+ * a hidden temporary subdirectory of dir, then renamed) with mode 0666 &
+ * ~umask; dir never holds a partial file. On success *path is the malloc'd
+ * path; on failure err names the file, the step and the reason. */
 int cgofuzz_corpus_write(const char *dir, const uint8_t *data, size_t len,
                          char **path, cgofuzz_err *err);
 

@@ -80,6 +80,10 @@ int cgofuzz_shm_create(cgofuzz_shm *m, size_t value_cap, cgofuzz_err *err) {
   }
   if (map_whole(m, fd, size, path, err) != 0)
     goto fail;
+  /* Workers get the descriptor, never the name, so the file can go at
+   * once: nothing is left in $TMPDIR even when the coordinator is killed
+   * (Go's coordinator leaves its fuzz-* files then). */
+  unlink(path);
   m->path = path;
   return 0;
 fail:
@@ -115,10 +119,7 @@ void cgofuzz_shm_close(cgofuzz_shm *m) {
     munmap(m->region, m->size);
   if (m->fd >= 0)
     close(m->fd);
-  if (m->path) {
-    unlink(m->path);
-    free(m->path);
-  }
+  free(m->path);
   shm_reset(m);
 }
 
