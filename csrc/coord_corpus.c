@@ -6,7 +6,8 @@
  * Invariants kept from Go: entries are deduplicated by the SHA-256 of their
  * encoded bytes; a file's name is the first 16 hex digits of that hash;
  * testdata files that do not match the target's types are fatal, cache
- * files that do not are skipped silently.
+ * files that do not are skipped (Go silently; the coordinator names them
+ * in one warning).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -137,7 +138,8 @@ static int read_whole(const char *path, cgofuzz_buf *out) {
 
 int cgofuzz_corpus_load_dir(cgofuzz_corpus *c, const char *dir,
                             const cgofuzz_kind *kinds, size_t n, bool strict,
-                            bool is_seed, cgofuzz_buf *errors) {
+                            bool is_seed, cgofuzz_buf *errors,
+                            cgofuzz_buf *skipped) {
   DIR *d = opendir(dir);
   if (!d) {
     if (errno == ENOENT || errno == ENOTDIR)
@@ -190,6 +192,9 @@ int cgofuzz_corpus_load_dir(cgofuzz_corpus *c, const char *dir,
       if (strict) {
         cgofuzz_buf_printf(errors, "%s\"%s\": %.*s", errors->len ? "\n" : "",
                            coord_cstr(&path), (int)msg.len, coord_cstr(&msg));
+      } else if (skipped) {
+        cgofuzz_buf_printf(skipped, "\t%s: %.*s\n", coord_cstr(&path),
+                           (int)msg.len, coord_cstr(&msg));
       }
       continue;
     }

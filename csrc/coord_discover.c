@@ -300,7 +300,7 @@ static void drop_testdata(cgofuzz_coord_config *cfg) {
   cgofuzz_buf dir = {0}, errs = {0}, a = {0}, b = {0};
   cgofuzz_buf_printf(&dir, "testdata/fuzz/%s", cfg->target);
   cgofuzz_corpus_load_dir(&td, coord_cstr(&dir), cfg->kinds, cfg->n_kinds,
-                          false, true, &errs);
+                          false, true, &errs, NULL);
   bool *used = td.n ? calloc(td.n, sizeof *used) : NULL;
   size_t k = 0;
   for (size_t i = 0; i < cfg->n_seeds; i++) {

@@ -47,11 +47,13 @@ int cgofuzz_corpus_typecheck(const uint8_t *data, size_t len,
 /* Loads the regular files of dir (sorted by name, as Go's ReadDir) into c.
  * strict: a malformed file is an error (appended to *errors as one
  * "\"path\": reason" line each) as for testdata; otherwise it is skipped, as
- * for the cache. A missing dir is empty. Returns -1 only on I/O errors
- * (message in *errors). */
+ * for the cache, and named in *skipped ("\tpath: reason\n" each) if
+ * skipped is not NULL. A missing dir is empty. Returns -1 only on I/O
+ * errors (message in *errors). */
 int cgofuzz_corpus_load_dir(cgofuzz_corpus *c, const char *dir,
                             const cgofuzz_kind *kinds, size_t n, bool strict,
-                            bool is_seed, cgofuzz_buf *errors);
+                            bool is_seed, cgofuzz_buf *errors,
+                            cgofuzz_buf *skipped);
 
 /* mkdir -p dir, then writes data to dir/<Go's name> atomically (written in
  * a hidden temporary subdirectory of dir, then renamed) with mode 0666 &
