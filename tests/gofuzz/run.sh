@@ -4,7 +4,7 @@
 # same with clang's C coverage instrumentation (-tags gofuzz_cover).
 #
 # Needs: Go >= 1.22 (the reference is go1.26.8), gcc or clang for cgo,
-# zlib headers (Debian: zlib1g-dev). The gofuzz_cover runs need clang; they
+# zlib and cJSON headers (Debian: zlib1g-dev, libcjson-dev). The gofuzz_cover runs need clang; they
 # are skipped, with a note, when clang is missing.
 # Usage: tests/gofuzz/run.sh [fuzz-count]   (default 2000)
 set -eu
@@ -32,6 +32,10 @@ fuzz() { # dir target [extra go test args]
 for t in FuzzCRC32 FuzzAdler32 FuzzGoDeflateZlibInflate FuzzZlibDeflateGoInflate FuzzInflate; do
 	fuzz examples/go/zlibdiff "$t"
 done
+# encoding/json against cJSON (libcjson-dev), known differences filtered.
+for t in FuzzValid FuzzPrint FuzzRoundTrip; do
+	fuzz examples/go/jsondiff "$t"
+done
 
 if command -v clang >/dev/null 2>&1; then
 	export CC=clang CGO_CFLAGS_ALLOW='-fsanitize-coverage=.*'
@@ -40,6 +44,9 @@ if command -v clang >/dev/null 2>&1; then
 	# few hundred execs run here; bench/gofuzz_bench.py measures the time to
 	# find it.
 	fuzz examples/go/planted FuzzSum -tags gofuzz_cover -fuzztime=200x
+	for t in FuzzValid FuzzPrint FuzzRoundTrip; do
+		fuzz examples/go/jsondiff "$t" -tags gofuzz_cover
+	done
 else
 	echo "note: clang not found; skipping the gofuzz_cover runs"
 fi
