@@ -37,31 +37,51 @@ size_t cgofuzz_go_nseeds(cgofuzz_f *f) {
   return f->nseeds;
 }
 
-static void to_arg(const cgofuzz_value *v, cgofuzz_go_arg *a) {
-  memset(a, 0, sizeof *a);
-  switch (v->kind) {
+/* Which field of a cgofuzz_go_arg carries a kind's value. */
+typedef enum { ARG_P, ARG_BOOL, ARG_F32, ARG_F64, ARG_I, ARG_U } arg_field;
+
+static arg_field field_of(cgofuzz_kind k) {
+  switch (k) {
   case CGOFUZZ_BYTES:
   case CGOFUZZ_STRING:
-    a->p = v->s.data;
-    a->n = v->s.len;
-    break;
+    return ARG_P;
   case CGOFUZZ_BOOL:
-    a->i = v->b;
-    break;
+    return ARG_BOOL;
   case CGOFUZZ_FLOAT32:
-    a->f = v->f32;
-    break;
+    return ARG_F32;
   case CGOFUZZ_FLOAT64:
-    a->f = v->f64;
-    break;
+    return ARG_F64;
   case CGOFUZZ_INT:
   case CGOFUZZ_INT8:
   case CGOFUZZ_INT16:
   case CGOFUZZ_INT32:
   case CGOFUZZ_INT64:
+    return ARG_I;
+  default:
+    return ARG_U;
+  }
+}
+
+static void to_arg(const cgofuzz_value *v, cgofuzz_go_arg *a) {
+  memset(a, 0, sizeof *a);
+  switch (field_of(v->kind)) {
+  case ARG_P:
+    a->p = v->s.data;
+    a->n = v->s.len;
+    break;
+  case ARG_BOOL:
+    a->i = v->b;
+    break;
+  case ARG_F32:
+    a->f = v->f32;
+    break;
+  case ARG_F64:
+    a->f = v->f64;
+    break;
+  case ARG_I:
     a->i = v->i;
     break;
-  default:
+  case ARG_U:
     a->u = v->u;
     break;
   }
@@ -71,29 +91,24 @@ static void from_arg(const cgofuzz_go_arg *a, cgofuzz_kind k,
                      cgofuzz_value *v) {
   memset(v, 0, sizeof *v);
   v->kind = k;
-  switch (k) {
-  case CGOFUZZ_BYTES:
-  case CGOFUZZ_STRING:
+  switch (field_of(k)) {
+  case ARG_P:
     v->s.data = (uint8_t *)a->p;
     v->s.len = a->n;
     break;
-  case CGOFUZZ_BOOL:
+  case ARG_BOOL:
     v->b = a->i != 0;
     break;
-  case CGOFUZZ_FLOAT32:
+  case ARG_F32:
     v->f32 = (float)a->f;
     break;
-  case CGOFUZZ_FLOAT64:
+  case ARG_F64:
     v->f64 = a->f;
     break;
-  case CGOFUZZ_INT:
-  case CGOFUZZ_INT8:
-  case CGOFUZZ_INT16:
-  case CGOFUZZ_INT32:
-  case CGOFUZZ_INT64:
+  case ARG_I:
     v->i = a->i;
     break;
-  default:
+  case ARG_U:
     v->u = a->u;
     break;
   }
