@@ -64,6 +64,14 @@ def fuzz_run(binary, target, seconds, parallel, work):
     return p.returncode, p.stdout, time.monotonic() - t0
 
 
+def deadline_flake(st, out):
+    """Go's coordinator (before go1.27, golang/go#75804) may end a timed run
+    with FAIL "context deadline exceeded" and no failing input when a worker
+    is mid-call at the deadline; the run's figures are still good."""
+    return (st == 1 and "context deadline exceeded" in out and
+            "Failing input written" not in out)
+
+
 def rate(out):
     """execs/sec from the last progress line with a non-zero elapsed."""
     best = None
@@ -90,7 +98,10 @@ def bench_loop(args, tmp):
                 st, out, _ = fuzz_run(binary, t, args.seconds, args.parallel,
                                       work)
                 r = rate(out)
-                if st != 0 or r is None:
+                if deadline_flake(st, out):
+                    print(f"  ({t} run {i + 1}: Go's deadline flake, "
+                          "golang/go#75804; figures kept)")
+                elif st != 0 or r is None:
                     print(f"  {t} run {i + 1}: exit {st}\n{out[-2000:]}")
                     sys.exit(1)
                 rates[t].append(r)
@@ -123,6 +134,8 @@ def bench_bug(args, tmp):
                                      args.parallel, work)
             execs = EXECS.findall(out)
             found = st == 1 and "Go and C disagree" in out
+            if deadline_flake(st, out):
+                st = 0  # ran to the cap without finding it
             if st not in (0, 1) or (st == 1 and not found):
                 print(f"  {mode} run {i + 1}: exit {st}\n{out[-2000:]}")
                 sys.exit(1)
