@@ -58,6 +58,7 @@ func FuzzC(f *testing.F, name string, opts ...Option) {
 		// the same without starting Go's worker (os.Exit(0) would panic
 		// under -test.paniconexit0).
 		cname := C.CString(f.Name())
+		defer C.free(unsafe.Pointer(cname))
 		if status := int(C.cgofuzz_go_serve(ct.f, cname, timeout)); status != 0 {
 			os.Exit(status)
 		}
@@ -71,15 +72,24 @@ type cTarget struct {
 	f     *C.cgofuzz_f
 	name  string
 	kinds []int
-	// mu serializes execs: the C side keeps one handle per process.
-	mu sync.Mutex
-	// args and arena are C memory reused across execs: argument records,
-	// and the bytes of []byte/string arguments (cgo forbids C memory that
-	// holds Go pointers, so the bytes are copied).
+	// args and arena are C memory reused across execs (guarded by
+	// execMu): argument records, and the bytes of []byte/string arguments
+	// (cgo forbids C memory that holds Go pointers, so the bytes are
+	// copied).
 	args     *C.cgofuzz_go_arg
 	arena    unsafe.Pointer
 	arenaCap int
 }
+
+var (
+	// execMu serializes execs: the C side keeps one test handle per
+	// process, whichever target runs.
+	execMu sync.Mutex
+	// cTargets caches lookups, so running a fuzz test again (-count=N)
+	// reuses its C memory.
+	cTargetsMu sync.Mutex
+	cTargets   = map[string]*cTarget{}
+)
 
 // CTargets returns the names of the C targets linked into this binary, in
 // registration order.
@@ -95,6 +105,11 @@ func CTargets() []string {
 }
 
 func lookupC(name string) (*cTarget, error) {
+	cTargetsMu.Lock()
+	defer cTargetsMu.Unlock()
+	if ct := cTargets[name]; ct != nil {
+		return ct, nil
+	}
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
 	f := C.cgofuzz_go_target(cname)
@@ -112,6 +127,7 @@ func lookupC(name string) (*cTarget, error) {
 		ct.kinds = append(ct.kinds, k)
 	}
 	ct.args = (*C.cgofuzz_go_arg)(C.calloc(C.size_t(n+1), C.size_t(unsafe.Sizeof(C.cgofuzz_go_arg{}))))
+	cTargets[name] = ct
 	return ct, nil
 }
 
@@ -121,6 +137,8 @@ func (ct *cTarget) argSlice() []C.cgofuzz_go_arg {
 
 // seeds returns the target's seeds as Go values of its argument types.
 func (ct *cTarget) seeds() [][]any {
+	execMu.Lock() // ct.args is shared with exec
+	defer execMu.Unlock()
 	n := int(C.cgofuzz_go_nseeds(ct.f))
 	out := make([][]any, 0, n)
 	for k := 0; k < n; k++ {
@@ -183,8 +201,8 @@ func (ct *cTarget) fuzzFunc() any {
 // exec runs the target once on vals; it returns 0 (pass), 1 (fail) or 2
 // (skip) and the target's log.
 func (ct *cTarget) exec(vals []reflect.Value) (int, string) {
-	ct.mu.Lock()
-	defer ct.mu.Unlock()
+	execMu.Lock()
+	defer execMu.Unlock()
 	need := 0
 	for _, v := range vals {
 		if k := v.Kind(); k == reflect.Slice || k == reflect.String {
