@@ -31,6 +31,9 @@ int cgofuzz_utf8_decode(const uint8_t *s, size_t n, int32_t *r);
 /* Encodes a valid rune; returns its length (1..4). */
 int cgofuzz_utf8_encode(int32_t r, uint8_t out[4]);
 
+/* The value of the hexadecimal digit c (either case), or -1. */
+int cgofuzz_hexval(int c);
+
 /* unicode.IsSpace. */
 bool cgofuzz_is_space(int32_t r);
 

@@ -226,7 +226,7 @@ int cgofuzz_quote_rune(int32_t r, cgofuzz_buf *out) {
   return cgofuzz_buf_putc(out, '\'');
 }
 
-static int hexval(uint8_t c) {
+int cgofuzz_hexval(int c) {
   if (c >= '0' && c <= '9')
     return c - '0';
   if (c >= 'a' && c <= 'f')
@@ -310,7 +310,7 @@ static int unquote_one(const uint8_t *s, size_t n, char quote, int32_t *r,
     return -1;
   uint32_t v = 0;
   for (int i = 0; i < digits; i++) {
-    int d = hexval(s[start + (size_t)i]);
+    int d = cgofuzz_hexval(s[start + (size_t)i]);
     if (d < 0 || d >= base)
       return -1;
     v = v * (uint32_t)base + (uint32_t)d;

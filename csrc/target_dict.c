@@ -17,17 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec_internal.h"
 #include "target_internal.h"
-
-static int hexval(int c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
 
 static int push(cgofuzz_dict_ *d, const uint8_t *p, size_t n) {
   if (d->n == d->cap) {
@@ -60,8 +51,9 @@ static long unquote(const char *q, uint8_t *out) {
       q++;
       if (*q == '\\' || *q == '"') {
         c = (unsigned char)*q;
-      } else if (*q == 'x' && hexval(q[1]) >= 0 && hexval(q[2]) >= 0) {
-        c = hexval(q[1]) * 16 + hexval(q[2]);
+      } else if (*q == 'x' && cgofuzz_hexval(q[1]) >= 0 &&
+                 cgofuzz_hexval(q[2]) >= 0) {
+        c = cgofuzz_hexval(q[1]) * 16 + cgofuzz_hexval(q[2]);
         q += 2;
       } else {
         return -1;

@@ -20,6 +20,7 @@
 #include "cgofuzz/pcg.h"
 #include "cgofuzz/value.h"
 #include "cgofuzz/wire.h"
+#include "codec_internal.h" /* cgofuzz_hexval */
 
 /* ---- output ------------------------------------------------------------ */
 
@@ -56,16 +57,6 @@ static void puthex(const uint8_t *p, size_t n) {
 /* A malformed request is a harness bug: answer "badreq" and go on. */
 static const char *bad_request;
 
-static int hexval(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 /* Decodes hex s[0..n) into a malloc'd buffer (never NULL on success). */
 static uint8_t *unhex(const char *s, size_t n, size_t *len) {
   if (n % 2 != 0) {
@@ -76,7 +67,7 @@ static uint8_t *unhex(const char *s, size_t n, size_t *len) {
   if (p == NULL)
     oom();
   for (size_t i = 0; i < n / 2; i++) {
-    int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+    int hi = cgofuzz_hexval(s[2 * i]), lo = cgofuzz_hexval(s[2 * i + 1]);
     if (hi < 0 || lo < 0) {
       free(p);
       bad_request = "bad hex";
@@ -95,7 +86,7 @@ static uint64_t u64n(const char *s, size_t n) {
     return 0;
   }
   for (size_t i = 0; i < n; i++) {
-    int d = hexval(s[i]);
+    int d = cgofuzz_hexval(s[i]);
     if (d < 0) {
       bad_request = "bad number";
       return 0;
