@@ -540,6 +540,14 @@ class ZRun:
     def shm_files(self):
         return [f for f in os.listdir(self.tmpdir) if f != "cgofuzz-failures"]
 
+    def check_clean(self, name):
+        """What every run must leave: no orphan workers, no shm files, no
+        sanitizer report (ASan's exit status 1 looks like a FAIL)."""
+        check(name + ": no orphans, no shm files, no sanitizer report",
+              self.no_orphans and not self.shm_files() and
+              "Sanitizer" not in self.stderr,
+              str(self.shm_files()) + self.stderr)
+
 
 def zplan(env):
     """A dry run of ZRun: for each traced call, the number (when=N) of its
@@ -592,10 +600,7 @@ def check_written_whole(env, z, name):
           tree(z.testdata) == [Z_NAME], str(tree(z.testdata)))
     check(name + ": reproduces", os.path.isfile(path) and
           reproduces(env, z.pkg, path))
-    check(name + ": no orphans", z.no_orphans)
-    check(name + ": no shm files left", not z.shm_files(),
-          str(z.shm_files()))
-    check(name + ": no sanitizer report", "Sanitizer" not in z.stderr, z.stderr)
+    z.check_clean(name)
 
 
 def t_sigint_writing(env):
@@ -673,9 +678,7 @@ def t_enospc(env):
               open(fb, "rb").read() == Z_INPUT, out)
         check(name + ": nothing left in testdata (no partial file)",
               tree(z.testdata) == [], str(tree(z.testdata)))
-        check(name + ": no orphans, no shm files, no sanitizer report",
-              z.no_orphans and not z.shm_files() and
-              "Sanitizer" not in z.stderr, str(z.shm_files()) + z.stderr)
+        z.check_clean(name)
         if os.path.isfile(fb):
             shutil.copy(fb, z.testdata)
             check(name + ": copied back, reproduces",
@@ -713,9 +716,7 @@ def t_enospc(env):
               m is not None and m.group(1).encode() == Z_INPUT, z.stderr)
         check(name + ": nothing left in any of the three places",
               not z.leftovers(), str(z.leftovers()))
-        check(name + ": no orphans, no shm files, no sanitizer report",
-              z.no_orphans and not z.shm_files() and
-              "Sanitizer" not in z.stderr, str(z.shm_files()) + z.stderr)
+        z.check_clean(name)
         if m:
             saved = os.path.join(z.testdata, "from-stderr")
             os.makedirs(z.testdata, exist_ok=True)
