@@ -5,21 +5,15 @@ Copies testdata/e2e/basic to a temp dir, builds it with `go test -c -fuzz=.`,
 and runs cgofuzz on each planted bug; every subprocess has a time-out.
 """
 import argparse, glob, os, re, shutil, signal, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from checks import check, finish  # noqa: E402  (tests/checks.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-failures = []
 
 
 def run(cmd, cwd, timeout):
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, errors="replace")
-
-
-def check(name, cond, detail=""):
-    print(("ok   " if cond else "FAIL ") + name)
-    if not cond:
-        failures.append(name)
-        print(detail)
 
 
 def read(path):
@@ -286,8 +280,7 @@ def main():
                   "ERROR SUMMARY: 0 errors" in r.stderr, r.stderr[-3000:])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d failure(s)" % len(failures))
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

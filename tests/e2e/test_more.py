@@ -5,21 +5,15 @@ from zero values when the corpus is empty. Every subprocess has a
 time-out; each case takes a few seconds.
 """
 import argparse, os, re, shutil, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from checks import check, finish  # noqa: E402  (tests/checks.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-failures = []
 
 
 def run(cmd, cwd, timeout=60):
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, errors="replace")
-
-
-def check(name, cond, detail=""):
-    print(("ok   " if cond else "FAIL ") + name)
-    if not cond:
-        failures.append(name)
-        print(detail)
 
 
 def fuzz(args, cwd, binary, target, extra=()):
@@ -204,8 +198,7 @@ def main():
                 test2json_case(args, *got)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d failure(s)" % len(failures))
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

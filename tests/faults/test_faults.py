@@ -14,16 +14,10 @@ without it they print "SKIP: strace missing" and check nothing.
 """
 import argparse, glob, hashlib, os, re, shutil, signal, subprocess, sys, \
     tempfile, time
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from checks import check, finish  # noqa: E402  (tests/checks.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-failures = []
-
-
-def check(name, cond, detail=""):
-    print(("ok   " if cond else "FAIL ") + name, flush=True)
-    if not cond:
-        failures.append(name)
-        print(detail[-3000:])
 
 
 def alive(pid):
@@ -849,8 +843,7 @@ def main():
                 case(env)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d failure(s)" % len(failures))
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -15,20 +15,13 @@ import struct
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from checks import check, finish  # noqa: E402  (tests/checks.py)
 
 MAGIC = bytes([0x8f, 0x13, 0xa7, 0x5c, 0xe2, 0x39, 0xd4, 0x6b])
 SLOT_MAGIC = 0x5443584546474643
 RAW_MAGIC = 0x5741524546474643  # the raw form: one argument's bytes
 CAP = 1 << 20
-FAILS = []
-
-
-def check(cond, what, detail=""):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILS.append(what)
-        if detail:
-            print("     " + str(detail))
 
 
 def encode(b):
@@ -152,17 +145,17 @@ def main():
 
     found, execs, problems, err = campaign(exe, base, budget)
     print("     trace-cmp on: found=%r after %d execs" % (found and found[:48], execs))
-    check(found is not None and decode(found)[:8] == MAGIC,
-          "trace-cmp finds the magic within %d execs, exact input" % budget,
+    check("trace-cmp finds the magic within %d execs, exact input" % budget,
+          found is not None and decode(found)[:8] == MAGIC,
           (found, err))
-    check(not problems, "protocol invariants hold (trace-cmp on)", problems)
+    check("protocol invariants hold (trace-cmp on)", not problems, problems)
 
     off = dict(base, CGOFUZZ_NO_TRACE_CMP="1")
     found, execs, problems, err = campaign(exe, off, budget)
     print("     trace-cmp off: found=%r after %d execs" % (found, execs))
-    check(found is None and execs >= budget,
-          "without trace-cmp the same budget does not find it", found)
-    check(not problems, "protocol invariants hold (trace-cmp off)", problems)
+    check("without trace-cmp the same budget does not find it",
+          found is None and execs >= budget, found)
+    check("protocol invariants hold (trace-cmp off)", not problems, problems)
 
     with tempfile.NamedTemporaryFile("w", suffix=".dict", delete=False) as d:
         d.write('# libFuzzer/AFL format\nkw1="\\x8f\\x13\\xa7\\x5c'
@@ -170,8 +163,8 @@ def main():
     found, execs, problems, err = campaign(exe, off, budget,
                                            ["-test.fuzzdict=" + d.name])
     os.unlink(d.name)
-    check(found is not None and decode(found)[:8] == MAGIC,
-          "a -test.fuzzdict entry alone finds it", (found, err))
+    check("a -test.fuzzdict entry alone finds it",
+          found is not None and decode(found)[:8] == MAGIC, (found, err))
 
     # Minimizing an interesting input: bounded to 64 candidates under a
     # cgofuzz coordinator (exact mode), Go's full (quadratic)
@@ -189,22 +182,21 @@ def main():
         resp, counts[name] = w.minimize(big, keep, Timeout=10 * 10**9,
                                         Limit=0, Index=0)
         w.close()
-        check(resp.get("WroteToMem") and not resp.get("Err"),
-              "Minimize (%s mode) writes a result" % name, resp)
+        check("Minimize (%s mode) writes a result" % name,
+              resp.get("WroteToMem") and not resp.get("Err"), resp)
     print("     minimize execs: exact %d, go %d" % (counts["exact"],
                                                     counts["go"]))
-    check(counts["exact"] <= 64 + 1 < 10 * len(raw) < counts["go"],
-          "exact-mode minimization is bounded, Go's is not", counts)
+    check("exact-mode minimization is bounded, Go's is not",
+          counts["exact"] <= 64 + 1 < 10 * len(raw) < counts["go"], counts)
 
     # Without the exact-slot environment (Go's coordinator) nothing but
     # Go's mutator runs, so the dictionary is ignored with a warning.
     env = dict(os.environ, GODEBUG="fuzzseed=7")
     w = Worker(exe, env, ["-test.fuzzdict=/nonexistent"])
     err = w.close()
-    check("cannot read dictionary" in err, "a missing dictionary is an error",
+    check("a missing dictionary is an error", "cannot read dictionary" in err,
           err)
-    print("%d failure(s)" % len(FAILS))
-    return 1 if FAILS else 0
+    return finish()
 
 
 if __name__ == "__main__":

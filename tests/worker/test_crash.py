@@ -10,22 +10,9 @@ import re
 import shutil
 import subprocess
 import sys
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from checks import check, finish, fresh  # noqa: E402  (tests/checks.py)
 
-FAILS = []
-
-
-def check(cond, what, detail=""):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILS.append(what)
-        if detail:
-            print("     " + str(detail).replace("\n", "\n     "))
-
-
-def fresh(path):
-    shutil.rmtree(path, ignore_errors=True)
-    os.makedirs(path)
-    return path
 
 
 def decode_bytes(text):
@@ -69,7 +56,7 @@ def main():
         ok = (p.returncode == 1 and "--- FAIL: FuzzCrash" in p.stdout and
               want in p.stdout + p.stderr and data is not None and
               len(data) >= 3 and data[:1] == b"X")
-        check(ok, "%s: recorded with its exact input (%r)" % (mode, data),
+        check("%s: recorded with its exact input (%r)" % (mode, data), ok,
               p.stdout[-600:] + p.stderr[-600:])
         if ok and mode not in ("hang", "oom"):
             # The recorded input must fail again in regression mode.
@@ -78,8 +65,8 @@ def main():
                                env=dict(os.environ, CRASH_MODE=mode),
                                stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL)
-            check(r.returncode != 0 or mode == "exit0",
-                  "%s: the written input reproduces" % mode)
+            check("%s: the written input reproduces" % mode,
+                  r.returncode != 0 or mode == "exit0")
 
     # cgofuzz fuzz on a C target binary: discovery, then its coordinator.
     d = fresh(os.path.join(work, "cli"))
@@ -88,9 +75,9 @@ def main():
                         "-fuzzcachedir=" + os.path.join(d, "cache"), typed],
                        cwd=d, timeout=60, text=True, errors="replace",
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    check(p.returncode == 1 and "found the bug" in p.stdout and
+    check("cgofuzz fuzz drives a C target binary to its bug",
+          p.returncode == 1 and "found the bug" in p.stdout and
           "Failing input written" in p.stdout,
-          "cgofuzz fuzz drives a C target binary to its bug",
           p.stdout[-800:] + p.stderr[-800:])
 
     # A libFuzzer harness built by `cgofuzz cc -fsanitize=address,fuzzer`:
@@ -107,15 +94,15 @@ def main():
     if m:
         with open(os.path.join(d, m.group(1))) as f:
             data = decode_bytes(f.read())
-    check(p.returncode == 1 and data is not None and len(data) >= 3 and
-          data[:1] == b"X", "ASan heap overflow: exact input (%r)" % data,
-          p.stdout[-600:] + p.stderr[-600:])
+    check("ASan heap overflow: exact input (%r)" % data,
+          p.returncode == 1 and data is not None and len(data) >= 3 and
+          data[:1] == b"X", p.stdout[-600:] + p.stderr[-600:])
     if m:
         r = subprocess.run([asan], cwd=d, timeout=30, text=True,
                            errors="replace", stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
-        check(r.returncode != 0 and "heap-buffer-overflow" in r.stderr,
-              "... and ASan reports it again in regression mode",
+        check("... and ASan reports it again in regression mode",
+              r.returncode != 0 and "heap-buffer-overflow" in r.stderr,
               r.stderr[-400:])
 
     # The CMake package: find_package(cgofuzz) + cgofuzz_add_fuzz_target,
@@ -134,16 +121,15 @@ def main():
         out += r.stdout
         if r.returncode != 0:
             break
-    check(r.returncode == 0 and "100% tests passed" in out,
-          "CMake package: configure, build, seed corpus as a ctest test",
+    check("CMake package: configure, build, seed corpus as a ctest test",
+          r.returncode == 0 and "100% tests passed" in out,
           out[-1000:])
     if r.returncode == 0:
         r = subprocess.run([os.path.join(d, "pkg_fuzz"), "-test.list=."],
                            timeout=10, text=True, stdout=subprocess.PIPE)
-        check(r.stdout == "FuzzLibFuzzer\n", "... the target is a C fuzz "
-              "target", r.stdout)
-    print("%d failure(s)" % len(FAILS))
-    return 1 if FAILS else 0
+        check("... the target is a C fuzz target",
+              r.stdout == "FuzzLibFuzzer\n", r.stdout)
+    return finish()
 
 
 if __name__ == "__main__":

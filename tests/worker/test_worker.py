@@ -8,16 +8,9 @@ import re
 import shutil
 import subprocess
 import sys
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from checks import check, finish, fresh  # noqa: E402  (tests/checks.py)
 
-FAILS = []
-
-
-def check(cond, what, detail=""):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILS.append(what)
-        if detail:
-            print("     " + detail.replace("\n", "\n     "))
 
 
 def run(argv, cwd, timeout=30, exe=None, env=None):
@@ -25,12 +18,6 @@ def run(argv, cwd, timeout=30, exe=None, env=None):
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, errors="replace")
     return p.returncode, p.stdout, p.stderr
-
-
-def fresh(path):
-    shutil.rmtree(path, ignore_errors=True)
-    os.makedirs(path)
-    return path
 
 
 def write(path, text):
@@ -41,22 +28,22 @@ def write(path, text):
 
 def test_list(a, work):
     rc, out, _ = run([a.typed, "-test.list=."], work)
-    check(rc == 0 and out == "FuzzBytes\nFuzzPass\nFuzzMulti\n",
-          "-test.list=. lists the typed targets", out)
+    check("-test.list=. lists the typed targets",
+          rc == 0 and out == "FuzzBytes\nFuzzPass\nFuzzMulti\n", out)
     rc, out, _ = run([a.typed, "--test.list", "Multi"], work)
-    check(rc == 0 and out == "FuzzMulti\n", "-test.list with a pattern", out)
+    check("-test.list with a pattern", rc == 0 and out == "FuzzMulti\n", out)
     rc, out, _ = run([a.libfuzzer, "-test.list=."], work)
-    check(rc == 0 and out == "FuzzLibFuzzer\n",
-          "a libFuzzer harness becomes FuzzLibFuzzer", out)
+    check("a libFuzzer harness becomes FuzzLibFuzzer",
+          rc == 0 and out == "FuzzLibFuzzer\n", out)
     rc, _, err = run([a.typed, "-nosuchflag"], work)
-    check(rc == 2 and "flag provided but not defined" in err,
-          "unknown flag exits 2", err)
+    check("unknown flag exits 2",
+          rc == 2 and "flag provided but not defined" in err, err)
 
 
 def test_regression(a, work):
     d = fresh(os.path.join(work, "regress"))
     rc, out, _ = run([a.typed], d)
-    check(rc == 0 and out == "PASS\n", "seeds only: PASS, exit 0", out)
+    check("seeds only: PASS, exit 0", rc == 0 and out == "PASS\n", out)
 
     write(os.path.join(d, "testdata/fuzz/FuzzBytes/crash"),
           'go test fuzz v1\n[]byte("FUZZY")\n')
@@ -67,14 +54,15 @@ def test_regression(a, work):
             "    --- FAIL: FuzzBytes/crash (0.00s)\n"
             "        typed.c:21: found the bug: 5 bytes\n"
             "FAIL\n")
-    check(rc == 1 and re.sub(r"\d+\.\d\ds", "0.00s", out) == want,
-          "a failing testdata file: go test's report, exit 1", out)
+    check("a failing testdata file: go test's report, exit 1",
+          rc == 1 and re.sub(r"\d+\.\d\ds", "0.00s", out) == want, out)
     rc, out, _ = run([a.typed, "-test.run=FuzzBytes/fine", "-test.v"], d)
-    check(rc == 0 and "=== RUN   FuzzBytes/fine" in out and
+    check("-test.run=Target/entry -test.v",
+          rc == 0 and "=== RUN   FuzzBytes/fine" in out and
           "--- PASS: FuzzBytes/fine" in out and "crash" not in out and
-          out.endswith("PASS\n"), "-test.run=Target/entry -test.v", out)
+          out.endswith("PASS\n"), out)
     rc, out, _ = run([a.typed, "-test.run=^FuzzPass$"], d)
-    check(rc == 0 and out == "PASS\n", "-test.run selects targets", out)
+    check("-test.run selects targets", rc == 0 and out == "PASS\n", out)
 
     write(os.path.join(d, "testdata/fuzz/FuzzMulti/bools"),
           "go test fuzz v1\nbool(true)\nbool(true)\nbool(true)\nbool(true)\n"
@@ -83,15 +71,15 @@ def test_regression(a, work):
           'go test fuzz v1\nstring("BAD")\nint(-7)\nbool(false)\n'
           '[]byte("")\nbyte(\'a\')\nfloat64(0)\nrune(\'y\')\n')
     rc, out, _ = run([a.typed, "-test.run=FuzzMulti"], d)
-    check(rc == 1 and '"testdata/fuzz/FuzzMulti/bools": mismatched types in '
+    check("a mistyped testdata file fails the target, Go's message",
+          rc == 1 and '"testdata/fuzz/FuzzMulti/bools": mismatched types in '
           "corpus entry: [bool bool bool bool bool bool bool], want "
-          "[string int bool []uint8 uint8 float64 int32]" in out,
-          "a mistyped testdata file fails the target, Go's message", out)
+          "[string int bool []uint8 uint8 float64 int32]" in out, out)
     os.remove(os.path.join(d, "testdata/fuzz/FuzzMulti/bools"))
     rc, out, _ = run([a.typed, "-test.run=FuzzMulti"], d)
-    check(rc == 1 and "--- FAIL: FuzzMulti/bad" in out and
-          "typed.c:38: bad string, int -7" in out,
-          "errorf then skip: still a failure", out)
+    check("errorf then skip: still a failure",
+          rc == 1 and "--- FAIL: FuzzMulti/bad" in out and
+          "typed.c:38: bad string, int -7" in out, out)
 
 
 def build_go(a, work):
@@ -102,7 +90,7 @@ def build_go(a, work):
     env = dict(os.environ, GOFLAGS="-mod=mod", GOTOOLCHAIN="local")
     rc, out, err = run([a.go, "test", "-c", "-fuzz=.", "-o", exe, "."],
                        gopkg, timeout=120, env=env)
-    check(rc == 0, "go test -c -fuzz builds the Go coordinator", out + err)
+    check("go test -c -fuzz builds the Go coordinator", rc == 0, out + err)
     return exe if rc == 0 else None
 
 
@@ -121,27 +109,27 @@ def test_go_coordinator(a, work):
     d = fresh(os.path.join(work, "coord"))
     rc, out, err = coordinate(gotest, a.typed, "FuzzBytes", d, "30s")
     print(out + err)
-    check(rc == 1 and "--- FAIL: FuzzBytes" in out and
+    check("Go's coordinator finds the C target's bug via the C worker",
+          rc == 1 and "--- FAIL: FuzzBytes" in out and
           "typed.c:21: found the bug" in out and
-          "fuzz: minimizing" in err,
-          "Go's coordinator finds the C target's bug via the C worker")
+          "fuzz: minimizing" in err)
     m = re.search(r"Failing input written to (testdata/fuzz/FuzzBytes/\w+)",
                   out)
-    check(m is not None, "Go wrote a crash file")
+    check("Go wrote a crash file", m is not None)
     if m:
         with open(os.path.join(d, m.group(1))) as f:
             data = f.read()
-        check(data == 'go test fuzz v1\n[]byte("FUZ")\n',
-              "the C worker minimized it to FUZ", data)
+        check("the C worker minimized it to FUZ",
+              data == 'go test fuzz v1\n[]byte("FUZ")\n', data)
         name = os.path.basename(m.group(1))
         rc, out, _ = run([a.typed, "-test.run=FuzzBytes/" + name], d)
-        check(rc == 1 and "--- FAIL: FuzzBytes/" + name in out and
+        check("the crash file reproduces in the C target's regression mode",
+              rc == 1 and "--- FAIL: FuzzBytes/" + name in out and
               "found the bug: 3 bytes" in out,
-              "the crash file reproduces in the C target's regression mode",
               out)
         rc, out, _ = run([gotest, "-test.run=FuzzBytes/" + name], d)
-        check(rc == 1 and "found the bug: 3 bytes" in out,
-              "... and in the Go test binary", out)
+        check("... and in the Go test binary",
+              rc == 1 and "found the bug: 3 bytes" in out, out)
 
     # Several argument kinds, coverage replies and KeepCoverage minimization;
     # any replay mismatch would show as "modified input" or a panic.
@@ -150,24 +138,24 @@ def test_go_coordinator(a, work):
     # coordinator report "context deadline exceeded" in about 1 run in 3
     # with this worker, an open issue.)
     rc, out, err = coordinate(gotest, a.typed, "FuzzMulti", d, "2000000x")
-    check(rc == 0 and out.endswith("PASS\n") and "new interesting" in err,
-          "FuzzMulti (7 kinds) under Go's coordinator, -fuzztime=Nx: PASS",
+    check("FuzzMulti (7 kinds) under Go's coordinator, -fuzztime=Nx: PASS",
+          rc == 0 and out.endswith("PASS\n") and "new interesting" in err,
           out + err)
 
     # A crash that kills the worker: Go rebuilds the input from shm.
     d = fresh(os.path.join(work, "abort"))
     rc, out, err = coordinate(gotest, a.libfuzzer, "FuzzLibFuzzer", d, "30s")
     print(out + err)
-    check(rc == 1 and "signal: aborted" in out,
-          "abort() in a libFuzzer harness: Go records the crash")
+    check("abort() in a libFuzzer harness: Go records the crash",
+          rc == 1 and "signal: aborted" in out)
     m = re.search(r"Failing input written to (testdata/fuzz/\w+/\w+)", out)
     if m:
         with open(os.path.join(d, m.group(1))) as f:
             data = f.read()
-        check(data.startswith('go test fuzz v1\n[]byte("LF'),
-              "the rebuilt crasher starts with LF", data)
+        check("the rebuilt crasher starts with LF",
+              data.startswith('go test fuzz v1\n[]byte("LF'), data)
         rc, _, _ = run([a.libfuzzer], d)
-        check(rc == -6, "it aborts the C target in regression mode")
+        check("it aborts the C target in regression mode", rc == -6)
 
     # Throughput of a trivial target, one worker: C worker vs Go worker.
     for label, worker in (("C worker", a.typed), ("Go worker", gotest)):
@@ -188,8 +176,7 @@ def main():
     test_list(a, work)
     test_regression(a, work)
     test_go_coordinator(a, work)
-    print("%d failure(s)" % len(FAILS))
-    return 1 if FAILS else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -5,14 +5,9 @@ import os
 import shutil
 import subprocess
 import sys
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from checks import check, finish  # noqa: E402  (tests/checks.py)
 
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        FAILS.append(what)
 
 
 def runner(a, extra, env=None, timeout=90):
@@ -47,13 +42,14 @@ def main():
 
     # 1. The shared corpus: every entry passes in both, results agree.
     rc, out = runner(a, ["--corpus", corpus])
-    check(rc == 0, "shared corpus: exit 0")
+    check("shared corpus: exit 0", rc == 0)
     n = len(os.listdir(corpus))
-    check(("%d entries, 0 with" % (n + 1)) in out,
-          "shared corpus: %d files + seed#0 in the table" % n)
+    check("shared corpus: %d files + seed#0 in the table" % n,
+          ("%d entries, 0 with" % (n + 1)) in out)
     r = row(out, "lower_hex")
-    check(r is not None and r[1:4] == ["PASS", "PASS", "ok"] and
-          r[4] == "ok [2f2fc3a9]", "lower_hex row: PASS | PASS | ok")
+    check("lower_hex row: PASS | PASS | ok",
+          r is not None and r[1:4] == ["PASS", "PASS", "ok"] and
+          r[4] == "ok [2f2fc3a9]")
 
     # 2. The ctest lane: the example built as a project using the CMake
     # package, its corpus registered by cgofuzz_add_fuzz_target.
@@ -66,14 +62,14 @@ def main():
     if p.returncode == 0:
         p = subprocess.run(["cmake", "--build", xb], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=60)
-    check(p.returncode == 0, "example CMake project configures and builds")
+    check("example CMake project configures and builds", p.returncode == 0)
     if p.returncode == 0:
         rc, out = runner(a, ["--corpus", corpus, "--ctest-dir", xb,
                              "--ctest-name", "fuzz_unescape"])
-        check(rc == 0, "with ctest: exit 0")
+        check("with ctest: exit 0", rc == 0)
         r = row(out, "pct_literal")
-        check(r is not None and r[1:5] == ["PASS"] * 3 + ["ok"],
-              "with ctest: pct_literal PASS in go, c and ctest")
+        check("with ctest: pct_literal PASS in go, c and ctest",
+              r is not None and r[1:5] == ["PASS"] * 3 + ["ok"])
     else:
         print(p.stdout.decode("utf-8", "replace"))
 
@@ -84,22 +80,22 @@ def main():
     with open(os.path.join(tmp, "only_pct"), "w") as f:
         f.write('go test fuzz v1\nstring("%25")\nbool(true)\n')
     rc, out = runner(a, ["--corpus", tmp], {"XLANG_C_BUG": "2"})
-    check(rc == 1, "planted C failure: exit 1")
+    check("planted C failure: exit 1", rc == 1)
     r = row(out, "only_pct")
-    check(r is not None and r[1:4] == ["PASS", "FAIL", "DIFF"],
-          "only_pct row: go PASS, c FAIL, DIFF")
-    check("c FuzzUnescape/only_pct:" in out and "round trip" in out,
-          "the C failure message is shown")
+    check("only_pct row: go PASS, c FAIL, DIFF",
+          r is not None and r[1:4] == ["PASS", "FAIL", "DIFF"])
+    check("the C failure message is shown",
+          "c FuzzUnescape/only_pct:" in out and "round trip" in out)
     r = row(out, "plain")
-    check(r is not None and r[3] == "ok", "unaffected entries stay ok")
+    check("unaffected entries stay ok", r is not None and r[3] == "ok")
 
     # 4. A silent disagreement: both pass, the logged results differ.
     rc, out = runner(a, ["--corpus", tmp], {"XLANG_C_BUG": "1"})
-    check(rc == 1, "planted disagreement: exit 1")
+    check("planted disagreement: exit 1", rc == 1)
     r = row(out, "lower_hex")
-    check(r is not None and r[1:4] == ["PASS", "PASS", "DIFF"] and
-          r[4] == "go: ok [2f2fc3a9] / c: err 0",
-          "lower_hex row: both PASS, DIFF, both results shown")
+    check("lower_hex row: both PASS, DIFF, both results shown",
+          r is not None and r[1:4] == ["PASS", "PASS", "DIFF"] and
+          r[4] == "go: ok [2f2fc3a9] / c: err 0")
 
     # 5. The C target under go test (gofuzz.FuzzC) as a third column: it
     # agrees with both on the shared corpus, and with the C binary (not Go)
@@ -107,19 +103,18 @@ def main():
     cpkg = os.path.join(a.source, "examples", "go", "cunescape")
     rc, out = runner(a, ["--corpus", corpus, "--go-c-pkg", cpkg],
                      timeout=300)
-    check(rc == 0, "with gofuzz: exit 0")
+    check("with gofuzz: exit 0", rc == 0)
     r = row(out, "lower_hex")
-    check(r is not None and r[1:5] == ["PASS"] * 3 + ["ok"],
-          "with gofuzz: lower_hex PASS in go, c and gofuzz")
+    check("with gofuzz: lower_hex PASS in go, c and gofuzz",
+          r is not None and r[1:5] == ["PASS"] * 3 + ["ok"])
     rc, out = runner(a, ["--corpus", tmp, "--go-c-pkg", cpkg],
                      {"XLANG_C_BUG": "1"}, timeout=300)
     r = row(out, "lower_hex")
-    check(rc == 1 and r is not None and r[4] == "DIFF" and
-          r[5] == "go: ok [2f2fc3a9] / c: err 0 / gofuzz: err 0",
-          "planted disagreement: gofuzz reports what the C binary does")
+    check("planted disagreement: gofuzz reports what the C binary does",
+          rc == 1 and r is not None and r[4] == "DIFF" and
+          r[5] == "go: ok [2f2fc3a9] / c: err 0 / gofuzz: err 0")
 
-    print("%d checks failed" % len(FAILS))
-    return 1 if FAILS else 0
+    return finish()
 
 
 if __name__ == "__main__":
