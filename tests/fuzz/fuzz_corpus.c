@@ -12,13 +12,7 @@
 #include "cgofuzz/codec.h"
 #include "cgofuzz/value.h"
 
-#define CHECK(c)                                                               \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);    \
-      abort();                                                                 \
-    }                                                                          \
-  } while (0)
+#include "harness_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint8_t *d = malloc(size ? size : 1); /* exact size: ASan sees overreads */

@@ -12,13 +12,7 @@
 
 #include "cgofuzz/wire.h"
 
-#define CHECK(c)                                                               \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);    \
-      abort();                                                                 \
-    }                                                                          \
-  } while (0)
+#include "harness_check.h"
 
 static int bytes_eq(const cgofuzz_wire_bytes *a, const cgofuzz_wire_bytes *b) {
   return a->has == b->has && a->len == b->len &&

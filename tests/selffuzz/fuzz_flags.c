@@ -15,13 +15,7 @@
 
 #include "cli.h"
 
-#define CHECK(c)                                                               \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);    \
-      abort();                                                                 \
-    }                                                                          \
-  } while (0)
+#include "../fuzz/harness_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
