@@ -627,19 +627,6 @@ static void write_stats(worker *w) {
   fclose(f);
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n) {
-  while (n) {
-    ssize_t k = write(fd, p, n);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      return -1;
-    p += k;
-    n -= (size_t)k;
-  }
-  return 0;
-}
-
 /* Reads one line (without '\n') into line; 1 on success, 0 at EOF. */
 static int read_line(cgofuzz_buf *in, size_t *consumed, cgofuzz_buf *line) {
   for (;;) {
@@ -780,7 +767,7 @@ int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
     cgofuzz_call_free(&call);
     if (w.stats && now_ns() - w.st_last > 500000000)
       write_stats(&w);
-    if (write_all(CGOFUZZ_FUZZ_OUT_FD, out.data, out.len) != 0) {
+    if (cgofuzz_write_all(CGOFUZZ_FUZZ_OUT_FD, out.data, out.len) != 0) {
       status = 1;
       break;
     }
