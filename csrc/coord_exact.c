@@ -37,6 +37,17 @@ static const uint8_t *slot_at(slot *s, size_t hdr, uint64_t *room) {
   return cgofuzz_shm_value(m) + off;
 }
 
+/* A slot that fails a check is not used: the input is rebuilt by replay,
+ * as for a Go worker. Says why with -v; returns 0 (no exact input). */
+static int ignore_slot(const coord *c, const char *why) {
+  if (c->cfg->verbose)
+    fprintf(stderr,
+            "cgofuzz: ignoring the worker's exact-input slot (%s); "
+            "replaying the mutations instead\n",
+            why);
+  return 0;
+}
+
 int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
   const cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   uint64_t room;
@@ -60,11 +71,7 @@ int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
                                     c->cfg->kinds, c->cfg->n_kinds, &msg) != 0)
     why = coord_cstr(&msg);
   if (why) {
-    if (c->cfg->verbose)
-      fprintf(stderr,
-              "cgofuzz: ignoring the worker's exact-input slot (%s); "
-              "replaying the mutations instead\n",
-              why);
+    ignore_slot(c, why);
     cgofuzz_buf_free(&msg);
     return 0;
   }
@@ -98,14 +105,8 @@ int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
   else if (idx >= c->cfg->n_kinds || (c->cfg->kinds[idx] != CGOFUZZ_BYTES &&
                                       c->cfg->kinds[idx] != CGOFUZZ_STRING))
     why = "it names an argument that is not []byte or string";
-  if (why) {
-    if (c->cfg->verbose)
-      fprintf(stderr,
-              "cgofuzz: ignoring the worker's exact-input slot (%s); "
-              "replaying the mutations instead\n",
-              why);
-    return 0;
-  }
+  if (why)
+    return ignore_slot(c, why);
   *index = (size_t)idx;
   *data = p + CGOFUZZ_EXACT_RAW_HDR;
   *len = (size_t)l;
