@@ -225,6 +225,10 @@ void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg);
 int cgofuzz_coord_start_worker(coord *c, slot *s);
 /* The worker closed its pipe: it died. Classify it by wait status. */
 void cgofuzz_coord_on_death(coord *c, slot *s);
+/* Sends call to s's worker, which is then in state (W_BUSY or W_MIN) with
+ * limit execs counted as outstanding; a failed send is the worker's death. */
+void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
+                             int state, int64_t limit);
 /* A fuzz or minimize reply of a busy worker (coord_resp.c). */
 void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n);
 /* SIGINT/SIGTERM/SIGHUP arrived: workers dying now are not crashers. */

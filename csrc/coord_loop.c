@@ -200,12 +200,18 @@ static void dispatch(coord *c, slot *s) {
     call.fuzz.coverage_data.len = c->mask_len;
     s->sent_gen = c->mask_gen;
   }
-  c->line.len = 0;
-  cgofuzz_wire_encode_call(&call, &c->line);
   s->entry = idx;
   s->warmup = warmup;
+  cgofuzz_coord_send_call(c, s, &call, W_BUSY, limit);
+}
+
+void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
+                             int state, int64_t limit) {
+  cgofuzz_err err = {0};
+  c->line.len = 0;
+  cgofuzz_wire_encode_call(call, &c->line);
+  s->state = state;
   s->limit = limit;
-  s->state = W_BUSY;
   c->outstanding += limit;
   if (cgofuzz_worker_send(&s->w, &c->line, &err) != 0)
     cgofuzz_coord_on_death(c, s);

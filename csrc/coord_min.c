@@ -259,14 +259,8 @@ void cgofuzz_mjob_step(coord *c, slot *s) {
     call.minimize.keep_coverage.data = j->keep; /* borrowed */
     call.minimize.keep_coverage.len = c->mask_len;
   }
-  c->line.len = 0;
-  cgofuzz_wire_encode_call(&call, &c->line);
   c->job_running = true;
-  s->state = W_MIN;
-  s->limit = limit;
-  c->outstanding += limit;
-  if (cgofuzz_worker_send(&s->w, &c->line, &err) != 0)
-    cgofuzz_coord_on_death(c, s);
+  cgofuzz_coord_send_call(c, s, &call, W_MIN, limit);
 }
 
 void cgofuzz_mjob_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
