@@ -43,6 +43,8 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from checks import go_unquote  # noqa: E402  (shared with the tests)
 BENCH = os.path.join(ROOT, "bench")
 CDIR = os.path.join(BENCH, "c")
 CACHE = os.path.join(BENCH, ".cache")
@@ -422,41 +424,6 @@ def go_quote(b):
             out.append("\\x%02x" % c)
     out.append('"')
     return "".join(out)
-
-
-def go_unquote(s):
-    """Decodes Go's strconv.Quote output (as %q writes []byte values)."""
-    assert s[0] == '"' and s[-1] == '"', s[:20]
-    s = s[1:-1]
-    out = bytearray()
-    i = 0
-    simple = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11,
-              "\\": 92, '"': 34, "'": 39}
-    while i < len(s):
-        c = s[i]
-        if c != "\\":
-            out += c.encode("utf-8")
-            i += 1
-            continue
-        e = s[i + 1]
-        if e in simple:
-            out.append(simple[e])
-            i += 2
-        elif e == "x":
-            out.append(int(s[i + 2:i + 4], 16))
-            i += 4
-        elif e == "u":
-            out += chr(int(s[i + 2:i + 6], 16)).encode("utf-8")
-            i += 6
-        elif e == "U":
-            out += chr(int(s[i + 2:i + 10], 16)).encode("utf-8")
-            i += 10
-        elif e in "01234567":
-            out.append(int(s[i + 1:i + 4], 8))
-            i += 4
-        else:
-            raise ValueError("bad escape \\" + e)
-    return bytes(out)
 
 
 def decode_go_corpus(src, dst):

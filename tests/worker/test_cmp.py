@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from checks import check, finish  # noqa: E402  (tests/checks.py)
+from checks import check, finish, go_bytes  # noqa: E402  (tests/checks.py)
 
 MAGIC = bytes([0x8f, 0x13, 0xa7, 0x5c, 0xe2, 0x39, 0xd4, 0x6b])
 SLOT_MAGIC = 0x5443584546474643
@@ -30,11 +30,7 @@ def encode(b):
 
 
 def decode(enc):
-    # Enough for one []byte literal written by cgofuzz's encoder.
-    line = enc.split(b"\n")[1]
-    assert line.startswith(b"[]byte(") and line.endswith(b")")
-    lit = line[7:-1].decode()
-    return eval("b" + lit)  # Go's quoting of []byte is a Python bytes literal
+    return go_bytes(enc.decode("utf-8"))
 
 
 class Worker:

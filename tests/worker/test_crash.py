@@ -11,14 +11,8 @@ import shutil
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from checks import check, finish, fresh  # noqa: E402  (tests/checks.py)
+from checks import check, finish, fresh, go_bytes  # noqa: E402
 
-
-
-def decode_bytes(text):
-    line = text.split("\n")[1]
-    assert line.startswith("[]byte(") and line.endswith(")")
-    return eval("b" + line[7:-1])
 
 
 def fuzz(exe, work, mode, extra=()):
@@ -34,8 +28,8 @@ def fuzz(exe, work, mode, extra=()):
                   p.stdout)
     data = None
     if m:
-        with open(os.path.join(d, m.group(1))) as f:
-            data = decode_bytes(f.read())
+        with open(os.path.join(d, m.group(1)), encoding="utf-8") as f:
+            data = go_bytes(f.read())
     return p, data, d, m and m.group(1)
 
 
@@ -92,8 +86,8 @@ def main():
                   p.stdout)
     data = None
     if m:
-        with open(os.path.join(d, m.group(1))) as f:
-            data = decode_bytes(f.read())
+        with open(os.path.join(d, m.group(1)), encoding="utf-8") as f:
+            data = go_bytes(f.read())
     check("ASan heap overflow: exact input (%r)" % data,
           p.returncode == 1 and data is not None and len(data) >= 3 and
           data[:1] == b"X", p.stdout[-600:] + p.stderr[-600:])
