@@ -247,7 +247,14 @@ func (ct *cTarget) exec(vals []reflect.Value) (int, string) {
 	var logp *C.char
 	var logn C.size_t
 	var status C.int
-	Cover(func() { status = C.cgofuzz_go_exec(ct.f, ct.args, &logp, &logn) })
+	// Cover's pairing, without a closure per exec.
+	if len(cCounters) > 0 {
+		ResetCoverage()
+	}
+	status = C.cgofuzz_go_exec(ct.f, ct.args, &logp, &logn)
+	if len(cCounters) > 0 {
+		FlushCoverage()
+	}
 	log := ""
 	if logn > 0 {
 		log = C.GoStringN(logp, C.int(logn))
