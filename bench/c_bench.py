@@ -44,7 +44,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-from checks import go_unquote  # noqa: E402  (shared with the tests)
+from testlib import go_unquote  # noqa: E402  (shared with the tests)
 BENCH = os.path.join(ROOT, "bench")
 CDIR = os.path.join(BENCH, "c")
 CACHE = os.path.join(BENCH, ".cache")

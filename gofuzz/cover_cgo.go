@@ -3,9 +3,9 @@
 package gofuzz
 
 /*
-#cgo CFLAGS: -std=c11 -D_GNU_SOURCE -I${SRCDIR}/../include -I${SRCDIR}/../csrc
+#cgo CFLAGS: -std=c11 -D_GNU_SOURCE -I${SRCDIR}/../include -I${SRCDIR}/../csrc/base -I${SRCDIR}/../csrc/core -I${SRCDIR}/../csrc/runtime
 #cgo LDFLAGS: -lpthread
-#include "target_internal.h"
+#include "runtime.h"
 */
 import "C"
 

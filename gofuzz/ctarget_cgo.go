@@ -4,7 +4,7 @@ package gofuzz
 
 /*
 #include <stdlib.h>
-#include "target_go.h"
+#include "gotarget.h"
 */
 import "C"
 

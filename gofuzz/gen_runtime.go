@@ -3,7 +3,8 @@
 // gen_runtime writes the zrt_*.c files: one per cgofuzz runtime source that
 // package gofuzz compiles (the worker server, the mutator, the codec, the
 // target registry and coverage), each a single #include of the file in
-// ../csrc. Run it with "go generate" in this directory.
+// ../csrc/<layer>: the files of the runtime layer and of the layers it may
+// use, as csrc/layers.txt says. Run it with "go generate" in this directory.
 //
 // Go's build cache does not see changes to files included from outside the
 // package directory, so each wrapper carries a hash of its source and of
@@ -27,7 +28,11 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	for _, src := range rtsrc.Files {
+	files, err := rtsrc.Files("..")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, src := range files {
 		text, err := rtsrc.Wrapper("..", src)
 		if err != nil {
 			log.Fatal(err)
@@ -36,5 +41,5 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	fmt.Printf("gen_runtime: %d wrappers\n", len(rtsrc.Files))
+	fmt.Printf("gen_runtime: %d wrappers\n", len(files))
 }

@@ -6,7 +6,7 @@ set -euo pipefail
 
 pkgs=(cmake ninja-build gcc g++ libgtest-dev googletest python3 valgrind
       clang clang-14 libclang-rt-14-dev clang-format zlib1g-dev dpkg-dev
-      libcjson-dev strace)
+      libcjson-dev strace python3-pytest)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
@@ -32,6 +32,26 @@ if ! grep -qsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sourc
   echo "install-deps: added $src_entry"
   $SUDO apt-get update -qq
 fi
+# pytest for the python3 that CMake finds (the first on PATH). Debian's
+# python3-pytest serves /usr/bin/python3; another python3 (pyenv, venv) gets
+# it from PyPI.
+if ! python3 -c "import pytest" >/dev/null 2>&1; then
+  echo "install-deps: pytest for $(command -v python3) from PyPI"
+  python3 -m pip install -q pytest || { echo "install-deps: pip install pytest failed"; exit 1; }
+fi
+# Source packages the tests build from (cJSON's upstream libFuzzer harness):
+# fetched here, at set-up, so no test reaches the network. Tests that need
+# them skip, visibly, when they are not here.
+srcdir=${CGOFUZZ_SRC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cgofuzz/src}
+mkdir -p "$srcdir"
+for p in cjson; do
+  if ! ls -d "$srcdir/$p"-*/ >/dev/null 2>&1; then
+    echo "install-deps: fetching the $p source package into $srcdir"
+    ( cd "$srcdir" && apt-get source --download-only -q "$p" >/dev/null &&
+      dpkg-source -q -x "$p"_*.dsc >/dev/null ) ||
+      echo "install-deps: WARNING: could not fetch the $p source (tests that need it will skip)"
+  fi
+done
 if ! command -v go >/dev/null 2>&1; then
   # The reference Go toolchain; the machine image normally has a newer one.
   echo "install-deps: no go on PATH, installing Debian's golang"

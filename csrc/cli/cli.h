@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgofuzz/buf.h"
+#include "buf.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1

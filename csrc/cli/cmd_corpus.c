@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cgofuzz/codec.h"
 #include "cli.h"
+#include "codec.h"
 
 static void usage_fmt(cli_flag *flags, size_t n) {
   fprintf(stderr, "usage: cgofuzz corpus fmt [-w] FILE...\n"

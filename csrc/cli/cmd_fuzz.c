@@ -24,8 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgofuzz/coord.h"
 #include "cli.h"
+#include "coord.h"
 
 /* cgofuzz_parse_duration, with -2 for "0x" (a count of zero), which
  * -fuzztime rejects and -fuzzminimizetime takes as "off". */

@@ -12,9 +12,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "cgofuzz/codec.h"
-#include "cgofuzz/mutator.h"
 #include "cli.h"
+#include "codec.h"
+#include "mutator.h"
 
 static void usage_mutate(cli_flag *flags, size_t n) {
   fprintf(stderr,

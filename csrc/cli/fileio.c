@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgofuzz/codec.h"
 #include "cli.h"
+#include "codec.h"
 
 int cli_read_file(const char *path, cgofuzz_buf *out) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);

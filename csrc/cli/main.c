@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgofuzz/coord.h"
 #include "cli.h"
+#include "coord.h"
 
 #define CGOFUZZ_VERSION "0.1.0"
 

@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgofuzz/buf.h"
-#include "cgofuzz/codec.h"
-#include "cgofuzz/minimize.h"
-#include "cgofuzz/mutator.h"
-#include "cgofuzz/pcg.h"
+#include "buf.h"
 #include "cgofuzz/value.h"
-#include "cgofuzz/wire.h"
+#include "codec.h"
 #include "codec_internal.h" /* cgofuzz_hexval */
+#include "minimize.h"
+#include "mutator.h"
+#include "pcg.h"
+#include "wire.h"
 
 /* ---- output ------------------------------------------------------------ */
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # build.sh: builds the libFuzzer harnesses in tests/fuzz/ against the
-# runtime (csrc/*.c, not the CLI), with ASan and UBSan. The C-target side of
-# the runtime (coverage.c, target_*.c, worker_server.c) is left out: it
-# defines the SanitizerCoverage hooks that libFuzzer itself provides.
+# base and core layers (csrc/base, csrc/core: the decoders), with ASan and
+# UBSan. The runtime layer is left out: it defines the SanitizerCoverage
+# hooks that libFuzzer itself provides.
 #
 #   tests/fuzz/build.sh            # binaries in build-fuzz/
 #   OUT=/some/dir tests/fuzz/build.sh
@@ -12,11 +12,8 @@ out=${OUT:-$root/build-fuzz}
 cc=${CC:-clang}
 mkdir -p "$out"
 srcs=
-for f in "$root"/csrc/*.c; do
-  case $(basename "$f") in
-  coverage.c | target_*.c | worker_server.c) ;;
-  *) srcs="$srcs $f" ;;
-  esac
+for f in "$root"/csrc/base/*.c "$root"/csrc/core/*.c; do
+  srcs="$srcs $f"
 done
 for src in "$root"/tests/fuzz/fuzz_*.c; do
   name=$(basename "$src" .c)
@@ -24,6 +21,6 @@ for src in "$root"/tests/fuzz/fuzz_*.c; do
   # shellcheck disable=SC2046
   "$cc" -std=c11 -g -O1 -D_GNU_SOURCE -Wall -Wextra -Werror \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-    -fno-omit-frame-pointer -I"$root/include" -I"$root/csrc" \
+    -fno-omit-frame-pointer -I"$root/include" -I"$root/csrc/base" -I"$root/csrc/core" \
     "$src" $srcs -lm -o "$out/$name"
 done

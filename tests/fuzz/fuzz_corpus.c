@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgofuzz/codec.h"
 #include "cgofuzz/value.h"
+#include "codec.h"
 
 #include "harness_check.h"
 

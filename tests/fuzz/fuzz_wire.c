@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgofuzz/wire.h"
+#include "wire.h"
 
+#include "base64.h"
 #include "harness_check.h"
 
 static int bytes_eq(const cgofuzz_wire_bytes *a, const cgofuzz_wire_bytes *b) {

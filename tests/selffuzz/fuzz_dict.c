@@ -14,8 +14,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cgofuzz/pcg.h"
-#include "target_internal.h"
+#include "pcg.h"
+#include "runtime.h"
 
 #include "../fuzz/harness_check.h"
 

@@ -24,20 +24,20 @@ out=${OUT:-$root/build-selffuzz}
 par=${PARALLEL:-2}
 harnesses=${HARNESSES:-corpus wire flags dict}
 mkdir -p "$out"
-common="$root/csrc/buf.c $root/csrc/value.c $root/csrc/base64.c"
-common="$common $root/csrc/isprint_table.c $root/csrc/quote.c"
-common="$common $root/csrc/numfmt.c $root/csrc/sha256.c"
+common="$root/csrc/base/buf.c $root/csrc/core/value.c $root/csrc/base/base64.c"
+common="$common $root/csrc/core/isprint_table.c $root/csrc/core/quote.c"
+common="$common $root/csrc/core/numfmt.c $root/csrc/base/sha256.c $root/csrc/base/text.c"
 status=0
 for h in $harnesses; do
   case $h in
   corpus) src=$root/tests/fuzz/fuzz_corpus.c
-    extra="$root/csrc/codec_decode.c $root/csrc/codec_encode.c $root/csrc/codec_scan.c" ;;
+    extra="$root/csrc/core/codec_decode.c $root/csrc/core/codec_encode.c $root/csrc/core/codec_scan.c" ;;
   wire) src=$root/tests/fuzz/fuzz_wire.c
-    extra="$root/csrc/json.c $root/csrc/wire.c" ;;
+    extra="$root/csrc/core/json.c $root/csrc/core/wire.c" ;;
   flags) src=$root/tests/selffuzz/fuzz_flags.c
     extra="$root/csrc/cli/flags.c" ;;
   dict) src=$root/tests/selffuzz/fuzz_dict.c
-    extra="$root/csrc/target_dict.c" ;;
+    extra="$root/csrc/runtime/dict.c" ;;
   *) echo "unknown harness $h" >&2; exit 2 ;;
   esac
   bin=$out/selffuzz_$h
@@ -46,7 +46,7 @@ for h in $harnesses; do
     # shellcheck disable=SC2086
     "$cgofuzz" cc -std=c11 -g -O1 -D_GNU_SOURCE -Wall -Wextra -Werror \
       -fsanitize=address,undefined,fuzzer -fno-sanitize-recover=all \
-      -fno-omit-frame-pointer -I"$root/include" -I"$root/csrc" \
+      -fno-omit-frame-pointer -I"$root/include" -I"$root/csrc/base" -I"$root/csrc/core" -I"$root/csrc/runtime" \
       -I"$root/csrc/cli" "$src" $extra $common -o "$bin"
   fi
   run=$out/run-$h

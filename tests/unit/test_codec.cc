@@ -2,7 +2,7 @@
 // taken from the installed Go (go1.26.8 internal/fuzz marshalCorpusFile /
 // unmarshalCorpusFile), plus a check that isprint_table.c still matches the
 // Go toolchain's strconv.IsPrint.
-#include "cgofuzz/codec.h"
+#include "codec.h"
 
 #include <gtest/gtest.h>
 
@@ -415,11 +415,11 @@ TEST(CodecIsPrint, TableMatchesGenerator) {
   int rc = pclose(p);
   if (rc != 0 || gen.empty())
     GTEST_SKIP() << "go not available";
-  std::ifstream in(root + "/csrc/isprint_table.c");
+  std::ifstream in(root + "/csrc/core/isprint_table.c");
   std::stringstream have;
   have << in.rdbuf();
   EXPECT_EQ(gen, have.str()) << "regenerate: go run ./tools/gen_isprint > "
-                                "csrc/isprint_table.c";
+                                "csrc/core/isprint_table.c";
 }
 
 } // namespace

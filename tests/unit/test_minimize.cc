@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "cgofuzz/minimize.h"
+#include "minimize.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cgofuzz/mutator.h"
+#include "mutator.h"
 
 namespace {
 

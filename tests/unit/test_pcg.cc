@@ -2,7 +2,7 @@
 // (go1.26.8 internal/fuzz), including uint32n's rejection loop.
 #include <gtest/gtest.h>
 
-#include "cgofuzz/pcg.h"
+#include "pcg.h"
 
 TEST(PcgTest, SeedMatchesGo) {
   cgofuzz_pcg r;

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgofuzz/shm.h"
+#include "shm.h"
 
 // Offsets of Go's sharedMemHeader as reported by unsafe.Offsetof/Sizeof
 // under go1.26 on linux/amd64: 0, 8, 16, 24, 32; size 40.

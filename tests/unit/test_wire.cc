@@ -11,7 +11,9 @@
 #include <random>
 #include <string>
 
-#include "cgofuzz/wire.h"
+#include "base64.h"
+#include "sha256.h"
+#include "wire.h"
 
 namespace {
 

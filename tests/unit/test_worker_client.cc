@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <string>
 
-#include "cgofuzz/worker_client.h"
+#include "coord_worker.h"
 
 namespace {
 

@@ -1,9 +1,9 @@
-// Command gen_isprint prints csrc/isprint_table.c: the set of runes for
+// Command gen_isprint prints csrc/core/isprint_table.c: the set of runes for
 // which the installed Go's strconv.IsPrint reports true, as sorted inclusive
 // ranges. It asks strconv itself about every rune, so the C table matches
 // the Go toolchain that generated it.
 //
-// Usage: go run ./tools/gen_isprint > csrc/isprint_table.c
+// Usage: go run ./tools/gen_isprint > csrc/core/isprint_table.c
 package main
 
 import (

@@ -15,18 +15,54 @@ import (
 	"strings"
 )
 
-// Files are the runtime sources (relative to the repository root) that a C
-// target needs inside a Go test binary: the closure of what
-// csrc/target_go.c, csrc/worker_server.c and csrc/coverage.c call. The
-// coordinator and the test-binary main are not among them.
-var Files = []string{
-	"csrc/base64.c", "csrc/buf.c", "csrc/codec_decode.c",
-	"csrc/codec_encode.c", "csrc/codec_scan.c", "csrc/coverage.c",
-	"csrc/isprint_table.c", "csrc/json.c", "csrc/minimize.c",
-	"csrc/mutator.c", "csrc/mutator_bytes.c", "csrc/numfmt.c", "csrc/pcg.c",
-	"csrc/quote.c", "csrc/sha256.c", "csrc/shm.c", "csrc/target_cmp.c",
-	"csrc/target_dict.c", "csrc/target_go.c", "csrc/target_registry.c",
-	"csrc/value.c", "csrc/wire.c", "csrc/worker_server.c",
+// Layer is the layer of csrc/layers.txt that a C target needs inside a Go
+// test binary: the runtime (the worker server, the target registry, the Go
+// binding and coverage), with the layers it may use. The coordinator, the
+// test-binary driver and the CLI are not among them.
+const Layer = "runtime"
+
+// Layers returns Layer and the layers it may use, from csrc/layers.txt
+// under root: the same table CMake builds the libraries from.
+func Layers(root string) ([]string, error) {
+	b, err := os.ReadFile(filepath.Join(root, "csrc", "layers.txt"))
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		words := strings.Fields(line)
+		if len(words) > 0 && words[0] == Layer {
+			return words, nil
+		}
+	}
+	return nil, fmt.Errorf("csrc/layers.txt has no layer %q", Layer)
+}
+
+// Files returns the C sources (relative to root) that package gofuzz
+// compiles: every .c file of the folders of Layers, sorted.
+func Files(root string) ([]string, error) {
+	layers, err := Layers(root)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range layers {
+		m, err := filepath.Glob(filepath.Join(root, "csrc", l, "*.c"))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range m {
+			rel, err := filepath.Rel(root, f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
 }
 
 // WrapperName is the file name of src's wrapper in package gofuzz.
@@ -38,7 +74,11 @@ func WrapperName(src string) string {
 // from the directory the wrapper is read in. The hash covers src and every
 // header it includes, directly or not.
 func Wrapper(root, src string) (string, error) {
-	files, err := includeClosure(root, src)
+	layers, err := Layers(root)
+	if err != nil {
+		return "", err
+	}
+	files, err := includeClosure(root, src, layers)
 	if err != nil {
 		return "", err
 	}
@@ -61,9 +101,13 @@ var includeRE = regexp.MustCompile(`(?m)^\s*#\s*include\s+"([^"]+)"`)
 
 // includeClosure returns src and the files it includes with #include "...",
 // transitively, sorted (paths relative to root). A name is looked up next
-// to the including file, then in include/, as the C compiler does with the
-// package's -I flags.
-func includeClosure(root, src string) ([]string, error) {
+// to the including file, then in include/ and the layers' folders, as the C
+// compiler does with the package's -I flags.
+func includeClosure(root, src string, layers []string) ([]string, error) {
+	dirs := []string{"include"}
+	for _, l := range layers {
+		dirs = append(dirs, filepath.Join("csrc", l))
+	}
 	seen := map[string]bool{src: true}
 	todo := []string{src}
 	for len(todo) > 0 {
@@ -76,7 +120,7 @@ func includeClosure(root, src string) ([]string, error) {
 		for _, m := range includeRE.FindAllSubmatch(b, -1) {
 			name := string(m[1])
 			var found string
-			for _, dir := range []string{filepath.Dir(f), "include"} {
+			for _, dir := range append([]string{filepath.Dir(f)}, dirs...) {
 				c := filepath.Join(dir, name)
 				if _, err := os.Stat(filepath.Join(root, c)); err == nil {
 					found = c

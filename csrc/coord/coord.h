@@ -1,0 +1,94 @@
+/*
+ * coord.h: a coordinator that drives unmodified Go test binaries as fuzzing
+ * workers, behaving like the coordinator built into `go test -fuzz`
+ * (docs/go-coordinator.md is the reference for every rule followed here).
+ *
+ * The coordinator never sees mutated inputs: a Go worker only reports how
+ * many execs it ran and the PCG state of its last mutation chain, and the
+ * coordinator replays Go's mutator (mutator.h) on the input it sent to
+ * rebuild a crasher or a new interesting input.
+ *
+ * Output follows Go: progress and warnings on stderr, the test verdict
+ * (--- FAIL, Failing input written to ..., PASS/FAIL) on stdout.
+ */
+#ifndef CGOFUZZ_COORD_H
+#define CGOFUZZ_COORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "cgofuzz/value.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Environment variable that turns `cgofuzz -test.fuzzworker ...` into the
+ * fake worker used for argument-type discovery; its value is the file the
+ * fake worker appends the inputs it is sent to. */
+#define CGOFUZZ_DISCOVER_ENV "CGOFUZZ_DISCOVER_OUT"
+
+typedef struct cgofuzz_coord_config {
+  const char *binary; /* the test binary (path as given) */
+  char **extra_args;  /* passed to every worker after our flags */
+  size_t n_extra;
+  const char *target;     /* the one fuzz target, e.g. "FuzzX" */
+  const char *cache_root; /* -test.fuzzcachedir: parent of <target>/ */
+  int64_t fuzz_ns;        /* -fuzztime duration, 0: none */
+  int64_t fuzz_count;     /* -fuzztime Nx, 0: none */
+  int64_t minimize_ns;    /* -fuzzminimizetime duration (default 60s) */
+  int64_t minimize_count; /* -fuzzminimizetime Nx, 0: none */
+  bool minimize_off;      /* -fuzzminimizetime=0 or 0x */
+  int parallel;           /* number of workers, >= 1 */
+  bool verbose;           /* -v: === RUN / --- PASS lines */
+  /* -fuzzcontinue: keep fuzzing after a failure and write every distinct
+   * one (by failure site); the exit status is still 1. */
+  bool fuzz_continue;
+  /* Filled by discovery: the target's argument kinds and f.Add seeds
+   * (encoded corpus files, in order). */
+  cgofuzz_kind *kinds;
+  size_t n_kinds;
+  cgofuzz_buf *seeds;
+  size_t n_seeds;
+} cgofuzz_coord_config;
+
+/* Parses a -fuzztime style value: a Go duration ("10s", "1m30s", "500ms",
+ * "0") into *ns, or "Nx" into *count (the other is set to 0). Returns 0, or
+ * -1 if s is neither. */
+int cgofuzz_parse_duration(const char *s, int64_t *ns, int64_t *count);
+
+/* Runs the fuzz target named in cfg until -fuzztime runs out, a crasher is
+ * found, or SIGINT/SIGTERM arrives. Returns the exit status go test would
+ * give: 0 PASS, 1 FAIL. */
+int cgofuzz_coord_run(const cgofuzz_coord_config *cfg);
+
+/* Lists the fuzz targets of binary (names starting with "Fuzz" printed by
+ * -test.list) matching the POSIX extended regexp re. Returns 0 and a
+ * malloc'd array of malloc'd names, or -1 with err set. */
+int cgofuzz_coord_list_targets(const char *binary, const char *re,
+                               char ***names, size_t *n, cgofuzz_err *err);
+void cgofuzz_coord_free_names(char **names, size_t n);
+
+/* Finds the argument kinds and f.Add seeds of target by running binary as
+ * a coordinator whose workers are self_exe (this program, in fake-worker
+ * mode), in our directory with an empty private cache. Fills
+ * cfg->kinds/seeds (the f.Add seeds only: testdata entries are dropped). */
+int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
+                           cgofuzz_err *err);
+void cgofuzz_coord_free_discovery(cgofuzz_coord_config *cfg);
+
+/* The fake worker: answers pings, records every input it is sent to the
+ * file named by $CGOFUZZ_DISCOVER_OUT, and reports each call as done.
+ * Returns the process exit status. */
+int cgofuzz_coord_fake_worker(void);
+
+/* Runs a shell-free command (argv[0] looked up in PATH) and returns its
+ * first output line, trimmed, in out (malloc'd). -1 if it fails. */
+int cgofuzz_coord_cmd_line(char *const argv[], char **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,305 @@
+/*
+ * coord_corpus.c: the coordinator's corpus: loading seed and cache
+ * directories, type-checking entries against the target's arguments, and
+ * writing new entries under Go's names.
+ *
+ * Invariants kept from Go: entries are deduplicated by the SHA-256 of their
+ * encoded bytes; a file's name is the first 16 hex digits of that hash;
+ * testdata files that do not match the target's types are fatal, cache
+ * files that do not are skipped (Go silently; the coordinator names them
+ * in one warning).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "codec.h"
+#include "coord_internal.h"
+#include "sha256.h"
+#include "wire.h"
+
+int cgofuzz_corpus_add(cgofuzz_corpus *c, const uint8_t *data, size_t len,
+                       bool is_seed, const char *name) {
+  uint8_t sha[32];
+  cgofuzz_sha256(data, len, sha);
+  for (size_t i = 0; i < c->n; i++)
+    if (memcmp(c->e[i].sha, sha, 32) == 0)
+      return 0;
+  if (c->n == c->cap) {
+    size_t ncap = c->cap ? c->cap * 2 : 16;
+    cgofuzz_centry *ne = realloc(c->e, ncap * sizeof *ne);
+    if (!ne)
+      return -1;
+    c->e = ne;
+    c->cap = ncap;
+  }
+  cgofuzz_centry *e = &c->e[c->n];
+  memset(e, 0, sizeof *e);
+  e->data = malloc(len ? len : 1);
+  e->name = strdup(name ? name : "");
+  if (!e->data || !e->name) {
+    free(e->data);
+    free(e->name);
+    return -1;
+  }
+  memcpy(e->data, data, len);
+  e->len = len;
+  memcpy(e->sha, sha, 32);
+  e->is_seed = is_seed;
+  c->n++;
+  return 1;
+}
+
+void cgofuzz_corpus_free(cgofuzz_corpus *c) {
+  for (size_t i = 0; i < c->n; i++) {
+    free(c->e[i].data);
+    free(c->e[i].name);
+  }
+  free(c->e);
+  memset(c, 0, sizeof *c);
+}
+
+/* Go prints argument types as reflect does: byte is uint8, rune int32. */
+static const char *reflect_name(cgofuzz_kind k) {
+  if (k == CGOFUZZ_BYTES)
+    return "[]uint8";
+  return cgofuzz_kind_name(k);
+}
+
+static void append_kinds(cgofuzz_buf *msg, const cgofuzz_value *v,
+                         const cgofuzz_kind *k, size_t n) {
+  cgofuzz_buf_putc(msg, '[');
+  for (size_t i = 0; i < n; i++) {
+    if (i)
+      cgofuzz_buf_putc(msg, ' ');
+    cgofuzz_buf_puts(msg, reflect_name(v ? v[i].kind : k[i]));
+  }
+  cgofuzz_buf_putc(msg, ']');
+}
+
+int cgofuzz_corpus_typecheck(const uint8_t *data, size_t len,
+                             const cgofuzz_kind *kinds, size_t n,
+                             cgofuzz_buf *msg) {
+  cgofuzz_values vals = {0};
+  cgofuzz_err err = {0};
+  int rc = -1;
+  if (cgofuzz_corpus_decode(data, len, &vals, &err) != 0) {
+    cgofuzz_buf_printf(msg, "unmarshal: %s", err.msg);
+    goto done;
+  }
+  if (vals.n != n) {
+    cgofuzz_buf_printf(msg,
+                       "wrong number of values in corpus entry: %zu, want %zu",
+                       vals.n, n);
+    goto done;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (vals.v[i].kind != kinds[i]) {
+      cgofuzz_buf_puts(msg, "mismatched types in corpus entry: ");
+      append_kinds(msg, vals.v, NULL, n);
+      cgofuzz_buf_puts(msg, ", want ");
+      append_kinds(msg, NULL, kinds, n);
+      goto done;
+    }
+  }
+  rc = 0;
+done:
+  cgofuzz_values_free(&vals);
+  return rc;
+}
+
+static int cmp_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int read_whole(const char *path, cgofuzz_buf *out) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return -1;
+  out->len = 0;
+  for (;;) {
+    if (cgofuzz_buf_reserve(out, 64 << 10) != 0) {
+      fclose(f);
+      return -1;
+    }
+    size_t k = fread(out->data + out->len, 1, out->cap - out->len, f);
+    out->len += k;
+    if (k == 0)
+      break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  return bad ? -1 : 0;
+}
+
+int cgofuzz_corpus_load_dir(cgofuzz_corpus *c, const char *dir,
+                            const cgofuzz_kind *kinds, size_t n, bool strict,
+                            bool is_seed, cgofuzz_buf *errors,
+                            cgofuzz_buf *skipped) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    if (errno == ENOENT || errno == ENOTDIR)
+      return 0;
+    cgofuzz_buf_printf(errors, "open %s: %s", dir, strerror(errno));
+    return -1;
+  }
+  char **names = NULL;
+  size_t nn = 0, cap = 0;
+  int rc = 0;
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL) {
+    if (de->d_name[0] == '.' &&
+        (de->d_name[1] == '\0' ||
+         (de->d_name[1] == '.' && de->d_name[2] == '\0')))
+      continue;
+    if (nn == cap) {
+      cap = cap ? cap * 2 : 32;
+      char **nnames = realloc(names, cap * sizeof *nnames);
+      if (!nnames) {
+        rc = -1;
+        break;
+      }
+      names = nnames;
+    }
+    if (!(names[nn] = strdup(de->d_name))) {
+      rc = -1;
+      break;
+    }
+    nn++;
+  }
+  closedir(d);
+  if (rc == 0 && nn)
+    qsort(names, nn, sizeof *names, cmp_names);
+  cgofuzz_buf path = {0}, data = {0}, msg = {0};
+  for (size_t i = 0; rc == 0 && i < nn; i++) {
+    path.len = 0;
+    cgofuzz_buf_printf(&path, "%s/%s", dir, names[i]);
+    struct stat st;
+    if (stat(coord_cstr(&path), &st) != 0 || !S_ISREG(st.st_mode))
+      continue; /* Go ignores subdirectories */
+    if (read_whole(coord_cstr(&path), &data) != 0) {
+      cgofuzz_buf_printf(errors, "open %s: %s", coord_cstr(&path),
+                         strerror(errno));
+      rc = -1;
+      break;
+    }
+    msg.len = 0;
+    if (cgofuzz_corpus_typecheck(data.data, data.len, kinds, n, &msg) != 0) {
+      if (strict) {
+        cgofuzz_buf_printf(errors, "%s\"%s\": %.*s", errors->len ? "\n" : "",
+                           coord_cstr(&path), (int)msg.len, coord_cstr(&msg));
+      } else if (skipped) {
+        cgofuzz_buf_printf(skipped, "\t%s: %.*s\n", coord_cstr(&path),
+                           (int)msg.len, coord_cstr(&msg));
+      }
+      continue;
+    }
+    if (cgofuzz_corpus_add(c, data.data, data.len, is_seed, names[i]) < 0)
+      rc = -1;
+  }
+  for (size_t i = 0; i < nn; i++)
+    free(names[i]);
+  free(names);
+  cgofuzz_buf_free(&path);
+  cgofuzz_buf_free(&data);
+  cgofuzz_buf_free(&msg);
+  if (rc == 0 && strict && errors->len)
+    rc = -1;
+  return rc;
+}
+
+static int mkdir_p(char *dir) {
+  for (char *p = dir + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    int r = mkdir(dir, 0777);
+    *p = '/';
+    if (r != 0 && errno != EEXIST)
+      return -1;
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    return -1;
+  return 0;
+}
+
+/* The file is written in a private hidden subdirectory of dir, then
+ * renamed into dir, so that dir only ever holds whole files: go test reads
+ * every file in testdata/fuzz/<Target> and fails the target on a malformed
+ * one, so a partial file left there by a coordinator killed mid-write (or
+ * a temporary file next to the entries) would break the package's tests,
+ * and our next run. A leftover subdirectory is harmless: Go and
+ * cgofuzz_corpus_load_dir skip subdirectories. It is in dir, not beside
+ * it, so the rename never crosses file systems and needs no more rights
+ * than writing in dir. */
+int cgofuzz_corpus_write(const char *dir, const uint8_t *data, size_t len,
+                         char **path, cgofuzz_err *err) {
+  char name[17];
+  cgofuzz_corpus_name(data, len, name);
+  size_t dl = strlen(dir);
+  char *d = strdup(dir);
+  char *p = malloc(dl + 18);
+  char *tdir = malloc(dl + 32);
+  char *tmp = malloc(dl + 48);
+  if (!d || !p || !tdir || !tmp) {
+    free(d);
+    free(p);
+    free(tdir);
+    free(tmp);
+    return cgofuzz_errf(err, 0, "out of memory");
+  }
+  snprintf(p, dl + 18, "%s/%s", dir, name);
+  snprintf(tdir, dl + 32, "%s/.%s.tmp-XXXXXX", dir, name);
+  int fd = -1, e = 0;
+  bool made_tdir = false, made_tmp = false;
+  const char *what = "mkdir";
+  if (mkdir_p(d) != 0)
+    goto fail;
+  what = "create";
+  if (!mkdtemp(tdir))
+    goto fail;
+  made_tdir = true;
+  snprintf(tmp, dl + 48, "%s/%s", tdir, name);
+  /* O_EXCL in our own new directory; mode 0666 & ~umask as Go's
+   * os.WriteFile. */
+  if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0)
+    goto fail;
+  made_tmp = true;
+  what = "write";
+  if (cgofuzz_write_all(fd, data, len) != 0)
+    goto fail;
+  what = "close";
+  int r = close(fd);
+  fd = -1; /* closed even when close reports an error */
+  if (r != 0)
+    goto fail;
+  what = "rename";
+  if (rename(tmp, p) != 0)
+    goto fail;
+  made_tmp = false;
+  rmdir(tdir); /* empty now; if it stays, it is skipped (see above) */
+  free(d);
+  free(tdir);
+  free(tmp);
+  *path = p;
+  return 0;
+fail:
+  e = errno; /* the cleanup below must not change the reported reason */
+  if (fd >= 0)
+    close(fd);
+  if (made_tmp)
+    unlink(tmp);
+  if (made_tdir)
+    rmdir(tdir);
+  cgofuzz_errf(err, 0, "writing %s: %s failed: %s", p, what, strerror(e));
+  free(d);
+  free(p);
+  free(tdir);
+  free(tmp);
+  return -1;
+}

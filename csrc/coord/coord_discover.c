@@ -1,0 +1,486 @@
+/*
+ * coord_discover.c: learning about a Go test binary from the outside.
+ *
+ * A test binary does not export its fuzz targets' argument types, but its
+ * own coordinator sends them: the first fuzz call of a warm-up carries an
+ * encoded corpus file with one typed literal per argument. So discovery
+ * runs the binary as a coordinator, in our directory (a target may read
+ * files before f.Fuzz) but with an empty private cache, with argv[0] set
+ * to this program. Go starts its workers as
+ * os.Args[0] -test.fuzzworker ..., so the workers are us, in fake-worker
+ * mode (selected by CGOFUZZ_DISCOVER_OUT in the environment, which Go
+ * passes on unchanged). The fake worker records each input it is sent:
+ * warm-up inputs are the f.Add seeds in order, then the testdata files
+ * (which drop_testdata removes again); a first non-warm-up call
+ * without any warm-up means there were no seeds and carries zero values.
+ * It reports every call as complete without running anything, so the
+ * -test.fuzztime=Nx budget runs out at once and the binary exits PASS.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "codec.h"
+#include "coord.h"
+#include "coord_internal.h"
+#include "shm.h"
+#include "wire.h"
+
+#define DISCOVER_TIMEOUT_MS 120000
+
+static int64_t mono_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits for pid up to timeout_ms, killing it when the time is up. */
+static int wait_child(pid_t pid, int timeout_ms) {
+  int64_t deadline = mono_ms() + timeout_ms;
+  for (;;) {
+    int st;
+    pid_t r = waitpid(pid, &st, WNOHANG);
+    if (r == pid)
+      return st;
+    if (r < 0 && errno != EINTR)
+      return -1;
+    if (mono_ms() >= deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &st, 0);
+      return -1;
+    }
+    struct timespec ts = {0, 5 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+  }
+}
+
+/* Runs path with argv, stdout into *out (if out) or to out_fd, stderr to
+ * err_fd (-1: /dev/null), in dir (NULL: ours), with env NAME=VALUE added.
+ * Returns the wait status, or -1 on failure or time-out. */
+static int run_child(const char *path, char *const argv[], const char *dir,
+                     const char *env_name, const char *env_val,
+                     cgofuzz_buf *out, int out_fd, int err_fd, int timeout_ms) {
+  int p[2] = {-1, -1};
+  if (out && pipe2(p, O_CLOEXEC) != 0)
+    return -1;
+  pid_t pid = fork();
+  if (pid < 0) {
+    if (out) {
+      close(p[0]);
+      close(p[1]);
+    }
+    return -1;
+  }
+  if (pid == 0) {
+    int devnull = open("/dev/null", O_RDWR);
+    dup2(devnull, 0);
+    dup2(out ? p[1] : (out_fd >= 0 ? out_fd : devnull), 1);
+    dup2(err_fd >= 0 ? err_fd : devnull, 2);
+    if (dir && chdir(dir) != 0)
+      _exit(127);
+    if (env_name)
+      setenv(env_name, env_val, 1);
+    execv(path, argv);
+    _exit(127);
+  }
+  int64_t deadline = mono_ms() + timeout_ms;
+  if (out) {
+    close(p[1]);
+    for (;;) {
+      int left = (int)(deadline - mono_ms());
+      struct pollfd pf = {.fd = p[0], .events = POLLIN};
+      if (left <= 0 || (poll(&pf, 1, left) == 0))
+        break;
+      if (cgofuzz_buf_reserve(out, 4096) != 0)
+        break;
+      ssize_t k = read(p[0], out->data + out->len, out->cap - out->len);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k <= 0)
+        break;
+      out->len += (size_t)k;
+    }
+    close(p[0]);
+  }
+  int left = (int)(deadline - mono_ms());
+  return wait_child(pid, left > 0 ? left : 0);
+}
+
+int cgofuzz_coord_cmd_line(char *const argv[], char **out) {
+  /* execv needs a path: look argv[0] up in PATH ourselves. */
+  const char *pathenv = getenv("PATH");
+  if (!pathenv)
+    pathenv = "/usr/local/bin:/usr/bin:/bin";
+  cgofuzz_buf full = {0}, res = {0};
+  int rc = -1;
+  const char *p = pathenv;
+  while (*p) {
+    const char *e = strchr(p, ':');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    full.len = 0;
+    cgofuzz_buf_printf(&full, "%.*s/%s", (int)l, p, argv[0]);
+    if (access(coord_cstr(&full), X_OK) == 0)
+      break;
+    full.len = 0;
+    p += l + (e ? 1 : 0);
+  }
+  if (full.len == 0)
+    goto done;
+  int st =
+      run_child(coord_cstr(&full), argv, NULL, NULL, NULL, &res, -1, -1, 60000);
+  if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || res.len == 0)
+    goto done;
+  size_t n = 0;
+  while (n < res.len && res.data[n] != '\n' && res.data[n] != '\r')
+    n++;
+  if (n == 0 || !(*out = malloc(n + 1)))
+    goto done;
+  memcpy(*out, res.data, n);
+  (*out)[n] = '\0';
+  rc = 0;
+done:
+  cgofuzz_buf_free(&full);
+  cgofuzz_buf_free(&res);
+  return rc;
+}
+
+void cgofuzz_coord_free_names(char **names, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(names[i]);
+  free(names);
+}
+
+int cgofuzz_coord_list_targets(const char *binary, const char *re,
+                               char ***names, size_t *n, cgofuzz_err *err) {
+  regex_t rx;
+  if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) != 0)
+    return cgofuzz_errf(err, 0, "invalid regexp for -fuzz: %s", re);
+  char *argv[] = {(char *)binary, "-test.list=.*", NULL};
+  cgofuzz_buf out = {0};
+  int st = run_child(binary, argv, NULL, NULL, NULL, &out, -1, 2, 60000);
+  *names = NULL;
+  *n = 0;
+  int rc = 0;
+  if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    rc = cgofuzz_errf(err, 0, "%s -test.list failed", binary);
+    goto done;
+  }
+  size_t cap = 0;
+  if (cgofuzz_buf_putc(&out, '\0') != 0) {
+    rc = cgofuzz_errf(err, 0, "out of memory");
+    goto done;
+  }
+  for (char *line = coord_cstr(&out); *line;) {
+    char *nl = strchr(line, '\n');
+    if (nl)
+      *nl = '\0';
+    if (strncmp(line, "Fuzz", 4) == 0 && regexec(&rx, line, 0, NULL, 0) == 0) {
+      if (*n == cap) {
+        cap = cap ? cap * 2 : 8;
+        char **nn = realloc(*names, cap * sizeof *nn);
+        if (!nn) {
+          rc = cgofuzz_errf(err, 0, "out of memory");
+          goto done;
+        }
+        *names = nn;
+      }
+      if (!((*names)[*n] = strdup(line))) {
+        rc = cgofuzz_errf(err, 0, "out of memory");
+        goto done;
+      }
+      (*n)++;
+    }
+    if (!nl)
+      break;
+    line = nl + 1;
+  }
+done:
+  if (rc != 0) {
+    cgofuzz_coord_free_names(*names, *n);
+    *names = NULL;
+    *n = 0;
+  }
+  regfree(&rx);
+  cgofuzz_buf_free(&out);
+  return rc;
+}
+
+static int rm_entry(const char *p, const struct stat *sb, int flag,
+                    struct FTW *ftw) {
+  (void)sb;
+  (void)flag;
+  (void)ftw;
+  remove(p);
+  return 0;
+}
+
+/* Parses the fake worker's records ("W len\n" or "Z len\n", data, "\n"). */
+static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
+                         cgofuzz_err *err) {
+  const uint8_t *typed = NULL;
+  size_t typed_len = 0;
+  size_t i = 0;
+  while (i < rec->len) {
+    char tag;
+    size_t len;
+    int used = 0;
+    char head[64];
+    size_t hl = 0;
+    while (i + hl < rec->len && rec->data[i + hl] != '\n' && hl < 63)
+      hl++;
+    memcpy(head, rec->data + i, hl);
+    head[hl] = '\0';
+    if (sscanf(head, "%c %zu%n", &tag, &len, &used) != 2 ||
+        i + hl + 1 + len > rec->len)
+      return cgofuzz_errf(err, 0, "discovery: malformed record");
+    const uint8_t *data = rec->data + i + hl + 1;
+    if (!typed) {
+      typed = data;
+      typed_len = len;
+    }
+    if (tag == 'W') {
+      cgofuzz_buf *ns =
+          realloc(cfg->seeds, (cfg->n_seeds + 1) * sizeof *cfg->seeds);
+      if (!ns)
+        return cgofuzz_errf(err, 0, "out of memory");
+      cfg->seeds = ns;
+      memset(&ns[cfg->n_seeds], 0, sizeof *ns);
+      if (cgofuzz_buf_append(&ns[cfg->n_seeds], data, len) != 0)
+        return cgofuzz_errf(err, 0, "out of memory");
+      cfg->n_seeds++;
+    }
+    i += hl + 1 + len + 1;
+  }
+  if (!typed)
+    return cgofuzz_errf(err, 0, "discovery: the binary sent no input");
+  cgofuzz_values vals = {0};
+  if (cgofuzz_corpus_decode(typed, typed_len, &vals, err) != 0)
+    return -1;
+  cfg->kinds = malloc((vals.n ? vals.n : 1) * sizeof *cfg->kinds);
+  if (!cfg->kinds) {
+    cgofuzz_values_free(&vals);
+    return cgofuzz_errf(err, 0, "out of memory");
+  }
+  for (size_t k = 0; k < vals.n; k++)
+    cfg->kinds[k] = vals.v[k].kind;
+  cfg->n_kinds = vals.n;
+  cgofuzz_values_free(&vals);
+  return 0;
+}
+
+/* The input re-encoded by our encoder, so that a file and the bytes Go
+ * sent for it compare equal whatever literal forms the file used. */
+static int canonical(const uint8_t *data, size_t len, cgofuzz_buf *out) {
+  cgofuzz_values vals = {0};
+  cgofuzz_err err = {0};
+  out->len = 0;
+  int rc = cgofuzz_corpus_decode(data, len, &vals, &err);
+  if (rc == 0)
+    rc = cgofuzz_corpus_encode(vals.v, vals.n, out, &err);
+  cgofuzz_values_free(&vals);
+  return rc;
+}
+
+/* Discovery runs in the real directory (a target may read files before
+ * f.Fuzz), so the warm-up also carried the testdata/fuzz/<target> files:
+ * drop those, keeping the f.Add seeds in order. The coordinator loads the
+ * testdata files itself. */
+static void drop_testdata(cgofuzz_coord_config *cfg) {
+  cgofuzz_corpus td = {0};
+  cgofuzz_buf dir = {0}, errs = {0}, a = {0}, b = {0};
+  cgofuzz_buf_printf(&dir, "testdata/fuzz/%s", cfg->target);
+  cgofuzz_corpus_load_dir(&td, coord_cstr(&dir), cfg->kinds, cfg->n_kinds,
+                          false, true, &errs, NULL);
+  bool *used = td.n ? calloc(td.n, sizeof *used) : NULL;
+  size_t k = 0;
+  for (size_t i = 0; i < cfg->n_seeds; i++) {
+    bool drop = false;
+    if (used && canonical(cfg->seeds[i].data, cfg->seeds[i].len, &a) == 0)
+      for (size_t j = 0; j < td.n && !drop; j++)
+        if (!used[j] && canonical(td.e[j].data, td.e[j].len, &b) == 0 &&
+            a.len == b.len && memcmp(a.data, b.data, a.len) == 0)
+          drop = used[j] = true;
+    if (drop)
+      cgofuzz_buf_free(&cfg->seeds[i]);
+    else
+      cfg->seeds[k++] = cfg->seeds[i];
+  }
+  cfg->n_seeds = k;
+  free(used);
+  cgofuzz_corpus_free(&td);
+  cgofuzz_buf *bufs[] = {&dir, &errs, &a, &b};
+  for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+    cgofuzz_buf_free(bufs[i]);
+}
+
+int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
+                           cgofuzz_err *err) {
+  const char *tmpdir = getenv("TMPDIR");
+  cgofuzz_buf root = {0}, cache = {0}, out = {0}, log = {0}, fz = {0},
+              rec = {0}, logtxt = {0};
+  int rc = -1, logfd = -1;
+  cgofuzz_buf_printf(&root, "%s/cgofuzz-discover-XXXXXX",
+                     tmpdir && *tmpdir ? tmpdir : "/tmp");
+  if (!mkdtemp(coord_cstr(&root))) {
+    cgofuzz_errf(err, 0, "mkdtemp: %s", strerror(errno));
+    goto done;
+  }
+  cgofuzz_buf_printf(&cache, "%s/cache", coord_cstr(&root));
+  cgofuzz_buf_printf(&out, "%s/inputs", coord_cstr(&root));
+  cgofuzz_buf_printf(&log, "%s/log", coord_cstr(&root));
+  cgofuzz_buf_printf(&fz, "-test.fuzz=^%s$", cfg->target);
+  char cachearg[4096];
+  snprintf(cachearg, sizeof cachearg, "-test.fuzzcachedir=%s",
+           coord_cstr(&cache));
+  if (mkdir(coord_cstr(&cache), 0700) != 0) {
+    cgofuzz_errf(err, 0, "mkdir: %s", strerror(errno));
+    goto done;
+  }
+  logfd = open(coord_cstr(&log), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  size_t na = 0;
+  char **argv = calloc(8 + cfg->n_extra, sizeof *argv);
+  if (!argv || logfd < 0) {
+    free(argv);
+    cgofuzz_errf(err, 0, "out of memory");
+    goto done;
+  }
+  argv[na++] = (char *)self_exe; /* what Go will start as its workers */
+  argv[na++] = coord_cstr(&fz);
+  argv[na++] = "-test.run=^$";
+  argv[na++] = "-test.fuzztime=1000000000x";
+  argv[na++] = "-test.parallel=1";
+  argv[na++] = cachearg;
+  for (size_t i = 0; i < cfg->n_extra; i++)
+    argv[na++] = cfg->extra_args[i];
+  argv[na] = NULL;
+  /* In our directory: a target may read files relative to it before
+   * f.Fuzz. The cache stays private and empty. */
+  int st = run_child(cfg->binary, argv, NULL, CGOFUZZ_DISCOVER_ENV,
+                     coord_cstr(&out), NULL, logfd, logfd, DISCOVER_TIMEOUT_MS);
+  free(argv);
+  FILE *f = fopen(coord_cstr(&out), "rb");
+  if (f) {
+    char tmp[65536];
+    size_t k;
+    while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
+      cgofuzz_buf_append(&rec, tmp, k);
+    fclose(f);
+  }
+  if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || rec.len == 0) {
+    /* Show what the binary said: an f.Add type mismatch, a TestMain
+     * failure... */
+    lseek(logfd, 0, SEEK_SET);
+    char tmp[4096];
+    ssize_t k;
+    while ((k = read(logfd, tmp, sizeof tmp)) > 0)
+      cgofuzz_buf_append(&logtxt, tmp, (size_t)k);
+    cgofuzz_errf(err, 0, "%s: finding the arguments of %s failed%s:\n%.*s",
+                 cfg->binary, cfg->target, st < 0 ? " (timed out)" : "",
+                 (int)(logtxt.len > 400 ? 400 : logtxt.len),
+                 logtxt.data ? coord_cstr(&logtxt) : "");
+    goto done;
+  }
+  rc = parse_records(cfg, &rec, err);
+  if (rc == 0)
+    drop_testdata(cfg);
+done:
+  if (logfd >= 0)
+    close(logfd);
+  if (root.len)
+    nftw(coord_cstr(&root), rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+  cgofuzz_buf *bufs[] = {&root, &cache, &out, &log, &fz, &rec, &logtxt};
+  for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+    cgofuzz_buf_free(bufs[i]);
+  if (rc != 0)
+    cgofuzz_coord_free_discovery(cfg);
+  return rc;
+}
+
+void cgofuzz_coord_free_discovery(cgofuzz_coord_config *cfg) {
+  for (size_t i = 0; i < cfg->n_seeds; i++)
+    cgofuzz_buf_free(&cfg->seeds[i]);
+  free(cfg->seeds);
+  free(cfg->kinds);
+  cfg->seeds = NULL;
+  cfg->kinds = NULL;
+  cfg->n_seeds = cfg->n_kinds = 0;
+}
+
+int cgofuzz_coord_fake_worker(void) {
+  const char *outpath = getenv(CGOFUZZ_DISCOVER_ENV);
+  cgofuzz_shm mem;
+  cgofuzz_err err = {0};
+  if (!outpath || cgofuzz_shm_map_fd(&mem, CGOFUZZ_SHM_FD, &err) != 0)
+    return 70;
+  int outfd = open(outpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (outfd < 0)
+    return 70;
+  cgofuzz_buf in = {0}, reply = {0}, rec = {0};
+  int rc = 0;
+  for (;;) {
+    uint8_t *nl = in.len ? memchr(in.data, '\n', in.len) : NULL;
+    if (!nl) {
+      if (cgofuzz_buf_reserve(&in, 65536) != 0)
+        break;
+      ssize_t k = read(CGOFUZZ_FUZZ_IN_FD, in.data + in.len, in.cap - in.len);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k <= 0)
+        break; /* EOF: the coordinator is done with us */
+      in.len += (size_t)k;
+      continue;
+    }
+    size_t ll = (size_t)(nl - in.data);
+    cgofuzz_call call;
+    memset(&call, 0, sizeof call);
+    int ok = cgofuzz_wire_decode_call(in.data, ll, &call, &err);
+    memmove(in.data, nl + 1, in.len - ll - 1);
+    in.len -= ll + 1;
+    if (ok != 0) {
+      rc = 70;
+      break;
+    }
+    reply.len = 0;
+    if (call.kind == CGOFUZZ_CALL_FUZZ) {
+      cgofuzz_shm_header *h = cgofuzz_shm_hdr(&mem);
+      size_t vl = (size_t)h->value_len;
+      rec.len = 0;
+      cgofuzz_buf_printf(&rec, "%c %zu\n", call.fuzz.warmup ? 'W' : 'Z', vl);
+      cgofuzz_buf_append(&rec, cgofuzz_shm_value(&mem), vl);
+      cgofuzz_buf_putc(&rec, '\n');
+      cgofuzz_write_all(outfd, rec.data, rec.len);
+      /* Claim the whole budget so the binary's run ends right away. */
+      int64_t count = call.fuzz.limit > 0 ? call.fuzz.limit : 1;
+      h->count = count;
+      cgofuzz_fuzz_resp r;
+      memset(&r, 0, sizeof r);
+      r.count = count;
+      cgofuzz_wire_encode_fuzz_resp(&r, &reply);
+    } else if (call.kind == CGOFUZZ_CALL_MINIMIZE) {
+      cgofuzz_minimize_resp r;
+      memset(&r, 0, sizeof r);
+      cgofuzz_wire_encode_minimize_resp(&r, &reply);
+    } else {
+      cgofuzz_wire_encode_ping_resp(&reply);
+    }
+    cgofuzz_call_free(&call);
+    if (cgofuzz_write_all(CGOFUZZ_FUZZ_OUT_FD, reply.data, reply.len) != 0)
+      break;
+  }
+  close(outfd);
+  cgofuzz_buf_free(&in);
+  cgofuzz_buf_free(&reply);
+  cgofuzz_buf_free(&rec);
+  cgofuzz_shm_close(&mem);
+  return rc;
+}

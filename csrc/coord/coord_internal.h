@@ -1,0 +1,281 @@
+/*
+ * coord_internal.h: pieces shared by the coord_*.c files (not installed).
+ *
+ * The corpus holds encoded "go test fuzz v1" files in insertion order:
+ * f.Add seeds, testdata files, cache files, then inputs found while
+ * fuzzing. Entries are never removed and their data never moves, so a
+ * worker's in-flight call can refer to an entry by index.
+ */
+#ifndef CGOFUZZ_COORD_INTERNAL_H
+#define CGOFUZZ_COORD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "cgofuzz/value.h"
+#include "coord.h"
+#include "coord_worker.h"
+
+typedef struct cgofuzz_centry {
+  uint8_t *data; /* encoded corpus file, owned */
+  size_t len;
+  uint8_t sha[32];
+  bool is_seed;
+  char *name; /* "seed#N" or the file's base name, for messages */
+} cgofuzz_centry;
+
+typedef struct cgofuzz_corpus {
+  cgofuzz_centry *e;
+  size_t n, cap;
+} cgofuzz_corpus;
+
+/* Adds a copy of data unless an entry with the same SHA-256 exists.
+ * Returns 1 if added, 0 if a duplicate, -1 when out of memory. */
+int cgofuzz_corpus_add(cgofuzz_corpus *c, const uint8_t *data, size_t len,
+                       bool is_seed, const char *name);
+void cgofuzz_corpus_free(cgofuzz_corpus *c);
+
+/* Checks that data decodes to values of exactly these kinds. On mismatch
+ * returns -1 and writes Go's message ("mismatched types in corpus entry:
+ * [..], want [..]", "wrong number of values ...", "unmarshal: ...") to msg.*/
+int cgofuzz_corpus_typecheck(const uint8_t *data, size_t len,
+                             const cgofuzz_kind *kinds, size_t n,
+                             cgofuzz_buf *msg);
+
+/* Loads the regular files of dir (sorted by name, as Go's ReadDir) into c.
+ * strict: a malformed file is an error (appended to *errors as one
+ * "\"path\": reason" line each) as for testdata; otherwise it is skipped, as
+ * for the cache, and named in *skipped ("\tpath: reason\n" each) if
+ * skipped is not NULL. A missing dir is empty. Returns -1 only on I/O
+ * errors (message in *errors). */
+int cgofuzz_corpus_load_dir(cgofuzz_corpus *c, const char *dir,
+                            const cgofuzz_kind *kinds, size_t n, bool strict,
+                            bool is_seed, cgofuzz_buf *errors,
+                            cgofuzz_buf *skipped);
+
+/* mkdir -p dir, then writes data to dir/<Go's name> atomically (written in
+ * a hidden temporary subdirectory of dir, then renamed) with mode 0666 &
+ * ~umask; dir never holds a partial file. On success *path is the malloc'd
+ * path; on failure err names the file, the step and the reason. */
+int cgofuzz_corpus_write(const char *dir, const uint8_t *data, size_t len,
+                         char **path, cgofuzz_err *err);
+
+/* The buffer's bytes as a C string: cgofuzz_buf_printf does not keep a
+ * NUL after the data, so add one past len (len is unchanged). */
+static inline char *coord_cstr(cgofuzz_buf *b) {
+  if (cgofuzz_buf_putc(b, '\0') != 0)
+    return (char *)"";
+  b->len--;
+  return (char *)b->data;
+}
+
+/* --- coverage (coord_cov.c) */
+
+/* Size of the .go.fuzzcntrs section of an ELF binary (Go's coverage
+ * counters): the length of every CoverageData. 0 when the binary is not
+ * instrumented or not ELF. */
+size_t cgofuzz_cov_counters_size(const char *binary);
+/* Size of the named ELF section (0 if absent). A C target built with
+ * clang's inline 8-bit counters has "__sancov_cntrs" instead of Go's
+ * section; its workers tell the mask size in their first warm-up reply. */
+size_t cgofuzz_cov_section_size(const char *binary, const char *section);
+
+/* Number of bits set in snap and not in mask (Go's countNewCoverageBits). */
+size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap, size_t n);
+/* mask |= snap. */
+void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
+
+/* --- scheduling (coord_sched.c) */
+
+/* Chooses which corpus entry the next fuzz call mutates. Go hands entries
+ * out in plain round robin; this gives each entry an energy instead:
+ *  - rarity: the sum over the coverage bytes it hits of 1/(entries hitting
+ *    that byte), relative to the corpus mean, clamped to [1/4, 4];
+ *  - recency: up to x4 for an entry that was added or found new coverage
+ *    recently, decaying as 1 + 3*T/(T+age) with T = 10 s;
+ *  - fatigue: divided by 1 + (calls since its last find)/256, so that an
+ *    entry that found nothing for long yields to others, never below 1/16.
+ * Entries never picked yet go first, in insertion order. Weights are
+ * recomputed at most every 500 ms or when the corpus grows, so a pick costs
+ * one O(entries) scan; the coordinator makes ~10 picks/s per worker. */
+typedef struct cgofuzz_sched_entry {
+  uint32_t *feat; /* indexes of nonzero coverage bytes, owned */
+  size_t n_feat;
+  uint64_t calls, calls_at_find;
+  int64_t last_find_ms; /* when added, or last found new coverage */
+  double weight;
+} cgofuzz_sched_entry;
+
+typedef struct cgofuzz_sched {
+  cgofuzz_sched_entry *e;
+  size_t n, cap;
+  uint32_t *hits; /* per coverage byte: entries hitting it */
+  size_t hits_len;
+  double total;
+  int64_t computed_ms;
+  bool dirty;
+  size_t next_new; /* entries below this have been picked at least once */
+  uint64_t rng;
+} cgofuzz_sched;
+
+/* Makes room for entries [0, n) (new ones start with no coverage). */
+int cgofuzz_sched_grow(cgofuzz_sched *s, size_t n, int64_t now_ms);
+/* Records the coverage snapshot of entry i (its features). */
+int cgofuzz_sched_set_cov(cgofuzz_sched *s, size_t i, const uint8_t *snap,
+                          size_t len);
+/* Entry i was the parent of an input that found new coverage. */
+void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms);
+/* The next entry to fuzz, among [0, s->n). */
+size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms);
+void cgofuzz_sched_free(cgofuzz_sched *s);
+
+/* --- failure dedup (coord_dedup.c) */
+
+/* The failure site of a worker's error text, for -fuzzcontinue: the
+ * file:line of the first stack frame outside the Go runtime, testing and
+ * reflect; else the "file.go:N:" prefix of a t.Error/t.Fatal line; else the
+ * first line of the message (a dead worker's "exit status 3"). */
+int cgofuzz_fail_site(const char *msg, size_t len, cgofuzz_buf *key);
+
+/* --- formatting (coord_fmt.c) */
+
+/* Appends a duration of whole seconds as Go prints a time.Duration rounded
+ * to 1s: "0s", "59s", "1m0s", "2h3m4s". */
+int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs);
+
+/* --- the coordinator's state (coord_loop.c, coord_min.c) */
+
+#define FUZZ_CALL_NS 100000000LL     /* Go's workerFuzzDuration */
+#define PING_TIMEOUT_MS 120000       /* generous: TestMain/init may be slow */
+#define MAX_LINE ((size_t)512 << 20) /* replies carry Err and coverage */
+#define STOP_GRACE_MS 1000           /* Go's workerTimeoutDuration */
+#define MAX_JOBS 8                   /* pending minimizations; more: as is */
+#define INTERESTING_MIN_NS 2000000000LL /* cap per interesting input */
+#define MAX_DEATHS_IN_ROW 10 /* restarts without one good reply: give up */
+
+/* W_MIN: a Minimize call of the active job is in flight. */
+enum { W_DOWN, W_IDLE, W_BUSY, W_MIN };
+
+typedef struct slot {
+  cgofuzz_worker w;
+  int state;
+  size_t entry; /* corpus index of the input in flight */
+  bool warmup;
+  int64_t limit;     /* Limit of the call in flight (for the Nx budget) */
+  uint64_t sent_gen; /* mask version this process has, 0: none */
+  int deaths;        /* deaths since its last good reply */
+} slot;
+
+/* A minimization: of a crasher (keep == NULL) or of a new interesting
+ * input (keep = the new bits it must still hit). One Minimize call per
+ * string/[]byte argument, in order, as Go's workerClient.minimize. */
+typedef struct mjob {
+  bool crash;
+  cgofuzz_buf data;           /* current (best) value, an encoded corpus file */
+  cgofuzz_buf msg;            /* crasher: the error to print */
+  cgofuzz_buf orig, orig_msg; /* -fuzzcontinue crasher: before minimizing */
+  uint8_t *keep;              /* interesting: new bits (mask_len) */
+  uint8_t *snap;              /* interesting: its coverage, for the scheduler */
+  size_t arg;                 /* next argument to minimize */
+  int64_t timeout;            /* what is left, ns; 0: no limit */
+  int64_t limit;              /* execs left; 0: no limit */
+} mjob;
+
+typedef struct coord {
+  const cgofuzz_coord_config *cfg;
+  slot *slots;
+  size_t np;
+  size_t n_init; /* slots whose worker_init ran */
+  char **wargv;
+  size_t nwargv;
+  char **wenv; /* our environment plus CGOFUZZ_EXACT_SLOT=1 */
+  cgofuzz_corpus corpus;
+  uint8_t *mask;
+  size_t mask_len;
+  uint64_t mask_gen; /* bumped whenever mask changes */
+  bool cov_expected; /* Go counters, or a C target's (size told later) */
+  cgofuzz_sched sched;
+  mjob jobs[MAX_JOBS]; /* jobs[0] runs first; crashers are put in front */
+  size_t n_jobs;
+  bool job_running; /* jobs[0] has a call in flight */
+  char **fail_keys; /* -fuzzcontinue: sites already recorded */
+  size_t n_fail_keys;
+  size_t warmup_count, warmup_left, warmup_next;
+  int64_t count, outstanding, count_last_log;
+  int64_t start_ms, last_log_ms;
+  size_t interesting;
+  bool minimizing; /* a crasher is being minimized: no fuzz calls */
+  char *cache_dir;
+  char *testdata_dir;
+  cgofuzz_buf line;
+  bool done;
+  bool failed; /* the verdict is FAIL */
+  bool fatal;  /* cgofuzz_coord_fail ended the run; fail_msg is its error */
+  cgofuzz_buf fail_msg; /* text of the error, printed indented */
+  char *crash_path;     /* written crasher, if any */
+  bool cache_warned;    /* said once that the cache is not writable */
+} coord;
+
+int64_t cgofuzz_coord_now_ms(void);
+/* Ends the run with a failure whose text is msg (printed indented). */
+void cgofuzz_coord_fail(coord *c, const char *msg, size_t len);
+void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg);
+int cgofuzz_coord_start_worker(coord *c, slot *s);
+/* The worker closed its pipe: it died. Classify it by wait status. */
+void cgofuzz_coord_on_death(coord *c, slot *s);
+/* Sends call to s's worker, which is then in state (W_BUSY or W_MIN) with
+ * limit execs counted as outstanding; a failed send is the worker's death. */
+void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
+                             int state, int64_t limit);
+/* A fuzz or minimize reply of a busy worker (coord_resp.c). */
+void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n);
+/* SIGINT/SIGTERM/SIGHUP arrived: workers dying now are not crashers. */
+bool cgofuzz_coord_interrupted(void);
+/* Appends the elapsed time as Go prints it in progress lines. */
+void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b);
+
+/* --- the exact-input slot (coord_exact.c, cgofuzz/exact.h) */
+
+/* cgofuzz_shm_set_value, and clears the slot's magic after the value. */
+int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
+                            cgofuzz_err *err);
+/* After a fuzz call or a worker's death: 1 and the slot's input in out
+ * when the slot is valid for this call and decodes to the target's types,
+ * 0 when the input must be replayed (said with -v if the slot was set but
+ * unusable), -1 when out of memory. */
+int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out);
+/* The slot's raw form (cgofuzz/exact.h): 1 and the argument to replace
+ * after the replay, 0 when the slot is not in that form (or not valid). */
+int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
+                            const uint8_t **data, size_t *len);
+
+/* --- minimization jobs and failure records (coord_min.c) */
+
+bool cgofuzz_coord_can_minimize(coord *c);
+/* Appends Go's "--- FAIL" block for msg (and the written file) to b. */
+void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
+                              size_t len, const char *path);
+/* Writes a crasher to testdata; ends the run unless -fuzzcontinue. */
+void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
+                                  const cgofuzz_buf *msg);
+/* Adds a new interesting input to the corpus, the cache, the scheduler. */
+void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
+                                   const uint8_t *snap);
+/* -fuzzcontinue: whether this failure's site was recorded; remembers it. */
+bool cgofuzz_coord_seen_failure(coord *c, const char *msg, size_t len);
+/* Queues a minimization (keep NULL: a crasher). -1: not queued. */
+int cgofuzz_mjob_queue(coord *c, bool crash, const cgofuzz_buf *data,
+                       const cgofuzz_buf *msg, const uint8_t *keep,
+                       const uint8_t *snap);
+/* Sends the next Minimize call of jobs[0] to s, or finishes the job. */
+void cgofuzz_mjob_step(coord *c, slot *s);
+void cgofuzz_mjob_on_reply(coord *c, slot *s, const uint8_t *l, size_t n);
+/* Ends jobs[0] with its current value and drops it from the queue. */
+void cgofuzz_mjob_finish(coord *c);
+/* Time up or ^C: finishes every pending job with its current value. */
+void cgofuzz_mjob_flush(coord *c);
+void cgofuzz_mjob_free(mjob *j);
+
+#endif

@@ -1,0 +1,545 @@
+/*
+ * coord_loop.c: the coordinator's event loop over N Go worker processes.
+ *
+ * Protocol invariants (docs/go-coordinator.md §2-3):
+ *  - each worker has at most one call in flight; before a fuzz call the
+ *    coordinator writes the input to shm and sets count to 0, and after the
+ *    reply the execs done are read from shm, not from the reply;
+ *  - warm-up sends every corpus entry once (Warmup, Limit 1) and nothing
+ *    else is handed out until all warm-up replies are in;
+ *  - a fuzz call carries the coverage mask only when the worker process
+ *    does not have its current version (slot.sent_gen != mask_gen): a Go
+ *    worker keeps the last mask it was sent when CoverageData is null, so
+ *    resending an unchanged mask (and base64-encoding it) is pure waste;
+ *  - at most one minimization job (coord_min.c) runs at a time, on one
+ *    worker, while the others keep fuzzing; only a crasher without
+ *    -fuzzcontinue stops the hand-out of fuzz calls (Go drops other
+ *    crashers meanwhile);
+ *  - after the warm-up, inputs are chosen by energy (coord_sched.c), not
+ *    Go's round robin;
+ *  - replies and deaths are handled in coord_resp.c;
+ *  - there is no per-call timeout here: hang detection is the worker's
+ *    (Go panics after 10 s in one exec and exits with status 2).
+ * The loop is single-threaded: poll() on every live worker's response pipe
+ * (an idle one that closes it has died between calls), with a time-out at
+ * the next 3 s progress line or the -fuzztime deadline.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "codec.h"
+#include "coord.h"
+#include "coord_internal.h"
+#include "coord_worker.h"
+#include "exact.h"
+#include "mutator.h"
+
+extern char **environ;
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig) { got_signal = sig; }
+
+int64_t cgofuzz_coord_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+bool cgofuzz_coord_interrupted(void) { return got_signal != 0; }
+
+void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b) {
+  /* Go rounds half away from zero. */
+  cgofuzz_fmt_secs(b, (cgofuzz_coord_now_ms() - c->start_ms + 500) / 1000);
+}
+
+static void log_stats(coord *c) {
+  cgofuzz_buf b = {0};
+  int64_t now = cgofuzz_coord_now_ms();
+  cgofuzz_buf_puts(&b, "fuzz: elapsed: ");
+  cgofuzz_coord_put_elapsed(c, &b);
+  if (c->warmup_left > 0) {
+    cgofuzz_buf_printf(&b, ", %s: %zu/%zu completed\n",
+                       c->mask_len || c->cov_expected
+                           ? "gathering baseline coverage"
+                           : "testing seed corpus",
+                       c->warmup_count - c->warmup_left, c->warmup_count);
+  } else if (c->minimizing) {
+    cgofuzz_buf_puts(&b, ", minimizing\n");
+  } else {
+    double secs = (double)(now - c->last_log_ms) / 1000.0;
+    double rate = secs > 0 ? (double)(c->count - c->count_last_log) / secs : 0;
+    cgofuzz_buf_printf(&b, ", execs: %" PRId64 " (%.0f/sec)", c->count, rate);
+    if (c->mask_len)
+      cgofuzz_buf_printf(&b, ", new interesting: %zu (total: %zu)",
+                         c->interesting, c->warmup_count + c->interesting);
+    cgofuzz_buf_putc(&b, '\n');
+  }
+  fwrite(b.data, 1, b.len, stderr);
+  fflush(stderr);
+  cgofuzz_buf_free(&b);
+  c->count_last_log = c->count;
+  c->last_log_ms = now;
+}
+
+/* Ends the run with a failure whose text is msg (printed indented). */
+void cgofuzz_coord_fail(coord *c, const char *msg, size_t len) {
+  if (c->fatal)
+    return;
+  c->fatal = true;
+  c->failed = true;
+  c->done = true;
+  cgofuzz_buf_append(&c->fail_msg, msg, len);
+}
+
+void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg) {
+  char tmp[1024];
+  snprintf(tmp, sizeof tmp, fmt, arg);
+  cgofuzz_coord_fail(c, tmp, strlen(tmp));
+}
+
+int cgofuzz_coord_start_worker(coord *c, slot *s) {
+  cgofuzz_err err = {0};
+  const uint8_t *l;
+  size_t n;
+  if (cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, c->wenv, NULL, -1,
+                           -1, &err) != 0) {
+    cgofuzz_coord_failf(c, "fuzzing process terminated without fuzzing: %s",
+                        err.msg);
+    return -1;
+  }
+  cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
+  c->line.len = 0;
+  cgofuzz_wire_encode_call(&call, &c->line);
+  if (cgofuzz_worker_send(&s->w, &c->line, &err) != 0 ||
+      cgofuzz_worker_recv(&s->w, PING_TIMEOUT_MS, MAX_LINE, &l, &n, &err) !=
+          1 ||
+      cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
+    cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
+    s->state = W_DOWN;
+    cgofuzz_coord_fail(
+        c, "fuzzing process terminated without fuzzing: EOF",
+        strlen("fuzzing process terminated without fuzzing: EOF"));
+    return -1;
+  }
+  s->state = W_IDLE;
+  s->sent_gen = 0; /* a new process has no mask yet */
+  return 0;
+}
+
+/* Hands the next input to an idle worker, if there is one to hand out. */
+static void dispatch(coord *c, slot *s) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  bool warmup = c->warmup_left > 0;
+  if (c->done)
+    return;
+  if (s->deaths >= MAX_DEATHS_IN_ROW) {
+    char tmp[160];
+    snprintf(tmp, sizeof tmp,
+             "fuzzing process terminated %d times in a row; giving up",
+             s->deaths);
+    cgofuzz_coord_fail(c, tmp, strlen(tmp));
+    return;
+  }
+  /* Interesting inputs wait for the end of the warm-up (the baseline mask
+   * is not complete before); a crasher from a cache entry does not. */
+  if (c->n_jobs && !c->job_running && (!warmup || c->jobs[0].crash)) {
+    cgofuzz_mjob_step(c, s);
+    return;
+  }
+  if (c->minimizing)
+    return;
+  if (warmup && c->warmup_next >= c->warmup_count)
+    return; /* wait for the rest of the warm-up */
+  int64_t limit = warmup ? 1 : 0;
+  if (cfg->fuzz_count) {
+    int64_t left = cfg->fuzz_count - c->count - c->outstanding;
+    if (left <= 0)
+      return;
+    if (!warmup) {
+      limit = (cfg->fuzz_count + (int64_t)c->np - 1) / (int64_t)c->np;
+      if (limit > left)
+        limit = left;
+    }
+  }
+  if (s->state == W_DOWN && cgofuzz_coord_start_worker(c, s) != 0)
+    return;
+  size_t idx;
+  if (warmup) {
+    idx = c->warmup_next++;
+  } else {
+    if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_coord_now_ms()) !=
+        0) {
+      cgofuzz_coord_failf(c, "%s", "out of memory");
+      return;
+    }
+    idx = cgofuzz_sched_pick(&c->sched, cgofuzz_coord_now_ms());
+  }
+  const cgofuzz_centry *e = &c->corpus.e[idx];
+  cgofuzz_err err = {0};
+  cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
+  h->count = 0;
+  if (cgofuzz_coord_set_value(&s->w.mem, e->data, e->len, &err) != 0) {
+    cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
+    return;
+  }
+  cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
+  call.fuzz.timeout_ns = FUZZ_CALL_NS;
+  call.fuzz.limit = limit;
+  call.fuzz.warmup = warmup;
+  if (c->mask_len && s->sent_gen != c->mask_gen) {
+    call.fuzz.coverage_data.has = true;
+    call.fuzz.coverage_data.data = c->mask; /* borrowed: not freed */
+    call.fuzz.coverage_data.len = c->mask_len;
+    s->sent_gen = c->mask_gen;
+  }
+  s->entry = idx;
+  s->warmup = warmup;
+  cgofuzz_coord_send_call(c, s, &call, W_BUSY, limit);
+}
+
+void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
+                             int state, int64_t limit) {
+  cgofuzz_err err = {0};
+  c->line.len = 0;
+  cgofuzz_wire_encode_call(call, &c->line);
+  s->state = state;
+  s->limit = limit;
+  c->outstanding += limit;
+  if (cgofuzz_worker_send(&s->w, &c->line, &err) != 0)
+    cgofuzz_coord_on_death(c, s);
+}
+
+static int build_worker_argv(coord *c) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  c->wargv = calloc(8 + cfg->n_extra, sizeof *c->wargv);
+  if (!c->wargv)
+    return -1;
+  cgofuzz_buf b = {0};
+  size_t n = 0;
+  c->wargv[n++] = strdup(cfg->binary);
+  c->wargv[n++] = strdup("-test.fuzzworker");
+  c->wargv[n++] = strdup("-test.paniconexit0");
+  cgofuzz_buf_printf(&b, "-test.fuzzcachedir=%s", cfg->cache_root);
+  c->wargv[n++] = strdup(coord_cstr(&b));
+  b.len = 0;
+  cgofuzz_buf_printf(&b, "-test.fuzz=^%s$", cfg->target);
+  c->wargv[n++] = strdup(coord_cstr(&b));
+  b.len = 0;
+  cgofuzz_buf_printf(&b, "-test.run=^%s$", cfg->target);
+  c->wargv[n++] = strdup(coord_cstr(&b));
+  for (size_t i = 0; i < cfg->n_extra; i++)
+    c->wargv[n++] = strdup(cfg->extra_args[i]);
+  c->nwargv = n;
+  cgofuzz_buf_free(&b);
+  for (size_t i = 0; i < n; i++)
+    if (!c->wargv[i])
+      return -1;
+  /* Every worker is told we read the exact-input slot: a C worker then
+   * uses trace-cmp and dictionary mutations; a Go worker ignores it. */
+  size_t ne = 0;
+  while (environ[ne])
+    ne++;
+  c->wenv = calloc(ne + 2, sizeof *c->wenv);
+  if (!c->wenv)
+    return -1;
+  size_t k = 0, klen = strlen(CGOFUZZ_EXACT_ENV);
+  for (size_t i = 0; i < ne; i++)
+    if (strncmp(environ[i], CGOFUZZ_EXACT_ENV, klen) != 0 ||
+        environ[i][klen] != '=')
+      c->wenv[k++] = environ[i]; /* borrowed */
+  c->wenv[k] = (char *)CGOFUZZ_EXACT_ENV "=1";
+  return 0;
+}
+
+/* Seeds, testdata and cache, in Go's order. -1 if testdata is malformed
+ * (the message is in c->fail_msg). */
+static int load_corpus(coord *c) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  cgofuzz_buf errs = {0}, msg = {0}, skipped = {0};
+  int rc = 0;
+  for (size_t i = 0; i < cfg->n_seeds; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "seed#%zu", i);
+    msg.len = 0;
+    if (cgofuzz_corpus_typecheck(cfg->seeds[i].data, cfg->seeds[i].len,
+                                 cfg->kinds, cfg->n_kinds, &msg) != 0)
+      continue;
+    cgofuzz_corpus_add(&c->corpus, cfg->seeds[i].data, cfg->seeds[i].len, true,
+                       name);
+  }
+  if (cgofuzz_corpus_load_dir(&c->corpus, c->testdata_dir, cfg->kinds,
+                              cfg->n_kinds, true, true, &errs, NULL) != 0) {
+    cgofuzz_coord_fail(c, coord_cstr(&errs), errs.len);
+    rc = -1;
+  } else if (cgofuzz_corpus_load_dir(&c->corpus, c->cache_dir, cfg->kinds,
+                                     cfg->n_kinds, false, false, &errs,
+                                     &skipped) != 0) {
+    cgofuzz_coord_fail(c, coord_cstr(&errs), errs.len);
+    rc = -1;
+  } else if (skipped.len) {
+    /* Go skips these silently (a TODO in its readCache says it should
+     * warn); one warning naming each file says why inputs went missing. */
+    fprintf(stderr,
+            "warning: skipping malformed files in the fuzz cache %s:\n%.*s",
+            c->cache_dir, (int)skipped.len, coord_cstr(&skipped));
+  }
+  cgofuzz_buf_free(&skipped);
+  cgofuzz_buf_free(&errs);
+  cgofuzz_buf_free(&msg);
+  return rc;
+}
+
+/* The corpus entry Go uses when there is nothing else: zero values. */
+static int add_zero_entry(coord *c) {
+  cgofuzz_value *v = calloc(c->cfg->n_kinds ? c->cfg->n_kinds : 1, sizeof *v);
+  cgofuzz_buf b = {0};
+  cgofuzz_err err = {0};
+  int rc = -1;
+  if (!v)
+    return -1;
+  for (size_t i = 0; i < c->cfg->n_kinds; i++)
+    v[i].kind = c->cfg->kinds[i];
+  if (cgofuzz_corpus_encode(v, c->cfg->n_kinds, &b, &err) == 0 &&
+      cgofuzz_corpus_add(&c->corpus, b.data, b.len, false, "zero") >= 0)
+    rc = 0;
+  free(v);
+  cgofuzz_buf_free(&b);
+  return rc;
+}
+
+static void print_verdict(coord *c) {
+  double secs = (double)(cgofuzz_coord_now_ms() - c->start_ms) / 1000.0;
+  cgofuzz_buf b = {0};
+  if (c->failed) {
+    /* With -fuzzcontinue, failures were printed as they were found; a
+     * block here is for the error that ended the run, if any. */
+    if (c->fatal)
+      cgofuzz_coord_fail_block(c, &b, (const char *)c->fail_msg.data,
+                               c->fail_msg.len, c->crash_path);
+    if (c->cfg->verbose)
+      cgofuzz_buf_puts(&b, "=== NAME  \n");
+    cgofuzz_buf_puts(&b, "FAIL\n");
+  } else {
+    if (c->cfg->verbose)
+      cgofuzz_buf_printf(&b, "--- PASS: %s (%.2fs)\n=== NAME  \n",
+                         c->cfg->target, secs);
+    cgofuzz_buf_puts(&b, "PASS\n");
+  }
+  fflush(stderr);
+  fwrite(b.data, 1, b.len, stdout);
+  fflush(stdout);
+  cgofuzz_buf_free(&b);
+}
+
+static void run_loop(coord *c) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  struct pollfd *pfd = calloc(c->np, sizeof *pfd);
+  slot **ps = calloc(c->np, sizeof *ps);
+  if (!pfd || !ps) {
+    cgofuzz_coord_failf(c, "%s", "out of memory");
+    goto done;
+  }
+  int64_t next_log = c->start_ms + 3000;
+  while (!c->done && !got_signal) {
+    int64_t now = cgofuzz_coord_now_ms();
+    if (cfg->fuzz_ns && now - c->start_ms >= cfg->fuzz_ns / 1000000)
+      break;
+    for (size_t i = 0; i < c->np && !c->done; i++)
+      if (c->slots[i].state == W_IDLE || c->slots[i].state == W_DOWN)
+        dispatch(c, &c->slots[i]);
+    if (c->done)
+      break;
+    /* Idle workers are watched too, so that one dying between calls is
+     * noticed (and reported as Go would) right away. */
+    size_t nb = 0, busy = 0;
+    for (size_t i = 0; i < c->np; i++) {
+      slot *s = &c->slots[i];
+      if (s->state == W_DOWN || s->w.out_r < 0)
+        continue;
+      busy += s->state == W_BUSY || s->state == W_MIN;
+      pfd[nb].fd = s->w.out_r;
+      pfd[nb].events = POLLIN;
+      pfd[nb].revents = 0;
+      ps[nb++] = s;
+    }
+    if (busy == 0)
+      break; /* nothing in flight and nothing left to send */
+    now = cgofuzz_coord_now_ms();
+    int64_t wait = next_log - now;
+    if (cfg->fuzz_ns) {
+      int64_t left = c->start_ms + cfg->fuzz_ns / 1000000 - now;
+      if (left < wait)
+        wait = left;
+    }
+    if (wait < 0)
+      wait = 0;
+    int r = poll(pfd, nb, (int)wait);
+    if (r < 0 && errno != EINTR) {
+      cgofuzz_coord_failf(c, "poll: %s", strerror(errno));
+      break;
+    }
+    now = cgofuzz_coord_now_ms();
+    if (now >= next_log) {
+      /* At the deadline the final line (after the loop) says it all:
+       * printing this one too would repeat it when -fuzztime is a
+       * multiple of 3 s. */
+      if (!cfg->fuzz_ns || now - c->start_ms < cfg->fuzz_ns / 1000000)
+        log_stats(c);
+      next_log += 3000;
+    }
+    for (size_t i = 0; r > 0 && i < nb && !c->done; i++) {
+      if (!pfd[i].revents)
+        continue;
+      slot *s = ps[i];
+      const uint8_t *l;
+      size_t n;
+      cgofuzz_err err = {0};
+      int got = cgofuzz_worker_recv(&s->w, 0, MAX_LINE, &l, &n, &err);
+      if (got == 1 && s->state == W_IDLE)
+        cgofuzz_coord_failf(c, "%s",
+                            "communicating with fuzzing process: unexpected "
+                            "message from an idle worker");
+      else if (got == 1)
+        cgofuzz_coord_on_reply(c, s, l, n);
+      else if (got < 0)
+        cgofuzz_coord_on_death(c, s);
+    }
+  }
+done:
+  free(pfd);
+  free(ps);
+}
+
+int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
+  coord c;
+  memset(&c, 0, sizeof c);
+  c.cfg = cfg;
+  c.start_ms = c.last_log_ms = cgofuzz_coord_now_ms();
+  got_signal = 0;
+  struct sigaction sa, old_int, old_term, old_hup, old_pipe, old_xfsz;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal; /* no SA_RESTART: poll must wake up */
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  sigaction(SIGHUP, &sa, &old_hup);
+  /* A dead worker's pipe and a file-size limit must give write errors we
+   * can report (and fall back from), not kill the coordinator. */
+  sa.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &sa, &old_pipe);
+  sigaction(SIGXFSZ, &sa, &old_xfsz);
+
+  if (cfg->verbose) {
+    printf("=== RUN   %s\n", cfg->target);
+    fflush(stdout);
+  }
+  cgofuzz_buf b = {0};
+  cgofuzz_buf_printf(&b, "testdata/fuzz/%s", cfg->target);
+  c.testdata_dir = strdup(coord_cstr(&b));
+  b.len = 0;
+  cgofuzz_buf_printf(&b, "%s/%s", cfg->cache_root, cfg->target);
+  c.cache_dir = strdup(coord_cstr(&b));
+  cgofuzz_buf_free(&b);
+  c.np = (size_t)(cfg->parallel > 0 ? cfg->parallel : 1);
+  if (cfg->fuzz_count && (int64_t)c.np > cfg->fuzz_count)
+    c.np = (size_t)cfg->fuzz_count;
+  if (!c.testdata_dir || !c.cache_dir || build_worker_argv(&c) != 0) {
+    cgofuzz_coord_failf(&c, "%s", "out of memory");
+    goto finish;
+  }
+  if (load_corpus(&c) != 0)
+    goto finish;
+  c.mask_len = cgofuzz_cov_counters_size(cfg->binary);
+  if (c.mask_len && !(c.mask = calloc(c.mask_len, 1))) {
+    cgofuzz_coord_failf(&c, "%s", "out of memory");
+    goto finish;
+  }
+  c.mask_gen = 1;
+  /* A C target tells its mask size in its first reply: no warning. */
+  c.cov_expected =
+      c.mask_len || cgofuzz_cov_section_size(cfg->binary, "__sancov_cntrs");
+  if (!c.cov_expected)
+    fprintf(stderr, "warning: the test binary was not built with coverage "
+                    "instrumentation, so fuzzing will run without coverage "
+                    "guidance and may be inefficient\n");
+  c.warmup_count = c.warmup_left = c.corpus.n;
+  if (c.corpus.n == 0) {
+    fprintf(stderr, "warning: starting with empty corpus\n");
+    if (add_zero_entry(&c) != 0) {
+      cgofuzz_coord_failf(&c, "%s", "encoding the zero-value input failed");
+      goto finish;
+    }
+    /* Go does not warm the zero entry up: it knows the mask size from the
+     * binary and sends the mask with the first fuzz call. A C target's
+     * worker tells its size only in a warm-up reply, and never reports
+     * coverage before it has a mask, so without this the run would be
+     * unguided. */
+    if (!c.mask_len && c.cov_expected)
+      c.warmup_count = c.warmup_left = 1;
+  }
+  c.slots = calloc(c.np, sizeof *c.slots);
+  if (!c.slots) {
+    cgofuzz_coord_failf(&c, "%s", "out of memory");
+    goto finish;
+  }
+  for (size_t i = 0; i < c.np; i++) {
+    cgofuzz_err err = {0};
+    c.slots[i].state = W_DOWN;
+    c.n_init = i + 1; /* worker_init leaves a failed slot safe to free */
+    if (cgofuzz_worker_init(&c.slots[i].w, CGOFUZZ_SHM_VALUE_CAP, &err) != 0) {
+      cgofuzz_coord_fail(&c, err.msg, strlen(err.msg));
+      goto finish;
+    }
+  }
+  for (size_t i = 0; i < c.np && !c.done; i++)
+    cgofuzz_coord_start_worker(&c, &c.slots[i]);
+  if (!c.done) {
+    log_stats(&c);
+    run_loop(&c);
+    cgofuzz_mjob_flush(&c);
+    log_stats(&c);
+  }
+
+finish:
+  for (size_t i = 0; i < c.n_init; i++)
+    if (c.slots[i].w.in_w >= 0) { /* ask them all to exit at once */
+      close(c.slots[i].w.in_w);
+      c.slots[i].w.in_w = -1;
+    }
+  for (size_t i = 0; i < c.n_init; i++)
+    cgofuzz_worker_free(&c.slots[i].w);
+  print_verdict(&c);
+  int rc = c.failed ? 1 : 0;
+  free(c.slots);
+  for (size_t i = 0; i < c.nwargv; i++)
+    free(c.wargv[i]);
+  free(c.wargv);
+  free(c.wenv);
+  cgofuzz_corpus_free(&c.corpus);
+  cgofuzz_sched_free(&c.sched);
+  for (size_t i = 0; i < c.n_jobs; i++)
+    cgofuzz_mjob_free(&c.jobs[i]);
+  for (size_t i = 0; i < c.n_fail_keys; i++)
+    free(c.fail_keys[i]);
+  free(c.fail_keys);
+  free(c.mask);
+  free(c.cache_dir);
+  free(c.testdata_dir);
+  free(c.crash_path);
+  cgofuzz_buf_free(&c.line);
+  cgofuzz_buf_free(&c.fail_msg);
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  sigaction(SIGHUP, &old_hup, NULL);
+  sigaction(SIGPIPE, &old_pipe, NULL);
+  sigaction(SIGXFSZ, &old_xfsz, NULL);
+  return rc;
+}

@@ -1,0 +1,379 @@
+/*
+ * coord_min.c: minimization jobs and failure records of the coordinator.
+ *
+ * Invariants: jobs[0..n_jobs) are pending, crashers before interesting
+ * inputs; only jobs[0] ever has a Minimize call in flight (job_running),
+ * on one worker, so the other workers keep fuzzing. A job's data is always
+ * a value known to fail (crasher) or to hit one of its keep bits
+ * (interesting), so it can be written whenever the run stops. The mask was
+ * already merged when an interesting job was queued.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "coord_internal.h"
+
+bool cgofuzz_coord_can_minimize(coord *c) {
+  if (c->cfg->minimize_off)
+    return false;
+  if (c->cfg->fuzz_count && c->count + c->outstanding >= c->cfg->fuzz_count)
+    return false;
+  for (size_t i = 0; i < c->cfg->n_kinds; i++)
+    if (c->cfg->kinds[i] == CGOFUZZ_BYTES || c->cfg->kinds[i] == CGOFUZZ_STRING)
+      return true;
+  return false;
+}
+
+/* Appends Go's failure block for msg (and the written file) to b: every
+ * line of the error indented by 4 spaces, as testing prints it. */
+void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
+                              size_t len, const char *path) {
+  double secs = (double)(cgofuzz_coord_now_ms() - c->start_ms) / 1000.0;
+  cgofuzz_buf_printf(b, "--- FAIL: %s (%.2fs)\n", c->cfg->target, secs);
+  cgofuzz_buf txt = {0};
+  cgofuzz_buf_append(&txt, msg, len);
+  cgofuzz_buf_putc(&txt, '\n');
+  if (path) {
+    const char *base = strrchr(path, '/');
+    cgofuzz_buf_printf(&txt,
+                       "Failing input written to %s\nTo re-run:\ngo test "
+                       "-run=%s/%s\n",
+                       path, c->cfg->target, base ? base + 1 : "");
+  }
+  for (size_t i = 0; i < txt.len;) {
+    size_t j = i;
+    while (j < txt.len && txt.data[j] != '\n')
+      j++;
+    cgofuzz_buf_puts(b, "    ");
+    cgofuzz_buf_append(b, txt.data + i, j - i);
+    cgofuzz_buf_putc(b, '\n');
+    i = j + 1;
+  }
+  cgofuzz_buf_free(&txt);
+}
+
+/* Writes a failing input where go test looks for it, or, when that fails
+ * (read-only or full disk, testdata/fuzz not a directory), to the first
+ * fallback that works: $TMPDIR/cgofuzz-failures/<Target>, then
+ * ./cgofuzz-failures/<Target>. Each failed attempt is reported with its
+ * reason. Returns the path written, or NULL when nothing could be written;
+ * the input is then printed in full on stderr, so it is never lost. */
+static char *write_failure(coord *c, const cgofuzz_buf *data) {
+  const char *tmp = getenv("TMPDIR");
+  if (!tmp || !*tmp)
+    tmp = "/tmp";
+  cgofuzz_buf alt1 = {0}, alt2 = {0};
+  cgofuzz_buf_printf(&alt1, "%s/cgofuzz-failures/%s", tmp, c->cfg->target);
+  cgofuzz_buf_printf(&alt2, "cgofuzz-failures/%s", c->cfg->target);
+  cgofuzz_buf_putc(&alt1, 0);
+  cgofuzz_buf_putc(&alt2, 0);
+  const char *dirs[] = {c->testdata_dir, (const char *)alt1.data,
+                        (const char *)alt2.data};
+  char *path = NULL;
+  for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && !path; i++) {
+    cgofuzz_err err = {0};
+    if (!dirs[i])
+      continue;
+    if (cgofuzz_corpus_write(dirs[i], data->data, data->len, &path, &err) !=
+        0) {
+      path = NULL;
+      fprintf(stderr, "cgofuzz: could not write the failing input to %s: %s\n",
+              dirs[i], err.msg);
+    } else if (i > 0) {
+      fprintf(stderr,
+              "cgofuzz: the failing input was written to %s instead; copy it "
+              "to %s/ to re-run it with go test\n",
+              path, c->testdata_dir);
+    }
+  }
+  if (!path) {
+    fprintf(stderr, "cgofuzz: the failing input could not be written "
+                    "anywhere; here it is:\n");
+    fwrite(data->data, 1, data->len, stderr);
+  }
+  fflush(stderr);
+  cgofuzz_buf_free(&alt1);
+  cgofuzz_buf_free(&alt2);
+  return path;
+}
+
+/* Writes a crasher (see write_failure). Without -fuzzcontinue this ends the
+ * run; with it, the failure is printed now and fuzzing goes on. */
+void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
+                                  const cgofuzz_buf *msg) {
+  char *path = write_failure(c, data);
+  if (!path) {
+    cgofuzz_coord_fail(c, (const char *)msg->data, msg->len);
+    return;
+  }
+  if (!c->cfg->fuzz_continue) {
+    free(c->crash_path);
+    c->crash_path = path;
+    cgofuzz_coord_fail(c, (const char *)msg->data, msg->len);
+    return;
+  }
+  cgofuzz_buf b = {0};
+  cgofuzz_coord_fail_block(c, &b, (const char *)msg->data, msg->len, path);
+  fflush(stderr);
+  fwrite(b.data, 1, b.len, stdout);
+  fflush(stdout);
+  cgofuzz_buf_free(&b);
+  free(path);
+  c->failed = true; /* the verdict is FAIL, but the run goes on */
+}
+
+/* Adds a new interesting input to the corpus and the cache. */
+void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
+                                   const uint8_t *snap) {
+  char hex[17];
+  cgofuzz_corpus_name(data->data, data->len, hex);
+  hex[8] = '\0';
+  int added = cgofuzz_corpus_add(&c->corpus, data->data, data->len, false, hex);
+  if (added != 1)
+    return;
+  char *path = NULL;
+  cgofuzz_err err = {0};
+  if (cgofuzz_corpus_write(c->cache_dir, data->data, data->len, &path, &err) !=
+      0) {
+    /* The input stays in the in-memory corpus; only resuming loses it. */
+    if (!c->cache_warned)
+      fprintf(stderr,
+              "cgofuzz: could not write new inputs to the cache (%s); "
+              "fuzzing goes on without saving them\n",
+              err.msg);
+    c->cache_warned = true;
+  }
+  free(path);
+  c->interesting++;
+  if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_coord_now_ms()) == 0 &&
+      snap)
+    cgofuzz_sched_set_cov(&c->sched, c->corpus.n - 1, snap, c->mask_len);
+}
+
+void cgofuzz_mjob_free(mjob *j) {
+  cgofuzz_buf_free(&j->data);
+  cgofuzz_buf_free(&j->msg);
+  cgofuzz_buf_free(&j->orig);
+  cgofuzz_buf_free(&j->orig_msg);
+  free(j->keep);
+  free(j->snap);
+  memset(j, 0, sizeof *j);
+}
+
+/* Ends jobs[0] with its current value, and drops it from the queue. */
+void cgofuzz_mjob_finish(coord *c) {
+  mjob *j = &c->jobs[0];
+  c->job_running = false;
+  if (j->crash && j->orig_msg.len) {
+    /* Go's minimizer keeps any failing candidate, so one bug's input can
+     * shrink into another's ("B..." into "A"): keep the original unless
+     * the minimized input still fails at the same site. */
+    cgofuzz_buf k1 = {0}, k2 = {0};
+    cgofuzz_fail_site((const char *)j->orig_msg.data, j->orig_msg.len, &k1);
+    cgofuzz_fail_site((const char *)j->msg.data, j->msg.len, &k2);
+    if (k1.len != k2.len || memcmp(k1.data, k2.data, k1.len) != 0) {
+      cgofuzz_buf t = j->data;
+      j->data = j->orig;
+      j->orig = t;
+      t = j->msg;
+      j->msg = j->orig_msg;
+      j->orig_msg = t;
+    }
+    cgofuzz_buf_free(&k1);
+    cgofuzz_buf_free(&k2);
+  }
+  if (j->crash)
+    cgofuzz_coord_record_failure(c, &j->data, &j->msg);
+  else
+    cgofuzz_coord_add_interesting(c, &j->data, j->snap);
+  cgofuzz_mjob_free(j);
+  memmove(&c->jobs[0], &c->jobs[1], (c->n_jobs - 1) * sizeof c->jobs[0]);
+  c->n_jobs--;
+  memset(&c->jobs[c->n_jobs], 0, sizeof c->jobs[0]);
+  c->minimizing = !c->cfg->fuzz_continue && c->n_jobs && c->jobs[0].crash;
+}
+
+/* Queues a job; a crasher goes before any interesting input. Returns -1 if
+ * the queue is full (the caller then uses the value as it is). */
+static int push_job(coord *c, mjob *j) {
+  if (c->n_jobs == MAX_JOBS) {
+    if (!j->crash)
+      return -1;
+    /* Make room by adding the last interesting input unminimized. */
+    mjob *last = &c->jobs[MAX_JOBS - 1];
+    if (last->crash)
+      return -1;
+    cgofuzz_coord_add_interesting(c, &last->data, last->snap);
+    cgofuzz_mjob_free(last);
+    c->n_jobs--;
+  }
+  size_t at = c->n_jobs;
+  if (j->crash) {
+    at = c->job_running ? 1 : 0;
+    while (at < c->n_jobs && c->jobs[at].crash)
+      at++;
+  }
+  memmove(&c->jobs[at + 1], &c->jobs[at], (c->n_jobs - at) * sizeof *j);
+  c->jobs[at] = *j;
+  c->n_jobs++;
+  return 0;
+}
+
+/* Sends the next Minimize call of jobs[0] to s, or finishes the job when
+ * no argument or budget is left. */
+void cgofuzz_mjob_step(coord *c, slot *s) {
+  mjob *j = &c->jobs[0];
+  const cgofuzz_coord_config *cfg = c->cfg;
+  while (j->arg < cfg->n_kinds && cfg->kinds[j->arg] != CGOFUZZ_BYTES &&
+         cfg->kinds[j->arg] != CGOFUZZ_STRING)
+    j->arg++;
+  int64_t limit = j->limit;
+  if (cfg->fuzz_count) {
+    int64_t left = cfg->fuzz_count - c->count - c->outstanding;
+    if (!limit || limit > left)
+      limit = left;
+  }
+  if (j->arg >= cfg->n_kinds || (cfg->fuzz_count && limit <= 0) || c->done) {
+    cgofuzz_mjob_finish(c);
+    return;
+  }
+  if (s->state == W_DOWN && cgofuzz_coord_start_worker(c, s) != 0)
+    return;
+  cgofuzz_err err = {0};
+  cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
+  h->count = 0;
+  h->raw_in_mem = 0;
+  if (cgofuzz_coord_set_value(&s->w.mem, j->data.data, j->data.len, &err) !=
+      0) {
+    cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
+    return;
+  }
+  cgofuzz_call call = {.kind = CGOFUZZ_CALL_MINIMIZE};
+  call.minimize.timeout_ns = j->timeout;
+  call.minimize.limit = limit;
+  call.minimize.index = (int64_t)j->arg;
+  if (j->keep) {
+    call.minimize.keep_coverage.has = true;
+    call.minimize.keep_coverage.data = j->keep; /* borrowed */
+    call.minimize.keep_coverage.len = c->mask_len;
+  }
+  c->job_running = true;
+  cgofuzz_coord_send_call(c, s, &call, W_MIN, limit);
+}
+
+void cgofuzz_mjob_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
+  mjob *j = &c->jobs[0];
+  cgofuzz_minimize_resp r;
+  cgofuzz_err err = {0};
+  memset(&r, 0, sizeof r);
+  s->state = W_IDLE;
+  c->outstanding -= s->limit;
+  if (cgofuzz_wire_decode_minimize_resp(l, n, &r, &err) != 0) {
+    c->job_running = false;
+    cgofuzz_coord_failf(c, "communicating with fuzzing process: %s", err.msg);
+    return;
+  }
+  s->deaths = 0;
+  cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
+  c->count += h->count;
+  if (r.wrote_to_mem && !h->raw_in_mem &&
+      (size_t)h->value_len <= cgofuzz_shm_value_cap(&s->w.mem)) {
+    j->data.len = 0;
+    cgofuzz_buf_append(&j->data, cgofuzz_shm_value(&s->w.mem),
+                       (size_t)h->value_len);
+  }
+  if (j->crash && r.err) { /* Go prints the last Minimize's error */
+    j->msg.len = 0;
+    cgofuzz_buf_append(&j->msg, r.err, r.err_len);
+  }
+  bool out = false;
+  if (j->timeout) {
+    j->timeout -= r.duration_ns;
+    out = j->timeout <= 0;
+  }
+  if (j->limit) {
+    j->limit -= h->count;
+    out = out || j->limit <= 0;
+  }
+  cgofuzz_minimize_resp_free(&r);
+  j->arg++;
+  if (out)
+    cgofuzz_mjob_finish(c);
+  else
+    cgofuzz_mjob_step(c, s);
+}
+
+/* Queues the minimization of a crasher (keep NULL) or of an interesting
+ * input, with Go's budget; interesting inputs get at most
+ * INTERESTING_MIN_NS so that a slow minimization never holds a worker
+ * long. Returns -1 if not queued (the caller keeps the value as it is). */
+int cgofuzz_mjob_queue(coord *c, bool crash, const cgofuzz_buf *data,
+                       const cgofuzz_buf *msg, const uint8_t *keep,
+                       const uint8_t *snap) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  mjob j;
+  memset(&j, 0, sizeof j);
+  j.crash = crash;
+  j.timeout = cfg->minimize_ns;
+  j.limit = cfg->minimize_count;
+  if (!j.limit && cfg->fuzz_count)
+    j.limit = crash ? cfg->fuzz_count
+                    : (cfg->fuzz_count + (int64_t)c->np - 1) / (int64_t)c->np;
+  if (!crash && (!j.timeout || j.timeout > INTERESTING_MIN_NS))
+    j.timeout = INTERESTING_MIN_NS;
+  if (cgofuzz_buf_append(&j.data, data->data, data->len) != 0 ||
+      (msg && cgofuzz_buf_append(&j.msg, msg->data, msg->len) != 0))
+    goto oom;
+  if (crash && cfg->fuzz_continue &&
+      (cgofuzz_buf_append(&j.orig, data->data, data->len) != 0 ||
+       cgofuzz_buf_append(&j.orig_msg, msg->data, msg->len) != 0))
+    goto oom;
+  if (keep) {
+    if (!(j.keep = malloc(c->mask_len)) || !(j.snap = malloc(c->mask_len)))
+      goto oom;
+    memcpy(j.keep, keep, c->mask_len);
+    memcpy(j.snap, snap, c->mask_len);
+  }
+  if (push_job(c, &j) != 0)
+    goto oom;
+  return 0;
+oom:
+  cgofuzz_mjob_free(&j);
+  return -1;
+}
+
+/* -fuzzcontinue: whether a failure with this message was recorded
+ * already; remembers it if not. */
+bool cgofuzz_coord_seen_failure(coord *c, const char *msg, size_t len) {
+  cgofuzz_buf key = {0};
+  cgofuzz_fail_site(msg, len, &key);
+  char *k = coord_cstr(&key);
+  for (size_t i = 0; i < c->n_fail_keys; i++)
+    if (strcmp(c->fail_keys[i], k) == 0) {
+      cgofuzz_buf_free(&key);
+      return true;
+    }
+  char **nk = realloc(c->fail_keys, (c->n_fail_keys + 1) * sizeof *nk);
+  if (nk) {
+    c->fail_keys = nk;
+    if ((nk[c->n_fail_keys] = strdup(k)))
+      c->n_fail_keys++;
+  }
+  cgofuzz_buf_free(&key);
+  return false;
+}
+
+/* Go writes an unminimized crasher when stopped while minimizing. */
+void cgofuzz_mjob_flush(coord *c) {
+  while (c->n_jobs) {
+    if (c->jobs[0].crash && c->fatal && !c->cfg->fuzz_continue) {
+      cgofuzz_mjob_free(&c->jobs[0]); /* the run failed for another reason */
+      memmove(&c->jobs[0], &c->jobs[1], (c->n_jobs - 1) * sizeof c->jobs[0]);
+      c->n_jobs--;
+      continue;
+    }
+    cgofuzz_mjob_finish(c);
+  }
+}

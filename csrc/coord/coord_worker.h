@@ -1,0 +1,97 @@
+/*
+ * worker_client.h: the coordinator's end of one worker process.
+ *
+ * A worker is a child process started with three extra descriptors, as Go's
+ * posix worker expects:
+ *
+ *   fd 3  read end of the "fuzz_in" pipe: calls from the coordinator
+ *   fd 4  write end of the "fuzz_out" pipe: responses to the coordinator
+ *   fd 5  the shared-memory file (see shm.h)
+ *
+ * Calls and responses strictly alternate, one JSON message per line (see
+ * wire.h). The coordinator keeps only its own pipe ends (close-on-exec), so
+ * when a worker dies, its fuzz_out end closes and reading it gives EOF;
+ * when the coordinator dies, the worker reads EOF on fd 3 and exits, and a
+ * parent-death signal makes sure even a busy worker does not outlive it.
+ *
+ * The shared memory outlives worker processes: after a crash, it still holds
+ * the input and the PCG state needed to rebuild the failing value, and the
+ * next process started for the same slot reuses it.
+ */
+#ifndef CGOFUZZ_WORKER_CLIENT_H
+#define CGOFUZZ_WORKER_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "buf.h"
+#include "shm.h"
+#include "wire.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cgofuzz_worker {
+  cgofuzz_shm mem;  /* created by cgofuzz_worker_init, kept across restarts */
+  pid_t pid;        /* 0 when no process is running */
+  int in_w;         /* our end of fuzz_in, -1 when closed */
+  int out_r;        /* our end of fuzz_out, -1 when closed */
+  cgofuzz_buf rbuf; /* bytes read from out_r not yet returned */
+  size_t rscan;     /* rbuf prefix already known to hold no newline */
+  size_t consumed;  /* length of the line returned last, dropped next time */
+  bool exited;      /* the process has been reaped */
+  int wait_status;  /* its status from waitpid, valid when exited */
+} cgofuzz_worker;
+
+/* Creates the shared memory (value capacity value_cap) for one worker slot.*/
+int cgofuzz_worker_init(cgofuzz_worker *w, size_t value_cap, cgofuzz_err *err);
+
+/* Starts a worker process: path with argv (NULL-terminated; argv[0] is what
+ * the worker sees as its name), envp (NULL: inherit), in directory dir (NULL:
+ * ours). stdout_fd/stderr_fd become its fd 1/2 (-1: /dev/null). */
+int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
+                         char *const argv[], char *const envp[],
+                         const char *dir, int stdout_fd, int stderr_fd,
+                         cgofuzz_err *err);
+
+/* Writes one encoded call (a full line). Returns 0, or -1 when the worker
+ * cannot take it (it has closed its end: it died). */
+int cgofuzz_worker_send(cgofuzz_worker *w, const cgofuzz_buf *line,
+                        cgofuzz_err *err);
+
+/* Waits up to timeout_ms (-1: forever) for one complete response line.
+ * Returns 1 and sets *line and *len (valid until the next call) when a line is
+ * there, 0 on time-out, -1 on EOF or error (the worker died or closed its
+ * pipe: see cgofuzz_worker_reap). Lines longer than max_line bytes are an
+ * error, so a worker that floods us cannot exhaust our memory. A timeout of
+ * 0 reads what is available without blocking, for poll-driven loops. */
+int cgofuzz_worker_recv(cgofuzz_worker *w, int timeout_ms, size_t max_line,
+                        const uint8_t **line, size_t *len, cgofuzz_err *err);
+
+/* Waits up to timeout_ms for the process to exit and reaps it. Returns 1 if
+ * it has exited (status in w->wait_status), 0 if still running. */
+int cgofuzz_worker_reap(cgofuzz_worker *w, int timeout_ms);
+
+/* Stops the process the way Go does: close fuzz_in (a worker exits when it
+ * reads EOF), wait grace_ms, then SIGINT, wait grace_ms, then SIGKILL.
+ * Returns the wait status. Safe to call on a dead or stopped worker. */
+int cgofuzz_worker_stop(cgofuzz_worker *w, int grace_ms);
+
+/* Stops any process and removes the shared memory. */
+void cgofuzz_worker_free(cgofuzz_worker *w);
+
+/* Describes a wait status as Go's os/exec does ("exit status 2",
+ * "signal: segmentation fault (core dumped)"). */
+void cgofuzz_wait_status_string(int status, char *out, size_t outlen);
+
+/* Whether a worker killed by this signal crashed on its input (SIGILL,
+ * SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGPIPE), as opposed to being
+ * stopped from outside (SIGKILL, SIGINT, SIGTERM, SIGHUP...). */
+bool cgofuzz_is_crash_signal(int sig);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

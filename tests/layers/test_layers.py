@@ -1,0 +1,81 @@
+"""The layer check (tools/check_layers.py) holds on the real tree and its
+objects, and fails, naming the violation, on planted ones: a lower layer
+including a higher layer's header, a layer including another's private
+*_internal.h, and a lower layer's object calling a higher layer's function.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+
+def run_check(root, objects=None):
+    cmd = [sys.executable, os.path.join(root, "tools", "check_layers.py"),
+           "--root", root]
+    if objects:
+        cmd += ["--objects", objects]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def tree(source_dir, tmp_path):
+    """A copy of the sources the check reads (csrc/, include/, tools/)."""
+    for d in ("csrc", "include", "tools"):
+        shutil.copytree(os.path.join(source_dir, d), tmp_path / d)
+    return str(tmp_path)
+
+
+def test_real_tree_and_objects(source_dir, build_dir):
+    objects = os.path.join(build_dir, "layer_objects.txt")
+    assert os.path.isfile(objects), "the build writes layer_objects.txt"
+    r = run_check(source_dir, objects)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "respect csrc/layers.txt" in r.stdout
+
+
+def plant(path, line):
+    with open(path) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(line + "\n" + text)
+
+
+def test_core_including_a_coordinator_header_fails(tree):
+    plant(os.path.join(tree, "csrc", "core", "pcg.c"), '#include "coord.h"')
+    r = run_check(tree)
+    assert r.returncode == 1, r.stdout
+    assert ('csrc/core/pcg.c:1: core includes "coord.h" of layer coord, '
+            'which it may not use') in r.stdout
+
+
+def test_private_header_of_another_layer_fails(tree):
+    plant(os.path.join(tree, "csrc", "runtime", "dict.c"),
+          '#include "codec_internal.h"')
+    r = run_check(tree)
+    assert r.returncode == 1, r.stdout
+    assert 'runtime includes "codec_internal.h", private to layer core' \
+        in r.stdout
+
+
+def test_runtime_calling_the_coordinator_fails(tree, tool, tmp_path):
+    """Siblings may not call each other: runtime and coord both sit on core."""
+    cc = tool("cc")
+    objs = {}
+    for layer, src in (("coord", "int cgofuzz_coord_thing(void) { return 1; }"),
+                       ("runtime", "int cgofuzz_coord_thing(void);\n"
+                                   "int cgofuzz_rt(void) { return cgofuzz_coord_thing(); }")):
+        c = tmp_path / (layer + ".c")
+        c.write_text(src + "\n")
+        o = tmp_path / (layer + ".o")
+        subprocess.run([cc, "-c", str(c), "-o", str(o)], check=True)
+        objs[layer] = str(o)
+    listing = tmp_path / "layer_objects.txt"
+    with open(listing, "w") as f:
+        for layer in ("base", "core", "runtime", "coord", "driver", "cli"):
+            f.write("%s %s\n" % (layer, objs.get(layer, "")))
+    r = run_check(tree, str(listing))
+    assert r.returncode == 1, r.stdout
+    assert ("runtime calls cgofuzz_coord_thing, defined in layer coord, "
+            "which it may not use") in r.stdout

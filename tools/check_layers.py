@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""check_layers.py: proves that cgofuzz's C layers respect csrc/layers.txt.
+
+usage: check_layers.py [--root DIR] [--objects FILE]
+
+The table names each layer (a folder of csrc/) and the layers it may use.
+Two checks, each naming every violation it finds:
+
+  includes  every #include "..." of every .c and .h file of a layer must
+            resolve to a header of that layer or of a layer it may use; a
+            header named *_internal.h is private to its own layer.
+            include/cgofuzz/ holds the users' API; PUBLIC_HEADERS says which
+            layer each of its headers belongs to.
+  symbols   (with --objects, the build's layer_objects.txt: "LAYER OBJ...")
+            every symbol a layer's objects use and some layer defines must
+            be defined by that layer or by a layer it may use (`nm`).
+
+Exit status 0 when both hold, 1 on a violation, 2 on a usage error.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+# The headers of include/cgofuzz/ (what users include) and their layers.
+PUBLIC_HEADERS = {"cgofuzz/value.h": "core", "cgofuzz/target.h": "runtime"}
+
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def read_table(path):
+    """{layer: set of layers it may use, itself included}, in table order."""
+    table = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            layer, deps = words[0], words[1:]
+            for d in deps:
+                if d not in table:
+                    sys.exit("%s:%d: %s uses %s, which is not a layer above "
+                             "this line" % (path, n, layer, d))
+            table[layer] = set(deps) | {layer}
+    return table
+
+
+def header_layer(root, table, including, name):
+    """The layer of the header `name` included from file `including`, and
+    its path; (None, None) when it is not one of cgofuzz's headers."""
+    here = os.path.join(os.path.dirname(including), name)
+    if os.path.isfile(here):
+        return os.path.basename(os.path.dirname(here)), here
+    if name in PUBLIC_HEADERS:
+        return PUBLIC_HEADERS[name], os.path.join(root, "include", name)
+    for layer in table:
+        p = os.path.join(root, "csrc", layer, name)
+        if os.path.isfile(p):
+            return layer, p
+    return None, None
+
+
+def check_includes(root, table):
+    errors = []
+    files = []
+    for layer in table:
+        d = os.path.join(root, "csrc", layer)
+        if not os.path.isdir(d):
+            errors.append("csrc/%s: the layer's folder is missing" % layer)
+            continue
+        files += [(layer, os.path.join(d, f)) for f in sorted(os.listdir(d))
+                  if f.endswith((".c", ".h"))]
+    for name, layer in PUBLIC_HEADERS.items():
+        files.append((layer, os.path.join(root, "include", name)))
+    for layer, path in files:
+        with open(path, errors="replace") as f:
+            text = f.read()
+        for m in INCLUDE_RE.finditer(text):
+            name = m.group(1)
+            hl, hpath = header_layer(root, table, path, name)
+            line = text.count("\n", 0, m.start()) + 1
+            where = "%s:%d" % (os.path.relpath(path, root), line)
+            if hl is None:
+                errors.append('%s: #include "%s" is no header of cgofuzz'
+                              % (where, name))
+            elif hl not in table[layer]:
+                errors.append('%s: %s includes "%s" of layer %s, which it '
+                              'may not use' % (where, layer, name, hl))
+            elif hl != layer and name.endswith("_internal.h"):
+                errors.append('%s: %s includes "%s", private to layer %s'
+                              % (where, layer, name, hl))
+    return errors, len(files)
+
+
+def nm(objects):
+    """(defined, undefined) global symbol sets of the object files."""
+    missing = [o for o in objects if not os.path.isfile(o)]
+    if missing:
+        sys.exit("check_layers: %s not built (build first)" % missing[0])
+    r = subprocess.run(["nm", "-g"] + objects, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("check_layers: nm failed: %s" % r.stderr.strip())
+    out = r.stdout
+    defined, undefined = set(), set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in ("U", "w", "v"):
+            undefined.add(parts[1])
+        elif len(parts) == 3:
+            defined.add(parts[2])
+    return defined, undefined
+
+
+def check_symbols(table, objects_file):
+    layers = {}
+    with open(objects_file) as f:
+        for line in f:
+            words = line.split()
+            if words:
+                layers[words[0]] = words[1:]
+    errors = []
+    if set(layers) != set(table):
+        errors.append("%s lists layers %s, the table %s" % (
+            objects_file, sorted(layers), sorted(table)))
+        return errors, 0
+    syms = {layer: nm(objs) for layer, objs in layers.items() if objs}
+    owner = {}
+    for layer, (defined, _) in syms.items():
+        for s in defined:
+            owner.setdefault(s, layer)
+    count = 0
+    for layer, (defined, undefined) in syms.items():
+        for s in sorted(undefined - defined):
+            o = owner.get(s)
+            if o is None:
+                continue  # libc, the sanitizers, the user's target
+            count += 1
+            if o not in table[layer]:
+                errors.append("%s calls %s, defined in layer %s, which it "
+                              "may not use" % (layer, s, o))
+    return errors, count
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--root", default=os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))), help="the repository (default: ..)")
+    ap.add_argument("--objects", help="the build's layer_objects.txt")
+    a = ap.parse_args()
+    table = read_table(os.path.join(a.root, "csrc", "layers.txt"))
+    errors, nfiles = check_includes(a.root, table)
+    summary = "%d layers, includes of %d files" % (len(table), nfiles)
+    if a.objects:
+        e, nsyms = check_symbols(table, a.objects)
+        errors += e
+        summary += ", %d cross-object symbol uses" % nsyms
+    for e in errors:
+        print("layer violation: " + e)
+    if errors:
+        print("FAIL: %d layer violation(s) (%s)" % (len(errors), summary))
+        return 1
+    print("ok: %s respect csrc/layers.txt" % summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
