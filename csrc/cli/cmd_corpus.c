@@ -29,7 +29,7 @@ static int fmt_one(const char *path, bool write) {
     rc = CLI_EXIT_USAGE;
     goto done;
   }
-  if (cgofuzz_corpus_encode(vals.v, vals.n, &out, &err) != 0) {
+  if (cgofuzz_codec_encode(vals.v, vals.n, &out, &err) != 0) {
     fprintf(stderr, "%s: %s\n", path, err.msg);
     rc = CLI_EXIT_FAIL;
     goto done;

@@ -67,7 +67,7 @@ int cli_cmd_mutate(int argc, char **argv) {
       goto done;
     }
   }
-  if (cgofuzz_corpus_encode(vals.v, vals.n, &out, &err) != 0) {
+  if (cgofuzz_codec_encode(vals.v, vals.n, &out, &err) != 0) {
     fprintf(stderr, "%s: %s\n", path, err.msg);
     goto done;
   }

@@ -105,7 +105,7 @@ int cli_load_corpus_file(const char *path, cgofuzz_buf *in,
   cgofuzz_err err = {0};
   if (cli_read_file(path, in) != 0)
     return -1;
-  if (cgofuzz_corpus_decode(in->data, in->len, vals, &err) != 0) {
+  if (cgofuzz_codec_decode(in->data, in->len, vals, &err) != 0) {
     if (err.line > 0)
       fprintf(stderr, "%s:%d: %s\n", path, err.line, err.msg);
     else

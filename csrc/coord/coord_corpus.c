@@ -23,8 +23,8 @@
 #include "sha256.h"
 #include "wire.h"
 
-int cgofuzz_corpus_add(cgofuzz_corpus *c, const uint8_t *data, size_t len,
-                       bool is_seed, const char *name) {
+int cgofuzz_coord_corpus_add(cgofuzz_coord_corpus *c, const uint8_t *data,
+                             size_t len, bool is_seed, const char *name) {
   uint8_t sha[32];
   cgofuzz_sha256(data, len, sha);
   for (size_t i = 0; i < c->n; i++)
@@ -55,7 +55,7 @@ int cgofuzz_corpus_add(cgofuzz_corpus *c, const uint8_t *data, size_t len,
   return 1;
 }
 
-void cgofuzz_corpus_free(cgofuzz_corpus *c) {
+void cgofuzz_coord_corpus_free(cgofuzz_coord_corpus *c) {
   for (size_t i = 0; i < c->n; i++) {
     free(c->e[i].data);
     free(c->e[i].name);
@@ -82,13 +82,13 @@ static void append_kinds(cgofuzz_buf *msg, const cgofuzz_value *v,
   cgofuzz_buf_putc(msg, ']');
 }
 
-int cgofuzz_corpus_typecheck(const uint8_t *data, size_t len,
-                             const cgofuzz_kind *kinds, size_t n,
-                             cgofuzz_buf *msg) {
+int cgofuzz_coord_corpus_typecheck(const uint8_t *data, size_t len,
+                                   const cgofuzz_kind *kinds, size_t n,
+                                   cgofuzz_buf *msg) {
   cgofuzz_values vals = {0};
   cgofuzz_err err = {0};
   int rc = -1;
-  if (cgofuzz_corpus_decode(data, len, &vals, &err) != 0) {
+  if (cgofuzz_codec_decode(data, len, &vals, &err) != 0) {
     cgofuzz_buf_printf(msg, "unmarshal: %s", err.msg);
     goto done;
   }
@@ -137,10 +137,10 @@ static int read_whole(const char *path, cgofuzz_buf *out) {
   return bad ? -1 : 0;
 }
 
-int cgofuzz_corpus_load_dir(cgofuzz_corpus *c, const char *dir,
-                            const cgofuzz_kind *kinds, size_t n, bool strict,
-                            bool is_seed, cgofuzz_buf *errors,
-                            cgofuzz_buf *skipped) {
+int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
+                                  const cgofuzz_kind *kinds, size_t n,
+                                  bool strict, bool is_seed,
+                                  cgofuzz_buf *errors, cgofuzz_buf *skipped) {
   DIR *d = opendir(dir);
   if (!d) {
     if (errno == ENOENT || errno == ENOTDIR)
@@ -189,7 +189,8 @@ int cgofuzz_corpus_load_dir(cgofuzz_corpus *c, const char *dir,
       break;
     }
     msg.len = 0;
-    if (cgofuzz_corpus_typecheck(data.data, data.len, kinds, n, &msg) != 0) {
+    if (cgofuzz_coord_corpus_typecheck(data.data, data.len, kinds, n, &msg) !=
+        0) {
       if (strict) {
         cgofuzz_buf_printf(errors, "%s\"%s\": %.*s", errors->len ? "\n" : "",
                            coord_cstr(&path), (int)msg.len, coord_cstr(&msg));
@@ -199,7 +200,7 @@ int cgofuzz_corpus_load_dir(cgofuzz_corpus *c, const char *dir,
       }
       continue;
     }
-    if (cgofuzz_corpus_add(c, data.data, data.len, is_seed, names[i]) < 0)
+    if (cgofuzz_coord_corpus_add(c, data.data, data.len, is_seed, names[i]) < 0)
       rc = -1;
   }
   for (size_t i = 0; i < nn; i++)
@@ -234,13 +235,13 @@ static int mkdir_p(char *dir) {
  * one, so a partial file left there by a coordinator killed mid-write (or
  * a temporary file next to the entries) would break the package's tests,
  * and our next run. A leftover subdirectory is harmless: Go and
- * cgofuzz_corpus_load_dir skip subdirectories. It is in dir, not beside
+ * cgofuzz_coord_corpus_load_dir skip subdirectories. It is in dir, not beside
  * it, so the rename never crosses file systems and needs no more rights
  * than writing in dir. */
-int cgofuzz_corpus_write(const char *dir, const uint8_t *data, size_t len,
-                         char **path, cgofuzz_err *err) {
+int cgofuzz_coord_corpus_write(const char *dir, const uint8_t *data, size_t len,
+                               char **path, cgofuzz_err *err) {
   char name[17];
-  cgofuzz_corpus_name(data, len, name);
+  cgofuzz_codec_name(data, len, name);
   size_t dl = strlen(dir);
   char *d = strdup(dir);
   char *p = malloc(dl + 18);

@@ -264,7 +264,7 @@ static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
   if (!typed)
     return cgofuzz_errf(err, 0, "discovery: the binary sent no input");
   cgofuzz_values vals = {0};
-  if (cgofuzz_corpus_decode(typed, typed_len, &vals, err) != 0)
+  if (cgofuzz_codec_decode(typed, typed_len, &vals, err) != 0)
     return -1;
   cfg->kinds = malloc((vals.n ? vals.n : 1) * sizeof *cfg->kinds);
   if (!cfg->kinds) {
@@ -284,9 +284,9 @@ static int canonical(const uint8_t *data, size_t len, cgofuzz_buf *out) {
   cgofuzz_values vals = {0};
   cgofuzz_err err = {0};
   out->len = 0;
-  int rc = cgofuzz_corpus_decode(data, len, &vals, &err);
+  int rc = cgofuzz_codec_decode(data, len, &vals, &err);
   if (rc == 0)
-    rc = cgofuzz_corpus_encode(vals.v, vals.n, out, &err);
+    rc = cgofuzz_codec_encode(vals.v, vals.n, out, &err);
   cgofuzz_values_free(&vals);
   return rc;
 }
@@ -296,11 +296,11 @@ static int canonical(const uint8_t *data, size_t len, cgofuzz_buf *out) {
  * drop those, keeping the f.Add seeds in order. The coordinator loads the
  * testdata files itself. */
 static void drop_testdata(cgofuzz_coord_config *cfg) {
-  cgofuzz_corpus td = {0};
+  cgofuzz_coord_corpus td = {0};
   cgofuzz_buf dir = {0}, errs = {0}, a = {0}, b = {0};
   cgofuzz_buf_printf(&dir, "testdata/fuzz/%s", cfg->target);
-  cgofuzz_corpus_load_dir(&td, coord_cstr(&dir), cfg->kinds, cfg->n_kinds,
-                          false, true, &errs, NULL);
+  cgofuzz_coord_corpus_load_dir(&td, coord_cstr(&dir), cfg->kinds, cfg->n_kinds,
+                                false, true, &errs, NULL);
   bool *used = td.n ? calloc(td.n, sizeof *used) : NULL;
   size_t k = 0;
   for (size_t i = 0; i < cfg->n_seeds; i++) {
@@ -317,7 +317,7 @@ static void drop_testdata(cgofuzz_coord_config *cfg) {
   }
   cfg->n_seeds = k;
   free(used);
-  cgofuzz_corpus_free(&td);
+  cgofuzz_coord_corpus_free(&td);
   cgofuzz_buf *bufs[] = {&dir, &errs, &a, &b};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     cgofuzz_buf_free(bufs[i]);

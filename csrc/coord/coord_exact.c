@@ -67,8 +67,9 @@ int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
     why = "its count is stale";
   else if (len > room)
     why = "its length exceeds the shared memory";
-  else if (cgofuzz_corpus_typecheck(p + CGOFUZZ_EXACT_HDR, (size_t)len,
-                                    c->cfg->kinds, c->cfg->n_kinds, &msg) != 0)
+  else if (cgofuzz_coord_corpus_typecheck(p + CGOFUZZ_EXACT_HDR, (size_t)len,
+                                          c->cfg->kinds, c->cfg->n_kinds,
+                                          &msg) != 0)
     why = coord_cstr(&msg);
   if (why) {
     ignore_slot(c, why);

@@ -26,23 +26,23 @@ typedef struct cgofuzz_centry {
   char *name; /* "seed#N" or the file's base name, for messages */
 } cgofuzz_centry;
 
-typedef struct cgofuzz_corpus {
+typedef struct cgofuzz_coord_corpus {
   cgofuzz_centry *e;
   size_t n, cap;
-} cgofuzz_corpus;
+} cgofuzz_coord_corpus;
 
 /* Adds a copy of data unless an entry with the same SHA-256 exists.
  * Returns 1 if added, 0 if a duplicate, -1 when out of memory. */
-int cgofuzz_corpus_add(cgofuzz_corpus *c, const uint8_t *data, size_t len,
-                       bool is_seed, const char *name);
-void cgofuzz_corpus_free(cgofuzz_corpus *c);
+int cgofuzz_coord_corpus_add(cgofuzz_coord_corpus *c, const uint8_t *data,
+                             size_t len, bool is_seed, const char *name);
+void cgofuzz_coord_corpus_free(cgofuzz_coord_corpus *c);
 
 /* Checks that data decodes to values of exactly these kinds. On mismatch
  * returns -1 and writes Go's message ("mismatched types in corpus entry:
  * [..], want [..]", "wrong number of values ...", "unmarshal: ...") to msg.*/
-int cgofuzz_corpus_typecheck(const uint8_t *data, size_t len,
-                             const cgofuzz_kind *kinds, size_t n,
-                             cgofuzz_buf *msg);
+int cgofuzz_coord_corpus_typecheck(const uint8_t *data, size_t len,
+                                   const cgofuzz_kind *kinds, size_t n,
+                                   cgofuzz_buf *msg);
 
 /* Loads the regular files of dir (sorted by name, as Go's ReadDir) into c.
  * strict: a malformed file is an error (appended to *errors as one
@@ -50,17 +50,17 @@ int cgofuzz_corpus_typecheck(const uint8_t *data, size_t len,
  * for the cache, and named in *skipped ("\tpath: reason\n" each) if
  * skipped is not NULL. A missing dir is empty. Returns -1 only on I/O
  * errors (message in *errors). */
-int cgofuzz_corpus_load_dir(cgofuzz_corpus *c, const char *dir,
-                            const cgofuzz_kind *kinds, size_t n, bool strict,
-                            bool is_seed, cgofuzz_buf *errors,
-                            cgofuzz_buf *skipped);
+int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
+                                  const cgofuzz_kind *kinds, size_t n,
+                                  bool strict, bool is_seed,
+                                  cgofuzz_buf *errors, cgofuzz_buf *skipped);
 
 /* mkdir -p dir, then writes data to dir/<Go's name> atomically (written in
  * a hidden temporary subdirectory of dir, then renamed) with mode 0666 &
  * ~umask; dir never holds a partial file. On success *path is the malloc'd
  * path; on failure err names the file, the step and the reason. */
-int cgofuzz_corpus_write(const char *dir, const uint8_t *data, size_t len,
-                         char **path, cgofuzz_err *err);
+int cgofuzz_coord_corpus_write(const char *dir, const uint8_t *data, size_t len,
+                               char **path, cgofuzz_err *err);
 
 /* The buffer's bytes as a C string: cgofuzz_buf_printf does not keep a
  * NUL after the data, so add one past len (len is unchanged). */
@@ -191,7 +191,7 @@ typedef struct coord {
   char **wargv;
   size_t nwargv;
   char **wenv; /* our environment plus CGOFUZZ_EXACT_SLOT=1 */
-  cgofuzz_corpus corpus;
+  cgofuzz_coord_corpus corpus;
   uint8_t *mask;
   size_t mask_len;
   uint64_t mask_gen; /* bumped whenever mask changes */

@@ -269,19 +269,20 @@ static int load_corpus(coord *c) {
     char name[32];
     snprintf(name, sizeof name, "seed#%zu", i);
     msg.len = 0;
-    if (cgofuzz_corpus_typecheck(cfg->seeds[i].data, cfg->seeds[i].len,
-                                 cfg->kinds, cfg->n_kinds, &msg) != 0)
+    if (cgofuzz_coord_corpus_typecheck(cfg->seeds[i].data, cfg->seeds[i].len,
+                                       cfg->kinds, cfg->n_kinds, &msg) != 0)
       continue;
-    cgofuzz_corpus_add(&c->corpus, cfg->seeds[i].data, cfg->seeds[i].len, true,
-                       name);
+    cgofuzz_coord_corpus_add(&c->corpus, cfg->seeds[i].data, cfg->seeds[i].len,
+                             true, name);
   }
-  if (cgofuzz_corpus_load_dir(&c->corpus, c->testdata_dir, cfg->kinds,
-                              cfg->n_kinds, true, true, &errs, NULL) != 0) {
+  if (cgofuzz_coord_corpus_load_dir(&c->corpus, c->testdata_dir, cfg->kinds,
+                                    cfg->n_kinds, true, true, &errs,
+                                    NULL) != 0) {
     cgofuzz_coord_fail(c, coord_cstr(&errs), errs.len);
     rc = -1;
-  } else if (cgofuzz_corpus_load_dir(&c->corpus, c->cache_dir, cfg->kinds,
-                                     cfg->n_kinds, false, false, &errs,
-                                     &skipped) != 0) {
+  } else if (cgofuzz_coord_corpus_load_dir(&c->corpus, c->cache_dir, cfg->kinds,
+                                           cfg->n_kinds, false, false, &errs,
+                                           &skipped) != 0) {
     cgofuzz_coord_fail(c, coord_cstr(&errs), errs.len);
     rc = -1;
   } else if (skipped.len) {
@@ -307,8 +308,8 @@ static int add_zero_entry(coord *c) {
     return -1;
   for (size_t i = 0; i < c->cfg->n_kinds; i++)
     v[i].kind = c->cfg->kinds[i];
-  if (cgofuzz_corpus_encode(v, c->cfg->n_kinds, &b, &err) == 0 &&
-      cgofuzz_corpus_add(&c->corpus, b.data, b.len, false, "zero") >= 0)
+  if (cgofuzz_codec_encode(v, c->cfg->n_kinds, &b, &err) == 0 &&
+      cgofuzz_coord_corpus_add(&c->corpus, b.data, b.len, false, "zero") >= 0)
     rc = 0;
   free(v);
   cgofuzz_buf_free(&b);
@@ -523,7 +524,7 @@ finish:
     free(c.wargv[i]);
   free(c.wargv);
   free(c.wenv);
-  cgofuzz_corpus_free(&c.corpus);
+  cgofuzz_coord_corpus_free(&c.corpus);
   cgofuzz_sched_free(&c.sched);
   for (size_t i = 0; i < c.n_jobs; i++)
     cgofuzz_mjob_free(&c.jobs[i]);

@@ -76,8 +76,8 @@ static char *write_failure(coord *c, const cgofuzz_buf *data) {
     cgofuzz_err err = {0};
     if (!dirs[i])
       continue;
-    if (cgofuzz_corpus_write(dirs[i], data->data, data->len, &path, &err) !=
-        0) {
+    if (cgofuzz_coord_corpus_write(dirs[i], data->data, data->len, &path,
+                                   &err) != 0) {
       path = NULL;
       fprintf(stderr, "cgofuzz: could not write the failing input to %s: %s\n",
               dirs[i], err.msg);
@@ -128,15 +128,16 @@ void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
 void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
                                    const uint8_t *snap) {
   char hex[17];
-  cgofuzz_corpus_name(data->data, data->len, hex);
+  cgofuzz_codec_name(data->data, data->len, hex);
   hex[8] = '\0';
-  int added = cgofuzz_corpus_add(&c->corpus, data->data, data->len, false, hex);
+  int added =
+      cgofuzz_coord_corpus_add(&c->corpus, data->data, data->len, false, hex);
   if (added != 1)
     return;
   char *path = NULL;
   cgofuzz_err err = {0};
-  if (cgofuzz_corpus_write(c->cache_dir, data->data, data->len, &path, &err) !=
-      0) {
+  if (cgofuzz_coord_corpus_write(c->cache_dir, data->data, data->len, &path,
+                                 &err) != 0) {
     /* The input stays in the in-memory corpus; only resuming loses it. */
     if (!c->cache_warned)
       fprintf(stderr,

@@ -38,7 +38,7 @@ static int rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
   cgofuzz_mutator m;
   cgofuzz_mutator_init(&m, h->rand_state, h->rand_inc);
   int rc = -1;
-  if (cgofuzz_corpus_decode(e->data, e->len, &vals, &err) != 0)
+  if (cgofuzz_codec_decode(e->data, e->len, &vals, &err) != 0)
     goto done;
   if (!s->warmup) {
     int64_t k = ((count - 1) % CGOFUZZ_CHAINED_MUTATIONS) + 1;
@@ -63,7 +63,7 @@ static int rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
     vals.v[idx] = v;
   }
   out->len = 0;
-  if (cgofuzz_corpus_encode(vals.v, vals.n, out, &err) != 0)
+  if (cgofuzz_codec_encode(vals.v, vals.n, out, &err) != 0)
     goto done;
   rc = 0;
 done:

@@ -36,21 +36,21 @@ extern "C" {
  * On error returns -1 and sets err->line (1-based line in the file, 0 for
  * file-level errors) and err->msg. A file with a header and no values
  * decodes to zero values, as in Go. */
-int cgofuzz_corpus_decode(const uint8_t *data, size_t len, cgofuzz_values *out,
-                          cgofuzz_err *err);
+int cgofuzz_codec_decode(const uint8_t *data, size_t len, cgofuzz_values *out,
+                         cgofuzz_err *err);
 
 /* Decodes a single value line (without the header, not yet trimmed). */
-int cgofuzz_corpus_decode_line(const uint8_t *line, size_t len,
-                               cgofuzz_value *out, cgofuzz_err *err);
+int cgofuzz_codec_decode_line(const uint8_t *line, size_t len,
+                              cgofuzz_value *out, cgofuzz_err *err);
 
 /* Appends Go's encoding of vals (header line included) to out.
  * Returns 0, or -1 when n == 0 (Go refuses to marshal no values) or out of
  * memory. */
-int cgofuzz_corpus_encode(const cgofuzz_value *vals, size_t n, cgofuzz_buf *out,
-                          cgofuzz_err *err);
+int cgofuzz_codec_encode(const cgofuzz_value *vals, size_t n, cgofuzz_buf *out,
+                         cgofuzz_err *err);
 
 /* Appends Go's encoding of one value, without the trailing newline. */
-int cgofuzz_corpus_encode_value(const cgofuzz_value *v, cgofuzz_buf *out);
+int cgofuzz_codec_encode_value(const cgofuzz_value *v, cgofuzz_buf *out);
 
 /* Appends s quoted as Go's strconv.Quote (and fmt's %q) quotes it. */
 int cgofuzz_quote(const uint8_t *s, size_t len, cgofuzz_buf *out);
@@ -69,7 +69,7 @@ int cgofuzz_format_float32(float f, cgofuzz_buf *out);
 /* The name Go gives a corpus entry (internal/fuzz writeToCorpus): the first
  * 8 bytes of the SHA-256 of its encoded data, as 16 lowercase hex digits
  * (plus the NUL). */
-void cgofuzz_corpus_name(const uint8_t *data, size_t len, char out[17]);
+void cgofuzz_codec_name(const uint8_t *data, size_t len, char out[17]);
 
 #ifdef __cplusplus
 }

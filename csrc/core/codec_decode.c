@@ -325,8 +325,8 @@ static int line_error(cgofuzz_err *err, int lineno, const uint8_t *s, size_t n,
   return -1;
 }
 
-int cgofuzz_corpus_decode_line(const uint8_t *line, size_t len,
-                               cgofuzz_value *out, cgofuzz_err *err) {
+int cgofuzz_codec_decode_line(const uint8_t *line, size_t len,
+                              cgofuzz_value *out, cgofuzz_err *err) {
   reason r;
   cgofuzz_trim_space(&line, &len);
   memset(out, 0, sizeof *out);
@@ -335,8 +335,8 @@ int cgofuzz_corpus_decode_line(const uint8_t *line, size_t len,
   return 0;
 }
 
-int cgofuzz_corpus_decode(const uint8_t *data, size_t len, cgofuzz_values *out,
-                          cgofuzz_err *err) {
+int cgofuzz_codec_decode(const uint8_t *data, size_t len, cgofuzz_values *out,
+                         cgofuzz_err *err) {
   cgofuzz_values_clear(out);
   if (len == 0)
     return cgofuzz_errf(err, 0, "cannot unmarshal empty string");

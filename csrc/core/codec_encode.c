@@ -25,7 +25,7 @@ static int wrap_quoted(cgofuzz_buf *out, const char *fn,
   return cgofuzz_buf_putc(out, ')');
 }
 
-int cgofuzz_corpus_encode_value(const cgofuzz_value *v, cgofuzz_buf *out) {
+int cgofuzz_codec_encode_value(const cgofuzz_value *v, cgofuzz_buf *out) {
   const char *name = cgofuzz_kind_name(v->kind);
   switch (v->kind) {
   case CGOFUZZ_BYTES:
@@ -83,14 +83,14 @@ int cgofuzz_corpus_encode_value(const cgofuzz_value *v, cgofuzz_buf *out) {
   }
 }
 
-int cgofuzz_corpus_encode(const cgofuzz_value *vals, size_t n, cgofuzz_buf *out,
-                          cgofuzz_err *err) {
+int cgofuzz_codec_encode(const cgofuzz_value *vals, size_t n, cgofuzz_buf *out,
+                         cgofuzz_err *err) {
   if (n == 0)
     return cgofuzz_errf(err, 0, "must have at least one value to marshal");
   if (cgofuzz_buf_puts(out, CGOFUZZ_CORPUS_HEADER "\n") < 0)
     return cgofuzz_errf(err, 0, "out of memory");
   for (size_t i = 0; i < n; i++) {
-    if (cgofuzz_corpus_encode_value(&vals[i], out) < 0 ||
+    if (cgofuzz_codec_encode_value(&vals[i], out) < 0 ||
         cgofuzz_buf_putc(out, '\n') < 0)
       return cgofuzz_errf(err, 0, "cannot encode value %zu (kind %d)", i,
                           (int)vals[i].kind);
@@ -98,7 +98,7 @@ int cgofuzz_corpus_encode(const cgofuzz_value *vals, size_t n, cgofuzz_buf *out,
   return 0;
 }
 
-void cgofuzz_corpus_name(const uint8_t *data, size_t len, char out[17]) {
+void cgofuzz_codec_name(const uint8_t *data, size_t len, char out[17]) {
   static const char hex[] = "0123456789abcdef";
   uint8_t sum[32];
   cgofuzz_sha256(data, len, sum);

@@ -299,7 +299,7 @@ static bool run_target(cgofuzz_f *f, const matcher *m, const opts *o) {
     cgofuzz_err err = {0};
     if (read_file(path, &data) != 0) {
       cgofuzz_errf(&err, 0, "cannot read file");
-    } else if (cgofuzz_corpus_decode(data.data, data.len, &fvals[i], &err) ==
+    } else if (cgofuzz_codec_decode(data.data, data.len, &fvals[i], &err) ==
                0) {
       cgofuzz_target_check_(f, &fvals[i], &err);
     }

@@ -94,8 +94,8 @@ int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
     goto out;
   for (size_t i = 0; i < f->nseeds; i++) {
     cgofuzz_err err = {0};
-    if (cgofuzz_corpus_encode(f->seeds[i].v, f->seeds[i].n, &cfg.seeds[i],
-                              &err) != 0) {
+    if (cgofuzz_codec_encode(f->seeds[i].v, f->seeds[i].n, &cfg.seeds[i],
+                             &err) != 0) {
       fprintf(stderr, "cgofuzz: seed#%zu of %s: %s\n", i, f->name, err.msg);
       goto out;
     }

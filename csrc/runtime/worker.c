@@ -205,7 +205,7 @@ static int load_values(worker *w, cgofuzz_values *vals, cgofuzz_err *err) {
   if (h->value_len < 0 || len > cgofuzz_shm_value_cap(&w->shm))
     return cgofuzz_errf(err, 0, "bad value length %lld in shared memory",
                         (long long)h->value_len);
-  if (cgofuzz_corpus_decode(cgofuzz_shm_value(&w->shm), len, vals, err) != 0)
+  if (cgofuzz_codec_decode(cgofuzz_shm_value(&w->shm), len, vals, err) != 0)
     return -1;
   return cgofuzz_target_check_(w->f, vals, err);
 }
@@ -230,7 +230,7 @@ static bool slot_publish(worker *w, const cgofuzz_value *vals, size_t n) {
   uint8_t *s = slot(w);
   cgofuzz_err err;
   w->enc.len = 0;
-  if (!s || cgofuzz_corpus_encode(vals, n, &w->enc, &err) != 0)
+  if (!s || cgofuzz_codec_encode(vals, n, &w->enc, &err) != 0)
     return false;
   size_t room = cgofuzz_shm_value_cap(&w->shm) -
                 (size_t)(s - cgofuzz_shm_value(&w->shm)) - CGOFUZZ_EXACT_HDR;
@@ -582,7 +582,7 @@ static void do_minimize(worker *w, const cgofuzz_minimize_args *a,
   v = NULL;
 
   cgofuzz_buf enc = {0};
-  if (cgofuzz_corpus_encode(vals.v, vals.n, &enc, &err) != 0 ||
+  if (cgofuzz_codec_encode(vals.v, vals.n, &enc, &err) != 0 ||
       cgofuzz_shm_set_value(&w->shm, enc.data, enc.len, &err) != 0) {
     cgofuzz_buf_free(&enc);
     goto out;

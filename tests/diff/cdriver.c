@@ -264,7 +264,7 @@ static void do_dec(char **f) {
     return;
   cgofuzz_values vs = {0};
   cgofuzz_err err = {0};
-  if (cgofuzz_corpus_decode(file, n, &vs, &err) != 0) {
+  if (cgofuzz_codec_decode(file, n, &vs, &err) != 0) {
     put("err");
   } else {
     put("ok\t");
@@ -279,7 +279,7 @@ static void do_enc(char **f) {
   if (parse_vals(f[1], &vs) == 0) {
     cgofuzz_buf b = {0};
     cgofuzz_err err = {0};
-    if (cgofuzz_corpus_encode(vs.v, vs.n, &b, &err) != 0) {
+    if (cgofuzz_codec_encode(vs.v, vs.n, &b, &err) != 0) {
       put("panic");
     } else {
       put("ok\t");

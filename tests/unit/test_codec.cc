@@ -61,7 +61,7 @@ cgofuzz_value Str(cgofuzz_kind k, const std::string &s) {
 
 std::string Enc(const cgofuzz_value &v) {
   cgofuzz_buf b{};
-  EXPECT_EQ(cgofuzz_corpus_encode_value(&v, &b), 0);
+  EXPECT_EQ(cgofuzz_codec_encode_value(&v, &b), 0);
   std::string s((const char *)b.data, b.len);
   cgofuzz_buf_free(&b);
   return s;
@@ -73,8 +73,8 @@ std::string Dec1(const std::string &line) {
   cgofuzz_values vs{};
   cgofuzz_err err{};
   std::string out;
-  if (cgofuzz_corpus_decode((const uint8_t *)file.data(), file.size(), &vs,
-                            &err) < 0) {
+  if (cgofuzz_codec_decode((const uint8_t *)file.data(), file.size(), &vs,
+                           &err) < 0) {
     out = "ERR";
   } else if (vs.n != 1) {
     out = "N=" + std::to_string(vs.n);
@@ -181,14 +181,14 @@ TEST(CodecEncode, FileAndName) {
   cgofuzz_value vals[2] = {Int(CGOFUZZ_INT, 1), Str(CGOFUZZ_STRING, "x")};
   cgofuzz_buf b{};
   cgofuzz_err err{};
-  ASSERT_EQ(cgofuzz_corpus_encode(vals, 2, &b, &err), 0);
+  ASSERT_EQ(cgofuzz_codec_encode(vals, 2, &b, &err), 0);
   EXPECT_EQ(std::string((const char *)b.data, b.len),
             kHdr + "int(1)\nstring(\"x\")\n");
   cgofuzz_buf_free(&b);
-  EXPECT_EQ(cgofuzz_corpus_encode(vals, 0, &b, &err), -1);
+  EXPECT_EQ(cgofuzz_codec_encode(vals, 0, &b, &err), -1);
   std::string one = kHdr + "int(1)\n";
   char name[17];
-  cgofuzz_corpus_name((const uint8_t *)one.data(), one.size(), name);
+  cgofuzz_codec_name((const uint8_t *)one.data(), one.size(), name);
   EXPECT_STREQ(name, "319194200cbebc1b"); // Go: sha256 hex [:16]
 }
 
@@ -296,8 +296,7 @@ TEST(CodecDecode, FileStructure) {
   cgofuzz_values vs{};
   cgofuzz_err err{};
   auto dec = [&](const std::string &f) {
-    return cgofuzz_corpus_decode((const uint8_t *)f.data(), f.size(), &vs,
-                                 &err);
+    return cgofuzz_codec_decode((const uint8_t *)f.data(), f.size(), &vs, &err);
   };
   EXPECT_EQ(dec(""), -1);
   EXPECT_EQ(err.line, 0);
@@ -331,11 +330,11 @@ TEST(CodecDecode, RoundTripsEncodedValues) {
   };
   cgofuzz_buf b{};
   cgofuzz_err err{};
-  ASSERT_EQ(cgofuzz_corpus_encode(vals.data(), vals.size(), &b, &err), 0);
+  ASSERT_EQ(cgofuzz_codec_encode(vals.data(), vals.size(), &b, &err), 0);
   cgofuzz_values got{}, want{};
   for (auto &v : vals)
     ASSERT_EQ(cgofuzz_values_push(&want, &v), 0);
-  ASSERT_EQ(cgofuzz_corpus_decode(b.data, b.len, &got, &err), 0) << err.msg;
+  ASSERT_EQ(cgofuzz_codec_decode(b.data, b.len, &got, &err), 0) << err.msg;
   EXPECT_TRUE(cgofuzz_values_equal(&got, &want));
   cgofuzz_values_free(&got);
   cgofuzz_values_free(&want);
@@ -355,7 +354,7 @@ TEST(CodecDecode, NeverCrashesOnJunk) {
       x = x * 1103515245u + 12345u;
       f += alpha[(x >> 16) % (sizeof alpha - 1)];
     }
-    cgofuzz_corpus_decode((const uint8_t *)f.data(), f.size(), &vs, &err);
+    cgofuzz_codec_decode((const uint8_t *)f.data(), f.size(), &vs, &err);
   }
   cgofuzz_values_free(&vs);
 }
