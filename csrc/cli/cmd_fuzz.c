@@ -26,6 +26,7 @@
 
 #include "cli.h"
 #include "coord.h"
+#include "spawn.h"
 
 /* cgofuzz_parse_duration, with -2 for "0x" (a count of zero), which
  * -fuzztime rejects and -fuzzminimizetime takes as "off". */
@@ -46,76 +47,48 @@ static int run_tests_first(const char *binary, const char *target,
                            size_t n_extra) {
   size_t n = 0;
   char **av = calloc(n_extra + 6, sizeof *av);
-  char *run = malloc(strlen(run_re) + 16);
-  char *skip = malloc(strlen(target) + 16);
-  int p[2];
-  if (!av || !run || !skip || pipe(p) != 0) {
+  cgofuzz_buf run = {0}, skip = {0}, out = {0};
+  if (!av || cgofuzz_buf_printf(&run, "-test.run=%s", run_re) != 0 ||
+      cgofuzz_buf_printf(&skip, "-test.skip=^%s$", target) != 0 ||
+      cgofuzz_buf_putc(&run, 0) != 0 || cgofuzz_buf_putc(&skip, 0) != 0) {
     free(av);
-    free(run);
-    free(skip);
+    cgofuzz_buf_free(&run);
+    cgofuzz_buf_free(&skip);
     return -1;
   }
-  sprintf(run, "-test.run=%s", run_re);
-  sprintf(skip, "-test.skip=^%s$", target);
   av[n++] = (char *)binary;
   av[n++] = "-test.paniconexit0";
-  av[n++] = run;
-  av[n++] = skip;
+  av[n++] = (char *)run.data;
+  av[n++] = (char *)skip.data;
   if (verbose)
     av[n++] = "-test.v=true";
   for (size_t i = 0; i < n_extra; i++)
     av[n++] = extra[i];
   fflush(stdout);
   fflush(stderr);
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(p[1], 1);
-    dup2(p[1], 2);
-    close(p[0]);
-    close(p[1]);
-    execv(binary, av);
-    _exit(127);
-  }
-  close(p[1]);
-  char *out = NULL;
-  size_t len = 0, cap = 0;
-  for (;;) {
-    if (len + 4096 > cap) {
-      char *o = realloc(out, cap = cap * 2 + 8192);
-      if (!o)
-        break;
-      out = o;
-    }
-    ssize_t k = read(p[0], out + len, cap - len);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      break;
-    len += (size_t)k;
-  }
-  close(p[0]);
-  int st = -1;
-  while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-    ;
-  bool ok = pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  cgofuzz_spawn sp = {.path = binary, .argv = av};
+  int st = cgofuzz_spawn_run(&sp, &out, true, -1);
+  bool ok = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  const char *o = (const char *)out.data;
+  size_t len = out.len;
   if (ok) { /* drop the final PASS and the "no tests to run" warning */
-    if (len >= 5 && memcmp(out + len - 5, "PASS\n", 5) == 0 &&
-        (len == 5 || out[len - 6] == '\n'))
+    if (len >= 5 && memcmp(o + len - 5, "PASS\n", 5) == 0 &&
+        (len == 5 || o[len - 6] == '\n'))
       len -= 5;
     const char *w = "testing: warning: no tests to run\n";
     size_t wl = strlen(w);
-    if (len >= wl && memcmp(out + len - wl, w, wl) == 0)
+    if (len >= wl && memcmp(o + len - wl, w, wl) == 0)
       len -= wl;
   }
-  if (out)
-    fwrite(out, 1, len, stdout);
-  if (!ok && (len < 5 || !out || memcmp(out + len - 5, "FAIL\n", 5) != 0))
+  if (len)
+    fwrite(o, 1, len, stdout);
+  if (!ok && (len < 5 || memcmp(o + len - 5, "FAIL\n", 5) != 0))
     printf("FAIL\n");
   fflush(stdout);
-  free(out);
+  cgofuzz_buf_free(&out);
+  cgofuzz_buf_free(&run);
+  cgofuzz_buf_free(&skip);
   free(av);
-  free(run);
-  free(skip);
   return ok ? 0 : -1;
 }
 

@@ -30,90 +30,34 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "codec.h"
 #include "coord.h"
 #include "coord_internal.h"
+#include "lines.h"
 #include "shm.h"
+#include "spawn.h"
 #include "wire.h"
 
 #define DISCOVER_TIMEOUT_MS 120000
 
-static int64_t mono_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Waits for pid up to timeout_ms, killing it when the time is up. */
-static int wait_child(pid_t pid, int timeout_ms) {
-  int64_t deadline = mono_ms() + timeout_ms;
-  for (;;) {
-    int st;
-    pid_t r = waitpid(pid, &st, WNOHANG);
-    if (r == pid)
-      return st;
-    if (r < 0 && errno != EINTR)
-      return -1;
-    if (mono_ms() >= deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &st, 0);
-      return -1;
-    }
-    struct timespec ts = {0, 5 * 1000 * 1000};
-    nanosleep(&ts, NULL);
-  }
-}
-
 /* Runs path with argv, stdout into *out (if out) or to out_fd, stderr to
- * err_fd (-1: /dev/null), in dir (NULL: ours), with env NAME=VALUE added.
- * Returns the wait status, or -1 on failure or time-out. */
+ * err_fd (-1: /dev/null), in dir (NULL: ours), with add_env ("NAME=VALUE")
+ * added to the environment. Returns the wait status, or -1 on failure or
+ * time-out. */
 static int run_child(const char *path, char *const argv[], const char *dir,
-                     const char *env_name, const char *env_val,
-                     cgofuzz_buf *out, int out_fd, int err_fd, int timeout_ms) {
-  int p[2] = {-1, -1};
-  if (out && pipe2(p, O_CLOEXEC) != 0)
-    return -1;
-  pid_t pid = fork();
-  if (pid < 0) {
-    if (out) {
-      close(p[0]);
-      close(p[1]);
-    }
-    return -1;
-  }
-  if (pid == 0) {
-    int devnull = open("/dev/null", O_RDWR);
-    dup2(devnull, 0);
-    dup2(out ? p[1] : (out_fd >= 0 ? out_fd : devnull), 1);
-    dup2(err_fd >= 0 ? err_fd : devnull, 2);
-    if (dir && chdir(dir) != 0)
-      _exit(127);
-    if (env_name)
-      setenv(env_name, env_val, 1);
-    execv(path, argv);
-    _exit(127);
-  }
-  int64_t deadline = mono_ms() + timeout_ms;
-  if (out) {
-    close(p[1]);
-    for (;;) {
-      int left = (int)(deadline - mono_ms());
-      struct pollfd pf = {.fd = p[0], .events = POLLIN};
-      if (left <= 0 || (poll(&pf, 1, left) == 0))
-        break;
-      if (cgofuzz_buf_reserve(out, 4096) != 0)
-        break;
-      ssize_t k = read(p[0], out->data + out->len, out->cap - out->len);
-      if (k < 0 && errno == EINTR)
-        continue;
-      if (k <= 0)
-        break;
-      out->len += (size_t)k;
-    }
-    close(p[0]);
-  }
-  int left = (int)(deadline - mono_ms());
-  return wait_child(pid, left > 0 ? left : 0);
+                     const char *add_env, cgofuzz_buf *out, int out_fd,
+                     int err_fd, int timeout_ms) {
+  cgofuzz_spawn s = {.path = path,
+                     .argv = argv,
+                     .dir = dir,
+                     .add_env = add_env,
+                     .stdout_fd = out_fd,
+                     .stderr_fd = err_fd};
+  if (out)
+    return cgofuzz_spawn_run(&s, out, false, timeout_ms);
+  pid_t pid = cgofuzz_spawn_start(&s);
+  return pid < 0 ? -1 : cgofuzz_spawn_wait(pid, timeout_ms, NULL);
 }
 
 int cgofuzz_coord_cmd_line(char *const argv[], char **out) {
@@ -136,8 +80,7 @@ int cgofuzz_coord_cmd_line(char *const argv[], char **out) {
   }
   if (full.len == 0)
     goto done;
-  int st =
-      run_child(coord_cstr(&full), argv, NULL, NULL, NULL, &res, -1, -1, 60000);
+  int st = run_child(coord_cstr(&full), argv, NULL, NULL, &res, -1, -1, 60000);
   if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || res.len == 0)
     goto done;
   size_t n = 0;
@@ -167,7 +110,7 @@ int cgofuzz_coord_list_targets(const char *binary, const char *re,
     return cgofuzz_errf(err, 0, "invalid regexp for -fuzz: %s", re);
   char *argv[] = {(char *)binary, "-test.list=.*", NULL};
   cgofuzz_buf out = {0};
-  int st = run_child(binary, argv, NULL, NULL, NULL, &out, -1, 2, 60000);
+  int st = run_child(binary, argv, NULL, NULL, &out, -1, 2, 60000);
   *names = NULL;
   *n = 0;
   int rc = 0;
@@ -365,8 +308,11 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   argv[na] = NULL;
   /* In our directory: a target may read files relative to it before
    * f.Fuzz. The cache stays private and empty. */
-  int st = run_child(cfg->binary, argv, NULL, CGOFUZZ_DISCOVER_ENV,
-                     coord_cstr(&out), NULL, logfd, logfd, DISCOVER_TIMEOUT_MS);
+  cgofuzz_buf env = {0};
+  cgofuzz_buf_printf(&env, "%s=%s", CGOFUZZ_DISCOVER_ENV, coord_cstr(&out));
+  int st = run_child(cfg->binary, argv, NULL, coord_cstr(&env), NULL, logfd,
+                     logfd, DISCOVER_TIMEOUT_MS);
+  cgofuzz_buf_free(&env);
   free(argv);
   FILE *f = fopen(coord_cstr(&out), "rb");
   if (f) {
@@ -425,28 +371,17 @@ int cgofuzz_coord_fake_worker(void) {
   int outfd = open(outpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (outfd < 0)
     return 70;
-  cgofuzz_buf in = {0}, reply = {0}, rec = {0};
+  cgofuzz_lines in = {0};
+  cgofuzz_buf reply = {0}, rec = {0};
   int rc = 0;
   for (;;) {
-    uint8_t *nl = in.len ? memchr(in.data, '\n', in.len) : NULL;
-    if (!nl) {
-      if (cgofuzz_buf_reserve(&in, 65536) != 0)
-        break;
-      ssize_t k = read(CGOFUZZ_FUZZ_IN_FD, in.data + in.len, in.cap - in.len);
-      if (k < 0 && errno == EINTR)
-        continue;
-      if (k <= 0)
-        break; /* EOF: the coordinator is done with us */
-      in.len += (size_t)k;
-      continue;
-    }
-    size_t ll = (size_t)(nl - in.data);
+    const uint8_t *line;
+    size_t ll;
+    if (cgofuzz_lines_read(&in, CGOFUZZ_FUZZ_IN_FD, &line, &ll) != 1)
+      break; /* EOF: the coordinator is done with us */
     cgofuzz_call call;
     memset(&call, 0, sizeof call);
-    int ok = cgofuzz_wire_decode_call(in.data, ll, &call, &err);
-    memmove(in.data, nl + 1, in.len - ll - 1);
-    in.len -= ll + 1;
-    if (ok != 0) {
+    if (cgofuzz_wire_decode_call(line, ll, &call, &err) != 0) {
       rc = 70;
       break;
     }
@@ -478,7 +413,7 @@ int cgofuzz_coord_fake_worker(void) {
       break;
   }
   close(outfd);
-  cgofuzz_buf_free(&in);
+  cgofuzz_lines_free(&in);
   cgofuzz_buf_free(&reply);
   cgofuzz_buf_free(&rec);
   cgofuzz_shm_close(&mem);

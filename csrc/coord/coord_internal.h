@@ -15,6 +15,7 @@
 
 #include "buf.h"
 #include "cgofuzz/value.h"
+#include "clock.h"
 #include "coord.h"
 #include "coord_worker.h"
 
@@ -127,6 +128,9 @@ int cgofuzz_sched_set_cov(cgofuzz_sched *s, size_t i, const uint8_t *snap,
                           size_t len);
 /* Entry i was the parent of an input that found new coverage. */
 void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms);
+/* Seeds the weighted picks. Without it the first weighted pick seeds from
+ * GODEBUG=fuzzseed=N if set, else from an address (random per run). */
+void cgofuzz_sched_seed(cgofuzz_sched *s, uint64_t seed);
 /* The next entry to fuzz, among [0, s->n). */
 size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms);
 void cgofuzz_sched_free(cgofuzz_sched *s);
@@ -218,7 +222,6 @@ typedef struct coord {
   bool cache_warned;    /* said once that the cache is not writable */
 } coord;
 
-int64_t cgofuzz_coord_now_ms(void);
 /* Ends the run with a failure whose text is msg (printed indented). */
 void cgofuzz_coord_fail(coord *c, const char *msg, size_t len);
 void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg);

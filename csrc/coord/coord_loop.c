@@ -47,22 +47,16 @@ static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig) { got_signal = sig; }
 
-int64_t cgofuzz_coord_now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 bool cgofuzz_coord_interrupted(void) { return got_signal != 0; }
 
 void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b) {
   /* Go rounds half away from zero. */
-  cgofuzz_fmt_secs(b, (cgofuzz_coord_now_ms() - c->start_ms + 500) / 1000);
+  cgofuzz_fmt_secs(b, (cgofuzz_mono_ms() - c->start_ms + 500) / 1000);
 }
 
 static void log_stats(coord *c) {
   cgofuzz_buf b = {0};
-  int64_t now = cgofuzz_coord_now_ms();
+  int64_t now = cgofuzz_mono_ms();
   cgofuzz_buf_puts(&b, "fuzz: elapsed: ");
   cgofuzz_coord_put_elapsed(c, &b);
   if (c->warmup_left > 0) {
@@ -175,12 +169,11 @@ static void dispatch(coord *c, slot *s) {
   if (warmup) {
     idx = c->warmup_next++;
   } else {
-    if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_coord_now_ms()) !=
-        0) {
+    if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) != 0) {
       cgofuzz_coord_failf(c, "%s", "out of memory");
       return;
     }
-    idx = cgofuzz_sched_pick(&c->sched, cgofuzz_coord_now_ms());
+    idx = cgofuzz_sched_pick(&c->sched, cgofuzz_mono_ms());
   }
   const cgofuzz_centry *e = &c->corpus.e[idx];
   cgofuzz_err err = {0};
@@ -317,7 +310,7 @@ static int add_zero_entry(coord *c) {
 }
 
 static void print_verdict(coord *c) {
-  double secs = (double)(cgofuzz_coord_now_ms() - c->start_ms) / 1000.0;
+  double secs = (double)(cgofuzz_mono_ms() - c->start_ms) / 1000.0;
   cgofuzz_buf b = {0};
   if (c->failed) {
     /* With -fuzzcontinue, failures were printed as they were found; a
@@ -350,7 +343,7 @@ static void run_loop(coord *c) {
   }
   int64_t next_log = c->start_ms + 3000;
   while (!c->done && !got_signal) {
-    int64_t now = cgofuzz_coord_now_ms();
+    int64_t now = cgofuzz_mono_ms();
     if (cfg->fuzz_ns && now - c->start_ms >= cfg->fuzz_ns / 1000000)
       break;
     for (size_t i = 0; i < c->np && !c->done; i++)
@@ -373,7 +366,7 @@ static void run_loop(coord *c) {
     }
     if (busy == 0)
       break; /* nothing in flight and nothing left to send */
-    now = cgofuzz_coord_now_ms();
+    now = cgofuzz_mono_ms();
     int64_t wait = next_log - now;
     if (cfg->fuzz_ns) {
       int64_t left = c->start_ms + cfg->fuzz_ns / 1000000 - now;
@@ -387,7 +380,7 @@ static void run_loop(coord *c) {
       cgofuzz_coord_failf(c, "poll: %s", strerror(errno));
       break;
     }
-    now = cgofuzz_coord_now_ms();
+    now = cgofuzz_mono_ms();
     if (now >= next_log) {
       /* At the deadline the final line (after the loop) says it all:
        * printing this one too would repeat it when -fuzztime is a
@@ -423,7 +416,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   coord c;
   memset(&c, 0, sizeof c);
   c.cfg = cfg;
-  c.start_ms = c.last_log_ms = cgofuzz_coord_now_ms();
+  c.start_ms = c.last_log_ms = cgofuzz_mono_ms();
   got_signal = 0;
   struct sigaction sa, old_int, old_term, old_hup, old_pipe, old_xfsz;
   memset(&sa, 0, sizeof sa);

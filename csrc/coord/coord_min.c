@@ -30,7 +30,7 @@ bool cgofuzz_coord_can_minimize(coord *c) {
  * line of the error indented by 4 spaces, as testing prints it. */
 void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
                               size_t len, const char *path) {
-  double secs = (double)(cgofuzz_coord_now_ms() - c->start_ms) / 1000.0;
+  double secs = (double)(cgofuzz_mono_ms() - c->start_ms) / 1000.0;
   cgofuzz_buf_printf(b, "--- FAIL: %s (%.2fs)\n", c->cfg->target, secs);
   cgofuzz_buf txt = {0};
   cgofuzz_buf_append(&txt, msg, len);
@@ -148,7 +148,7 @@ void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
   }
   free(path);
   c->interesting++;
-  if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_coord_now_ms()) == 0 &&
+  if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) == 0 &&
       snap)
     cgofuzz_sched_set_cov(&c->sched, c->corpus.n - 1, snap, c->mask_len);
 }

@@ -134,7 +134,7 @@ static void new_coverage(coord *c, slot *s, int64_t count,
     keep[i] = (uint8_t)(cov->data[i] & ~c->mask[i]);
   cgofuzz_cov_merge(c->mask, cov->data, c->mask_len);
   c->mask_gen++;
-  cgofuzz_sched_found(&c->sched, s->entry, cgofuzz_coord_now_ms());
+  cgofuzz_sched_found(&c->sched, s->entry, cgofuzz_mono_ms());
   if (!cgofuzz_coord_can_minimize(c) ||
       cgofuzz_mjob_queue(c, false, &data, NULL, keep, cov->data) != 0)
     cgofuzz_coord_add_interesting(c, &data, cov->data);

@@ -1,13 +1,15 @@
 /*
- * worker_client.c: starting, talking to and stopping one worker process.
+ * coord_worker.c: starting, talking to and stopping one worker process.
  *
  * Descriptor hygiene is what makes death detection work: every descriptor
  * the coordinator keeps is close-on-exec, so a worker holds only its own
  * pipe ends, and EOF on fuzz_out means that this worker (and no sibling)
- * is gone. Descriptors destined for 3/4/5 are first moved to 10 or above so
- * the dup2 calls in the child can never clobber one another.
+ * is gone. Starting the process (descriptors 3/4/5, exec errors) is
+ * spawn.c's.
  */
 #include "coord_worker.h"
+#include "clock.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,16 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static int64_t now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 int cgofuzz_worker_init(cgofuzz_worker *w, size_t value_cap, cgofuzz_err *err) {
   memset(w, 0, sizeof *w);
@@ -34,130 +29,53 @@ int cgofuzz_worker_init(cgofuzz_worker *w, size_t value_cap, cgofuzz_err *err) {
   return cgofuzz_shm_create(&w->mem, value_cap, err);
 }
 
-/* Moves fd to a close-on-exec descriptor numbered 10 or above. */
-static int lift_fd(int fd) {
-  int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-  int saved = errno;
-  close(fd);
-  errno = saved;
-  return nfd;
-}
-
 int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
                          char *const argv[], char *const envp[],
                          const char *dir, int stdout_fd, int stderr_fd,
                          cgofuzz_err *err) {
-  int in[2] = {-1, -1}, out[2] = {-1, -1}, memfd = -1;
+  int in[2] = {-1, -1}, out[2] = {-1, -1};
   if (w->pid != 0)
     return cgofuzz_errf(err, 0, "worker already running (pid %d)", w->pid);
-  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
-    goto fail_errno;
-  if ((in[0] = lift_fd(in[0])) < 0 || (out[1] = lift_fd(out[1])) < 0 ||
-      (memfd = fcntl(w->mem.fd, F_DUPFD_CLOEXEC, 10)) < 0)
-    goto fail_errno;
-  int devnull = -1;
-  if (stdout_fd < 0 || stderr_fd < 0) {
-    devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-    /* Lifted like the pipe ends: at 3..5 it would be clobbered by the dup2
-     * of fds 3/4/5 below, and the worker's stderr would become the shm. */
-    if (devnull < 0 || (devnull = lift_fd(devnull)) < 0)
-      goto fail_errno;
-  }
-  /* Reported back by the child if exec fails, through a close-on-exec pipe:
-   * EOF with no data means exec succeeded. */
-  int report[2];
-  if (pipe2(report, O_CLOEXEC) != 0) {
-    if (devnull >= 0)
-      close(devnull);
-    goto fail_errno;
-  }
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(report[0]);
-    close(report[1]);
-    if (devnull >= 0)
-      close(devnull);
-    goto fail_errno;
-  }
-  if (pid == 0) {
-    /* Child: only async-signal-safe calls from here on. */
-    int e;
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-      _exit(127); /* the coordinator died before we got here */
-    int o = stdout_fd >= 0 ? stdout_fd : devnull;
-    int r = stderr_fd >= 0 ? stderr_fd : devnull;
-    /* stdio first: a caller's stdout_fd/stderr_fd may be 3..5, and the
-     * sources of 3/4/5 are all at 10 or above, so no dup2 undoes another. */
-    if (dup2(o, 1) < 0 || dup2(r, 2) < 0 ||
-        dup2(in[0], CGOFUZZ_FUZZ_IN_FD) < 0 ||
-        dup2(out[1], CGOFUZZ_FUZZ_OUT_FD) < 0 ||
-        dup2(memfd, CGOFUZZ_SHM_FD) < 0 || (dir && chdir(dir) != 0))
-      goto child_fail;
-    /* Start from default dispositions and an empty mask, whatever the
-     * coordinator inherited (a shell's background job ignores SIGINT), so
-     * that stopping with SIGINT works and crashes are real crashes. */
-    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-      signal(sigs[i], SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    /* Only 0-5 reach the worker, even descriptors the coordinator itself
-     * inherited without close-on-exec. The report pipe is close-on-exec. */
-    if (close_range(6, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
-      for (int fd = 6; fd < 4096; fd++)
-        if (fd != report[1])
-          close(fd);
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
+    int e = errno;
+    if (in[0] >= 0) {
+      close(in[0]);
+      close(in[1]);
     }
-    if (envp)
-      execve(path, argv, envp);
-    else
-      execv(path, argv);
-  child_fail:
-    e = errno;
-    (void)!write(report[1], &e, sizeof e);
-    _exit(127);
+    return cgofuzz_errf(err, 0, "starting worker %s: %s", path, strerror(e));
   }
-  close(report[1]);
-  int child_errno = 0;
-  ssize_t n;
-  do {
-    n = read(report[0], &child_errno, sizeof child_errno);
-  } while (n < 0 && errno == EINTR);
-  close(report[0]);
-  if (devnull >= 0)
-    close(devnull);
+  /* fds 3, 4, 5 as Go's worker expects them; only 0-5 reach the worker
+   * (close_others), and it dies with us (die_with_parent). */
+  int from[] = {in[0], out[1], w->mem.fd};
+  int to[] = {CGOFUZZ_FUZZ_IN_FD, CGOFUZZ_FUZZ_OUT_FD, CGOFUZZ_SHM_FD};
+  cgofuzz_spawn s = {.path = path,
+                     .argv = argv,
+                     .envp = envp,
+                     .dir = dir,
+                     .stdout_fd = stdout_fd,
+                     .stderr_fd = stderr_fd,
+                     .fd_from = from,
+                     .fd_to = to,
+                     .n_fds = 3,
+                     .die_with_parent = true,
+                     .reset_signals = true,
+                     .close_others = true};
+  pid_t pid = cgofuzz_spawn_start(&s);
+  int e = errno;
   close(in[0]);
   close(out[1]);
-  close(memfd);
-  if (n > 0) {
-    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-      ;
+  if (pid < 0) {
     close(in[1]);
     close(out[0]);
-    return cgofuzz_errf(err, 0, "starting worker %s: %s", path,
-                        strerror(child_errno));
+    return cgofuzz_errf(err, 0, "starting worker %s: %s", path, strerror(e));
   }
   w->pid = pid;
   w->in_w = in[1];
   w->out_r = out[0];
-  w->rbuf.len = 0;
-  w->rscan = 0;
-  w->consumed = 0;
+  cgofuzz_lines_free(&w->in);
   w->exited = false;
   w->wait_status = 0;
   return 0;
-
-fail_errno : {
-  int e = errno;
-  int fds[] = {in[0], in[1], out[0], out[1], memfd};
-  for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
-    if (fds[i] >= 0)
-      close(fds[i]);
-  return cgofuzz_errf(err, 0, "starting worker %s: %s", path, strerror(e));
-}
 }
 
 int cgofuzz_worker_send(cgofuzz_worker *w, const cgofuzz_buf *line,
@@ -180,80 +98,40 @@ int cgofuzz_worker_send(cgofuzz_worker *w, const cgofuzz_buf *line,
   return 0;
 }
 
-/* Returns the length of the first complete line in rbuf (with its '\n'),
- * or 0 if there is none yet. */
-static size_t line_ready(cgofuzz_worker *w) {
-  if (w->rscan == w->rbuf.len)
-    return 0; /* nothing unscanned (rbuf.data may still be NULL) */
-  uint8_t *nl = memchr(w->rbuf.data + w->rscan, '\n', w->rbuf.len - w->rscan);
-  if (!nl) {
-    w->rscan = w->rbuf.len;
-    return 0;
-  }
-  return (size_t)(nl - w->rbuf.data) + 1;
-}
-
-/* Drops the line returned last time from the front of rbuf. */
-static void drop_consumed(cgofuzz_worker *w) {
-  size_t n = w->consumed;
-  if (n == 0)
-    return;
-  memmove(w->rbuf.data, w->rbuf.data + n, w->rbuf.len - n);
-  w->rbuf.len -= n;
-  w->rscan = 0;
-  w->consumed = 0;
-}
-
 /* Reads what one read() returns. 1: a complete line is buffered; 0: not
  * yet; -1: EOF or error. */
 static int pump(cgofuzz_worker *w, size_t max_line, cgofuzz_err *err) {
-  if (line_ready(w))
-    return 1;
   if (w->out_r < 0)
     return cgofuzz_errf(err, 0, "worker is not running");
-  for (;;) {
-    if (cgofuzz_buf_reserve(&w->rbuf, 64 << 10) != 0)
-      return cgofuzz_errf(err, 0, "out of memory reading from worker");
-    ssize_t k =
-        read(w->out_r, w->rbuf.data + w->rbuf.len, w->rbuf.cap - w->rbuf.len);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k < 0 && errno == EAGAIN)
-      return 0;
-    if (k < 0)
-      return cgofuzz_errf(err, 0, "reading from worker %d: %s", w->pid,
-                          strerror(errno));
-    if (k == 0)
-      return cgofuzz_errf(err, 0, "worker %d closed its pipe", w->pid);
-    w->rbuf.len += (size_t)k;
-    if (line_ready(w))
-      return 1;
-    if (w->rbuf.len > max_line)
-      return cgofuzz_errf(err, 0,
-                          "worker %d sent a message longer than %zu bytes",
-                          w->pid, max_line);
-    /* Read only what one read returned; the caller polls again. */
+  long k = cgofuzz_lines_fill(&w->in, w->out_r, 64 << 10);
+  if (k < 0 && errno == EAGAIN)
     return 0;
-  }
+  if (k < 0)
+    return cgofuzz_errf(err, 0, "reading from worker %d: %s", w->pid,
+                        strerror(errno));
+  if (k == 0)
+    return cgofuzz_errf(err, 0, "worker %d closed its pipe", w->pid);
+  /* scanned - consumed: the part of a partial line known to hold no '\n'
+   * (as of the caller's last look for a line). */
+  if (w->in.scanned > w->in.consumed &&
+      w->in.scanned - w->in.consumed > max_line)
+    return cgofuzz_errf(err, 0,
+                        "worker %d sent a message longer than %zu bytes",
+                        w->pid, max_line);
+  return 0; /* the caller looks for a line, then polls again */
 }
 
 int cgofuzz_worker_recv(cgofuzz_worker *w, int timeout_ms, size_t max_line,
                         const uint8_t **line, size_t *len, cgofuzz_err *err) {
-  drop_consumed(w);
-  int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+  int64_t deadline = timeout_ms < 0 ? -1 : cgofuzz_mono_ms() + timeout_ms;
   for (;;) {
-    size_t n = line_ready(w);
-    if (n) {
-      *line = w->rbuf.data;
-      *len = n - 1;
-      w->consumed = n;
+    if (cgofuzz_lines_next(&w->in, line, len))
       return 1;
-    }
     if (w->out_r < 0)
       return cgofuzz_errf(err, 0, "worker is not running");
     int wait = -1;
     if (deadline >= 0) {
-      int64_t left = deadline - now_ms();
+      int64_t left = deadline - cgofuzz_mono_ms();
       wait = left > 0 ? (int)left : 0;
     }
     struct pollfd p = {.fd = w->out_r, .events = POLLIN};
@@ -263,7 +141,7 @@ int cgofuzz_worker_recv(cgofuzz_worker *w, int timeout_ms, size_t max_line,
     if (r < 0)
       return cgofuzz_errf(err, 0, "poll: %s", strerror(errno));
     if (r == 0) {
-      if (deadline >= 0 && now_ms() >= deadline)
+      if (deadline >= 0 && cgofuzz_mono_ms() >= deadline)
         return 0;
       continue;
     }
@@ -275,7 +153,7 @@ int cgofuzz_worker_recv(cgofuzz_worker *w, int timeout_ms, size_t max_line,
 int cgofuzz_worker_reap(cgofuzz_worker *w, int timeout_ms) {
   if (w->exited || w->pid == 0)
     return 1;
-  int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+  int64_t deadline = timeout_ms < 0 ? -1 : cgofuzz_mono_ms() + timeout_ms;
   for (;;) {
     int st;
     pid_t r = waitpid(w->pid, &st, WNOHANG);
@@ -289,7 +167,7 @@ int cgofuzz_worker_reap(cgofuzz_worker *w, int timeout_ms) {
       w->wait_status = 0;
       return 1;
     }
-    if (deadline >= 0 && now_ms() >= deadline)
+    if (deadline >= 0 && cgofuzz_mono_ms() >= deadline)
       return 0;
     struct timespec ts = {0, 2 * 1000 * 1000};
     nanosleep(&ts, NULL);
@@ -315,15 +193,13 @@ int cgofuzz_worker_stop(cgofuzz_worker *w, int grace_ms) {
     w->out_r = -1;
   }
   w->pid = 0;
-  w->rbuf.len = 0;
-  w->rscan = 0;
-  w->consumed = 0;
+  cgofuzz_lines_free(&w->in);
   return w->wait_status;
 }
 
 void cgofuzz_worker_free(cgofuzz_worker *w) {
   cgofuzz_worker_stop(w, 1000);
-  cgofuzz_buf_free(&w->rbuf);
+  cgofuzz_lines_free(&w->in);
   cgofuzz_shm_close(&w->mem);
 }
 

@@ -26,6 +26,7 @@
 #include <sys/types.h>
 
 #include "buf.h"
+#include "lines.h"
 #include "shm.h"
 #include "wire.h"
 
@@ -38,9 +39,7 @@ typedef struct cgofuzz_worker {
   pid_t pid;        /* 0 when no process is running */
   int in_w;         /* our end of fuzz_in, -1 when closed */
   int out_r;        /* our end of fuzz_out, -1 when closed */
-  cgofuzz_buf rbuf; /* bytes read from out_r not yet returned */
-  size_t rscan;     /* rbuf prefix already known to hold no newline */
-  size_t consumed;  /* length of the line returned last, dropped next time */
+  cgofuzz_lines in; /* replies read from out_r, framed by newlines */
   bool exited;      /* the process has been reaped */
   int wait_status;  /* its status from waitpid, valid when exited */
 } cgofuzz_worker;

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "codec.h"
 #include "coord.h"
 #include "runtime.h"
@@ -184,12 +185,6 @@ static void matcher_free(matcher *m) {
       regfree(&m->re[k]);
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Appends text with every line indented by `indent` spaces. */
 static void put_indented(cgofuzz_buf *out, const uint8_t *p, size_t n,
                          int indent) {
@@ -262,9 +257,9 @@ static void run_entry(cgofuzz_f *f, cgofuzz_t *t, const char *name,
                       const cgofuzz_values *vals, const opts *o, report *r) {
   if (o->verbose)
     printf("=== RUN   %s/%s\n", f->name, name);
-  double t0 = now_s();
+  double t0 = cgofuzz_mono_s();
   cgofuzz_run res = cgofuzz_target_exec_(f, t, vals->v);
-  double dt = now_s() - t0;
+  double dt = cgofuzz_mono_s() - t0;
   const char *verdict = res == CGOFUZZ_RUN_FAIL   ? "FAIL"
                         : res == CGOFUZZ_RUN_SKIP ? "SKIP"
                                                   : "PASS";
@@ -281,7 +276,7 @@ static void run_entry(cgofuzz_f *f, cgofuzz_t *t, const char *name,
 static bool run_target(cgofuzz_f *f, const matcher *m, const opts *o) {
   report r = {0};
   cgofuzz_t t = {0};
-  double t0 = now_s();
+  double t0 = cgofuzz_mono_s();
   if (o->verbose)
     printf("=== RUN   %s\n", f->name);
   cgofuzz_target_seed_(f);
@@ -322,7 +317,7 @@ static bool run_target(cgofuzz_f *f, const matcher *m, const opts *o) {
   }
   if (r.failed || o->verbose)
     printf("--- %s: %s (%.2fs)\n", r.failed ? "FAIL" : "PASS", f->name,
-           now_s() - t0);
+           cgofuzz_mono_s() - t0);
   if (r.out.len)
     fwrite(r.out.data, 1, r.out.len, stdout);
   fflush(stdout);

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "codec.h"
 #include "exact.h"
 #include "minimize.h"
@@ -71,12 +72,6 @@ typedef struct {
 
 /* The cap of the burst back-off (see worker.burst_period). */
 #define CGOFUZZ_BURST_MAX_DEFAULT 256
-
-static int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* ---- watchdog: per-exec timeout and memory limit ----
  *
@@ -131,7 +126,7 @@ static void *watchdog(void *arg) {
   for (;;) {
     nanosleep(&ts, NULL);
     int64_t st = atomic_load_explicit(&exec_start, memory_order_relaxed);
-    if (st && timeout_ns > 0 && now_ns() - st > timeout_ns)
+    if (st && timeout_ns > 0 && cgofuzz_mono_ns() - st > timeout_ns)
       die("cgofuzz: exec timed out (-test.fuzztimeout); the input is "
           "recorded as a crasher\n");
     if (rss_limit > 0 && rss_bytes() > rss_limit)
@@ -157,11 +152,11 @@ static int snap_resize(worker *w, size_t len) {
 
 /* One exec with coverage and timing; fills w->errmsg on failure. */
 static cgofuzz_run run_one(worker *w, const cgofuzz_value *vals, int64_t *dur) {
-  int64_t t0 = now_ns();
+  int64_t t0 = cgofuzz_mono_ns();
   w->st_execs++;
   atomic_store_explicit(&exec_start, t0, memory_order_relaxed);
   cgofuzz_run r = cgofuzz_target_exec_(w->f, &w->t, vals);
-  *dur = now_ns() - t0;
+  *dur = cgofuzz_mono_ns() - t0;
   atomic_store_explicit(&exec_start, 0, memory_order_relaxed);
   cgofuzz_cov_snap_reset_(w->snap);
   cgofuzz_cov_collect_(w->snap, w->snap_len);
@@ -345,7 +340,7 @@ static void reset_values(cgofuzz_values *vals, const cgofuzz_values *orig) {
 
 static void do_fuzz(worker *w, const cgofuzz_fuzz_args *a,
                     cgofuzz_fuzz_resp *resp) {
-  int64_t start = now_ns();
+  int64_t start = cgofuzz_mono_ns();
   cgofuzz_err err = {0};
   cgofuzz_values orig = {0}, vals = {0};
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&w->shm);
@@ -400,7 +395,7 @@ static void do_fuzz(worker *w, const cgofuzz_fuzz_args *a,
   int64_t deadline = a->timeout_ns ? start + a->timeout_ns : INT64_MAX;
   size_t cap = cgofuzz_shm_value_cap(&w->shm);
   for (;;) {
-    if (now_ns() >= deadline)
+    if (cgofuzz_mono_ns() >= deadline)
       break;
     if (h->count % CGOFUZZ_CHAINED_MUTATIONS == 0) {
       reset_values(&vals, &orig);
@@ -455,7 +450,7 @@ out:
   free(vals.v);
   cgofuzz_values_free(&orig);
   resp->count = h->count;
-  resp->total_duration_ns = now_ns() - start;
+  resp->total_duration_ns = cgofuzz_mono_ns() - start;
 }
 
 /* ---- Minimize ---- */
@@ -473,7 +468,7 @@ typedef struct {
 
 static bool min_stop(void *p) {
   min_ctx *c = p;
-  return c->budget == 0 || now_ns() >= c->deadline ||
+  return c->budget == 0 || cgofuzz_mono_ns() >= c->deadline ||
          (c->limit > 0 && cgofuzz_shm_hdr(&c->w->shm)->count >= c->limit);
 }
 
@@ -511,7 +506,7 @@ static bool min_try(void *p, const uint8_t *cand, size_t len) {
 
 static void do_minimize(worker *w, const cgofuzz_minimize_args *a,
                         cgofuzz_minimize_resp *resp) {
-  int64_t start = now_ns();
+  int64_t start = cgofuzz_mono_ns();
   cgofuzz_values vals = {0};
   cgofuzz_err err;
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&w->shm);
@@ -604,7 +599,7 @@ static void do_minimize(worker *w, const cgofuzz_minimize_args *a,
 out:
   free(v);
   cgofuzz_values_free(&vals);
-  resp->duration_ns = now_ns() - start;
+  resp->duration_ns = cgofuzz_mono_ns() - start;
 }
 
 /* ---- the call loop ---- */
@@ -612,7 +607,7 @@ out:
 /* The worker is usually killed rather than told to exit, so the counts
  * are rewritten as they go. Diagnostics only (CGOFUZZ_WORKER_STATS=path). */
 static void write_stats(worker *w) {
-  w->st_last = now_ns();
+  w->st_last = cgofuzz_mono_ns();
   FILE *f = fopen(w->stats, "w");
   if (!f)
     return;
@@ -745,14 +740,14 @@ int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
       break;
     }
     out.len = 0;
-    int64_t t0 = now_ns(), e0 = w.st_execs;
+    int64_t t0 = cgofuzz_mono_ns(), e0 = w.st_execs;
     if (call.kind == CGOFUZZ_CALL_PING) {
       cgofuzz_wire_encode_ping_resp(&out);
     } else if (call.kind == CGOFUZZ_CALL_FUZZ) {
       cgofuzz_fuzz_resp resp = {0};
       do_fuzz(&w, &call.fuzz, &resp);
       w.st_fuzz_calls++;
-      w.st_fuzz_ns += now_ns() - t0;
+      w.st_fuzz_ns += cgofuzz_mono_ns() - t0;
       w.st_finds += resp.coverage_data.has && !call.fuzz.warmup;
       cgofuzz_wire_encode_fuzz_resp(&resp, &out);
       cgofuzz_fuzz_resp_free(&resp);
@@ -760,13 +755,13 @@ int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
       cgofuzz_minimize_resp resp = {0};
       do_minimize(&w, &call.minimize, &resp);
       w.st_min_calls++;
-      w.st_min_ns += now_ns() - t0;
+      w.st_min_ns += cgofuzz_mono_ns() - t0;
       w.st_min_execs += w.st_execs - e0;
       cgofuzz_wire_encode_minimize_resp(&resp, &out);
       cgofuzz_minimize_resp_free(&resp);
     }
     cgofuzz_call_free(&call);
-    if (w.stats && now_ns() - w.st_last > 500000000)
+    if (w.stats && cgofuzz_mono_ns() - w.st_last > 500000000)
       write_stats(&w);
     if (cgofuzz_write_all(CGOFUZZ_FUZZ_OUT_FD, out.data, out.len) != 0) {
       status = 1;
