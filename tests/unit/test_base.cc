@@ -1,0 +1,170 @@
+// Unit tests of the base layer's shared infrastructure: the process
+// spawner, the newline-framed reader and the monotonic clock.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "buf.h"
+#include "clock.h"
+#include "lines.h"
+#include "spawn.h"
+
+namespace {
+
+std::string str(const cgofuzz_buf &b) {
+  return std::string(reinterpret_cast<const char *>(b.data), b.len);
+}
+
+TEST(Spawn, RunCapturesStdoutAndStatus) {
+  char *argv[] = {(char *)"sh", (char *)"-c",
+                  (char *)"echo out; echo err >&2; exit 3", nullptr};
+  cgofuzz_spawn s = {};
+  s.path = "/bin/sh";
+  s.argv = argv;
+  cgofuzz_buf out = {};
+  int st = cgofuzz_spawn_run(&s, &out, false, 10000);
+  ASSERT_TRUE(WIFEXITED(st));
+  EXPECT_EQ(WEXITSTATUS(st), 3);
+  EXPECT_EQ(str(out), "out\n"); // stderr went to /dev/null
+  cgofuzz_buf_free(&out);
+}
+
+TEST(Spawn, MergedStderrDirAndAddedEnv) {
+  char *argv[] = {(char *)"sh", (char *)"-c",
+                  (char *)"pwd; echo \"$CGOFUZZ_T\" >&2", nullptr};
+  cgofuzz_spawn s = {};
+  s.path = "/bin/sh";
+  s.argv = argv;
+  s.dir = "/";
+  s.add_env = "CGOFUZZ_T=yes";
+  cgofuzz_buf out = {};
+  int st = cgofuzz_spawn_run(&s, &out, true, 10000);
+  ASSERT_TRUE(WIFEXITED(st));
+  EXPECT_EQ(WEXITSTATUS(st), 0);
+  EXPECT_EQ(str(out), "/\nyes\n");
+  EXPECT_EQ(getenv("CGOFUZZ_T"), nullptr); // only the child's environment
+  cgofuzz_buf_free(&out);
+}
+
+TEST(Spawn, ExecFailureIsAnErrnoNotAnExitStatus) {
+  char *argv[] = {(char *)"nope", nullptr};
+  cgofuzz_spawn s = {};
+  s.path = "/nonexistent/cgofuzz-nope";
+  s.argv = argv;
+  errno = 0;
+  EXPECT_EQ(cgofuzz_spawn_start(&s), -1);
+  EXPECT_EQ(errno, ENOENT);
+  s.path = "/bin/sh";
+  s.dir = "/nonexistent-dir";
+  errno = 0;
+  EXPECT_EQ(cgofuzz_spawn_start(&s), -1);
+  EXPECT_EQ(errno, ENOENT);
+}
+
+// The worker's descriptors: sources may themselves be numbered like the
+// targets (here fd 3 must receive what is at 4 and fd 4 what is at 3).
+TEST(Spawn, RemapsDescriptorsWithoutClobbering) {
+  int a[2], b[2];
+  ASSERT_EQ(pipe(a), 0);
+  ASSERT_EQ(pipe(b), 0);
+  int hi_a = fcntl(a[1], F_DUPFD_CLOEXEC, 30);
+  int hi_b = fcntl(b[1], F_DUPFD_CLOEXEC, 31);
+  close(a[1]);
+  close(b[1]);
+  char *argv[] = {(char *)"sh", (char *)"-c",
+                  (char *)"echo A >&3; echo B >&4; ls /proc/self/fd | wc -l",
+                  nullptr};
+  int from[] = {hi_b, hi_a};
+  int to[] = {3, 4};
+  cgofuzz_spawn s = {};
+  s.path = "/bin/sh";
+  s.argv = argv;
+  s.fd_from = from;
+  s.fd_to = to;
+  s.n_fds = 2;
+  s.close_others = true;
+  cgofuzz_buf out = {};
+  int st = cgofuzz_spawn_run(&s, &out, false, 10000);
+  close(hi_a);
+  close(hi_b);
+  ASSERT_TRUE(WIFEXITED(st));
+  char buf[8] = {};
+  ASSERT_EQ(read(b[0], buf, sizeof buf), 2);
+  EXPECT_STREQ(buf, "A\n"); // fd 3 was b's write end
+  memset(buf, 0, sizeof buf);
+  ASSERT_EQ(read(a[0], buf, sizeof buf), 2);
+  EXPECT_STREQ(buf, "B\n");
+  // 0-4 and the directory ls reads: nothing else leaked into the child.
+  EXPECT_EQ(std::stoi(str(out)), 6);
+  close(a[0]);
+  close(b[0]);
+  cgofuzz_buf_free(&out);
+}
+
+TEST(Spawn, WaitKillsAtTheTimeOut) {
+  char *argv[] = {(char *)"sleep", (char *)"60", nullptr};
+  cgofuzz_spawn s = {};
+  s.path = "/bin/sleep";
+  s.argv = argv;
+  pid_t pid = cgofuzz_spawn_start(&s);
+  ASSERT_GT(pid, 0);
+  bool timed_out = false;
+  EXPECT_EQ(cgofuzz_spawn_wait(pid, 50, &timed_out), -1);
+  EXPECT_TRUE(timed_out);
+  EXPECT_EQ(kill(pid, 0), -1); // reaped: no such process any more
+}
+
+TEST(Lines, SplitsAcrossReadsAndKeepsPartialLines) {
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  cgofuzz_lines r = {};
+  const uint8_t *line;
+  size_t len;
+  ASSERT_EQ(write(p[1], "ab\ncd", 5), 5);
+  ASSERT_EQ(cgofuzz_lines_fill(&r, p[0], 64), 5);
+  ASSERT_EQ(cgofuzz_lines_next(&r, &line, &len), 1);
+  EXPECT_EQ(std::string((const char *)line, len), "ab");
+  EXPECT_EQ(cgofuzz_lines_next(&r, &line, &len), 0);
+  EXPECT_EQ(cgofuzz_lines_pending(&r), 2u);
+  ASSERT_EQ(write(p[1], "e\n\nf\n", 5), 5);
+  ASSERT_EQ(cgofuzz_lines_read(&r, p[0], &line, &len), 1);
+  EXPECT_EQ(std::string((const char *)line, len), "cde");
+  ASSERT_EQ(cgofuzz_lines_read(&r, p[0], &line, &len), 1);
+  EXPECT_EQ(len, 0u); // an empty line is a line
+  ASSERT_EQ(cgofuzz_lines_read(&r, p[0], &line, &len), 1);
+  EXPECT_EQ(std::string((const char *)line, len), "f");
+  close(p[1]);
+  EXPECT_EQ(cgofuzz_lines_read(&r, p[0], &line, &len), 0); // clean EOF
+  close(p[0]);
+  cgofuzz_lines_free(&r);
+}
+
+TEST(Lines, EofInsideALineIsAnError) {
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  ASSERT_EQ(write(p[1], "half", 4), 4);
+  close(p[1]);
+  cgofuzz_lines r = {};
+  const uint8_t *line;
+  size_t len;
+  EXPECT_EQ(cgofuzz_lines_read(&r, p[0], &line, &len), -1);
+  close(p[0]);
+  cgofuzz_lines_free(&r);
+}
+
+TEST(Clock, MonotonicAndConsistentUnits) {
+  int64_t a = cgofuzz_mono_ns();
+  int64_t ms = cgofuzz_mono_ms();
+  int64_t b = cgofuzz_mono_ns();
+  EXPECT_LE(a, b);
+  EXPECT_LE(a / 1000000, ms);
+  EXPECT_LE(ms, b / 1000000);
+}
+
+} // namespace
