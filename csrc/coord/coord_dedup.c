@@ -8,7 +8,8 @@
  * a tab-indented "path/file.go:N +0x.." line. The messages often quote the
  * input, so they cannot be the key; the site can. Frames of the runtime,
  * testing, reflect and internal/fuzz are skipped: the first other frame is
- * the user's code that failed.
+ * the user's code that failed. A C target's worker (cgofuzz fuzz drives
+ * those too) reports "target.c:N: message" lines in the same layout.
  */
 #include <string.h>
 
@@ -34,17 +35,41 @@ static bool starts(span s, const char *pfx) {
   return s.n >= l && memcmp(s.p, pfx, l) == 0;
 }
 
+/* Whether the file name p[0..n) is a source file whose lines a failure
+ * report names: Go's, and C/C++ for C targets, whose cgofuzz_errorf lines
+ * read "target.c:12: message" (registry.c). */
+static bool source_name(const char *p, size_t n) {
+  static const char *const ext[] = {".go",  ".c", ".cc", ".cpp",
+                                    ".cxx", ".h", ".hh", ".hpp"};
+  for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+    size_t l = strlen(ext[i]);
+    if (n > l && memcmp(p + n - l, ext[i], l) == 0)
+      return true;
+  }
+  return false;
+}
+
 /* Length of "file.go:N" at the start of s (a path without spaces), or 0. */
 static size_t go_loc(span s) {
   size_t i = 0;
   while (i < s.n && s.p[i] != ' ' && s.p[i] != ':')
     i++;
-  if (i < 3 || i >= s.n || s.p[i] != ':' || memcmp(s.p + i - 3, ".go", 3))
+  if (i >= s.n || s.p[i] != ':' || !source_name(s.p, i))
     return 0;
   size_t j = i + 1;
   while (j < s.n && s.p[j] >= '0' && s.p[j] <= '9')
     j++;
   return j > i + 1 ? j : 0;
+}
+
+/* Whether the indentation of a line holds a tab: a stack frame's file line
+ * ("\t/path/file.go:N +0x..", after the spaces the testing log indents
+ * it by). A tab inside a t.Error message does not make it a frame. */
+static bool tab_indented(const char *p, size_t n) {
+  for (size_t i = 0; i < n && (p[i] == ' ' || p[i] == '\t'); i++)
+    if (p[i] == '\t')
+      return true;
+  return false;
 }
 
 static bool internal_func(span f) {
@@ -69,7 +94,7 @@ int cgofuzz_fail_site(const char *msg, size_t len, cgofuzz_buf *key) {
     i = j + 1;
     if (t.n == 0)
       continue;
-    bool tabbed = memchr(raw.p, '\t', raw.n) != NULL;
+    bool tabbed = tab_indented(raw.p, raw.n);
     size_t loc = go_loc(t);
     if (loc && tabbed && prev.n && !internal_func(prev))
       return cgofuzz_buf_append(key, t.p, loc); /* a user stack frame */

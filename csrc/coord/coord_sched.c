@@ -6,12 +6,16 @@
  * number of entries whose recorded coverage has byte b nonzero; total is
  * the sum of the weights as of the last recompute. Picks are random in
  * proportion to the weights, from a private xorshift generator: they never
- * touch the PCG state Go's mutator replay depends on.
+ * touch the PCG state Go's mutator replay depends on. The generator is
+ * seeded from GODEBUG=fuzzseed=N when set (so that a run can be repeated
+ * with the same choices, as Go's workers repeat their mutations), else from
+ * an address (a different sequence per run).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coord_internal.h"
+#include "godebug.h"
 
 #define RECENCY_MS 10000.0
 #define FATIGUE_CALLS 256.0
@@ -118,9 +122,24 @@ static void recompute(cgofuzz_sched *s, int64_t now_ms) {
   s->dirty = false;
 }
 
+void cgofuzz_sched_seed(cgofuzz_sched *s, uint64_t seed) {
+  /* splitmix64: nearby seeds (1, 2, 3...) must not give xorshift states
+   * that share most of their bits, or their first picks would agree. */
+  uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  s->rng = z ? z : 0x9e3779b97f4a7c15ULL; /* xorshift never leaves 0 */
+}
+
 static uint64_t next_rand(cgofuzz_sched *s) {
-  if (!s->rng)
-    s->rng = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)s;
+  if (!s->rng) {
+    uint64_t seed;
+    if (cgofuzz_godebug_fuzzseed(getenv("GODEBUG"), &seed))
+      cgofuzz_sched_seed(s, seed);
+    else
+      s->rng = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)s;
+  }
   s->rng ^= s->rng << 13;
   s->rng ^= s->rng >> 7;
   s->rng ^= s->rng << 17;

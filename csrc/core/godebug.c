@@ -1,0 +1,25 @@
+/*
+ * godebug.c: GODEBUG parsing shared by the C workers and the coordinator
+ * (the code came from runtime/worker.c; the coordinator needs the same
+ * seed, and coord may not call the runtime layer).
+ */
+#include "godebug.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool cgofuzz_godebug_fuzzseed(const char *godebug, uint64_t *seed) {
+  *seed = 0;
+  for (const char *p = godebug; p && *p;) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    /* "fuzzseed=" with no value is skipped rather than read as 0, so that
+     * an empty setting does not silently pin every run to one seed. */
+    if (n > 9 && strncmp(p, "fuzzseed=", 9) == 0) {
+      *seed = strtoull(p + 9, NULL, 10);
+      return true;
+    }
+    p = e ? e + 1 : NULL;
+  }
+  return false;
+}
