@@ -3,7 +3,7 @@
 
 Runs the cgofuzz build of one bench/c harness (default png_read, libpng
 read) for --seconds, --runs times per cap value (CGOFUZZ_BURST_MAX; see
-csrc/worker_server.c), alternating values, --jobs runs at a time, and
+csrc/runtime/worker_exact.c), alternating values, --jobs runs at a time, and
 prints the median edges (replayed through the common coverage build, as
 bench/c_bench.py counts them) and execs/sec per value. Uses bench/c_bench.py's
 builds (bench/.cache); run bench/c_bench.py --quick once first if missing.

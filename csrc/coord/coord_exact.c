@@ -1,8 +1,13 @@
 /*
  * coord_exact.c: the coordinator's side of the exact-input slot
- * (cgofuzz/exact.h). A C worker told through CGOFUZZ_EXACT_SLOT=1 that we
- * read the slot may run inputs Go's mutator cannot replay (trace-cmp,
+ * (csrc/core/exact.h). A C worker told through CGOFUZZ_EXACT_SLOT=1 that
+ * we read the slot may run inputs Go's mutator cannot replay (trace-cmp,
  * dictionary); the input that ended a call is then taken from the slot.
+ * Where the slot lies and what its fields are is exact.h's business (the
+ * worker, csrc/runtime/worker_exact.c, uses the same accessors); this file
+ * only decides whether a slot is trustworthy: its count must be this
+ * call's, its length must fit, and its input must have the target's types
+ * (the raw form: it must replace a []byte or string argument).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,25 +21,8 @@ int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
     return -1;
   /* A worker that dies before its first exec must not leave the previous
    * call's slot looking valid for this value. */
-  uint64_t off = CGOFUZZ_EXACT_OFF(len);
-  if (off + 8 <= cgofuzz_shm_value_cap(m))
-    memset(cgofuzz_shm_value(m) + off, 0, 8);
+  cgofuzz_exact_clear(m);
   return 0;
-}
-
-/* Locates the slot after the value in s's shared memory, if a header of
- * hdr bytes fits there; *room is what follows it. NULL if it does not. */
-static const uint8_t *slot_at(slot *s, size_t hdr, uint64_t *room) {
-  const cgofuzz_shm *m = &s->w.mem;
-  const cgofuzz_shm_header *h = cgofuzz_shm_hdr(m);
-  size_t cap = cgofuzz_shm_value_cap(m);
-  if (h->value_len < 0 || (uint64_t)h->value_len > cap)
-    return NULL;
-  uint64_t off = CGOFUZZ_EXACT_OFF(h->value_len);
-  if (off > cap || cap - off < hdr)
-    return NULL;
-  *room = cap - off - hdr;
-  return cgofuzz_shm_value(m) + off;
 }
 
 /* A slot that fails a check is not used: the input is rebuilt by replay,
@@ -50,26 +38,23 @@ static int ignore_slot(const coord *c, const char *why) {
 
 int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
   const cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
-  uint64_t room;
-  const uint8_t *p = slot_at(s, CGOFUZZ_EXACT_HDR, &room);
+  size_t room;
+  const uint8_t *p = cgofuzz_exact_slot(&s->w.mem, CGOFUZZ_EXACT_HDR, &room);
   if (!p)
     return 0;
-  uint64_t magic, len;
-  int64_t count;
-  memcpy(&magic, p, 8);
-  memcpy(&count, p + 8, 8);
-  memcpy(&len, p + 16, 8);
-  if (magic != CGOFUZZ_EXACT_MAGIC)
+  cgofuzz_exact_hdr e;
+  cgofuzz_exact_read(p, CGOFUZZ_EXACT_HDR, &e);
+  if (e.magic != CGOFUZZ_EXACT_MAGIC)
     return 0; /* a Go worker, or a replayable input: replay */
+  const uint8_t *data = cgofuzz_exact_data(p, CGOFUZZ_EXACT_HDR);
   const char *why = NULL;
   cgofuzz_buf msg = {0};
-  if (count != h->count)
+  if (e.count != h->count)
     why = "its count is stale";
-  else if (len > room)
+  else if (e.len > room)
     why = "its length exceeds the shared memory";
-  else if (cgofuzz_coord_corpus_typecheck(p + CGOFUZZ_EXACT_HDR, (size_t)len,
-                                          c->cfg->kinds, c->cfg->n_kinds,
-                                          &msg) != 0)
+  else if (cgofuzz_coord_corpus_typecheck(data, (size_t)e.len, c->cfg->kinds,
+                                          c->cfg->n_kinds, &msg) != 0)
     why = coord_cstr(&msg);
   if (why) {
     ignore_slot(c, why);
@@ -78,7 +63,7 @@ int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
   }
   cgofuzz_buf_free(&msg);
   out->len = 0;
-  if (cgofuzz_buf_append(out, p + CGOFUZZ_EXACT_HDR, (size_t)len) != 0)
+  if (cgofuzz_buf_append(out, data, (size_t)e.len) != 0)
     return -1;
   return 1;
 }
@@ -86,30 +71,28 @@ int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
 int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
                             const uint8_t **data, size_t *len) {
   const cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
-  uint64_t room;
-  const uint8_t *p = slot_at(s, CGOFUZZ_EXACT_RAW_HDR, &room);
+  size_t room;
+  const uint8_t *p =
+      cgofuzz_exact_slot(&s->w.mem, CGOFUZZ_EXACT_RAW_HDR, &room);
   if (!p)
     return 0;
-  uint64_t magic, l, idx;
-  int64_t count;
-  memcpy(&magic, p, 8);
-  memcpy(&count, p + 8, 8);
-  memcpy(&l, p + 16, 8);
-  memcpy(&idx, p + 24, 8);
-  if (magic != CGOFUZZ_EXACT_RAW_MAGIC)
+  cgofuzz_exact_hdr e;
+  cgofuzz_exact_read(p, CGOFUZZ_EXACT_RAW_HDR, &e);
+  if (e.magic != CGOFUZZ_EXACT_RAW_MAGIC)
     return 0;
   const char *why = NULL;
-  if (count != h->count)
+  if (e.count != h->count)
     why = "its count is stale";
-  else if (l > room)
+  else if (e.len > room)
     why = "its length exceeds the shared memory";
-  else if (idx >= c->cfg->n_kinds || (c->cfg->kinds[idx] != CGOFUZZ_BYTES &&
-                                      c->cfg->kinds[idx] != CGOFUZZ_STRING))
+  else if (e.index >= c->cfg->n_kinds ||
+           (c->cfg->kinds[e.index] != CGOFUZZ_BYTES &&
+            c->cfg->kinds[e.index] != CGOFUZZ_STRING))
     why = "it names an argument that is not []byte or string";
   if (why)
     return ignore_slot(c, why);
-  *index = (size_t)idx;
-  *data = p + CGOFUZZ_EXACT_RAW_HDR;
-  *len = (size_t)l;
+  *index = (size_t)e.index;
+  *data = cgofuzz_exact_data(p, CGOFUZZ_EXACT_RAW_HDR);
+  *len = (size_t)e.len;
   return 1;
 }

@@ -1,5 +1,5 @@
 /*
- * worker_client.h: the coordinator's end of one worker process.
+ * coord_worker.h: the coordinator's end of one worker process.
  *
  * A worker is a child process started with three extra descriptors, as Go's
  * posix worker expects:

@@ -1,5 +1,5 @@
 /*
- * target_dict.c: dictionary mutations for C targets: libFuzzer/AFL dictionary
+ * dict.c: dictionary mutations for C targets: libFuzzer/AFL dictionary
  * files and "input to state" replacement from the comparison log.
  *
  * These mutations are not Go's, so a coordinator cannot rebuild their

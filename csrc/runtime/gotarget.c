@@ -1,5 +1,5 @@
 /*
- * target_go.c: C targets run from Go (package gofuzz), see target_go.h.
+ * gotarget.c: C targets run from Go (package gofuzz), see gotarget.h.
  *
  * Values cross from Go as flat records because cgo cannot write C unions;
  * the bytes they point to are copied by the Go side into C memory first

@@ -1,5 +1,5 @@
 /*
- * target_go.h: what package gofuzz (Go, through cgo) calls to run a C
+ * gotarget.h: what package gofuzz (Go, through cgo) calls to run a C
  * target registered with CGOFUZZ_TARGET inside a Go test binary. Not
  * installed: the Go package compiles the runtime's sources itself.
  *
@@ -7,7 +7,7 @@
  *  - per exec: Go's worker mutates, Go converts the values into
  *    cgofuzz_go_arg records and calls cgofuzz_go_exec once per input;
  *  - exec loop in C: a worker process calls cgofuzz_go_serve, which answers
- *    the coordinator on fds 3/4/5 itself (worker_server.c) and returns only
+ *    the coordinator on fds 3/4/5 itself (worker.c) and returns only
  *    when the coordinator closes fd 3. Go's coordinator cannot tell the
  *    difference: the mutator, the shm protocol and the coverage snapshot
  *    size (the coordinator's mask size, C counters folded into it) are the

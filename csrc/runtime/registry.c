@@ -1,5 +1,5 @@
 /*
- * target_registry.c: registered fuzz targets, their seeds, and one exec.
+ * registry.c: registered fuzz targets, their seeds, and one exec.
  *
  * Targets register from constructors, before main, so the registry is a
  * plain list with no locking. An exec runs the target function under

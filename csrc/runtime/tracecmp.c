@@ -1,5 +1,5 @@
 /*
- * target_cmp.c: comparison tracing (clang -fsanitize-coverage=trace-cmp) turned
+ * tracecmp.c: comparison tracing (clang -fsanitize-coverage=trace-cmp) turned
  * into mutation material, which Go's mutator lacks.
  *
  * While recording is on (cgofuzz_cmp_on_), every instrumented comparison
@@ -17,7 +17,7 @@
  * target_* so that builds linking libFuzzer's hooks (tests/fuzz) leave it
  * out, as they leave out the rest of the C-target side.
  * Recording is off unless the worker was started in exact mode (see
- * worker_server.c): with it off the hooks cost one load and a branch.
+ * worker_exact.c): with it off the hooks cost one load and a branch.
  */
 #include <string.h>
 

@@ -1,5 +1,9 @@
 /*
- * worker_server.c: the -test.fuzzworker side of Go's fuzzing protocol.
+ * worker.c: the -test.fuzzworker side of Go's fuzzing protocol, the serve
+ * loop: it reads calls from the coordinator, runs the fuzz and minimize
+ * handlers and writes the replies. The exact-input slot and the bursts are
+ * in worker_exact.c, the per-exec timeout and RSS limit in
+ * worker_watchdog.c (see worker_internal.h).
  *
  * Invariants a Go coordinator relies on (docs/go-coordinator.md §1-§3):
  *  - one JSON call per line on fd 3, one response per line on fd 4, strictly
@@ -13,14 +17,11 @@
  *    count % 5 == 0;
  *  - snapshots have the size of the coordinator's mask (see coverage.c);
  *  - a hang or a runaway allocation is the worker's business: the
- *    watchdog below exits the process with status 2 during the exec, which
- *    any coordinator records as a crasher with that exec's input.
+ *    watchdog (worker_watchdog.c) exits the process with status 2 during
+ *    the exec, which any coordinator records as a crasher with that exec's
+ *    input.
  * Crashes need no handling: the process dies and the coordinator replays.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,117 +30,16 @@
 
 #include "clock.h"
 #include "codec.h"
-#include "exact.h"
+#include "godebug.h"
+#include "lines.h"
 #include "minimize.h"
-#include "mutator.h"
-#include "runtime.h"
 #include "sha256.h"
-#include "shm.h"
-#include "wire.h"
-
-typedef struct {
-  cgofuzz_f *f;
-  const char *name; /* the test's name in failure reports */
-  cgofuzz_t t;
-  cgofuzz_shm shm;
-  cgofuzz_mutator m;
-  uint8_t *mask; /* the coordinator's coverage mask, NULL until sent */
-  size_t mask_len;
-  uint8_t *snap; /* last exec's snapshot, snap_len bytes */
-  size_t snap_len;
-  cgofuzz_buf errmsg; /* the last failing exec's Go-style report */
-  /* Exact mode (cgofuzz/exact.h): non-Go mutations are allowed. */
-  bool exact;
-  cgofuzz_pcg dr; /* private generator of those mutations */
-  bool cmp;       /* trace-cmp recording allowed */
-  /* One Go exec in burst_period (a power of two, 4..burst_max) is recorded
-   * and followed by a burst: back-off while bursts find nothing, so targets
-   * whose comparisons teach nothing run at full speed. */
-  uint32_t burst_period, burst_max;
-  cgofuzz_dict_ dict; /* -test.fuzzdict entries */
-  uint8_t *dbuf;      /* the mutated bytes, dcap long */
-  size_t dcap;
-  cgofuzz_value *dv; /* vals with one value pointing at dbuf */
-  size_t dv_n;
-  cgofuzz_buf enc; /* the published input, reused */
-  /* CGOFUZZ_WORKER_STATS=1: counts printed on exit, to see where time and
-   * new-coverage events go (fuzz vs minimize, finds per call). */
-  const char *stats; /* file rewritten at most every 0.5 s */
-  int64_t st_last;
-  int64_t st_fuzz_calls, st_fuzz_ns, st_finds, st_burst_execs, st_burst_finds;
-  int64_t st_min_calls, st_min_ns, st_min_execs, st_execs;
-} worker;
-
-/* The cap of the burst back-off (see worker.burst_period). */
-#define CGOFUZZ_BURST_MAX_DEFAULT 256
-
-/* ---- watchdog: per-exec timeout and memory limit ----
- *
- * A thread polls every 50 ms. An exec running longer than the timeout
- * (-test.fuzztimeout, default 10 s as Go's "deadlocked!" panic) or a
- * resident set above the limit (-test.fuzzrsslimitmb, default 2048 as
- * libFuzzer's -rss_limit_mb, 0: none) ends the process with status 2 and a
- * line on stderr while the guilty exec is still the current one, so the
- * count (or the exact-input slot) in shared memory names its input and the
- * coordinator records it as a crasher. The hot loop pays one relaxed store
- * of the start time per exec. */
-
-static atomic_llong exec_start; /* ns of the running exec's start, 0: idle */
-static int64_t timeout_ns = 10LL * 1000000000;
-static int64_t rss_limit = 2048LL << 20;
-
-static int64_t rss_bytes(void) {
-  /* statm's second field is resident pages; read with plain syscalls as
-   * the target may hold malloc's locks. */
-  static int fd = -1;
-  char buf[128];
-  if (fd < 0 && (fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)) < 0)
-    return 0;
-  ssize_t k = pread(fd, buf, sizeof buf - 1, 0);
-  if (k <= 0)
-    return 0;
-  buf[k] = 0;
-  const char *p = strchr(buf, ' ');
-  return p ? strtoll(p + 1, NULL, 10) * (int64_t)sysconf(_SC_PAGESIZE) : 0;
-}
-
-static void die(const char *msg) {
-  /* write(2) only: stdio may be locked by the interrupted target. */
-  ssize_t k = write(2, msg, strlen(msg));
-  (void)k;
-  _exit(2);
-}
-
-/* exit(0) inside the target would end the worker "successfully" in the
- * middle of a call; Go's worker runs with -test.paniconexit0 and panics
- * instead. Same here: status 2 and a message, so the input is a crasher
- * under any coordinator. (on_exit sees the status; atexit would not.) */
-static void on_exit0(int status, void *arg) {
-  (void)arg;
-  if (status == 0 && atomic_load_explicit(&exec_start, memory_order_relaxed))
-    die("panic: unexpected call to exit(0) during fuzzing\n");
-}
-
-static void *watchdog(void *arg) {
-  (void)arg;
-  struct timespec ts = {0, 50 * 1000000};
-  for (;;) {
-    nanosleep(&ts, NULL);
-    int64_t st = atomic_load_explicit(&exec_start, memory_order_relaxed);
-    if (st && timeout_ns > 0 && cgofuzz_mono_ns() - st > timeout_ns)
-      die("cgofuzz: exec timed out (-test.fuzztimeout); the input is "
-          "recorded as a crasher\n");
-    if (rss_limit > 0 && rss_bytes() > rss_limit)
-      die("cgofuzz: out of memory: resident set above -test.fuzzrsslimitmb; "
-          "the input is recorded as a crasher\n");
-  }
-  return NULL;
-}
+#include "worker_internal.h"
 
 /* ---- coverage bookkeeping ---- */
 
 /* Makes the snapshot len bytes long (zeroed). */
-static int snap_resize(worker *w, size_t len) {
+static int snap_resize(cgofuzz_worker_ *w, size_t len) {
   if (len == w->snap_len && w->snap)
     return 0;
   if (w->snap)
@@ -150,14 +50,14 @@ static int snap_resize(worker *w, size_t len) {
   return w->snap ? 0 : -1;
 }
 
-/* One exec with coverage and timing; fills w->errmsg on failure. */
-static cgofuzz_run run_one(worker *w, const cgofuzz_value *vals, int64_t *dur) {
+cgofuzz_run cgofuzz_worker_exec_(cgofuzz_worker_ *w, const cgofuzz_value *vals,
+                                 int64_t *dur) {
   int64_t t0 = cgofuzz_mono_ns();
   w->st_execs++;
-  atomic_store_explicit(&exec_start, t0, memory_order_relaxed);
+  cgofuzz_watchdog_arm_(t0);
   cgofuzz_run r = cgofuzz_target_exec_(w->f, &w->t, vals);
   *dur = cgofuzz_mono_ns() - t0;
-  atomic_store_explicit(&exec_start, 0, memory_order_relaxed);
+  cgofuzz_watchdog_disarm_();
   cgofuzz_cov_snap_reset_(w->snap);
   cgofuzz_cov_collect_(w->snap, w->snap_len);
   if (r == CGOFUZZ_RUN_FAIL) {
@@ -179,11 +79,12 @@ static cgofuzz_run run_one(worker *w, const cgofuzz_value *vals, int64_t *dur) {
   return r;
 }
 
-static char *errmsg_dup(const worker *w) {
+char *cgofuzz_worker_errmsg_(const cgofuzz_worker_ *w) {
   return strndup(w->errmsg.len ? (char *)w->errmsg.data : "", w->errmsg.len);
 }
 
-static int set_bytes(cgofuzz_wire_bytes *b, const uint8_t *p, size_t n) {
+int cgofuzz_worker_set_bytes_(cgofuzz_wire_bytes *b, const uint8_t *p,
+                              size_t n) {
   b->data = malloc(n ? n : 1);
   if (!b->data)
     return -1;
@@ -194,7 +95,8 @@ static int set_bytes(cgofuzz_wire_bytes *b, const uint8_t *p, size_t n) {
 }
 
 /* Decodes the shm value and checks it against the target's kinds. */
-static int load_values(worker *w, cgofuzz_values *vals, cgofuzz_err *err) {
+static int load_values(cgofuzz_worker_ *w, cgofuzz_values *vals,
+                       cgofuzz_err *err) {
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&w->shm);
   size_t len = (size_t)h->value_len;
   if (h->value_len < 0 || len > cgofuzz_shm_value_cap(&w->shm))
@@ -203,127 +105,6 @@ static int load_values(worker *w, cgofuzz_values *vals, cgofuzz_err *err) {
   if (cgofuzz_codec_decode(cgofuzz_shm_value(&w->shm), len, vals, err) != 0)
     return -1;
   return cgofuzz_target_check_(w->f, vals, err);
-}
-
-/* ---- the exact-input slot (cgofuzz/exact.h) ---- */
-
-static uint8_t *slot(worker *w) {
-  uint64_t off = CGOFUZZ_EXACT_OFF(cgofuzz_shm_hdr(&w->shm)->value_len);
-  if (off + CGOFUZZ_EXACT_HDR > cgofuzz_shm_value_cap(&w->shm))
-    return NULL;
-  return cgofuzz_shm_value(&w->shm) + off;
-}
-
-static void slot_clear(worker *w) {
-  uint8_t *s = slot(w);
-  if (s)
-    memset(s, 0, 8);
-}
-
-/* Publishes vals; false if the slot has no room (then it stays clear). */
-static bool slot_publish(worker *w, const cgofuzz_value *vals, size_t n) {
-  uint8_t *s = slot(w);
-  cgofuzz_err err;
-  w->enc.len = 0;
-  if (!s || cgofuzz_codec_encode(vals, n, &w->enc, &err) != 0)
-    return false;
-  size_t room = cgofuzz_shm_value_cap(&w->shm) -
-                (size_t)(s - cgofuzz_shm_value(&w->shm)) - CGOFUZZ_EXACT_HDR;
-  if (w->enc.len > room)
-    return false;
-  int64_t count = cgofuzz_shm_hdr(&w->shm)->count;
-  uint64_t len = w->enc.len, magic = CGOFUZZ_EXACT_MAGIC;
-  memset(s, 0, 8);
-  memcpy(s + 8, &count, 8);
-  memcpy(s + 16, &len, 8);
-  memcpy(s + CGOFUZZ_EXACT_HDR, w->enc.data, w->enc.len);
-  /* The magic last: a death mid-publication leaves the slot invalid. */
-  __atomic_store_n((uint64_t *)(void *)s, magic, __ATOMIC_RELEASE);
-  return true;
-}
-
-/* Publishes, in the slot's raw form, an input that equals the chain's
- * current values with argument k replaced by b[0..len): just a copy, no
- * encoding (this runs before every burst exec). */
-static bool slot_publish_raw(worker *w, size_t k, const uint8_t *b,
-                             size_t len) {
-  uint8_t *s = slot(w);
-  if (!s)
-    return false;
-  size_t room =
-      cgofuzz_shm_value_cap(&w->shm) - (size_t)(s - cgofuzz_shm_value(&w->shm));
-  if (room < CGOFUZZ_EXACT_RAW_HDR || len > room - CGOFUZZ_EXACT_RAW_HDR)
-    return false;
-  int64_t count = cgofuzz_shm_hdr(&w->shm)->count;
-  uint64_t l = len, idx = k, magic = CGOFUZZ_EXACT_RAW_MAGIC;
-  memset(s, 0, 8);
-  memcpy(s + 8, &count, 8);
-  memcpy(s + 16, &l, 8);
-  memcpy(s + 24, &idx, 8);
-  if (len)
-    memcpy(s + CGOFUZZ_EXACT_RAW_HDR, b, len);
-  __atomic_store_n((uint64_t *)(void *)s, magic, __ATOMIC_RELEASE);
-  return true;
-}
-
-/* Up to 8 non-replayable execs derived from vals (the input that just ran,
- * whose comparison log is current): each applies one dictionary or
- * input-to-state mutation to one []byte/string value, on top of the
- * previous one, so a byte-by-byte check is solved one byte per exec.
- * Returns 1 (and fills resp) if one failed or found coverage. */
-static int dict_burst(worker *w, const cgofuzz_values *vals,
-                      cgofuzz_fuzz_resp *resp) {
-  size_t k = vals->n, nb = 0;
-  for (size_t i = 0; i < vals->n; i++)
-    if ((vals->v[i].kind == CGOFUZZ_BYTES ||
-         vals->v[i].kind == CGOFUZZ_STRING) &&
-        cgofuzz_pcg_u32n(&w->dr, (uint32_t)++nb) == 0)
-      k = i;
-  if (k == vals->n)
-    return 0;
-  if (w->dv_n < vals->n) {
-    cgofuzz_value *nv = realloc(w->dv, vals->n * sizeof *nv);
-    if (!nv)
-      return 0;
-    w->dv = nv;
-    w->dv_n = vals->n;
-  }
-  size_t len = vals->v[k].s.len;
-  if (w->dcap < len + 4096) { /* grows rarely: only for a longer input */
-    free(w->dbuf);
-    w->dcap = (len + 4096) * 2;
-    if (!(w->dbuf = malloc(w->dcap))) {
-      w->dcap = 0;
-      return 0;
-    }
-  }
-  memcpy(w->dv, vals->v, vals->n * sizeof *w->dv);
-  if (len)
-    memcpy(w->dbuf, vals->v[k].s.data, len);
-  w->dv[k].flags = 0;
-  w->dv[k].s.data = w->dbuf;
-  for (int iter = 0; iter < 8; iter++) {
-    if (!cgofuzz_dict_mutate_(&w->dr, &w->dict, w->dbuf, &len, w->dcap))
-      return 0;
-    w->dv[k].s.len = len;
-    if (!slot_publish_raw(w, k, w->dbuf, len))
-      return 0;
-    int64_t dur;
-    cgofuzz_cmp_reset_();
-    w->st_burst_execs++;
-    if (run_one(w, w->dv, &dur) == CGOFUZZ_RUN_FAIL) {
-      resp->err = errmsg_dup(w);
-      return 1;
-    }
-    if (w->mask && cgofuzz_cov_has_new_(w->snap, w->mask)) {
-      w->st_burst_finds++;
-      set_bytes(&resp->coverage_data, w->snap, w->snap_len);
-      resp->interesting_duration_ns = dur;
-      return 1;
-    }
-    slot_clear(w);
-  }
-  return 0;
 }
 
 /* ---- Fuzz ---- */
@@ -338,7 +119,7 @@ static void reset_values(cgofuzz_values *vals, const cgofuzz_values *orig) {
   }
 }
 
-static void do_fuzz(worker *w, const cgofuzz_fuzz_args *a,
+static void do_fuzz(cgofuzz_worker_ *w, const cgofuzz_fuzz_args *a,
                     cgofuzz_fuzz_resp *resp) {
   int64_t start = cgofuzz_mono_ns();
   cgofuzz_err err = {0};
@@ -372,7 +153,7 @@ static void do_fuzz(worker *w, const cgofuzz_fuzz_args *a,
   if (load_values(w, &orig, &err) != 0)
     goto internal;
   if (w->exact)
-    slot_clear(w);
+    cgofuzz_worker_slot_clear_(w);
   if (cgofuzz_values_copy(&vals, &orig) != 0) {
     cgofuzz_errf(&err, 0, "out of memory");
     goto internal;
@@ -382,13 +163,13 @@ static void do_fuzz(worker *w, const cgofuzz_fuzz_args *a,
   int64_t dur;
   if (a->warmup) {
     h->count++;
-    if (run_one(w, vals.v, &dur) == CGOFUZZ_RUN_FAIL) {
-      resp->err = errmsg_dup(w);
+    if (cgofuzz_worker_exec_(w, vals.v, &dur) == CGOFUZZ_RUN_FAIL) {
+      resp->err = cgofuzz_worker_errmsg_(w);
       goto out;
     }
     resp->interesting_duration_ns = dur;
     if (w->snap_len)
-      set_bytes(&resp->coverage_data, w->snap, w->snap_len);
+      cgofuzz_worker_set_bytes_(&resp->coverage_data, w->snap, w->snap_len);
     goto out;
   }
 
@@ -405,37 +186,24 @@ static void do_fuzz(worker *w, const cgofuzz_fuzz_args *a,
     if (cgofuzz_mutate(&w->m, vals.v, vals.n, cap, &err) != 0)
       goto internal;
     h->count++;
-    /* One exec in burst_period (4 while bursts pay off, up to 256 while
-     * they do not) is followed by a burst of comparison-guided ones, and
-     * only those need the comparison log: recording costs up to 3.6x the
-     * exec on comparison-heavy code (cJSON: 52 us unrecorded, 189 us
-     * recorded), so it is on just for them (and during the burst). */
-    bool burst =
-        w->exact && (cgofuzz_pcg_u32(&w->dr) & (w->burst_period - 1)) == 0;
-    cgofuzz_cmp_on_ = burst && w->cmp;
-    if (cgofuzz_cmp_on_)
-      cgofuzz_cmp_reset_();
-    if (run_one(w, vals.v, &dur) == CGOFUZZ_RUN_FAIL) {
-      resp->err = errmsg_dup(w);
+    /* In exact mode some execs record comparisons for a burst to follow
+     * (worker_exact.c); under Go's coordinator none. */
+    bool burst = cgofuzz_worker_burst_due_(w);
+    if (cgofuzz_worker_exec_(w, vals.v, &dur) == CGOFUZZ_RUN_FAIL) {
+      resp->err = cgofuzz_worker_errmsg_(w);
       if (w->exact)
-        slot_publish(w, vals.v, vals.n);
+        cgofuzz_worker_slot_publish_(w, vals.v, vals.n);
       break;
     }
     if (w->mask && cgofuzz_cov_has_new_(w->snap, w->mask)) {
-      set_bytes(&resp->coverage_data, w->snap, w->snap_len);
+      cgofuzz_worker_set_bytes_(&resp->coverage_data, w->snap, w->snap_len);
       resp->interesting_duration_ns = dur;
       if (w->exact)
-        slot_publish(w, vals.v, vals.n);
+        cgofuzz_worker_slot_publish_(w, vals.v, vals.n);
       break;
     }
-    if (burst) {
-      if (dict_burst(w, &vals, resp)) {
-        w->burst_period = 4; /* it paid off: burst often again */
-        break;
-      }
-      if (w->burst_period < w->burst_max)
-        w->burst_period *= 2;
-    }
+    if (burst && cgofuzz_worker_burst_(w, &vals, resp))
+      break;
     cgofuzz_cmp_on_ = 0;
     if (a->limit > 0 && h->count >= a->limit)
       break;
@@ -456,7 +224,7 @@ out:
 /* ---- Minimize ---- */
 
 typedef struct {
-  worker *w;
+  cgofuzz_worker_ *w;
   cgofuzz_values *vals;
   size_t index;
   const uint8_t *keep; /* NULL once a crash was found */
@@ -481,7 +249,7 @@ static bool subset(const uint8_t *base, const uint8_t *snap, size_t n) {
 
 static bool min_try(void *p, const uint8_t *cand, size_t len) {
   min_ctx *c = p;
-  worker *w = c->w;
+  cgofuzz_worker_ *w = c->w;
   if (c->budget > 0)
     c->budget--;
   cgofuzz_value *v = &c->vals->v[c->index];
@@ -494,7 +262,7 @@ static bool min_try(void *p, const uint8_t *cand, size_t len) {
   cgofuzz_shm_set_value(&w->shm, cand, len, NULL);
   cgofuzz_shm_hdr(&w->shm)->count++;
   int64_t dur;
-  cgofuzz_run r = run_one(w, c->vals->v, &dur);
+  cgofuzz_run r = cgofuzz_worker_exec_(w, c->vals->v, &dur);
   *v = saved;
   if (r == CGOFUZZ_RUN_FAIL) {
     c->failed = true;
@@ -504,7 +272,7 @@ static bool min_try(void *p, const uint8_t *cand, size_t len) {
   return c->keep && subset(c->keep, w->snap, c->keep_len);
 }
 
-static void do_minimize(worker *w, const cgofuzz_minimize_args *a,
+static void do_minimize(cgofuzz_worker_ *w, const cgofuzz_minimize_args *a,
                         cgofuzz_minimize_resp *resp) {
   int64_t start = cgofuzz_mono_ns();
   cgofuzz_values vals = {0};
@@ -547,7 +315,7 @@ static void do_minimize(worker *w, const cgofuzz_minimize_args *a,
   /* Is the input still interesting? If not, it was a flake: give up. */
   h->count++;
   int64_t dur;
-  cgofuzz_run r = run_one(w, vals.v, &dur);
+  cgofuzz_run r = cgofuzz_worker_exec_(w, vals.v, &dur);
   if (c.keep) {
     bool any = false;
     for (size_t i = 0; i < c.keep_len && !any; i++)
@@ -587,14 +355,14 @@ static void do_minimize(worker *w, const cgofuzz_minimize_args *a,
   h->raw_in_mem = 0;
   resp->wrote_to_mem = true;
   if (c.failed) {
-    resp->err = errmsg_dup(w);
+    resp->err = cgofuzz_worker_errmsg_(w);
   } else if (memcmp(in_hash, out_hash, 32) != 0) {
-    set_bytes(&resp->coverage_data, w->snap, w->snap_len);
+    cgofuzz_worker_set_bytes_(&resp->coverage_data, w->snap, w->snap_len);
   } else {
     /* Unchanged input: the last snapshot belongs to a rejected candidate,
      * so hand back the coverage we were asked to keep. */
-    set_bytes(&resp->coverage_data, a->keep_coverage.data,
-              a->keep_coverage.len);
+    cgofuzz_worker_set_bytes_(&resp->coverage_data, a->keep_coverage.data,
+                              a->keep_coverage.len);
   }
 out:
   free(v);
@@ -606,7 +374,7 @@ out:
 
 /* The worker is usually killed rather than told to exit, so the counts
  * are rewritten as they go. Diagnostics only (CGOFUZZ_WORKER_STATS=path). */
-static void write_stats(worker *w) {
+static void write_stats(cgofuzz_worker_ *w) {
   w->st_last = cgofuzz_mono_ns();
   FILE *f = fopen(w->stats, "w");
   if (!f)
@@ -623,78 +391,11 @@ static void write_stats(worker *w) {
   fclose(f);
 }
 
-/* Reads one line (without '\n') into line; 1 on success, 0 at EOF. */
-static int read_line(cgofuzz_buf *in, size_t *consumed, cgofuzz_buf *line) {
-  for (;;) {
-    uint8_t *nl = in->len > *consumed
-                      ? memchr(in->data + *consumed, '\n', in->len - *consumed)
-                      : NULL;
-    if (nl) {
-      line->len = 0;
-      cgofuzz_buf_append(line, in->data + *consumed,
-                         (size_t)(nl - (in->data + *consumed)));
-      *consumed = (size_t)(nl - in->data) + 1;
-      return 1;
-    }
-    if (*consumed) {
-      memmove(in->data, in->data + *consumed, in->len - *consumed);
-      in->len -= *consumed;
-      *consumed = 0;
-    }
-    if (cgofuzz_buf_reserve(in, 4096) != 0)
-      return -1;
-    ssize_t k = read(CGOFUZZ_FUZZ_IN_FD, in->data + in->len, 4096);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      return k == 0 && in->len == 0 ? 0 : -1;
-    in->len += (size_t)k;
-  }
-}
-
-static uint64_t godebug_seed(bool *ok) {
-  const char *g = getenv("GODEBUG");
-  *ok = false;
-  for (const char *p = g; p && *p;) {
-    const char *e = strchr(p, ',');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    if (n > 9 && strncmp(p, "fuzzseed=", 9) == 0) {
-      *ok = true;
-      return strtoull(p + 9, NULL, 10);
-    }
-    p = e ? e + 1 : NULL;
-  }
-  return 0;
-}
-
 int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
-  worker w = {.f = f, .name = o->name ? o->name : f->name};
-  const char *dict_path = o->dict;
-  if (o->timeout_ns >= 0)
-    timeout_ns = o->timeout_ns;
-  if (o->rss_limit_mb >= 0)
-    rss_limit = o->rss_limit_mb << 20;
-  const char *ex = getenv(CGOFUZZ_EXACT_ENV);
-  w.exact = ex && strcmp(ex, "1") == 0;
+  cgofuzz_worker_ w = {.f = f, .name = o->name ? o->name : f->name};
   w.stats = getenv("CGOFUZZ_WORKER_STATS");
-  if (dict_path && cgofuzz_dict_load_(&w.dict, dict_path) != 0)
+  if (cgofuzz_worker_exact_init_(&w, o->dict) != 0)
     return 2;
-  if (dict_path && !w.exact)
-    fprintf(stderr, "cgofuzz worker: the coordinator does not read exact "
-                    "inputs; -test.fuzzdict is ignored\n");
-  /* Recording costs a few stores per comparison: only when it is used
-   * (do_fuzz turns it on for the execs whose log a burst reads). */
-  w.cmp = w.exact && !getenv("CGOFUZZ_NO_TRACE_CMP");
-  w.burst_period = 4;
-  /* CGOFUZZ_BURST_MAX (a power of two >= 4) overrides the back-off cap, for
-   * benchmarks (bench/c_bench.py). */
-  w.burst_max = CGOFUZZ_BURST_MAX_DEFAULT;
-  const char *bm = getenv("CGOFUZZ_BURST_MAX");
-  if (bm) {
-    unsigned long v = strtoul(bm, NULL, 10);
-    if (v >= 4 && v <= (1u << 20) && (v & (v - 1)) == 0)
-      w.burst_max = (uint32_t)v;
-  }
   cgofuzz_cmp_on_ = 0;
   cgofuzz_err err;
   if (cgofuzz_shm_map_fd(&w.shm, CGOFUZZ_SHM_FD, &err) != 0) {
@@ -703,9 +404,8 @@ int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
   }
   /* Seeded as Go seeds a worker's first generator: time (or
    * GODEBUG=fuzzseed), stream 1. */
-  bool seeded;
-  uint64_t seed = godebug_seed(&seeded);
-  if (!seeded) {
+  uint64_t seed;
+  if (!cgofuzz_godebug_fuzzseed(getenv("GODEBUG"), &seed)) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     seed = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -720,21 +420,22 @@ int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
                     "guidance and may be inefficient\n");
   snap_resize(&w, o->wait_for_mask ? 0 : cgofuzz_cov_ncounters_());
   cgofuzz_cov_clear_();
-  on_exit(on_exit0, NULL);
-  pthread_t th;
-  if (pthread_create(&th, NULL, watchdog, NULL) == 0)
-    pthread_detach(th);
+  cgofuzz_watchdog_start_(o);
 
-  cgofuzz_buf in = {0}, line = {0}, out = {0};
-  size_t consumed = 0;
+  /* Calls are read blocking, with the reader the coordinator uses too
+   * (lines.h): EOF between calls means the coordinator is done (exit 0),
+   * EOF in the middle of a line is an error, as in Go's serve. */
+  cgofuzz_lines in = {0};
+  cgofuzz_buf out = {0};
   int status = 0;
   for (;;) {
-    int got = read_line(&in, &consumed, &line);
+    const uint8_t *line;
+    size_t line_len;
+    int got = cgofuzz_lines_read(&in, CGOFUZZ_FUZZ_IN_FD, &line, &line_len);
     if (got == 0)
       break;
     cgofuzz_call call;
-    if (got < 0 ||
-        cgofuzz_wire_decode_call(line.data, line.len, &call, &err) != 0 ||
+    if (got < 0 || cgofuzz_wire_decode_call(line, line_len, &call, &err) != 0 ||
         call.kind == CGOFUZZ_CALL_NONE) {
       status = 1; /* Go's serve returns an error: the worker fails */
       break;
@@ -768,18 +469,14 @@ int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
       break;
     }
   }
-  cgofuzz_buf_free(&in);
-  cgofuzz_buf_free(&line);
+  cgofuzz_lines_free(&in);
   cgofuzz_buf_free(&out);
   cgofuzz_buf_free(&w.errmsg);
   cgofuzz_buf_free(&w.t.log);
   cgofuzz_mutator_free(&w.m);
   free(w.mask);
   free(w.snap);
-  free(w.dbuf);
-  free(w.dv);
-  cgofuzz_buf_free(&w.enc);
-  cgofuzz_dict_free_(&w.dict);
+  cgofuzz_worker_exact_free_(&w);
   cgofuzz_shm_close(&w.shm);
   return status;
 }

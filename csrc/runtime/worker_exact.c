@@ -1,0 +1,194 @@
+/*
+ * worker_exact.c: the worker's side of the exact-input slot
+ * (csrc/core/exact.h, which defines the layout for both sides) and the
+ * trace-cmp/dictionary bursts it makes possible.
+ *
+ * Go's coordinator rebuilds a worker's inputs by replaying Go's mutator, so
+ * a mutation it cannot replay (from the comparison log or a dictionary) may
+ * only run when the coordinator reads the slot instead: CGOFUZZ_EXACT_SLOT=1
+ * in the environment says so (w->exact). Invariants kept here:
+ *  - without exact mode nothing here runs: no slot writes, no draws from the
+ *    private generator, no comparison recording;
+ *  - the slot is cleared at the start of every fuzz call (by the serve
+ *    loop) and before a non-replayable exec runs its input is published
+ *    (raw form: one argument's bytes); if the exec passes uninteresting the
+ *    slot is cleared again, so a valid slot at the end of a call (a reply,
+ *    or the worker's death) always holds the input that ended it;
+ *  - burst execs do not advance the shm count and draw from w->dr, never
+ *    from Go's generator, so the Go chain around them replays exactly as
+ *    without them; the raw form names that count and is relative to the
+ *    chain's current values.
+ * Bursts back off (one Go exec in 4, up to 1 in burst_max, is followed by
+ * one) while they find nothing: recording comparisons costs up to 3.6x an
+ * exec on comparison-heavy code, so targets whose comparisons teach nothing
+ * should run at nearly full speed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "exact.h"
+#include "worker_internal.h"
+
+/* The cap of the burst back-off (see cgofuzz_worker_.burst_period). */
+#define CGOFUZZ_BURST_MAX_DEFAULT 256
+
+int cgofuzz_worker_exact_init_(cgofuzz_worker_ *w, const char *dict_path) {
+  const char *ex = getenv(CGOFUZZ_EXACT_ENV);
+  w->exact = ex && strcmp(ex, "1") == 0;
+  if (dict_path && cgofuzz_dict_load_(&w->dict, dict_path) != 0)
+    return -1;
+  if (dict_path && !w->exact)
+    fprintf(stderr, "cgofuzz worker: the coordinator does not read exact "
+                    "inputs; -test.fuzzdict is ignored\n");
+  /* Recording costs a few stores per comparison: only when it is used
+   * (cgofuzz_worker_burst_due_ turns it on for the execs whose log a burst
+   * reads). */
+  w->cmp = w->exact && !getenv("CGOFUZZ_NO_TRACE_CMP");
+  w->burst_period = 4;
+  /* CGOFUZZ_BURST_MAX (a power of two >= 4) overrides the back-off cap, for
+   * benchmarks (bench/c_bench.py). */
+  w->burst_max = CGOFUZZ_BURST_MAX_DEFAULT;
+  const char *bm = getenv("CGOFUZZ_BURST_MAX");
+  if (bm) {
+    unsigned long v = strtoul(bm, NULL, 10);
+    if (v >= 4 && v <= (1u << 20) && (v & (v - 1)) == 0)
+      w->burst_max = (uint32_t)v;
+  }
+  return 0;
+}
+
+void cgofuzz_worker_exact_free_(cgofuzz_worker_ *w) {
+  free(w->dbuf);
+  free(w->dv);
+  cgofuzz_buf_free(&w->enc);
+  cgofuzz_dict_free_(&w->dict);
+}
+
+/* ---- the slot ---- */
+
+void cgofuzz_worker_slot_clear_(cgofuzz_worker_ *w) {
+  cgofuzz_exact_clear(&w->shm);
+}
+
+bool cgofuzz_worker_slot_publish_(cgofuzz_worker_ *w, const cgofuzz_value *vals,
+                                  size_t n) {
+  size_t room;
+  uint8_t *s = cgofuzz_exact_slot(&w->shm, CGOFUZZ_EXACT_HDR, &room);
+  cgofuzz_err err;
+  w->enc.len = 0;
+  if (!s || cgofuzz_codec_encode(vals, n, &w->enc, &err) != 0)
+    return false;
+  if (w->enc.len > room)
+    return false;
+  cgofuzz_exact_hdr h = {.magic = CGOFUZZ_EXACT_MAGIC,
+                         .count = cgofuzz_shm_hdr(&w->shm)->count,
+                         .len = w->enc.len};
+  cgofuzz_exact_publish(s, &h, w->enc.data);
+  return true;
+}
+
+/* Publishes, in the slot's raw form, an input that equals the chain's
+ * current values with argument k replaced by b[0..len): just a copy, no
+ * encoding (this runs before every burst exec). */
+static bool slot_publish_raw(cgofuzz_worker_ *w, size_t k, const uint8_t *b,
+                             size_t len) {
+  size_t room;
+  uint8_t *s = cgofuzz_exact_slot(&w->shm, CGOFUZZ_EXACT_RAW_HDR, &room);
+  if (!s || len > room)
+    return false;
+  cgofuzz_exact_hdr h = {.magic = CGOFUZZ_EXACT_RAW_MAGIC,
+                         .count = cgofuzz_shm_hdr(&w->shm)->count,
+                         .len = len,
+                         .index = k};
+  cgofuzz_exact_publish(s, &h, b);
+  return true;
+}
+
+/* ---- bursts ---- */
+
+bool cgofuzz_worker_burst_due_(cgofuzz_worker_ *w) {
+  /* One exec in burst_period (4 while bursts pay off, up to 256 while
+   * they do not) is followed by a burst of comparison-guided ones, and
+   * only those need the comparison log: recording costs up to 3.6x the
+   * exec on comparison-heavy code (cJSON: 52 us unrecorded, 189 us
+   * recorded), so it is on just for them (and during the burst). */
+  bool burst =
+      w->exact && (cgofuzz_pcg_u32(&w->dr) & (w->burst_period - 1)) == 0;
+  cgofuzz_cmp_on_ = burst && w->cmp;
+  if (cgofuzz_cmp_on_)
+    cgofuzz_cmp_reset_();
+  return burst;
+}
+
+/* Up to 8 non-replayable execs derived from vals (the input that just ran,
+ * whose comparison log is current): each applies one dictionary or
+ * input-to-state mutation to one []byte/string value, on top of the
+ * previous one, so a byte-by-byte check is solved one byte per exec.
+ * Returns 1 (and fills resp) if one failed or found coverage. */
+static int dict_burst(cgofuzz_worker_ *w, const cgofuzz_values *vals,
+                      cgofuzz_fuzz_resp *resp) {
+  size_t k = vals->n, nb = 0;
+  for (size_t i = 0; i < vals->n; i++)
+    if ((vals->v[i].kind == CGOFUZZ_BYTES ||
+         vals->v[i].kind == CGOFUZZ_STRING) &&
+        cgofuzz_pcg_u32n(&w->dr, (uint32_t)++nb) == 0)
+      k = i;
+  if (k == vals->n)
+    return 0;
+  if (w->dv_n < vals->n) {
+    cgofuzz_value *nv = realloc(w->dv, vals->n * sizeof *nv);
+    if (!nv)
+      return 0;
+    w->dv = nv;
+    w->dv_n = vals->n;
+  }
+  size_t len = vals->v[k].s.len;
+  if (w->dcap < len + 4096) { /* grows rarely: only for a longer input */
+    free(w->dbuf);
+    w->dcap = (len + 4096) * 2;
+    if (!(w->dbuf = malloc(w->dcap))) {
+      w->dcap = 0;
+      return 0;
+    }
+  }
+  memcpy(w->dv, vals->v, vals->n * sizeof *w->dv);
+  if (len)
+    memcpy(w->dbuf, vals->v[k].s.data, len);
+  w->dv[k].flags = 0;
+  w->dv[k].s.data = w->dbuf;
+  for (int iter = 0; iter < 8; iter++) {
+    if (!cgofuzz_dict_mutate_(&w->dr, &w->dict, w->dbuf, &len, w->dcap))
+      return 0;
+    w->dv[k].s.len = len;
+    if (!slot_publish_raw(w, k, w->dbuf, len))
+      return 0;
+    int64_t dur;
+    cgofuzz_cmp_reset_();
+    w->st_burst_execs++;
+    if (cgofuzz_worker_exec_(w, w->dv, &dur) == CGOFUZZ_RUN_FAIL) {
+      resp->err = cgofuzz_worker_errmsg_(w);
+      return 1;
+    }
+    if (w->mask && cgofuzz_cov_has_new_(w->snap, w->mask)) {
+      w->st_burst_finds++;
+      cgofuzz_worker_set_bytes_(&resp->coverage_data, w->snap, w->snap_len);
+      resp->interesting_duration_ns = dur;
+      return 1;
+    }
+    cgofuzz_worker_slot_clear_(w);
+  }
+  return 0;
+}
+
+int cgofuzz_worker_burst_(cgofuzz_worker_ *w, const cgofuzz_values *vals,
+                          cgofuzz_fuzz_resp *resp) {
+  if (dict_burst(w, vals, resp)) {
+    w->burst_period = 4; /* it paid off: burst often again */
+    return 1;
+  }
+  if (w->burst_period < w->burst_max)
+    w->burst_period *= 2;
+  return 0;
+}

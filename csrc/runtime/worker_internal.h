@@ -1,0 +1,116 @@
+/*
+ * worker_internal.h: what the files of the -test.fuzzworker server share.
+ * Private to the runtime layer (tools/check_layers.py keeps other layers
+ * from including it).
+ *
+ * The server is three files, one concern each:
+ *   worker.c           the serve loop: reads calls from fd 3, runs the fuzz
+ *                      and minimize handlers, writes replies to fd 4;
+ *   worker_exact.c     the exact-input slot (csrc/core/exact.h) and the
+ *                      trace-cmp/dictionary bursts that need it;
+ *   worker_watchdog.c  the per-exec timeout and the RSS limit.
+ * They share one cgofuzz_worker_ (the serve loop owns it) and the watchdog's
+ * clock of the running exec.
+ */
+#ifndef CGOFUZZ_WORKER_INTERNAL_H
+#define CGOFUZZ_WORKER_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "mutator.h"
+#include "pcg.h"
+#include "runtime.h"
+#include "shm.h"
+#include "wire.h"
+
+typedef struct cgofuzz_worker_ {
+  cgofuzz_f *f;
+  const char *name; /* the test's name in failure reports */
+  cgofuzz_t t;
+  cgofuzz_shm shm;
+  cgofuzz_mutator m;
+  uint8_t *mask; /* the coordinator's coverage mask, NULL until sent */
+  size_t mask_len;
+  uint8_t *snap; /* last exec's snapshot, snap_len bytes */
+  size_t snap_len;
+  cgofuzz_buf errmsg; /* the last failing exec's Go-style report */
+  /* Exact mode (csrc/core/exact.h): non-Go mutations are allowed. */
+  bool exact;
+  cgofuzz_pcg dr; /* private generator of those mutations */
+  bool cmp;       /* trace-cmp recording allowed */
+  /* One Go exec in burst_period (a power of two, 4..burst_max) is recorded
+   * and followed by a burst: back-off while bursts find nothing, so targets
+   * whose comparisons teach nothing run at full speed. */
+  uint32_t burst_period, burst_max;
+  cgofuzz_dict_ dict; /* -test.fuzzdict entries */
+  uint8_t *dbuf;      /* the mutated bytes, dcap long */
+  size_t dcap;
+  cgofuzz_value *dv; /* vals with one value pointing at dbuf */
+  size_t dv_n;
+  cgofuzz_buf enc; /* the published input, reused */
+  /* CGOFUZZ_WORKER_STATS=1: counts printed on exit, to see where time and
+   * new-coverage events go (fuzz vs minimize, finds per call). */
+  const char *stats; /* file rewritten at most every 0.5 s */
+  int64_t st_last;
+  int64_t st_fuzz_calls, st_fuzz_ns, st_finds, st_burst_execs, st_burst_finds;
+  int64_t st_min_calls, st_min_ns, st_min_execs, st_execs;
+} cgofuzz_worker_;
+
+/* ---- worker.c: execs and replies ---- */
+
+/* One exec with coverage and timing; fills w->errmsg on failure. */
+cgofuzz_run cgofuzz_worker_exec_(cgofuzz_worker_ *w, const cgofuzz_value *vals,
+                                 int64_t *dur);
+/* A malloc'ed copy of the last failing exec's report (a reply's Err). */
+char *cgofuzz_worker_errmsg_(const cgofuzz_worker_ *w);
+/* Sets a reply's byte field to a copy of p[0..n); -1 if out of memory. */
+int cgofuzz_worker_set_bytes_(cgofuzz_wire_bytes *b, const uint8_t *p,
+                              size_t n);
+
+/* ---- worker_exact.c: the exact-input slot and bursts ---- */
+
+/* Reads the exact-mode settings from the environment (CGOFUZZ_EXACT_SLOT,
+ * CGOFUZZ_NO_TRACE_CMP, CGOFUZZ_BURST_MAX) and loads the dictionary
+ * (dict_path may be NULL). -1 if the dictionary cannot be loaded (said on
+ * stderr). */
+int cgofuzz_worker_exact_init_(cgofuzz_worker_ *w, const char *dict_path);
+void cgofuzz_worker_exact_free_(cgofuzz_worker_ *w);
+/* Invalidates the slot after the current value. */
+void cgofuzz_worker_slot_clear_(cgofuzz_worker_ *w);
+/* Publishes vals encoded; false if the slot has no room (then it stays
+ * clear). */
+bool cgofuzz_worker_slot_publish_(cgofuzz_worker_ *w, const cgofuzz_value *vals,
+                                  size_t n);
+/* Before a Go exec in exact mode: whether a burst follows it (then the exec
+ * records comparisons, if allowed). Draws from w->dr only in exact mode. */
+bool cgofuzz_worker_burst_due_(cgofuzz_worker_ *w);
+/* After a Go exec that passed uninteresting and that a burst follows: the
+ * burst, and the back-off. Returns 1 (and fills resp) if a burst exec
+ * failed or found coverage; the slot then holds its input. */
+int cgofuzz_worker_burst_(cgofuzz_worker_ *w, const cgofuzz_values *vals,
+                          cgofuzz_fuzz_resp *resp);
+
+/* ---- worker_watchdog.c: per-exec timeout and RSS limit ---- */
+
+/* The monotonic start (ns) of the running exec, 0 while none runs: all the
+ * hot loop shares with the watchdog, a relaxed store at each end of an
+ * exec. */
+extern atomic_llong cgofuzz_watchdog_exec_start_;
+
+static inline void cgofuzz_watchdog_arm_(int64_t start_ns) {
+  atomic_store_explicit(&cgofuzz_watchdog_exec_start_, start_ns,
+                        memory_order_relaxed);
+}
+static inline void cgofuzz_watchdog_disarm_(void) {
+  atomic_store_explicit(&cgofuzz_watchdog_exec_start_, 0, memory_order_relaxed);
+}
+
+/* Takes the limits from o (-1: keep the default), catches exit(0) during
+ * an exec and starts the watchdog thread. */
+void cgofuzz_watchdog_start_(const cgofuzz_worker_opts_ *o);
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * worker_watchdog.c: the per-exec timeout and the memory limit of a C
+ * worker, and its answer to exit(0) inside the target.
+ *
+ * A hang or a runaway allocation is the worker's business, not the
+ * coordinator's: Go's coordinator only sees a worker that stops answering
+ * or dies, and rebuilds the input from what shared memory says. So the
+ * invariant kept here is that the process ends *during* the guilty exec:
+ *  - a thread polls every 50 ms; an exec running longer than the timeout
+ *    (-test.fuzztimeout, default 10 s as Go's "deadlocked!" panic) or a
+ *    resident set above the limit (-test.fuzzrsslimitmb, default 2048 as
+ *    libFuzzer's -rss_limit_mb, 0: none) ends the process with status 2
+ *    and a line on stderr while that exec is still the current one, so the
+ *    count (or the exact-input slot) in shared memory names its input and
+ *    any coordinator records it as a crasher;
+ *  - exit(0) during an exec does the same (Go's worker runs with
+ *    -test.paniconexit0), rather than ending the worker "successfully" in
+ *    the middle of a call.
+ * Everything here may run while the target holds malloc's or stdio's
+ * locks, so it uses plain syscalls only. The hot loop pays a relaxed store
+ * when an exec starts and one when it ends (cgofuzz_watchdog_arm_ and
+ * cgofuzz_watchdog_disarm_), nothing else.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "worker_internal.h"
+
+atomic_llong cgofuzz_watchdog_exec_start_;
+static int64_t timeout_ns = 10LL * 1000000000;
+static int64_t rss_limit = 2048LL << 20;
+
+static int64_t rss_bytes(void) {
+  /* statm's second field is resident pages; read with plain syscalls as
+   * the target may hold malloc's locks. */
+  static int fd = -1;
+  char buf[128];
+  if (fd < 0 && (fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)) < 0)
+    return 0;
+  ssize_t k = pread(fd, buf, sizeof buf - 1, 0);
+  if (k <= 0)
+    return 0;
+  buf[k] = 0;
+  const char *p = strchr(buf, ' ');
+  return p ? strtoll(p + 1, NULL, 10) * (int64_t)sysconf(_SC_PAGESIZE) : 0;
+}
+
+static void die(const char *msg) {
+  /* write(2) only: stdio may be locked by the interrupted target. */
+  ssize_t k = write(2, msg, strlen(msg));
+  (void)k;
+  _exit(2);
+}
+
+/* exit(0) inside the target would end the worker "successfully" in the
+ * middle of a call; Go's worker runs with -test.paniconexit0 and panics
+ * instead. Same here: status 2 and a message, so the input is a crasher
+ * under any coordinator. (on_exit sees the status; atexit would not.) */
+static void on_exit0(int status, void *arg) {
+  (void)arg;
+  if (status == 0 &&
+      atomic_load_explicit(&cgofuzz_watchdog_exec_start_, memory_order_relaxed))
+    die("panic: unexpected call to exit(0) during fuzzing\n");
+}
+
+static void *watchdog(void *arg) {
+  (void)arg;
+  struct timespec ts = {0, 50 * 1000000};
+  for (;;) {
+    nanosleep(&ts, NULL);
+    int64_t st = atomic_load_explicit(&cgofuzz_watchdog_exec_start_,
+                                      memory_order_relaxed);
+    if (st && timeout_ns > 0 && cgofuzz_mono_ns() - st > timeout_ns)
+      die("cgofuzz: exec timed out (-test.fuzztimeout); the input is "
+          "recorded as a crasher\n");
+    if (rss_limit > 0 && rss_bytes() > rss_limit)
+      die("cgofuzz: out of memory: resident set above -test.fuzzrsslimitmb; "
+          "the input is recorded as a crasher\n");
+  }
+  return NULL;
+}
+
+void cgofuzz_watchdog_start_(const cgofuzz_worker_opts_ *o) {
+  if (o->timeout_ns >= 0)
+    timeout_ns = o->timeout_ns;
+  if (o->rss_limit_mb >= 0)
+    rss_limit = o->rss_limit_mb << 20;
+  on_exit(on_exit0, NULL);
+  pthread_t th;
+  if (pthread_create(&th, NULL, watchdog, NULL) == 0)
+    pthread_detach(th);
+}
