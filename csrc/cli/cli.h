@@ -13,33 +13,23 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "flags.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
 #define CLI_EXIT_USAGE 2
 
-/* --- flags.c: Go-style flags: -name value, -name=value, --name, and bool
- * flags that take no value (-w, -w=false). Parsing stops at the first
- * non-flag argument or after "--". */
-typedef enum { FLAG_BOOL, FLAG_STRING, FLAG_U64, FLAG_I64 } flag_type;
-
-typedef struct cli_flag {
-  const char *name;
-  flag_type type;
-  void *dst; /* bool*, const char**, uint64_t*, int64_t* */
-  const char *usage;
-  bool set; /* filled in: whether the flag appeared */
-} cli_flag;
-
+/* --- flags.c: the commands' flags, parsed by the one flag parser
+ * (base/flags.h, Go's flag package rules); this adds the command's name to
+ * its messages. */
 /* Parses argv[0..argc) (argv[0] is the first argument, not the program).
- * Returns the index of the first positional argument, or -1 after printing
- * "cgofuzz CMD: reason" to stderr. */
-int cli_parse_flags(const char *cmd, cli_flag *flags, size_t nflags, int argc,
-                    char **argv);
-void cli_print_flags(const cli_flag *flags, size_t nflags);
-
-/* Parses a uint64 in decimal, 0x hex, 0o/0 octal or 0b binary. */
-int cli_parse_u64(const char *s, uint64_t *out);
+ * Returns the index of the first positional argument; -1 after printing
+ * "cgofuzz CMD: reason" to stderr; or CGOFUZZ_FLAGS_HELP for -h/-help
+ * (the caller prints its usage and exits 0, as Go's flag package does). */
+int cli_parse_flags(const char *cmd, cgofuzz_flag *flags, size_t nflags,
+                    int argc, char **argv);
+/* Prints the flags' help to stderr in Go's PrintDefaults layout. */
+void cli_print_flags(const cgofuzz_flag *flags, size_t nflags);
 
 /* --- cmd_cc.c: clang wrapper; cxx selects clang++. Returns only on error. */
 int cli_cmd_cc(int argc, char **argv, bool cxx);

@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "codec.h"
 
-static void usage_fmt(cli_flag *flags, size_t n) {
+static void usage_fmt(const cgofuzz_flag *flags, size_t n) {
   fprintf(stderr, "usage: cgofuzz corpus fmt [-w] FILE...\n"
                   "Prints the canonical \"go test fuzz v1\" form of each "
                   "corpus file.\n");
@@ -56,14 +56,17 @@ int cli_cmd_corpus(int argc, char **argv) {
     return CLI_EXIT_USAGE;
   }
   bool write = false;
-  cli_flag flags[] = {
-      {"w", FLAG_BOOL, &write, "write the result to each file", false},
+  cgofuzz_flag flags[] = {
+      {.name = "w",
+       .type = CGOFUZZ_FLAG_BOOL,
+       .dst = &write,
+       .usage = "write the result to each file"},
   };
   size_t nflags = sizeof flags / sizeof flags[0];
   int first = cli_parse_flags("corpus fmt", flags, nflags, argc - 1, argv + 1);
   if (first < 0) {
     usage_fmt(flags, nflags);
-    return CLI_EXIT_USAGE;
+    return first == CGOFUZZ_FLAGS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
   }
   if (first == argc - 1) {
     fprintf(stderr, "cgofuzz corpus fmt: no files given\n");

@@ -28,15 +28,6 @@
 #include "coord.h"
 #include "spawn.h"
 
-/* cgofuzz_parse_duration, with -2 for "0x" (a count of zero), which
- * -fuzztime rejects and -fuzzminimizetime takes as "off". */
-static int parse_fuzztime(const char *s, int64_t *ns, int64_t *count) {
-  if (cgofuzz_parse_duration(s, ns, count) != 0)
-    return -1;
-  size_t l = strlen(s);
-  return *count == 0 && l > 1 && s[l - 1] == 'x' ? -2 : 0;
-}
-
 int cli_fake_worker(void) { return cgofuzz_coord_fake_worker(); }
 
 /* Runs the tests matching run_re (the fuzz target skipped), as go test
@@ -92,7 +83,7 @@ static int run_tests_first(const char *binary, const char *target,
   return ok ? 0 : -1;
 }
 
-static void usage_fuzz(cli_flag *flags, size_t n) {
+static void usage_fuzz(const cgofuzz_flag *flags, size_t n) {
   fprintf(stderr, "usage: cgofuzz fuzz [flags] BINARY [ARGS...]\n"
                   "Fuzzes the target of a Go test binary (go test -c "
                   "-fuzz=.) matching -fuzz, from the package directory.\n");
@@ -100,34 +91,55 @@ static void usage_fuzz(cli_flag *flags, size_t n) {
 }
 
 int cli_cmd_fuzz(int argc, char **argv) {
-  const char *fuzz_re = NULL, *run_re = NULL, *fuzztime = NULL, *mintime = NULL,
-             *cachedir = NULL;
+  const char *fuzz_re = NULL, *run_re = NULL, *cachedir = NULL;
+  /* -fuzztime and -fuzzminimizetime are go test's duration-or-count
+   * flags: "Nx" or a duration; only the latter may be zero (off). */
+  cgofuzz_flag_dur fuzztime = {0}, mintime = {0};
   int64_t parallel = 0;
   bool verbose = false, cont = false;
-  cli_flag flags[] = {
-      {"fuzz", FLAG_STRING, &fuzz_re, "regexp selecting the fuzz target",
-       false},
-      {"run", FLAG_STRING, &run_re,
-       "first run the tests and seed corpora matching this regexp", false},
-      {"fuzztime", FLAG_STRING, &fuzztime, "time (e.g. 10s) or Nx execs",
-       false},
-      {"fuzzminimizetime", FLAG_STRING, &mintime,
-       "time or Nx execs for minimizing a crasher (default 60s)", false},
-      {"parallel", FLAG_I64, &parallel,
-       "number of workers (default: online CPUs)", false},
-      {"fuzzcachedir", FLAG_STRING, &cachedir,
-       "parent of the <Target> cache dir (default $GOCACHE/fuzz/<import "
-       "path>)",
-       false},
-      {"v", FLAG_BOOL, &verbose, "verbose: === RUN and --- PASS lines", false},
-      {"fuzzcontinue", FLAG_BOOL, &cont,
-       "keep fuzzing after a failure; write every distinct failure", false},
+  cgofuzz_flag flags[] = {
+      {.name = "fuzz",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &fuzz_re,
+       .usage = "`regexp` selecting the fuzz target"},
+      {.name = "run",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &run_re,
+       .usage = "first run the tests and seed corpora matching this `regexp`"},
+      {.name = "fuzztime",
+       .type = CGOFUZZ_FLAG_DURATION_OR_COUNT,
+       .dst = &fuzztime,
+       .usage = "time (e.g. 10s) or Nx execs",
+       .parse_duration = cgofuzz_parse_duration},
+      {.name = "fuzzminimizetime",
+       .type = CGOFUZZ_FLAG_DURATION_OR_COUNT,
+       .dst = &mintime,
+       .usage = "time or Nx execs for minimizing a crasher (default 60s)",
+       .parse_duration = cgofuzz_parse_duration,
+       .allow_zero = true},
+      {.name = "parallel",
+       .type = CGOFUZZ_FLAG_INT,
+       .dst = &parallel,
+       .usage = "number of workers (default: online CPUs)"},
+      {.name = "fuzzcachedir",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &cachedir,
+       .usage = "parent of the <Target> cache `dir` (default "
+                "$GOCACHE/fuzz/<import path>)"},
+      {.name = "v",
+       .type = CGOFUZZ_FLAG_BOOL,
+       .dst = &verbose,
+       .usage = "verbose: === RUN and --- PASS lines"},
+      {.name = "fuzzcontinue",
+       .type = CGOFUZZ_FLAG_BOOL,
+       .dst = &cont,
+       .usage = "keep fuzzing after a failure; write every distinct failure"},
   };
   size_t nflags = sizeof flags / sizeof flags[0];
   int first = cli_parse_flags("fuzz", flags, nflags, argc, argv);
   if (first < 0) {
     usage_fuzz(flags, nflags);
-    return CLI_EXIT_USAGE;
+    return first == CGOFUZZ_FLAGS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
   }
   if (first >= argc) {
     fprintf(stderr, "cgofuzz fuzz: BINARY expected\n");
@@ -137,35 +149,20 @@ int cli_cmd_fuzz(int argc, char **argv) {
   cgofuzz_coord_config cfg;
   memset(&cfg, 0, sizeof cfg);
   cfg.minimize_ns = 60LL * 1000000000;
-  if (fuzztime) {
-    int r = parse_fuzztime(fuzztime, &cfg.fuzz_ns, &cfg.fuzz_count);
-    if (r != 0) {
-      fprintf(stderr, "invalid value \"%s\" for flag -fuzztime: %s\n", fuzztime,
-              r == -2 ? "invalid count" : "invalid duration");
-      return CLI_EXIT_USAGE;
-    }
+  cfg.fuzz_ns = fuzztime.ns;
+  cfg.fuzz_count = fuzztime.count;
+  if (flags[3].seen) {
+    cfg.minimize_off = mintime.ns == 0 && mintime.count == 0;
+    cfg.minimize_ns = mintime.count ? 0 : mintime.ns;
+    cfg.minimize_count = mintime.count;
   }
-  if (mintime) {
-    int64_t ns, n;
-    int r = parse_fuzztime(mintime, &ns, &n);
-    if (r == -1) {
-      fprintf(stderr,
-              "invalid value \"%s\" for flag -fuzzminimizetime: invalid "
-              "duration\n",
-              mintime);
-      return CLI_EXIT_USAGE;
-    }
-    if (r == -2 || (ns == 0 && n == 0))
-      cfg.minimize_off = true;
-    cfg.minimize_ns = n ? 0 : ns;
-    cfg.minimize_count = n;
-  }
-  if (parallel < 0 || (flags[4].set && parallel < 1)) {
+  if (parallel < 0 || (flags[4].seen && parallel < 1)) {
     fprintf(stderr, "cgofuzz fuzz: -parallel must be at least 1\n");
     return CLI_EXIT_USAGE;
   }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  cfg.parallel = parallel ? (int)parallel : (int)(cpus > 0 ? cpus : 1);
+  cfg.parallel = parallel ? (int)(parallel > INT_MAX ? INT_MAX : parallel)
+                          : (int)(cpus > 0 ? cpus : 1);
   cfg.verbose = verbose;
   cfg.fuzz_continue = cont;
   cfg.extra_args = argv + first + 1;

@@ -16,7 +16,7 @@
 #include "codec.h"
 #include "mutator.h"
 
-static void usage_mutate(cli_flag *flags, size_t n) {
+static void usage_mutate(const cgofuzz_flag *flags, size_t n) {
   fprintf(stderr,
           "usage: cgofuzz mutate -rand-state S -rand-inc I -n K [-cap BYTES] "
           "FILE\n"
@@ -26,21 +26,32 @@ static void usage_mutate(cli_flag *flags, size_t n) {
 
 int cli_cmd_mutate(int argc, char **argv) {
   uint64_t state = 0, inc = 0, k = 0, cap = CGOFUZZ_SHM_VALUE_CAP;
-  cli_flag flags[] = {
-      {"rand-state", FLAG_U64, &state, "PCG state (randState)", false},
-      {"rand-inc", FLAG_U64, &inc, "PCG increment (randInc)", false},
-      {"n", FLAG_U64, &k, "number of chained mutations", false},
-      {"cap", FLAG_U64, &cap,
-       "shared-memory value capacity in bytes (default 104857600)", false},
+  cgofuzz_flag flags[] = {
+      {.name = "rand-state",
+       .type = CGOFUZZ_FLAG_UINT,
+       .dst = &state,
+       .usage = "PCG state `S` (randState)"},
+      {.name = "rand-inc",
+       .type = CGOFUZZ_FLAG_UINT,
+       .dst = &inc,
+       .usage = "PCG increment `I` (randInc)"},
+      {.name = "n",
+       .type = CGOFUZZ_FLAG_UINT,
+       .dst = &k,
+       .usage = "number `K` of chained mutations"},
+      {.name = "cap",
+       .type = CGOFUZZ_FLAG_UINT,
+       .dst = &cap,
+       .usage = "shared-memory value capacity in `BYTES` (default 104857600)"},
   };
   size_t nflags = sizeof flags / sizeof flags[0];
   int first = cli_parse_flags("mutate", flags, nflags, argc, argv);
   if (first < 0) {
     usage_mutate(flags, nflags);
-    return CLI_EXIT_USAGE;
+    return first == CGOFUZZ_FLAGS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
   }
   for (size_t i = 0; i < 3; i++) {
-    if (!flags[i].set) {
+    if (!flags[i].seen) {
       fprintf(stderr, "cgofuzz mutate: -%s is required\n", flags[i].name);
       usage_mutate(flags, nflags);
       return CLI_EXIT_USAGE;

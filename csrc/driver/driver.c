@@ -2,9 +2,10 @@
  * target_main.c: the test-binary behaviour of a C fuzz target binary.
  *
  * Mirrors a Go test binary built with `go test -c -fuzz`: Go's -test.* flags
- * (a single or double dash, "-flag=value" or "-flag value"); no mode flag
- * runs every target's seeds and files in testdata/fuzz/<Target>/ (relative to
- * the cwd) as regression subtests named seed#N and <file name>; output
+ * with Go's types and flag-package rules and messages (base/flags.c, the
+ * parser the CLI uses too); no mode flag runs every target's seeds and
+ * files in testdata/fuzz/<Target>/ (relative to the cwd) as regression
+ * subtests named seed#N and <file name>; output
  * follows go test: failures as "--- FAIL: FuzzX (0.00s)" with the subtest's
  * report indented below, then PASS or FAIL, exit 0 or 1; bad flags exit 2.
  * -test.fuzzworker serves a coordinator (worker_server.c); the worker gets
@@ -25,121 +26,180 @@
 #include "clock.h"
 #include "codec.h"
 #include "coord.h"
+#include "flags.h"
 #include "runtime.h"
 
 typedef struct {
   const char *run, *list, *fuzz;
   cgofuzz_worker_opts_ wk;
   bool verbose, worker;
-  const char *timeout; /* -test.timeout */
+  cgofuzz_flag_dur timeout, fuzztimeout, fuzztime, mintime;
+  int64_t parallel;
   cgofuzz_fuzz_opts_ fz;
+  /* Where the flags that mean nothing here land: Go's checks of their
+   * values still apply, as in a Go test binary. */
+  const char *unused_str;
+  bool unused_bool;
+  int64_t unused_int;
+  uint64_t unused_uint;
+  cgofuzz_flag_dur unused_dur;
 } opts;
 
-/* Flags that take a value; the coordinator's own flags must be accepted
- * because a worker is started with them. */
-static const char *const value_flags[] = {"test.run",
-                                          "test.list",
-                                          "test.fuzz",
-                                          "test.fuzztime",
-                                          "test.fuzzminimizetime",
-                                          "test.fuzzcachedir",
-                                          "test.parallel",
-                                          "test.timeout",
-                                          "test.count",
-                                          "test.cpu",
-                                          "test.skip",
-                                          "test.shuffle",
-                                          "test.outputdir",
-                                          "test.testlogfile",
-                                          "test.gocoverdir",
-                                          "test.coverprofile",
-                                          "test.fuzzdict",
-                                          "test.fuzztimeout",
-                                          "test.fuzzrsslimitmb",
-                                          NULL};
-static const char *const bool_flags[] = {
-    "test.v",     "test.fuzzworker", "test.paniconexit0",
-    "test.short", "test.failfast",   "test.fullpath",
-    NULL};
-
-static bool in_list(const char *const *l, const char *s, size_t n) {
-  for (; *l; l++)
-    if (strlen(*l) == n && strncmp(*l, s, n) == 0)
-      return true;
-  return false;
-}
-
-/* Exact match of the flag name a[0..n) (strncmp alone would take
- * "test.fuzztime" for a prefix of "test.fuzztimeout"). */
-static bool flag_is(const char *a, size_t n, const char *name) {
-  return strlen(name) == n && strncmp(a, name, n) == 0;
-}
-
-static int usage_error(const char *msg, const char *arg) {
-  fprintf(stderr, "%s%s\n", msg, arg);
-  return 2;
-}
-
-static int parse_flags(int argc, char **argv, opts *o) {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (a[0] != '-' || a[1] == 0)
-      return usage_error("unexpected argument: ", a);
-    a += a[1] == '-' ? 2 : 1;
-    const char *eq = strchr(a, '=');
-    size_t n = eq ? (size_t)(eq - a) : strlen(a);
-    const char *val = eq ? eq + 1 : NULL;
-    if (in_list(bool_flags, a, n)) {
-      bool on = !val || strcmp(val, "true") == 0 || strcmp(val, "1") == 0 ||
-                strcmp(val, "test2json") == 0;
-      if (flag_is(a, n, "test.v"))
-        o->verbose = on;
-      else if (flag_is(a, n, "test.fuzzworker"))
-        o->worker = on;
-      continue;
-    }
-    if (!in_list(value_flags, a, n))
-      return usage_error("flag provided but not defined: ", argv[i]);
-    if (!val) {
-      if (i + 1 >= argc)
-        return usage_error("flag needs an argument: ", argv[i]);
-      val = argv[++i];
-    }
-    if (flag_is(a, n, "test.run"))
-      o->run = val;
-    else if (flag_is(a, n, "test.list"))
-      o->list = val;
-    else if (flag_is(a, n, "test.fuzz"))
-      o->fuzz = val;
-    else if (flag_is(a, n, "test.timeout"))
-      o->timeout = val;
-    else if (flag_is(a, n, "test.fuzzdict"))
-      o->wk.dict = val;
-    else if (flag_is(a, n, "test.fuzztimeout")) {
-      int64_t cnt;
-      if (cgofuzz_parse_duration(val, &o->wk.timeout_ns, &cnt) != 0 || cnt)
-        return usage_error("invalid value for -test.fuzztimeout: ", val);
-    } else if (flag_is(a, n, "test.fuzzrsslimitmb")) {
-      char *end;
-      o->wk.rss_limit_mb = strtoll(val, &end, 10);
-      if (*end || o->wk.rss_limit_mb < 0)
-        return usage_error("invalid value for -test.fuzzrsslimitmb: ", val);
-    } else if (flag_is(a, n, "test.fuzztime"))
-      o->fz.fuzztime = val;
-    else if (flag_is(a, n, "test.fuzzminimizetime"))
-      o->fz.mintime = val;
-    else if (flag_is(a, n, "test.fuzzcachedir"))
-      o->fz.cachedir = val;
-    else if (flag_is(a, n, "test.parallel")) {
-      char *end;
-      long p = strtol(val, &end, 10);
-      if (*end || p < 1)
-        return usage_error("invalid value for -test.parallel: ", val);
-      o->fz.parallel = (int)p;
-    }
-  }
+/* -test.v is not a plain bool in Go (testing's chattyFlag): true, false
+ * and test2json (go test -json) only, so -test.v=1 is an error. */
+static int set_chatty(void *dst, const char *v, cgofuzz_err *why) {
+  if (strcmp(v, "true") == 0 || strcmp(v, "test2json") == 0)
+    *(bool *)dst = true;
+  else if (strcmp(v, "false") == 0)
+    *(bool *)dst = false;
+  else
+    return cgofuzz_errf(why, 0, "invalid flag -test.v=%s", v);
   return 0;
 }
+
+/* -test.fuzzrsslimitmb: a count of megabytes (negative values are the
+ * worker's "default" marker, not something to pass). */
+static int set_rss_limit(void *dst, const char *v, cgofuzz_err *why) {
+  uint64_t u;
+  const char *reason;
+  if (cgofuzz_flag_parse_uint(v, &u, &reason) != 0)
+    return cgofuzz_errf(why, 0, "%s", reason);
+  if (u > INT64_MAX)
+    return cgofuzz_errf(why, 0, "value out of range");
+  *(int64_t *)dst = (int64_t)u;
+  return 0;
+}
+
+#define STR(n, d, u)                                                           \
+  { .name = n, .type = CGOFUZZ_FLAG_STRING, .dst = d, .usage = u }
+#define BOOL(n, d, u)                                                          \
+  { .name = n, .type = CGOFUZZ_FLAG_BOOL, .dst = d, .usage = u }
+#define INT(n, d, u)                                                           \
+  { .name = n, .type = CGOFUZZ_FLAG_INT, .dst = d, .usage = u }
+#define DUR(n, t, d, z, u)                                                     \
+  {                                                                            \
+    .name = n, .type = t, .dst = d, .usage = u,                                \
+    .parse_duration = cgofuzz_parse_duration, .allow_zero = z                  \
+  }
+
+/* parse_flags's "stop here with status 0" (after -h printed the usage). */
+#define FLAGS_HELP_SHOWN (-1)
+
+/* Parses the flags as a Go test binary does. Returns 0 to go on, 2 for a
+ * usage error (Go's message printed), or FLAGS_HELP_SHOWN. */
+static int parse_flags(int argc, char **argv, opts *o) {
+  /* Every flag a Go test binary defines (go1.26), with Go's types, because
+   * go test and Go's coordinator pass them (a worker gets the coordinator's
+   * argv verbatim), plus cgofuzz's worker flags -test.fuzzdict,
+   * -test.fuzztimeout and -test.fuzzrsslimitmb. Sorted, as Go lists them. */
+  cgofuzz_flag flags[] = {
+      BOOL("test.artifacts", &o->unused_bool, "store test artifacts"),
+      STR("test.bench", &o->unused_str,
+          "run only benchmarks matching `regexp`"),
+      BOOL("test.benchmem", &o->unused_bool, "print memory allocations"),
+      DUR("test.benchtime", CGOFUZZ_FLAG_DURATION_OR_COUNT, &o->unused_dur,
+          false, "run each benchmark for duration `d` or N times if d is Nx"),
+      STR("test.blockprofile", &o->unused_str,
+          "write a blocking profile to `file`"),
+      INT("test.blockprofilerate", &o->unused_int,
+          "set blocking profile `rate`"),
+      {.name = "test.count",
+       .type = CGOFUZZ_FLAG_UINT,
+       .dst = &o->unused_uint,
+       .usage = "run tests `n` times"},
+      STR("test.coverprofile", &o->unused_str,
+          "write a coverage profile to `file`"),
+      STR("test.cpu", &o->unused_str, "comma-separated `list` of cpu counts"),
+      STR("test.cpuprofile", &o->unused_str, "write a cpu profile to `file`"),
+      BOOL("test.failfast", &o->unused_bool, "stop after the first failure"),
+      BOOL("test.fullpath", &o->unused_bool, "show full file names"),
+      STR("test.fuzz", &o->fuzz, "run the fuzz test matching `regexp`"),
+      STR("test.fuzzcachedir", &o->fz.cachedir,
+          "directory where interesting fuzzing inputs are stored"),
+      STR("test.fuzzdict", &o->wk.dict,
+          "libFuzzer/AFL dictionary `file` (cgofuzz)"),
+      DUR("test.fuzzminimizetime", CGOFUZZ_FLAG_DURATION_OR_COUNT, &o->mintime,
+          true, "time to spend minimizing a failing input (default 1m0s)"),
+      {.name = "test.fuzzrsslimitmb",
+       .type = CGOFUZZ_FLAG_FUNC,
+       .dst = &o->wk.rss_limit_mb,
+       .usage = "worker memory limit in `MB`, 0: none (cgofuzz; default 2048)",
+       .func = set_rss_limit},
+      DUR("test.fuzztime", CGOFUZZ_FLAG_DURATION_OR_COUNT, &o->fuzztime, false,
+          "time to spend fuzzing; default is to run indefinitely"),
+      DUR("test.fuzztimeout", CGOFUZZ_FLAG_DURATION, &o->fuzztimeout, true,
+          "per-input time limit `d`, 0: none (cgofuzz; default 10s)"),
+      BOOL(
+          "test.fuzzworker", &o->worker,
+          "coordinate with the parent process (for use only by a coordinator)"),
+      STR("test.gocoverdir", &o->unused_str,
+          "write coverage intermediate files to this directory"),
+      STR("test.list", &o->list, "list tests matching `regexp` then exit"),
+      STR("test.memprofile", &o->unused_str,
+          "write an allocation profile to `file`"),
+      INT("test.memprofilerate", &o->unused_int, "set memory profiling `rate`"),
+      STR("test.mutexprofile", &o->unused_str,
+          "write a mutex contention profile to the named file"),
+      INT("test.mutexprofilefraction", &o->unused_int,
+          "mutex profile fraction"),
+      STR("test.outputdir", &o->unused_str, "write profiles to `dir`"),
+      BOOL("test.paniconexit0", &o->unused_bool, "panic on call to os.Exit(0)"),
+      INT("test.parallel", &o->parallel,
+          "run at most `n` tests (fuzz workers) in parallel"),
+      STR("test.run", &o->run, "run only tests matching `regexp`"),
+      BOOL("test.short", &o->unused_bool, "run smaller test suite"),
+      STR("test.shuffle", &o->unused_str, "randomize the execution order"),
+      STR("test.skip", &o->unused_str,
+          "do not list or run tests matching `regexp`"),
+      STR("test.testlogfile", &o->unused_str,
+          "write test action log to `file`"),
+      DUR("test.timeout", CGOFUZZ_FLAG_DURATION, &o->timeout, true,
+          "panic test binary after duration `d` (default 0, timeout disabled)"),
+      STR("test.trace", &o->unused_str, "write an execution trace to `file`"),
+      {.name = "test.v",
+       .type = CGOFUZZ_FLAG_BOOL_FUNC,
+       .dst = &o->verbose,
+       .usage = "verbose: print additional output",
+       .func = set_chatty},
+  };
+  size_t n = sizeof flags / sizeof flags[0];
+  cgofuzz_err err = {0};
+  int first = cgofuzz_flags_parse(flags, n, argc - 1, argv + 1, &err);
+  if (first == CGOFUZZ_FLAGS_HELP) {
+    cgofuzz_buf b = {0};
+    fprintf(stderr, "Usage of %s:\n", argv[0]);
+    if (cgofuzz_flags_usage(&b, flags, n) == 0 && b.len)
+      fwrite(b.data, 1, b.len, stderr);
+    cgofuzz_buf_free(&b);
+    return FLAGS_HELP_SHOWN;
+  }
+  if (first < 0) {
+    fprintf(stderr, "%s\n", err.msg);
+    return 2;
+  }
+  /* Go ignores arguments after the flags; a C target has no use for them
+   * either, and one here is almost always a mistyped flag. */
+  if (first + 1 < argc) {
+    fprintf(stderr, "unexpected argument: %s\n", argv[first + 1]);
+    return 2;
+  }
+  if (o->parallel < 1) {
+    fprintf(stderr, "testing: -parallel can only be given a positive "
+                    "integer\n");
+    return 2;
+  }
+  o->fz.parallel = o->parallel > INT_MAX ? INT_MAX : (int)o->parallel;
+  o->fz.fuzztime = o->fuzztime.text;
+  o->fz.mintime = o->mintime.text;
+  if (o->fuzztimeout.text)
+    o->wk.timeout_ns = o->fuzztimeout.ns;
+  return 0;
+}
+
+#undef STR
+#undef BOOL
+#undef INT
+#undef DUR
 
 /* Go matches -test.run level by level: the pattern is split at '/' and
  * element k is searched (unanchored) in name level k. POSIX ERE stands in
@@ -371,27 +431,26 @@ static void on_alarm(int sig) {
   _exit(2);
 }
 
-static int arm_timeout(const char *val) {
-  int64_t ns, cnt;
-  if (cgofuzz_parse_duration(val, &ns, &cnt) != 0 || cnt)
-    return usage_error("invalid value for -test.timeout: ", val);
-  if (ns <= 0)
-    return 0;
+static void arm_timeout(const cgofuzz_flag_dur *d) {
+  if (d->ns <= 0)
+    return;
   snprintf(timeout_msg, sizeof timeout_msg, "panic: test timed out after %s\n",
-           val);
+           d->text);
   signal(SIGALRM, on_alarm);
-  int64_t s = (ns + 999999999) / 1000000000;
+  int64_t s = (d->ns + 999999999) / 1000000000;
   alarm((unsigned)(s > 0x7fffffff ? 0x7fffffff : s));
-  return 0;
 }
 
 int cgofuzz_test_main(int argc, char **argv) {
-  opts o = {.wk = {.timeout_ns = -1, .rss_limit_mb = -1}};
+  /* -test.parallel defaults to the CPUs, as Go's to GOMAXPROCS. */
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  opts o = {.wk = {.timeout_ns = -1, .rss_limit_mb = -1},
+            .parallel = cpus > 0 ? cpus : 1};
   int rc = parse_flags(argc, argv, &o);
   if (rc != 0)
-    return rc;
-  if (!o.worker && o.timeout && (rc = arm_timeout(o.timeout)) != 0)
-    return rc;
+    return rc == FLAGS_HELP_SHOWN ? 0 : rc;
+  if (!o.worker)
+    arm_timeout(&o.timeout);
 
   if (o.worker) {
     cgofuzz_f *f = select_fuzz_target(o.fuzz);

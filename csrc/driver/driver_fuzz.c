@@ -23,6 +23,7 @@
 
 #include "codec.h"
 #include "coord.h"
+#include "flags.h"
 #include "runtime.h"
 
 static char *default_cache(const char *argv0) {
@@ -48,22 +49,31 @@ int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
   cgofuzz_coord_config cfg;
   memset(&cfg, 0, sizeof cfg);
   cfg.minimize_ns = 60LL * 1000000000;
-  if (o->fuzztime &&
-      cgofuzz_parse_duration(o->fuzztime, &cfg.fuzz_ns, &cfg.fuzz_count)) {
-    fprintf(stderr, "invalid value \"%s\" for flag -test.fuzztime\n",
-            o->fuzztime);
-    return 2;
-  }
-  if (o->mintime) {
-    int64_t ns, n;
-    if (cgofuzz_parse_duration(o->mintime, &ns, &n) != 0) {
-      fprintf(stderr, "invalid value \"%s\" for flag -test.fuzzminimizetime\n",
-              o->mintime);
+  /* The values come from the flag table (driver.c), which has checked them
+   * already; they are converted here with the same rules. */
+  cgofuzz_flag_dur d;
+  const char *reason;
+  if (o->fuzztime) {
+    if (cgofuzz_flag_parse_duration_or_count(
+            o->fuzztime, false, cgofuzz_parse_duration, &d, &reason) != 0) {
+      fprintf(stderr, "invalid value \"%s\" for flag -test.fuzztime: %s\n",
+              o->fuzztime, reason);
       return 2;
     }
-    cfg.minimize_off = ns == 0 && n == 0;
-    cfg.minimize_ns = n ? 0 : ns;
-    cfg.minimize_count = n;
+    cfg.fuzz_ns = d.ns;
+    cfg.fuzz_count = d.count;
+  }
+  if (o->mintime) {
+    if (cgofuzz_flag_parse_duration_or_count(
+            o->mintime, true, cgofuzz_parse_duration, &d, &reason) != 0) {
+      fprintf(stderr,
+              "invalid value \"%s\" for flag -test.fuzzminimizetime: %s\n",
+              o->mintime, reason);
+      return 2;
+    }
+    cfg.minimize_off = d.ns == 0 && d.count == 0;
+    cfg.minimize_ns = d.ns;
+    cfg.minimize_count = d.count;
   }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   cfg.parallel = o->parallel > 0 ? o->parallel : (int)(cpus > 0 ? cpus : 1);
