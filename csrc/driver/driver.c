@@ -1,5 +1,5 @@
 /*
- * target_main.c: the test-binary behaviour of a C fuzz target binary.
+ * driver.c: the test-binary behaviour of a C fuzz target binary.
  *
  * Mirrors a Go test binary built with `go test -c -fuzz`: Go's -test.* flags
  * with Go's types and flag-package rules and messages (base/flags.c, the
@@ -8,7 +8,7 @@
  * subtests named seed#N and <file name>; output
  * follows go test: failures as "--- FAIL: FuzzX (0.00s)" with the subtest's
  * report indented below, then PASS or FAIL, exit 0 or 1; bad flags exit 2.
- * -test.fuzzworker serves a coordinator (worker_server.c); the worker gets
+ * -test.fuzzworker serves a coordinator (runtime/worker.c); the worker gets
  * the coordinator's argv verbatim, so every flag a coordinator may pass is
  * accepted here even when it means nothing to a worker.
  */
@@ -26,8 +26,8 @@
 #include "clock.h"
 #include "codec.h"
 #include "coord.h"
+#include "driver_internal.h"
 #include "flags.h"
-#include "runtime.h"
 
 typedef struct {
   const char *run, *list, *fuzz;

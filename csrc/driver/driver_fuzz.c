@@ -1,5 +1,5 @@
 /*
- * target_fuzz.c: -test.fuzz in a C target binary: the binary coordinates
+ * driver_fuzz.c: -test.fuzz in a C target binary: the binary coordinates
  * its own workers with cgofuzz's coordinator, as a Go test binary does with
  * Go's.
  *
@@ -23,8 +23,8 @@
 
 #include "codec.h"
 #include "coord.h"
+#include "driver_internal.h"
 #include "flags.h"
-#include "runtime.h"
 
 static char *default_cache(const char *argv0) {
   const char *base = strrchr(argv0, '/');

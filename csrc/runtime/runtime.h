@@ -72,18 +72,7 @@ bool cgofuzz_cov_has_new_(const uint8_t *snap, const uint8_t *mask);
 /* Zeroes the snapshot bytes the last collect set. */
 void cgofuzz_cov_snap_reset_(uint8_t *snap);
 
-/* -test.fuzz (target_fuzz.c): the flags a self-coordinating binary uses. */
-typedef struct {
-  const char *fuzztime, *mintime, *cachedir;
-  int parallel;
-  bool verbose;
-} cgofuzz_fuzz_opts_;
-/* Fuzzes f with cgofuzz's coordinator, workers being argv[0]; returns the
- * exit status (0 PASS, 1 FAIL, 2 usage). */
-int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
-                         const cgofuzz_fuzz_opts_ *o);
-
-/* Comparison log of the last exec (target_cmp.c), filled by the trace-cmp hooks
+/* Comparison log of the last exec (tracecmp.c), filled by the trace-cmp hooks
  * while cgofuzz_cmp_on_ is set. Counters wrap: the newest entries win. */
 #define CGOFUZZ_CMP_PAIRS 64
 #define CGOFUZZ_CMP_RUNS 8
@@ -108,7 +97,7 @@ extern int cgofuzz_cmp_on_;
 extern cgofuzz_cmp_log_ cgofuzz_cmp_log;
 void cgofuzz_cmp_reset_(void);
 
-/* Dictionaries (target_dict.c): user entries (libFuzzer/AFL format) and the
+/* Dictionaries (dict.c): user entries (libFuzzer/AFL format) and the
  * comparison log, applied to one byte buffer. */
 typedef struct {
   uint8_t **e;
@@ -124,7 +113,7 @@ void cgofuzz_dict_free_(cgofuzz_dict_ *d);
 bool cgofuzz_dict_mutate_(cgofuzz_pcg *r, const cgofuzz_dict_ *d, uint8_t *b,
                           size_t *len, size_t cap);
 
-/* Worker mode (worker_server.c): serves fds 3/4/5 for target f until the
+/* Worker mode (worker.c): serves fds 3/4/5 for target f until the
  * coordinator closes fd 3 (the dictionary is used only in exact mode).
  * Returns the exit status. */
 typedef struct {
