@@ -1,205 +1,237 @@
-#!/usr/bin/env python3
 """More end-to-end tests of `cgofuzz fuzz`: C targets through the
-exact-input slot, discovery in the real working directory, and fuzzing
-from zero values when the corpus is empty. Every subprocess has a
-time-out; each case takes a few seconds.
+exact-input slot, discovery in the real working directory, fuzzing from
+zero values when the corpus is empty, resuming from Go's cache, and
+test2json.
+
+The C targets are built by tests/worker (clang and go, not in the
+sanitized build); their paths come from CGOFUZZ_MAGIC_TARGET and
+CGOFUZZ_ASAN_TARGET (tests/e2e/CMakeLists.txt), and a case whose target
+is not built is skipped saying so. testdata/e2e/setup is built once per
+session; every case runs in its own copy of it (or its own directory),
+with its own cache and $TMPDIR, a pinned fuzzseed and an exec budget.
 """
-import argparse, os, re, shutil, subprocess, sys, tempfile, time
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from checks import check, finish  # noqa: E402  (tests/checks.py)
+import json
+import os
+import re
+import shutil
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import pytest
 
+import fuzzlib
+from fuzzlib import corpus_entries, run
 
-def run(cmd, cwd, timeout=60):
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, errors="replace")
-
-
-def fuzz(args, cwd, binary, target, extra=()):
-    cmd = [args.cgofuzz, "fuzz", "-fuzz=^%s$" % target, "-parallel=2",
-           "-fuzzcachedir=" + os.path.join(cwd, "cache")] + list(extra) + [binary]
-    return run(cmd, cwd)
+BUDGET = "-fuzztime=20000x"
 
 
-def magic_case(args, tmp):
+@pytest.fixture(scope="session")
+def go(tool):
+    return tool("go")
+
+
+def c_target(build_dir, var, name):
+    path = os.environ.get(var) or os.path.join(build_dir, "tests", "worker",
+                                               name)
+    if not os.access(path, os.X_OK):
+        pytest.skip("%s is not built (tests/worker builds it when clang and "
+                    "go are installed, not in the sanitized build)" % path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def magic_target(build_dir):
+    return c_target(build_dir, "CGOFUZZ_MAGIC_TARGET", "magic_target")
+
+
+@pytest.fixture(scope="session")
+def asan_target(build_dir):
+    return c_target(build_dir, "CGOFUZZ_ASAN_TARGET", "asan_target")
+
+
+@pytest.fixture(scope="session")
+def setup_src(source_dir):
+    return os.path.join(source_dir, "testdata", "e2e", "setup")
+
+
+@pytest.fixture(scope="session")
+def setup_binary(go, setup_src, tmp_path_factory):
+    """The test binary of testdata/e2e/setup, built once (from a copy)."""
+    d = tmp_path_factory.mktemp("setup-build")
+    pkg = str(d / "setup")
+    shutil.copytree(setup_src, pkg)
+    return fuzzlib.build_go_test(go, pkg, str(d / "setup.test"))
+
+
+class Dir:
+    """A case's working directory (a copy of the setup package, or an
+    empty one), with its own cache and $TMPDIR."""
+
+    def __init__(self, cgofuzz, tmp, src=None):
+        self.cgofuzz = cgofuzz
+        self.path = os.path.join(tmp, "work")
+        if src:
+            shutil.copytree(src, self.path)
+        else:
+            os.makedirs(self.path)
+        self.cache = os.path.join(tmp, "cache")
+        tmpdir = os.path.join(tmp, "tmp")
+        os.makedirs(tmpdir)
+        self.env = fuzzlib.fuzz_env(TMPDIR=tmpdir)
+
+    def cmd(self, binary, target, extra=(), cache=None):
+        return fuzzlib.fuzz_cmd(self.cgofuzz, binary, target,
+                                cache or self.cache, extra)
+
+    def fuzz(self, binary, target, *extra, cache=None):
+        return run(self.cmd(binary, target, extra, cache), self.path,
+                   self.env)
+
+    def testdata(self, target):
+        return os.path.join(self.path, "testdata", "fuzz", target)
+
+    def add_testdata(self, target, name, value):
+        d = self.testdata(target)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, name), "w") as f:
+            f.write("go test fuzz v1\n%s\n" % value)
+
+
+@pytest.fixture
+def workdir(cgofuzz, tmp_path):
+    """An empty working directory."""
+    return Dir(cgofuzz, str(tmp_path))
+
+
+@pytest.fixture
+def setup_pkg(cgofuzz, setup_binary, setup_src, tmp_path):
+    """A copy of the setup package (the binary is the shared build)."""
+    d = Dir(cgofuzz, str(tmp_path), setup_src)
+    d.binary = setup_binary
+    return d
+
+
+def new_interesting(stderr):
+    n = re.findall(r"new interesting: (\d+)", stderr)
+    return int(n[-1]) if n else 0
+
+
+def test_c_magic_needs_exact_slot(workdir, magic_target):
     """The 8-byte magic needs trace-cmp, which a C worker only uses when
-    the coordinator reads the exact-input slot."""
-    d = os.path.join(tmp, "magic")
-    os.makedirs(d)
-    t0 = time.time()
-    r = fuzz(args, d, args.magic, "FuzzMagic", ["-fuzztime=20s"])
-    secs = time.time() - t0
-    detail = "stdout:\n%s\nstderr:\n%s" % (r.stdout, r.stderr)
-    check("C magic: found", r.returncode == 1 and "magic found" in r.stdout,
-          detail)
-    check("C magic: within 20 s", secs < 20, "%.1fs" % secs)
-    m = re.search(r"Failing input written to testdata/fuzz/FuzzMagic/([0-9a-f]{16})",
-                  r.stdout)
-    check("C magic: file written", m is not None, detail)
-    if m:
-        rr = run([args.magic, "-test.run=FuzzMagic/" + m.group(1)], d)
-        check("C magic: file reproduces", rr.returncode == 1 and
-              "magic found" in rr.stdout, rr.stdout + rr.stderr)
+    the coordinator reads the exact-input slot: found within 100000 execs
+    (without trace-cmp it is not found in 300000), written, and the file
+    reproduces."""
+    r = workdir.fuzz(magic_target, "FuzzMagic", "-fuzztime=100000x")
+    assert r.rc == 1 and "magic found" in r.stdout, \
+        "the magic was not found within 100000 execs\n%s" % r
+    m = re.search(r"Failing input written to "
+                  r"testdata/fuzz/FuzzMagic/([0-9a-f]{16})", r.stdout)
+    assert m, "no file written\n%s" % r
+    rr = run([magic_target, "-test.run=FuzzMagic/" + m.group(1)],
+             workdir.path)
+    assert rr.rc == 1 and "magic found" in rr.stdout, \
+        "the file does not reproduce\n%s" % rr
 
 
-def setup_case(args, tmp):
+def test_c_no_seeds(workdir, asan_target):
+    """A C harness without seeds: Go's warning, the zero entry is warmed
+    up, so the worker learns the mask and reports coverage."""
+    r = workdir.fuzz(asan_target, "FuzzLibFuzzer", BUDGET)
+    assert "warning: starting with empty corpus\n" in r.stderr, str(r)
+    assert "gathering baseline coverage: 1/1 completed" in r.stderr, str(r)
+    assert "Failing input written" in r.stdout or new_interesting(r.stderr), \
+        "not coverage-guided\n%s" % r
+
+
+def test_setup_discovery_in_package_dir(setup_pkg):
     """A target that reads a relative file before f.Fuzz: discovery runs
-    in the real directory, and testdata entries are not taken for seeds."""
-    pkg = os.path.join(tmp, "setup")
-    shutil.copytree(args.gopkg, pkg)
-    binary = os.path.join(tmp, "setup.test")
-    b = run([args.go, "test", "-c", "-fuzz=.", "-o", binary, "."], pkg, 300)
-    check("setup: build", b.returncode == 0, b.stdout + b.stderr)
-    if b.returncode != 0:
-        return None
-    td = os.path.join(pkg, "testdata", "fuzz", "FuzzSetup")
-    os.makedirs(td)
-    with open(os.path.join(td, "boomfile"), "w") as f:
-        f.write('go test fuzz v1\n[]byte("boom")\n')
-    r = fuzz(args, pkg, binary, "FuzzSetup", ["-fuzztime=5s"])
-    detail = "stdout:\n%s\nstderr:\n%s" % (r.stdout, r.stderr)
-    check("setup: discovery in the package dir", "finding the arguments"
-          not in r.stderr, detail)
-    check("setup: testdata entry named as a file", r.returncode == 1 and
-          "failure while testing seed corpus entry: FuzzSetup/boomfile"
-          in r.stderr and "boom from testdata" in r.stdout, detail)
-    os.remove(os.path.join(td, "boomfile"))
-    with open(os.path.join(td, "tdfile"), "w") as f:
-        f.write('go test fuzz v1\n[]byte("td")\n')
-    r = fuzz(args, pkg, binary, "FuzzSetup", ["-fuzztime=3s"])
-    detail = "stdout:\n%s\nstderr:\n%s" % (r.stdout, r.stderr)
-    check("setup: 2 seeds + 1 testdata file", r.returncode == 0 and
-          "gathering baseline coverage: 3/3 completed" in r.stderr, detail)
-    check("final progress line printed once (3 s run)",
-          len(re.findall(r"elapsed: 3s, execs", r.stderr)) == 1, detail)
-    return pkg, binary
+    in the package directory, and a testdata entry is run (and named) as a
+    file, not taken for a seed."""
+    setup_pkg.add_testdata("FuzzSetup", "boomfile", '[]byte("boom")')
+    r = setup_pkg.fuzz(setup_pkg.binary, "FuzzSetup", BUDGET)
+    assert "finding the arguments" not in r.stderr, str(r)
+    assert r.rc == 1 and "failure while testing seed corpus entry: " \
+        "FuzzSetup/boomfile" in r.stderr and "boom from testdata" \
+        in r.stdout, str(r)
 
 
-def noseed_case(args, pkg, binary):
-    """No seeds: Go's warning, then fuzzing from zero values (with
-    coverage)."""
-    r = fuzz(args, pkg, binary, "FuzzNoSeed", ["-fuzztime=3s"])
-    detail = "stdout:\n%s\nstderr:\n%s" % (r.stdout, r.stderr)
-    check("Go no seeds: warning", "warning: starting with empty corpus\n"
-          in r.stderr, detail)
-    n = re.findall(r"new interesting: (\d+)", r.stderr)
-    check("Go no seeds: coverage-guided", r.returncode == 1 or
-          (n and int(n[-1]) > 0), detail)
+def test_setup_seeds_and_testdata(setup_pkg):
+    """The warm-up runs the 2 f.Add seeds and the 1 testdata file."""
+    setup_pkg.add_testdata("FuzzSetup", "tdfile", '[]byte("td")')
+    r = setup_pkg.fuzz(setup_pkg.binary, "FuzzSetup", BUDGET)
+    assert r.rc == 0 and "gathering baseline coverage: 3/3 completed" \
+        in r.stderr, str(r)
 
 
-def resume_from_go_case(args, pkg, binary):
+def test_final_progress_line_once(setup_pkg):
+    """A timed run (this case is about -fuzztime=3s, a multiple of the 3 s
+    progress period): the final progress line is not doubled by a periodic
+    one, so no elapsed time is printed twice."""
+    r = setup_pkg.fuzz(setup_pkg.binary, "FuzzSetup", "-fuzztime=3s")
+    assert r.rc == 0, str(r)
+    elapsed = re.findall(r"elapsed: (\d+)s, execs", r.stderr)
+    assert elapsed, "no progress line\n%s" % r
+    assert elapsed.count(elapsed[-1]) == 1 and \
+        len(set(elapsed)) == len(elapsed), \
+        "a progress line printed twice: %s\n%s" % (elapsed, r)
+
+
+def test_go_no_seeds(setup_pkg):
+    """No seeds in a Go target: Go's warning, then coverage-guided fuzzing
+    from the zero values."""
+    r = setup_pkg.fuzz(setup_pkg.binary, "FuzzNoSeed", BUDGET)
+    assert "warning: starting with empty corpus\n" in r.stderr, str(r)
+    assert r.rc == 1 or new_interesting(r.stderr) > 0, \
+        "not coverage-guided\n%s" % r
+
+
+def test_resume_from_go_cache(setup_pkg):
     """cgofuzz resumes from a cache that go test -fuzz wrote (the other
-    direction, go reading cgofuzz's cache, is checked in test_fuzz.py).
-    FuzzNoSeed has branches for go to find (it may also find its bug: the
-    inputs cached before that count all the same)."""
-    cache = os.path.join(pkg, "go-cache")
-    crashers = os.path.join(pkg, "testdata", "fuzz", "FuzzNoSeed")
-    shutil.rmtree(crashers, ignore_errors=True)  # left by noseed_case
-    g = run([binary, "-test.fuzz=^FuzzNoSeed$", "-test.run=^FuzzNoSeed$",
-             "-test.fuzztime=20000x", "-test.parallel=2",
-             "-test.fuzzcachedir=" + cache], pkg, 120)
-    d = os.path.join(cache, "FuzzNoSeed")
-    n = len(os.listdir(d)) if os.path.isdir(d) else 0
-    check("resume: go test -fuzz wrote a cache (%d inputs)" % n,
-          g.returncode in (0, 1) and n > 0, g.stdout + g.stderr)
-    shutil.rmtree(crashers, ignore_errors=True)
-    r = run([args.cgofuzz, "fuzz", "-fuzz=^FuzzNoSeed$", "-parallel=2",
-             "-fuzztime=1000x", "-fuzzcachedir=" + cache, binary], pkg)
-    want = "gathering baseline coverage: %d/%d completed" % (n, n)
-    check("resume: cgofuzz warms up go's %d cached inputs" % n,
-          r.returncode in (0, 1) and want in r.stderr and
-          "starting with empty corpus" not in r.stderr, r.stdout + r.stderr)
+    direction is test_fuzz.py's test_go_reads_cgofuzz_cache). FuzzNoSeed
+    has branches for go to find (it may also find its bug: the inputs
+    cached before that count all the same)."""
+    cache = os.path.join(setup_pkg.path, "go-cache")
+    g = run([setup_pkg.binary, "-test.fuzz=^FuzzNoSeed$",
+             "-test.run=^FuzzNoSeed$", "-test.fuzztime=20000x",
+             "-test.parallel=2", "-test.fuzzcachedir=" + cache],
+            setup_pkg.path, setup_pkg.env)
+    n = len(corpus_entries(os.path.join(cache, "FuzzNoSeed")))
+    assert g.rc in (0, 1) and n > 0, \
+        "go test -fuzz wrote no cache (%d inputs)\n%s" % (n, g)
+    shutil.rmtree(setup_pkg.testdata("FuzzNoSeed"), ignore_errors=True)
+    r = setup_pkg.fuzz(setup_pkg.binary, "FuzzNoSeed", "-fuzztime=1000x",
+                       cache=cache)
+    assert r.rc in (0, 1) and \
+        "gathering baseline coverage: %d/%d completed" % (n, n) in r.stderr \
+        and "starting with empty corpus" not in r.stderr, \
+        "go's %d cached inputs not warmed up\n%s" % (n, r)
 
 
-def test2json_case(args, pkg, binary):
-    """cgofuzz's output reads like go test's under test2json (go test
-    -json): the target's pass or fail and the failure text come through as
-    events."""
-    import json
+def json_events(go, setup_pkg, extra):
+    r = run([go, "tool", "test2json", "-p", "example.com/setup"] +
+            setup_pkg.cmd(setup_pkg.binary, "FuzzSetup", extra),
+            setup_pkg.path, setup_pkg.env)
+    evs = []
+    for line in r.stdout.splitlines():
+        try:
+            evs.append(json.loads(line))
+        except ValueError:
+            pass
+    return r, evs, [(e.get("Action"), e.get("Test")) for e in evs]
 
-    def events(extra):
-        r = run([args.go, "tool", "test2json", "-p", "example.com/setup",
-                 args.cgofuzz, "fuzz", "-fuzz=^FuzzSetup$", "-parallel=2",
-                 "-fuzzcachedir=" + os.path.join(pkg, "cache")] + extra +
-                [binary], pkg, 120)
-        evs = []
-        for line in r.stdout.splitlines():
-            try:
-                evs.append(json.loads(line))
-            except ValueError:
-                pass
-        return r, evs
 
-    r, evs = events(["-v", "-fuzztime=1s"])
-    acts = [(e.get("Action"), e.get("Test")) for e in evs]
-    check("test2json: a passing run gives run and pass events for the target",
-          ("run", "FuzzSetup") in acts and ("pass", "FuzzSetup") in acts and
-          ("pass", None) in acts, r.stdout + r.stderr)
-    td = os.path.join(pkg, "testdata", "fuzz", "FuzzSetup")
-    os.makedirs(td, exist_ok=True)
-    boom = os.path.join(td, "boomfile")
-    with open(boom, "w") as f:
-        f.write('go test fuzz v1\n[]byte("boom")\n')
-    try:
-        r, evs = events(["-fuzztime=5s"])
-    finally:
-        os.remove(boom)
-    acts = [(e.get("Action"), e.get("Test")) for e in evs]
+def test_test2json_pass(go, setup_pkg):
+    """Under test2json (go test -json), a passing run gives run and pass
+    events for the target and a pass for the package."""
+    r, _, acts = json_events(go, setup_pkg, ["-v", BUDGET])
+    assert ("run", "FuzzSetup") in acts and ("pass", "FuzzSetup") in acts \
+        and ("pass", None) in acts, str(r)
+
+
+def test_test2json_fail(go, setup_pkg):
+    """Under test2json, a failing run gives a fail event for the target
+    and the package, with the failure text in the target's output."""
+    setup_pkg.add_testdata("FuzzSetup", "boomfile", '[]byte("boom")')
+    r, evs, acts = json_events(go, setup_pkg, [BUDGET])
     out = "".join(e.get("Output", "") for e in evs
                   if e.get("Test") == "FuzzSetup")
-    check("test2json: a failing run gives a fail event for the target, "
-          "with the message", ("fail", "FuzzSetup") in acts and
-          ("fail", None) in acts and "boom from testdata" in out,
-          r.stdout + r.stderr)
-
-
-def c_noseed_case(args, tmp):
-    """A C harness without seeds: the zero entry is warmed up, so the
-    worker learns the mask and reports coverage."""
-    d = os.path.join(tmp, "asan")
-    os.makedirs(d)
-    r = fuzz(args, d, args.asan, "FuzzLibFuzzer", ["-fuzztime=3s"])
-    detail = "stdout:\n%s\nstderr:\n%s" % (r.stdout, r.stderr)
-    check("C no seeds: warning", "warning: starting with empty corpus\n"
-          in r.stderr, detail)
-    check("C no seeds: zero entry warmed up",
-          "gathering baseline coverage: 1/1 completed" in r.stderr, detail)
-    n = re.findall(r"new interesting: (\d+)", r.stderr)
-    check("C no seeds: coverage-guided", "Failing input written" in r.stdout
-          or (n and int(n[-1]) > 0), detail)
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cgofuzz", required=True)
-    ap.add_argument("--magic")
-    ap.add_argument("--asan")
-    ap.add_argument("--go")
-    ap.add_argument("--gopkg")
-    args = ap.parse_args()
-    args.cgofuzz = os.path.abspath(args.cgofuzz)
-    for a in ("magic", "asan", "gopkg"):
-        if getattr(args, a):
-            setattr(args, a, os.path.abspath(getattr(args, a)))
-    tmp = tempfile.mkdtemp(prefix="cgofuzz-e2e-more-")
-    try:
-        if args.magic and os.path.exists(args.magic):
-            magic_case(args, tmp)
-        else:
-            print("skip C magic: no target")
-        if args.asan and os.path.exists(args.asan):
-            c_noseed_case(args, tmp)
-        if args.go and args.gopkg:
-            got = setup_case(args, tmp)
-            if got:
-                noseed_case(args, *got)
-                resume_from_go_case(args, *got)
-                test2json_case(args, *got)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return finish()
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    assert ("fail", "FuzzSetup") in acts and ("fail", None) in acts and \
+        "boom from testdata" in out, str(r)

@@ -1,424 +1,110 @@
-#!/usr/bin/env python3
 """Fault injection into `cgofuzz fuzz` (docs/faults.md has the table).
 
-Builds tests/faults/gopkg with `go test -c -fuzz=.`; protocol faults go
-through fakeworker.py. Each case checks: the expected exit status and
-message, no crash of cgofuzz, no orphan process, and that every failure
-written reproduces. Every subprocess has a time-out.
-  test_faults.py --cgofuzz build/bin/cgofuzz [-k NAME]
+tests/faults/gopkg is built once per session with `go test -c -fuzz=.`;
+every case fuzzes in its own copy of the package, with its own cache and
+$TMPDIR (shared-memory files, first fallback for failures), a pinned
+GODEBUG fuzzseed and, unless the case is about time, an exec budget.
+Protocol faults go through fakeworker.py. The cases check the exit status
+and message, that cgofuzz does not crash, that no process is left behind,
+and that every failure written reproduces.
 
-Requires strace (scripts/install-deps.sh installs it) for the cases that
-inject faults into the coordinator's own system calls (t_sigint_writing,
-t_enospc, t_killed_writing, and the ENOSPC half of t_cache_unwritable):
-without it they print "SKIP: strace missing" and check nothing.
+The cases that inject faults into the coordinator's own system calls need
+strace (scripts/install-deps.sh installs it), those that make a directory
+unwritable as root need chattr: without them they are skipped, saying so.
 """
-import argparse, glob, hashlib, os, re, shutil, signal, subprocess, sys, \
-    tempfile, time
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from checks import check, finish  # noqa: E402  (tests/checks.py)
+import hashlib
+import os
+import re
+import shutil
+import signal
+import sys
+
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "e2e"))  # fuzzlib.py
+import fuzzlib  # noqa: E402
+from fuzzlib import background  # noqa: E402,F401  (fixture)
+from fuzzlib import (corpus_entries, read, run, wait_group_gone,  # noqa: E402
+                     wait_until, written)
+
+FAKEWORKER = os.path.join(HERE, "fakeworker.py")
+# Every planted bug of gopkg is found within a few hundred execs with the
+# pinned seed; the run ends at the first failure.
+FIND_BUDGET = "-fuzztime=1000000x"
+# Enough for FuzzClean to find several new interesting inputs.
+CLEAN_BUDGET = "-fuzztime=20000x"
 
 
-def alive(pid):
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().split(") ")[1][0] != "Z"
-    except OSError:
-        return False
+@pytest.fixture(scope="session")
+def go(tool):
+    return tool("go")
 
 
-def descendants(pid):
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        for t in glob.glob("/proc/%d/task/*/children" % p):
-            try:
-                kids = [int(x) for x in open(t).read().split()]
-            except OSError:
-                kids = []
-            out += kids
-            todo += kids
-    return out
+@pytest.fixture(scope="session")
+def binary(go, tmp_path_factory):
+    """The test binary of tests/faults/gopkg, built once (from a copy)."""
+    d = tmp_path_factory.mktemp("faults-build")
+    pkg = str(d / "gopkg")
+    shutil.copytree(os.path.join(HERE, "gopkg"), pkg)
+    return fuzzlib.build_go_test(go, pkg, str(d / "faults.test"))
 
 
 class Env:
-    def __init__(self, args, tmp, binary):
-        self.cgofuzz, self.tmp, self.binary = args.cgofuzz, tmp, binary
-        self.n = 0
+    """One case's directories: package copies (new_pkg), a cache and a
+    private $TMPDIR, all under the case's tmp_path."""
 
-    def pkg(self):
+    def __init__(self, cgofuzz, binary, tmp):
+        self.cgofuzz, self.binary, self.tmp = cgofuzz, binary, tmp
+        self.n = 0
+        self.cache = os.path.join(tmp, "cache")
+        self.tmpdir = os.path.join(tmp, "tmp")
+        os.makedirs(self.tmpdir)
+        self.pkg = self.new_pkg()
+
+    def new_pkg(self):
         self.n += 1
         d = os.path.join(self.tmp, "pkg%d" % self.n)
         shutil.copytree(os.path.join(HERE, "gopkg"), d)
         return d
 
     def cmd(self, target, extra, binary=None, cache=None, parallel=2):
-        return [self.cgofuzz, "fuzz", "-fuzz=^%s$" % target,
-                "-parallel=%d" % parallel,
-                "-fuzzcachedir=" + (cache or os.path.join(self.tmp, "cache"))] + \
-            list(extra) + [binary or self.binary]
+        return fuzzlib.fuzz_cmd(self.cgofuzz, binary or self.binary, target,
+                                cache or self.cache, extra, parallel)
 
-    def env(self, mode=None):
-        e = dict(os.environ, FAULT_REAL=self.binary, FAULT_CGOFUZZ=self.cgofuzz)
+    def env(self, mode=None, **extra):
+        e = fuzzlib.fuzz_env(FAULT_REAL=self.binary,
+                             FAULT_CGOFUZZ=self.cgofuzz, TMPDIR=self.tmpdir)
         if mode is not None:
             e["FAULT_MODE"] = mode
+        e.update(extra)
         return e
 
-    def run(self, target, extra, pkg=None, mode=None, timeout=90):
-        binary = os.path.join(HERE, "fakeworker.py") if mode else None
-        return subprocess.run(self.cmd(target, extra, binary), cwd=pkg or self.pkg(),
-                              capture_output=True, text=True, errors="replace",
-                              timeout=timeout, env=self.env(mode))
+    def run(self, target, extra, pkg=None, mode=None, **env):
+        """A run to its end; mode: through fakeworker.py in that mode."""
+        return run(self.cmd(target, extra, FAKEWORKER if mode else None),
+                   pkg or self.pkg, self.env(mode, **env))
 
-    def start(self, target, extra, pkg):
-        out = open(os.path.join(pkg, "..", "bg%d.out" % self.n), "w+")
-        return subprocess.Popen(self.cmd(target, extra), cwd=pkg, stdout=out,
-                                stderr=subprocess.STDOUT, text=True,
-                                start_new_session=True, env=self.env()), out
+    def start(self, background, target, extra, pkg=None, tag="bg"):
+        return background(self.cmd(target, extra), pkg or self.pkg,
+                          self.env(), self.tmp, tag)
+
+    def shm_files(self, tmpdir=None):
+        return [f for f in os.listdir(tmpdir or self.tmpdir)
+                if f != "cgofuzz-failures"]
+
+
+@pytest.fixture
+def env(cgofuzz, binary, tmp_path):
+    return Env(cgofuzz, binary, str(tmp_path))
 
 
 def reproduces(env, pkg, path):
-    name = os.path.basename(path)
+    """go test (the binary in regression mode) fails on that file."""
     target = os.path.basename(os.path.dirname(path))
-    r = subprocess.run([env.binary, "-test.run=%s/%s" % (target, name),
-                        "-test.timeout=20s"], cwd=pkg, capture_output=True,
-                       text=True, errors="replace", timeout=60)
-    return r.returncode != 0
-
-
-def written(out):
-    return re.findall(r"Failing input written to (\S+)", out)
-
-
-def wait_text(f, text, timeout):
-    end = time.time() + timeout
-    while time.time() < end:
-        f.seek(0)
-        if text in f.read():
-            return True
-        time.sleep(0.05)
-    return False
-
-
-# --- worker-side protocol faults (fakeworker.py) ---
-
-def t_protocol(env):
-    for mode, want in [("truncate", "communicating with fuzzing process"),
-                       ("unasked", ""), ("oversize", ""), ("close", ""),
-                       ("noping", "")]:
-        t0 = time.time()
-        try:
-            r = env.run("FuzzClean", ["-fuzztime=3s"], mode=mode, timeout=60)
-        except subprocess.TimeoutExpired:
-            check("protocol %s: ends in time" % mode, False)
-            continue
-        out = r.stdout + r.stderr
-        check("protocol %s: exit 0/1, no crash of cgofuzz (rc=%d, %.1fs)"
-              % (mode, r.returncode, time.time() - t0),
-              r.returncode in (0, 1) and time.time() - t0 < 40, out)
-        check("protocol %s: expected message" % mode, want in r.stdout, out)
-        check("protocol %s: no failure written" % mode, not written(out), out)
-        print("     [%s] %s" % (mode, r.stdout.strip().replace("\n", " | ")[:200]))
-
-
-def t_shm(env):
-    # Go's coordinator checks the input in shm after each call (worker.go:
-    # "workerServer.fuzz modified input") and stops with that error; it
-    # writes nothing, since the input is no longer known. cgofuzz does the
-    # same, and must not read past the mapping for a bogus value_len.
-    for mode in ("shmlen", "shmdata"):
-        pkg = env.pkg()
-        r = env.run("FuzzCrash", ["-fuzztime=60s"], pkg=pkg, mode=mode)
-        out = r.stdout + r.stderr
-        check("%s: FAIL 'workerServer.fuzz modified input', nothing written"
-              % mode, r.returncode == 1 and
-              "workerServer.fuzz modified input" in r.stdout and
-              not written(r.stdout), out)
-
-
-def t_min_death(env):
-    pkg = env.pkg()
-    r = env.run("FuzzMinDie", ["-fuzztime=60s"], pkg=pkg)
-    out = r.stdout + r.stderr
-    w = written(r.stdout)
-    check("death during minimize: FAIL, written", r.returncode == 1 and
-          len(w) == 1, out)
-    if w:
-        check("death during minimize: reproduces",
-              reproduces(env, pkg, os.path.join(pkg, w[0])))
-
-
-def t_sigstop(env):
-    pkg = env.pkg()
-    p, out = env.start("FuzzClean", ["-fuzztime=3s"], pkg)
-    try:
-        wait_text(out, "now fuzzing", 30)
-        kids = [k for k in descendants(p.pid)]
-        for k in kids:
-            os.kill(k, signal.SIGSTOP)
-        t0 = time.time()
-        rc = p.wait(timeout=40)
-        check("SIGSTOP worker: ends by -fuzztime + grace (rc=%d, %.1fs)"
-              % (rc, time.time() - t0), rc in (0, 1), "")
-    except subprocess.TimeoutExpired:
-        check("SIGSTOP worker: ends by -fuzztime + grace", False)
-    finally:
-        for k in descendants(p.pid):
-            os.kill(k, signal.SIGKILL)
-        os.killpg(p.pid, signal.SIGKILL) if p.poll() is None else None
-        p.wait(timeout=10)
-
-
-# --- coordinator side ---
-
-def t_coord_sigkill(env):
-    pkg = env.pkg()
-    p, out = env.start("FuzzClean", ["-fuzztime=60s"], pkg)
-    ok = wait_text(out, "now fuzzing", 30)
-    kids = descendants(p.pid)
-    check("coordinator SIGKILL: workers running", ok and len(kids) >= 2, str(kids))
-    p.kill()
-    p.wait(timeout=10)
-    end = time.time() + 10
-    while time.time() < end and any(alive(k) for k in kids):
-        time.sleep(0.1)
-    left = [k for k in kids if alive(k)]
-    check("coordinator SIGKILL: no orphan workers", not left, str(left))
-    for k in left:
-        os.kill(k, signal.SIGKILL)
-
-
-def t_sigterm(env):
-    for sig, marker, target in [(signal.SIGTERM, "now fuzzing", "FuzzClean"),
-                                (signal.SIGINT, "minimizing", "FuzzSlowMin")]:
-        pkg = env.pkg()
-        p, out = env.start(target, ["-fuzztime=60s"], pkg)
-        ok = wait_text(out, marker, 60)
-        kids = descendants(p.pid)
-        p.send_signal(sig)
-        try:
-            rc = p.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            rc = p.wait(timeout=10)
-        out.seek(0)
-        text = out.read()
-        name = "%s during %s" % (signal.Signals(sig).name, marker)
-        if target == "FuzzClean":
-            check(name + ": PASS", ok and rc == 0, text)
-        else:
-            w = written(text)
-            check(name + ": crasher written, FAIL", ok and rc == 1 and len(w) == 1, text)
-            if w:
-                check(name + ": reproduces", reproduces(env, pkg, os.path.join(pkg, w[0])))
-        time.sleep(0.5)
-        check(name + ": no orphans", not [k for k in kids if alive(k)])
-
-
-def block_dir(d):
-    """Creates d so that nothing can be created in it. We run as root in
-    CI, where a read-only mode would not stop a write, so d is made
-    immutable (ext4's chattr +i stops root too). False: not possible here."""
-    os.makedirs(d)
-    if subprocess.run(["chattr", "+i", d], capture_output=True).returncode == 0:
-        return True
-    if os.geteuid() == 0:
-        print("skip: chattr +i is not available here")
-        return False
-    os.chmod(d, 0o555)
-    return True
-
-
-def unblock_dir(d):
-    subprocess.run(["chattr", "-i", d], capture_output=True)
-    os.chmod(d, 0o755)
-
-
-def t_write_fallback(env):
-    pkg = env.pkg()
-    # testdata/fuzz/FuzzCrash exists but nothing can be created in it.
-    d = os.path.join(pkg, "testdata", "fuzz", "FuzzCrash")
-    if not block_dir(d):
-        return
-    fallback_tmp = os.path.join(env.tmp, "fallback-tmp")
-    os.makedirs(fallback_tmp, exist_ok=True)
-    try:
-        r = subprocess.run(env.cmd("FuzzCrash", ["-fuzztime=60s"]), cwd=pkg,
-                           capture_output=True, text=True, errors="replace",
-                           timeout=90, env=dict(env.env(), TMPDIR=fallback_tmp))
-    finally:
-        unblock_dir(d)
-    out = r.stdout + r.stderr
-    m = re.search(r"Failing input written to (\S+)", r.stdout)
-    path = m and m.group(1)
-    check("unwritable testdata: FAIL, says why and where the failure went",
-          r.returncode == 1 and path and path.startswith(fallback_tmp) and
-          "could not write the failing input to testdata/fuzz/FuzzCrash" in out
-          and "written to %s instead" % path in out, out)
-    if path and os.path.isfile(path):
-        check("unwritable testdata: the fallback file holds the input",
-              open(path).read().startswith("go test fuzz v1\n"))
-        # Copied where go test looks, it reproduces.
-        shutil.copy(path, d)
-        check("unwritable testdata: fallback reproduces",
-              reproduces(env, pkg, os.path.join(d, os.path.basename(path))))
-
-
-def t_nothing_writable(env):
-    # Every place a failing input can go is blocked: testdata/fuzz/FuzzCrash
-    # is immutable, and "cgofuzz-failures" is a plain file both in $TMPDIR
-    # (which stays writable for the shared-memory files) and in the working
-    # directory, so both fallback directories fail too. The input must then
-    # be printed in full on stderr.
-    pkg = env.pkg()
-    d = os.path.join(pkg, "testdata", "fuzz", "FuzzCrash")
-    if not block_dir(d):
-        return
-    tmp = os.path.join(env.tmp, "blocked-tmp")
-    os.makedirs(tmp, exist_ok=True)
-    for where in (tmp, pkg):
-        open(os.path.join(where, "cgofuzz-failures"), "w").close()
-    try:
-        r = subprocess.run(env.cmd("FuzzCrash", ["-fuzztime=60s"]), cwd=pkg,
-                           capture_output=True, text=True, errors="replace",
-                           timeout=90, env=dict(env.env(), TMPDIR=tmp))
-    finally:
-        unblock_dir(d)
-    # The header, then one Go value expression per line ([]byte("..."), ...).
-    m = re.search(r"could not be written anywhere; here it is:\n"
-                  r"(go test fuzz v1\n(?:[\w\[\].]+\(.*\)\n)+)", r.stderr)
-    check("nothing writable: FAIL, all three places tried and named",
-          r.returncode == 1 and r.stderr.count("could not write the failing "
-                                               "input to") == 3,
-          r.stdout + r.stderr)
-    check("nothing writable: the input is printed on stderr", m is not None,
-          r.stderr)
-    if m:
-        # Saved by hand where go test looks, it reproduces.
-        name = os.path.join(d, "from-stderr")
-        with open(name, "w") as f:
-            f.write(m.group(1))
-        check("nothing writable: the printed input reproduces",
-              reproduces(env, pkg, name))
-
-
-def t_shared_cache(env):
-    cache = os.path.join(env.tmp, "cache")
-    procs = []
-    for _ in range(2):
-        pkg = env.pkg()
-        procs.append(env.start("FuzzClean", ["-fuzztime=4s"], pkg))
-    rcs = []
-    for p, out in procs:
-        try:
-            rcs.append(p.wait(timeout=60))
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            rcs.append(p.wait(timeout=10))
-    text = "".join(open(o.name).read() for _, o in procs)
-    check("two processes, one cache: both PASS", rcs == [0, 0], text)
-    d = os.path.join(cache, "FuzzClean")
-    files = os.listdir(d) if os.path.isdir(d) else []
-    bad = [f for f in files
-           if not open(os.path.join(d, f), "rb").read().startswith(b"go test fuzz v1\n")]
-    check("two processes, one cache: only whole corpus files (%d)" % len(files),
-          files and not bad, str(bad))
-
-
-def t_bad_cache(env):
-    d = os.path.join(env.tmp, "cache", "FuzzClean")
-    os.makedirs(d, exist_ok=True)
-    bad = {"garbage": b"garbage\n", "empty": b"",
-           "wrongtype": b'go test fuzz v1\nstring("Zoo")\n',
-           "wrongarity": b'go test fuzz v1\n[]byte("Z")\n[]byte("Z")\n',
-           "badversion": b'go test fuzz v2\n[]byte("Z")\n',
-           "binary": bytes(range(256))}
-    for k, v in bad.items():
-        with open(os.path.join(d, k), "wb") as f:
-            f.write(v)
-    os.makedirs(os.path.join(d, "subdir"), exist_ok=True)
-    r = env.run("FuzzClean", ["-fuzztime=2000x"])
-    out = r.stdout + r.stderr
-    # FuzzClean never fails: the bad files must be skipped, not fail the run.
-    check("malformed/wrong-type cache files: skipped, PASS",
-          r.returncode == 0 and "PASS" in r.stdout, out)
-    # One warning (Go skips silently; its readCache has a TODO to warn),
-    # naming each bad file with the reason; the subdirectory is not a file.
-    check("malformed cache files: one warning naming the cache",
-          r.stderr.count("warning: skipping malformed files in the fuzz "
-                         "cache") == 1 and d in r.stderr, r.stderr)
-    lines = [l for l in r.stderr.splitlines() if l.startswith("\t" + d)]
-    named = sorted(os.path.basename(l.split(":")[0]) for l in lines)
-    check("malformed cache files: each named once, with a reason",
-          named == sorted(bad) and all(len(l.split(": ", 1)) == 2 and
-                                       l.split(": ", 1)[1] for l in lines),
-          "%s\n%s" % (named, r.stderr))
-    check("malformed cache files: reasons are Go's",
-          "mismatched types in corpus entry: [string], want [[]uint8]"
-          in r.stderr and "wrong number of values in corpus entry: 2, "
-          "want 1" in r.stderr, r.stderr)
-
-
-def t_shm_capacity(env):
-    # Go's workers have 100 MiB of shared memory for the value; a testdata
-    # input over it must be refused with a clear error, not crash anything.
-    pkg = env.pkg()
-    d = os.path.join(pkg, "testdata", "fuzz", "FuzzClean")
-    os.makedirs(d)
-    with open(os.path.join(d, "huge"), "w") as f:
-        f.write('go test fuzz v1\n[]byte("%s")\n' % ("A" * ((100 << 20) + 1)))
-    r = env.run("FuzzClean", ["-fuzztime=200x"], pkg=pkg, timeout=120)
-    out = r.stdout + r.stderr
-    check("input over shm capacity: exit 1/2 with a message, no crash "
-          "(rc=%d)" % r.returncode, r.returncode in (1, 2) and
-          ("too large" in out or "capacity" in out or "shared memory" in out), out)
-
-
-# --- faults in the coordinator's own system calls (strace) ---
-#
-# strace traces the coordinator only (no -f: the workers it forks are not
-# traced) and tampers with one chosen call: a delay (the window a ^C has to
-# hit), an error (ENOSPC, EINTR) or a signal. ZRun makes the crash-file
-# write happen at the same point of every run, so that the call can be
-# chosen by its number (strace's when=N).
-
-STRACE = shutil.which("strace")
-# "?": no error if the architecture lacks the call (arm64 has no rename).
-RENAMES = ("rename", "renameat", "renameat2")
-TRACED = "openat,write,close," + ",".join("?" + r for r in RENAMES)
-Z_INPUT = b'go test fuzz v1\n[]byte("Z")\n'
-Z_NAME = hashlib.sha256(Z_INPUT).hexdigest()[:16]  # Go's name for that file
-DELAY_US = 2000000  # how long a delayed call keeps the coordinator stopped
-ENOSPC = "No space left on device"
-
-
-def strace_env(env, tmpdir):
-    """The environment of a coordinator run under strace: a private
-    $TMPDIR; LeakSanitizer (ASan builds) cannot work under ptrace and would
-    fail the run at exit, so it is off there."""
-    asan = os.environ.get("ASAN_OPTIONS", "")
-    return dict(env.env(), TMPDIR=tmpdir,
-                ASAN_OPTIONS=(asan + ":" if asan else "") + "detect_leaks=0")
-
-
-def have_strace(what):
-    if STRACE:
-        return True
-    print("SKIP: strace missing (%s not checked)" % what)
-    return False
-
-
-def group_gone(pgid, timeout=5):
-    """No process left in the group (the coordinator and its workers)."""
-    end = time.time() + timeout
-    while time.time() < end:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.05)
-    return False
+    r = run([env.binary, "-test.run=%s/%s" % (target, os.path.basename(path)),
+             "-test.timeout=20s"], pkg)
+    return r.rc != 0
 
 
 def tree(d):
@@ -433,21 +119,295 @@ def tree(d):
     return sorted(out)
 
 
+# --- worker-side protocol faults (fakeworker.py) ---
+
+@pytest.mark.parametrize("mode,want", [
+    pytest.param("truncate", "communicating with fuzzing process",
+                 id="truncate")] + [
+    pytest.param(mode, "", id=mode)
+    for mode in ("unasked", "oversize", "close", "noping")])
+def test_protocol(env, mode, want):
+    """A worker that truncates, invents, inflates or never sends replies
+    (or closes its pipes): the run ends (exit 0 or 1, not a crash of
+    cgofuzz) with the expected message, and writes no failure."""
+    r = env.run("FuzzClean", [CLEAN_BUDGET], mode=mode)
+    assert r.rc in (0, 1), "want exit 0 or 1\n%s" % r
+    assert want in r.stdout, "want %r\n%s" % (want, r)
+    assert not written(r.out), "a failure was written\n%s" % r
+
+
+@pytest.mark.parametrize("mode", ["shmlen", "shmdata"])
+def test_shm_tampered(env, mode):
+    """Go's coordinator checks the input in shm after each call
+    (worker.go: "workerServer.fuzz modified input") and stops with that
+    error, writing nothing since the input is no longer known. cgofuzz
+    does the same, and does not read past the mapping for a bogus
+    value_len."""
+    r = env.run("FuzzCrash", [FIND_BUDGET], mode=mode)
+    assert r.rc == 1 and "workerServer.fuzz modified input" in r.stdout, \
+        str(r)
+    assert not written(r.stdout), "a failure was written\n%s" % r
+
+
+def test_death_during_minimize(env):
+    """A worker that dies (SIGKILL) during a Minimize call: FAIL, the
+    failure written once, and it reproduces."""
+    r = env.run("FuzzMinDie", [FIND_BUDGET])
+    w = written(r.stdout)
+    assert r.rc == 1 and len(w) == 1, str(r)
+    assert reproduces(env, env.pkg, os.path.join(env.pkg, w[0])), \
+        "%s does not reproduce" % w[0]
+
+
+def test_sigstop_workers(env, background):
+    """Workers stopped with SIGSTOP while fuzzing: the run still ends
+    (this case is about -fuzztime=3s: the coordinator must not wait for
+    the stopped workers forever), exit 0 or 1, nothing left behind."""
+    bg = env.start(background, "FuzzClean", ["-fuzztime=3s"])
+    bg.wait_for_text("now fuzzing")
+    for k in bg.wait_for_workers(2):
+        os.kill(k, signal.SIGSTOP)
+    rc = bg.wait()
+    assert rc in (0, 1), str(bg.result())
+    wait_group_gone(bg.pid, "SIGSTOPped workers")
+
+
+# --- coordinator side ---
+
+def test_coordinator_sigkill(env, background):
+    """The coordinator SIGKILLed while fuzzing: its workers do not outlive
+    it."""
+    bg = env.start(background, "FuzzClean", [fuzzlib.UNTIL_STOPPED])
+    bg.wait_for_text("now fuzzing")
+    kids = bg.wait_for_workers(2)
+    bg.signal(signal.SIGKILL)
+    bg.wait()
+    wait_until(lambda: not [k for k in kids if fuzzlib.alive(k)],
+               "the workers' exit after the coordinator's SIGKILL",
+               60, lambda: "left: %s" % [k for k in kids if fuzzlib.alive(k)])
+    wait_group_gone(bg.pid, "coordinator SIGKILL")
+
+
+def test_sigterm_while_fuzzing(env, background):
+    """SIGTERM while fuzzing: PASS, no orphans."""
+    bg = env.start(background, "FuzzClean", [fuzzlib.UNTIL_STOPPED])
+    bg.wait_for_text("now fuzzing")
+    bg.wait_for_workers(2)
+    bg.signal(signal.SIGTERM)
+    assert bg.wait() == 0, str(bg.result())
+    wait_group_gone(bg.pid, "SIGTERM")
+
+
+def test_sigint_while_minimizing(env, background):
+    """SIGINT while a crasher is minimized (FuzzSlowMin: 2 ms per exec):
+    the crasher is written as far as it got, FAIL, it reproduces, no
+    orphans."""
+    bg = env.start(background, "FuzzSlowMin", [fuzzlib.UNTIL_STOPPED])
+    bg.wait_for_text("minimizing")
+    bg.signal(signal.SIGINT)
+    rc = bg.wait()
+    out = bg.stdout + bg.stderr
+    w = written(out)
+    assert rc == 1 and len(w) == 1, str(bg.result())
+    assert reproduces(env, env.pkg, os.path.join(env.pkg, w[0])), \
+        "%s does not reproduce" % w[0]
+    wait_group_gone(bg.pid, "SIGINT while minimizing")
+
+
+@pytest.fixture
+def block_dir(tool):
+    """block_dir(d) creates d so that nothing can be created in it. Root
+    (CI) ignores a read-only mode, so there d is made immutable (chattr +i
+    stops root too); skips the case when that is not possible here. Every
+    blocked directory is unblocked at the end of the case."""
+    blocked = []
+
+    def block(d):
+        os.makedirs(d)
+        blocked.append(d)
+        if os.geteuid() != 0:
+            os.chmod(d, 0o555)
+            return
+        r = run([tool("chattr"), "+i", d], "/")
+        if r.rc != 0:
+            pytest.skip("chattr +i does not work here, and root ignores a "
+                        "read-only mode: %s" % r.stderr.strip())
+    yield block
+    for d in blocked:
+        unblock_dir(d)
+
+
+def unblock_dir(d):
+    if shutil.which("chattr"):
+        run(["chattr", "-i", d], "/")
+    os.chmod(d, 0o755)
+
+
+def test_write_fallback(env, block_dir):
+    """testdata/fuzz/FuzzCrash exists but nothing can be created in it:
+    FAIL, saying why and where the failure went ($TMPDIR/cgofuzz-failures);
+    that file holds the input, and copied where go test looks it
+    reproduces."""
+    d = os.path.join(env.pkg, "testdata", "fuzz", "FuzzCrash")
+    block_dir(d)
+    try:
+        r = env.run("FuzzCrash", [FIND_BUDGET])
+    finally:
+        unblock_dir(d)
+    m = re.search(r"Failing input written to (\S+)", r.stdout)
+    path = m and m.group(1)
+    assert r.rc == 1 and path and path.startswith(env.tmpdir), str(r)
+    assert "could not write the failing input to testdata/fuzz/FuzzCrash" \
+        in r.out and "written to %s instead" % path in r.out, str(r)
+    assert os.path.isfile(path) and \
+        read(path).startswith("go test fuzz v1\n"), \
+        "the fallback file %s does not hold the input" % path
+    shutil.copy(path, d)
+    assert reproduces(env, env.pkg, os.path.join(d, os.path.basename(path))), \
+        "the fallback file does not reproduce"
+
+
+STDERR_INPUT = (r"could not be written anywhere; here it is:\n"
+                r"(go test fuzz v1\n(?:[\w\[\].]+\(.*\)\n)+)")
+
+
+def test_nothing_writable(env, block_dir):
+    """Every place a failing input can go is blocked: testdata/fuzz/
+    FuzzCrash is immutable, and "cgofuzz-failures" is a plain file both in
+    $TMPDIR (which stays writable for the shared-memory files) and in the
+    working directory. FAIL, the three places are named, the input is
+    printed in full on stderr, and saved by hand it reproduces."""
+    d = os.path.join(env.pkg, "testdata", "fuzz", "FuzzCrash")
+    block_dir(d)
+    for where in (env.tmpdir, env.pkg):
+        open(os.path.join(where, "cgofuzz-failures"), "w").close()
+    try:
+        r = env.run("FuzzCrash", [FIND_BUDGET])
+    finally:
+        unblock_dir(d)
+    # The header, then one Go value expression per line ([]byte("..."), ...).
+    m = re.search(STDERR_INPUT, r.stderr)
+    assert r.rc == 1 and \
+        r.stderr.count("could not write the failing input to") == 3, str(r)
+    assert m, "the input is not printed on stderr\n%s" % r
+    saved = os.path.join(d, "from-stderr")
+    with open(saved, "w") as f:
+        f.write(m.group(1))
+    assert reproduces(env, env.pkg, saved), "the printed input does not " \
+        "reproduce:\n%s" % m.group(1)
+
+
+def test_shared_cache(env, background):
+    """Two coordinators share one cache directory: both PASS, and the
+    cache holds only whole corpus files (a subdirectory, such as a
+    temporary one, is not an entry)."""
+    procs = [env.start(background, "FuzzClean", [CLEAN_BUDGET],
+                       pkg=env.new_pkg(), tag="run%d" % i) for i in (1, 2)]
+    rcs = [p.wait() for p in procs]
+    text = "\n".join(str(p.result()) for p in procs)
+    assert rcs == [0, 0], text
+    files = corpus_entries(os.path.join(env.cache, "FuzzClean"))
+    bad = [f for f in files
+           if not open(f, "rb").read().startswith(b"go test fuzz v1\n")]
+    assert files and not bad, "%d files, not whole: %s\n%s" % (
+        len(files), bad, text)
+
+
+def test_bad_cache(env):
+    """Malformed or wrong-type files in the cache are skipped, not fatal
+    (FuzzClean never fails): PASS, one warning naming the cache (Go skips
+    silently; its readCache has a TODO to warn), each bad file named once
+    with Go's reason. Subdirectories (a plain one, and the hidden
+    temporary one a coordinator killed mid-write leaves) are not files and
+    are not named."""
+    d = os.path.join(env.cache, "FuzzClean")
+    os.makedirs(d)
+    bad = {"garbage": b"garbage\n", "empty": b"",
+           "wrongtype": b'go test fuzz v1\nstring("Zoo")\n',
+           "wrongarity": b'go test fuzz v1\n[]byte("Z")\n[]byte("Z")\n',
+           "badversion": b'go test fuzz v2\n[]byte("Z")\n',
+           "binary": bytes(range(256))}
+    for k, v in bad.items():
+        with open(os.path.join(d, k), "wb") as f:
+            f.write(v)
+    os.makedirs(os.path.join(d, "subdir"))
+    leftover = os.path.join(d, ".0123456789abcdef.tmp-Ab12Cd")
+    os.makedirs(leftover)
+    with open(os.path.join(leftover, "0123456789abcdef"), "wb") as f:
+        f.write(b"go test fuzz v1\n[]by")
+    r = env.run("FuzzClean", ["-fuzztime=2000x"])
+    assert r.rc == 0 and "PASS" in r.stdout, str(r)
+    assert r.stderr.count("warning: skipping malformed files in the fuzz "
+                          "cache") == 1 and d in r.stderr, str(r)
+    lines = [line for line in r.stderr.splitlines()
+             if line.startswith("\t" + d)]
+    named = sorted(os.path.basename(line.split(":")[0]) for line in lines)
+    assert named == sorted(bad), "named %s\n%s" % (named, r)
+    assert all(len(line.split(": ", 1)) == 2 and line.split(": ", 1)[1]
+               for line in lines), "a file named without a reason\n%s" % r
+    assert "mismatched types in corpus entry: [string], want [[]uint8]" \
+        in r.stderr and "wrong number of values in corpus entry: 2, want 1" \
+        in r.stderr, "not Go's reasons\n%s" % r
+
+
+def test_shm_capacity(env):
+    """Go's workers have 100 MiB of shared memory for the value; a
+    testdata input over it is refused with a clear error (exit 1 or 2),
+    and nothing crashes."""
+    d = os.path.join(env.pkg, "testdata", "fuzz", "FuzzClean")
+    os.makedirs(d)
+    huge = os.path.join(d, "huge")
+    with open(huge, "w") as f:
+        f.write('go test fuzz v1\n[]byte("%s")\n' % ("A" * ((100 << 20) + 1)))
+    try:
+        r = env.run("FuzzClean", ["-fuzztime=200x"])
+    finally:
+        os.remove(huge)  # 100 MiB: not kept among pytest's old tmp dirs
+    assert r.rc in (1, 2) and ("too large" in r.out or "capacity" in r.out
+                               or "shared memory" in r.out), str(r)
+
+
+# --- faults in the coordinator's own system calls (strace) ---
+#
+# strace traces the coordinator only (no -f: the workers it forks are not
+# traced) and tampers with one chosen call: a delay (the window a ^C has to
+# hit), an error (ENOSPC, EINTR) or a signal. ZRun makes the crash-file
+# write happen at the same point of every run, so that the call can be
+# chosen by its number (strace's when=N).
+
+# "?": no error if the architecture lacks the call (arm64 has no rename).
+RENAMES = ("rename", "renameat", "renameat2")
+TRACED = "openat,write,close," + ",".join("?" + r for r in RENAMES)
+Z_INPUT = b'go test fuzz v1\n[]byte("Z")\n'
+Z_NAME = hashlib.sha256(Z_INPUT).hexdigest()[:16]  # Go's name for that file
+DELAY_US = 2000000  # how long a delayed call keeps the coordinator stopped
+ENOSPC = "No space left on device"
+
+
+def strace_env(env, tmpdir):
+    """The environment of a coordinator run under strace: a private
+    $TMPDIR; LeakSanitizer (ASan builds) cannot work under ptrace and would
+    fail the run at exit, so it is off there."""
+    asan = os.environ.get("ASAN_OPTIONS", "")
+    return env.env(TMPDIR=tmpdir,
+                   ASAN_OPTIONS=(asan + ":" if asan else "") + "detect_leaks=0")
+
+
 def strace_calls(log):
-    """The coordinator's traced calls from a strace -o log, in order, as
-    (name, n, line): n counts the calls of that name so far (strace's
-    when= numbering); a signal is (SIGNAME, 0, line)."""
+    """The coordinator's traced calls from a strace -n -o log, in order, as
+    (name, n, line, nr): n counts the calls of that name so far (strace's
+    when= numbering), nr is the system call's number; a signal is
+    (SIGNAME, 0, line, None)."""
     calls, seen = [], {}
-    if not os.path.exists(log):
-        return calls
-    for line in open(log, errors="replace"):
-        line = line.rstrip("\n")
+    for line in read(log).splitlines():
+        m = re.match(r"\[\s*(\d+)\]\s*(.*)", line)
+        nr, line = (int(m.group(1)), m.group(2)) if m else (None, line)
         m = re.match(r"(\w+)\(", line)
         if m:
             seen[m.group(1)] = seen.get(m.group(1), 0) + 1
-            calls.append((m.group(1), seen[m.group(1)], line))
+            calls.append((m.group(1), seen[m.group(1)], line, nr))
         elif line.startswith("--- SIG"):
-            calls.append((line.split()[1], 0, line))
+            calls.append((line.split()[1], 0, line, None))
     return calls
 
 
@@ -457,12 +417,12 @@ class ZRun:
     file written is always Z_NAME holding Z_INPUT. With -parallel=1 the
     coordinator makes the same calls in the same order on every run up to
     that write, so the write(2) of the crash file is always the N-th
-    write(2); zplan finds N with a dry run. Private $TMPDIR (shm files,
-    first fallback)."""
+    write(2); the `zplan` fixture finds N with a dry run. Private $TMPDIR
+    (shm files, first fallback) and package copy."""
 
-    def __init__(self, env, tag):
-        self.env = env
-        self.pkg = env.pkg()
+    def __init__(self, env, strace, tag):
+        self.env, self.strace = env, strace
+        self.pkg = env.new_pkg()
         self.root = os.path.join(env.tmp, "%s%d" % (tag, env.n))
         self.cache = os.path.join(self.root, "cache")
         self.tmpdir = os.path.join(self.root, "tmp")
@@ -477,40 +437,49 @@ class ZRun:
         self.places = ["testdata/fuzz/FuzzCrash",
                        os.path.join(self.tmpdir, "cgofuzz-failures", "FuzzCrash"),
                        "cgofuzz-failures/FuzzCrash"]
+        self.bg = None
 
-    def start(self, inject=None):
-        cmd = [STRACE, "-qq", "-y", "-o", self.log, "-e", "trace=" + TRACED]
+    def start(self, background, inject=None):
+        cmd = [self.strace, "-qq", "-n", "-y", "-o", self.log,
+               "-e", "trace=" + TRACED]
         if inject:
             cmd += ["-e", "inject=" + inject]
-        cmd += self.env.cmd("FuzzCrash", ["-fuzztime=60s"], cache=self.cache,
+        cmd += self.env.cmd("FuzzCrash", [FIND_BUDGET], cache=self.cache,
                             parallel=1)
-        self.outf = open(os.path.join(self.root, "stdout"), "w+")
-        self.errf = open(os.path.join(self.root, "stderr"), "w+")
-        self.p = subprocess.Popen(cmd, cwd=self.pkg, stdout=self.outf,
-                                  stderr=self.errf, start_new_session=True,
-                                  env=strace_env(self.env, self.tmpdir))
+        self.bg = background(cmd, self.pkg, strace_env(self.env, self.tmpdir),
+                             self.root, "run")
 
     def finish(self):
-        try:
-            self.rc = self.p.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.p.pid, signal.SIGKILL)
-            self.rc = self.p.wait(timeout=10)
-            check("strace run ends in time", False)
-        self.outf.seek(0)
-        self.errf.seek(0)
-        self.stdout, self.stderr = self.outf.read(), self.errf.read()
-        self.outf.close()
-        self.errf.close()
+        self.rc = self.bg.wait()
+        self.stdout, self.stderr = self.bg.stdout, self.bg.stderr
         self.calls = strace_calls(self.log)
-        self.no_orphans = group_gone(self.p.pid)
 
-    def run(self, inject=None):
-        self.start(inject)
+    def run(self, background, inject=None):
+        self.start(background, inject)
         self.finish()
 
+    def coordinator(self):
+        """The coordinator's pid: the child of strace that runs cgofuzz
+        (strace forks short-lived children of its own at start-up to probe
+        ptrace features)."""
+        exe = os.path.realpath(self.env.cgofuzz)
+
+        def child():
+            for k in fuzzlib.children(self.bg.pid):
+                try:
+                    if os.readlink("/proc/%d/exe" % k) == exe:
+                        return k
+                except OSError:
+                    pass
+            return None
+        return wait_until(child, "the coordinator's start", detail=self.text)
+
+    def text(self):
+        return "%s\n--- strace log:\n%s" % (self.bg.result(),
+                                             self.trace()[-4000:])
+
     def trace(self):
-        return "\n".join(c[2] for c in self.calls)
+        return "\n".join(c[2] for c in strace_calls(self.log))
 
     def tampered(self):
         return [c for c in self.calls
@@ -532,43 +501,91 @@ class ZRun:
                 if tree(os.path.join(self.pkg, p))}
 
     def shm_files(self):
-        return [f for f in os.listdir(self.tmpdir) if f != "cgofuzz-failures"]
+        return self.env.shm_files(self.tmpdir)
 
-    def check_clean(self, name):
+    def assert_clean(self, name):
         """What every run must leave: no orphan workers, no shm files, no
         sanitizer report (ASan's exit status 1 looks like a FAIL)."""
-        check(name + ": no orphans, no shm files, no sanitizer report",
-              self.no_orphans and not self.shm_files() and
-              "Sanitizer" not in self.stderr,
-              str(self.shm_files()) + self.stderr)
+        wait_group_gone(self.bg.pid, name)
+        assert not self.shm_files(), "%s: shm files left: %s" % (
+            name, self.shm_files())
+        assert "Sanitizer" not in self.stderr, "%s: sanitizer report\n%s" % (
+            name, self.stderr)
 
 
-def zplan(env):
+@pytest.fixture(scope="session")
+def strace(tool):
+    return tool("strace")
+
+
+@pytest.fixture(scope="session")
+def zplan(strace, cgofuzz, binary, tmp_path_factory):
     """A dry run of ZRun: for each traced call, the number (when=N) of its
-    first call on the crash file in testdata, e.g. {"openat": 15,
-    "write": 7, "close": 22, "rename": 1}. {} if the dry run failed."""
-    if getattr(env, "zplan", None) is None:
-        z = ZRun(env, "zplan")
-        z.run()
-        plan = {}
-        for name, n, line in z.calls:
-            if n and z.place_of(line) == 0 and name not in plan:
-                plan[name] = n
-        ok = (z.rc == 1 and written(z.stdout) == [z.places[0] + "/" + Z_NAME]
-              and all(k in plan for k in ("openat", "write", "close")) and
-              any(r in plan for r in RENAMES))
-        check("strace dry run: crash file written, its calls found %s" % plan,
-              ok, z.stdout + z.stderr + z.trace())
-        env.zplan = plan if ok else {}
-    return env.zplan
+    first call on the crash file in testdata, and its system call number,
+    e.g. {"openat": (15, 257), "write": (7, 1), "close": (22, 3),
+    "rename": (1, 82)}."""
+    env = Env(cgofuzz, binary, str(tmp_path_factory.mktemp("zplan")))
+    started = []
+
+    def background(*a):
+        started.append(fuzzlib.Background(*a))
+        return started[-1]
+    z = ZRun(env, strace, "zplan")
+    try:
+        z.run(background)
+    finally:
+        for b in started:
+            b.cleanup()
+    plan = {}
+    for name, n, line, nr in z.calls:
+        if n and z.place_of(line) == 0 and name not in plan:
+            plan[name] = (n, nr)
+    assert z.rc == 1 and written(z.stdout) == [z.places[0] + "/" + Z_NAME] \
+        and all(k in plan for k in ("openat", "write", "close")) and \
+        any(r in plan for r in RENAMES), \
+        "strace dry run: crash file not written, or its calls not found " \
+        "(%s)\n%s" % (plan, z.text())
+    return plan
 
 
-def wait_partial(z, size, timeout):
+def test_strace_dry_run(zplan):
+    """The strace cases' dry run writes the crash file and finds its
+    calls (what they all build on)."""
+    assert zplan
+
+
+@pytest.fixture
+def zrun(env, strace, background):
+    """zrun(tag) -> a new ZRun of this case (started with .run/.start)."""
+    def make(tag):
+        z = ZRun(env, strace, tag)
+        z.background = background
+        return z
+    return make
+
+
+def assert_written_whole(env, z, name):
+    """The usual outcome: FAIL, Z_INPUT written whole to testdata under its
+    name, nothing else there, reproduces, no orphans, no shm files."""
+    path = os.path.join(z.testdata, Z_NAME)
+    assert z.rc == 1 and \
+        written(z.stdout) == [z.places[0] + "/" + Z_NAME], \
+        "%s: want FAIL, written to testdata\n%s" % (name, z.text())
+    assert os.path.isfile(path) and open(path, "rb").read() == Z_INPUT, \
+        "%s: the file is not whole" % name
+    assert tree(z.testdata) == [Z_NAME], \
+        "%s: something else in testdata (a partial or temporary file): %s" \
+        % (name, tree(z.testdata))
+    assert reproduces(env, z.pkg, path), "%s: does not reproduce" % name
+    z.assert_clean(name)
+
+
+def wait_partial(z, size):
     """Waits for the crash file being written (under testdata, not yet
-    under its final name) to have the given size."""
+    under its final name) to have the given size; its path."""
     final = os.path.join(z.testdata, Z_NAME)
-    end = time.time() + timeout
-    while time.time() < end and z.p.poll() is None:
+
+    def partial():
         for root, _, files in os.walk(z.testdata):
             for f in files:
                 p = os.path.join(root, f)
@@ -577,274 +594,220 @@ def wait_partial(z, size, timeout):
                         return p
                 except OSError:
                     pass
-        time.sleep(0.01)
-    return None
+        if z.bg.p.poll() is not None:
+            pytest.fail("the run ended before a %d-byte partial file "
+                        "appeared\n%s" % (size, z.text()))
+        return None
+    return wait_until(partial, "a %d-byte partial crash file" % size,
+                      detail=z.text)
 
 
-def check_written_whole(env, z, name):
-    """The usual outcome: FAIL, Z_INPUT written whole to testdata under its
-    name, nothing else there, reproduces, no orphans, no shm files."""
-    out = z.stdout + z.stderr
-    path = os.path.join(z.testdata, Z_NAME)
-    check(name + ": FAIL, written to testdata (rc=%d)" % z.rc, z.rc == 1 and
-          written(z.stdout) == [z.places[0] + "/" + Z_NAME], out)
-    check(name + ": the file is whole", os.path.isfile(path) and
-          open(path, "rb").read() == Z_INPUT)
-    check(name + ": nothing else in testdata (no partial or temporary file)",
-          tree(z.testdata) == [Z_NAME], str(tree(z.testdata)))
-    check(name + ": reproduces", os.path.isfile(path) and
-          reproduces(env, z.pkg, path))
-    z.check_clean(name)
+def wait_stopped_in(z, pid, nr):
+    """Waits until the coordinator is held by strace (tracing stop) at the
+    entry of system call number nr: the delayed call."""
+    seen = []
+
+    def stopped():
+        st = fuzzlib.proc_stat(pid)
+        sc = read("/proc/%d/syscall" % pid)
+        seen.append((st, sc.split(" ")[0]))
+        if st is None or st[0] == "Z":
+            pytest.fail("the coordinator ended before it was seen held in "
+                        "system call %d (seen: %s)\n%s"
+                        % (nr, sorted(set(seen)), z.text()))
+        return st[0] == "t" and sc.split(" ")[0] == str(nr)
+    wait_until(stopped, "the coordinator held in system call %d" % nr,
+               detail=lambda: "seen: %s\n%s" % (sorted(set(seen)), z.text()))
 
 
-def t_sigint_writing(env):
-    # ^C (SIGINT to the whole process group, as a terminal sends it) while
-    # the crash file is written. strace stops the coordinator for DELAY_US
-    # inside the write(2) of that file, or inside its rename(2); when the
-    # temporary file is there (empty, or whole), SIGINT is sent. Third
-    # case: that write(2) fails with EINTR and SIGINT is raised at that
-    # very call (as on an interruptible file system). The handler only
-    # sets a flag, so the write must complete.
-    if not have_strace("^C while writing"):
-        return
-    plan = zplan(env)
-    if not plan:
-        return
-    ren = [r for r in RENAMES if r in plan][0]
-    delay = "delay_enter=%d" % DELAY_US
-    for what, call, how, size in [
-            ("in the crash file's write(2)", "write", delay, 0),
-            ("in the crash file's rename(2)", ren, delay, len(Z_INPUT)),
-            ("interrupting the crash file's write(2) (EINTR)", "write",
-             "error=EINTR:signal=SIGINT", None)]:
-        name = "^C " + what
-        z = ZRun(env, "sigint")
-        z.start("%s:%s:when=%d" % (call, how, plan[call]))
-        if size is not None:
-            part = wait_partial(z, size, 30)
-            time.sleep(0.3)  # well inside the delay
-            final = os.path.exists(os.path.join(z.testdata, Z_NAME))
-            os.killpg(z.p.pid, signal.SIGINT)
-            check(name + ": SIGINT sent while the file was incomplete",
-                  part is not None and not final, str(tree(z.testdata)))
-        z.finish()
-        # Where SIGINT reached the coordinator: right after the tampered
-        # call, before its next call.
-        at = [i for i, c in enumerate(z.calls)
-              if c[0] == call and c[1] == plan[call]]
-        sig = [i for i, c in enumerate(z.calls) if c[0] == "SIGINT"]
-        nxt = [i for i, c in enumerate(z.calls) if c[1] and at and i > at[0]]
-        check(name + ": SIGINT arrived in that call (%s)" %
-              (z.calls[at[0]][2][-40:] if at else "?"),
-              at and sig and z.calls[at[0]] in z.tampered() and
-              sig[0] > at[0] and (not nxt or sig[0] < nxt[0]), z.trace())
-        check_written_whole(env, z, name)
+@pytest.mark.parametrize("what", ["write", "rename", "eintr"])
+def test_sigint_while_writing(env, zplan, zrun, what):
+    """^C (SIGINT to the whole process group, as a terminal sends it)
+    while the crash file is written. strace holds the coordinator for
+    DELAY_US inside the write(2) of that file, or inside its rename(2);
+    once it is held there with the temporary file present (empty, or
+    whole), SIGINT is sent. Third case: that write(2) fails with EINTR and
+    strace raises SIGINT at that very call (as on an interruptible file
+    system). The handler only sets a flag, so the write must complete:
+    SIGINT arrives in that call, and the file is written whole."""
+    call = {"write": "write", "eintr": "write",
+            "rename": [r for r in RENAMES if r in zplan][0]}[what]
+    when, nr = zplan[call]
+    how = ("error=EINTR:signal=SIGINT" if what == "eintr"
+           else "delay_enter=%d" % DELAY_US)
+    name = "^C in the crash file's %s(2)" % what
+    z = zrun("sigint")
+    z.start(z.background, "%s:%s:when=%d" % (call, how, when))
+    if what != "eintr":
+        pid = z.coordinator()
+        part = wait_partial(z, 0 if what == "write" else len(Z_INPUT))
+        wait_stopped_in(z, pid, nr)
+        final = os.path.exists(os.path.join(z.testdata, Z_NAME))
+        z.bg.signal_group(signal.SIGINT)
+        assert part and not final, \
+            "%s: SIGINT not sent while the file was incomplete: %s" % (
+                name, tree(z.testdata))
+    z.finish()
+    # Where SIGINT reached the coordinator: right after the tampered call,
+    # before its next call.
+    at = [i for i, c in enumerate(z.calls) if c[0] == call and c[1] == when]
+    sig = [i for i, c in enumerate(z.calls) if c[0] == "SIGINT"]
+    nxt = [i for i, c in enumerate(z.calls) if c[1] and at and i > at[0]]
+    assert at and sig and z.calls[at[0]] in z.tampered() and \
+        sig[0] > at[0] and (not nxt or sig[0] < nxt[0]), \
+        "%s: SIGINT did not arrive in that call\n%s" % (name, z.text())
+    assert_written_whole(env, z, name)
 
 
-def t_enospc(env):
-    # Disk full while the crash file is written: strace makes the
-    # coordinator's write(2) (or close(2), where NFS reports it) of the
-    # crash file in testdata fail with ENOSPC; then the write(2) of it in
-    # every place; then every rename(2).
-    if not have_strace("disk full when a failure is written"):
-        return
-    plan = zplan(env)
-    if not plan:
-        return
-    step = None
-    for call in ("write", "close"):
-        name = "ENOSPC on %s of the crash file" % call
-        z = ZRun(env, "enospc")
-        z.run("%s:error=ENOSPC:when=%d" % (call, plan[call]))
-        out = z.stdout + z.stderr
-        fb = os.path.join(z.places[1], Z_NAME)
-        hit = [c for c in z.tampered() if z.place_of(c[2]) == 0]
-        check(name + ": the failing call was the crash file's",
-              len(z.tampered()) == 1 and hit, z.trace())
-        check(name + ": FAIL, the error names the file (rc=%d)" % z.rc,
-              z.rc == 1 and re.search(
-                  r"could not write the failing input to %s: .*%s/%s.*%s" %
-                  ((re.escape(z.places[0]),) * 2 + (Z_NAME, ENOSPC)),
-                  z.stderr), out)
-        check(name + ": written to $TMPDIR/cgofuzz-failures, and says so",
-              written(z.stdout) == [fb] and "written to %s instead" % fb in
-              z.stderr and os.path.isfile(fb) and
-              open(fb, "rb").read() == Z_INPUT, out)
-        check(name + ": nothing left in testdata (no partial file)",
-              tree(z.testdata) == [], str(tree(z.testdata)))
-        z.check_clean(name)
-        if os.path.isfile(fb):
-            shutil.copy(fb, z.testdata)
-            check(name + ": copied back, reproduces",
-                  reproduces(env, z.pkg, os.path.join(z.testdata, Z_NAME)))
-        if call == "write":
-            # The number of the write(2) to the first fallback: the same
-            # distance separates it from the second one.
-            nxt = [c[1] for c in z.calls if c[0] == "write" and
-                   z.place_of(c[2]) == 1]
-            step = nxt[0] - plan["write"] if nxt else None
-    if step is None:
-        check("ENOSPC: the write(2) to the fallback was found", False)
-        return
-    n = plan["write"]
-    ren = ",".join(r for r in RENAMES if r in plan)
-    for what, inject in [
-            ("every write(2)", "write:error=ENOSPC:when=%d..%d+%d" %
-             (n, n + 2 * step, step)),
-            ("every rename(2)", "%s:error=ENOSPC" % ren)]:
-        name = "ENOSPC on %s of the crash file" % what
-        z = ZRun(env, "enospc")
-        z.run(inject)
-        out = z.stdout + z.stderr
-        where = [z.place_of(c[2]) for c in z.tampered()]
-        check(name + ": it failed in the three places, in order",
-              where == [0, 1, 2], z.trace())
-        named = [p for p in z.places if re.search(
-            r"could not write the failing input to %s: .*%s/%s.*%s" %
-            (re.escape(p), re.escape(p), Z_NAME, ENOSPC), z.stderr)]
-        check(name + ": FAIL, the three places named with the error "
-              "(rc=%d)" % z.rc, z.rc == 1 and named == z.places, out)
-        m = re.search(r"could not be written anywhere; here it is:\n"
-                      r"(go test fuzz v1\n(?:[\w\[\].]+\(.*\)\n)+)", z.stderr)
-        check(name + ": the input is printed on stderr",
-              m is not None and m.group(1).encode() == Z_INPUT, z.stderr)
-        check(name + ": nothing left in any of the three places",
-              not z.leftovers(), str(z.leftovers()))
-        z.check_clean(name)
-        if m:
-            saved = os.path.join(z.testdata, "from-stderr")
-            os.makedirs(z.testdata, exist_ok=True)
-            with open(saved, "w") as f:
-                f.write(m.group(1))
-            check(name + ": saved by hand, reproduces",
-                  reproduces(env, z.pkg, saved))
+def enospc_message(place):
+    return r"could not write the failing input to %s: .*%s/%s.*%s" % (
+        re.escape(place), re.escape(place), Z_NAME, ENOSPC)
 
 
-def t_killed_writing(env):
-    # The coordinator SIGKILLed (as by the OOM killer) at the write(2) of
-    # the crash file. That input dies with it (the next run finds it again:
-    # it is still in the cache), but testdata must stay valid: go test
-    # reads every file in testdata/fuzz/<Target> and fails the target on a
-    # malformed one, so a partial file left there would break the
-    # package's tests (and cgofuzz's next run).
-    if not have_strace("killed while writing"):
-        return
-    plan = zplan(env)
-    if not plan:
-        return
+@pytest.mark.parametrize("call", ["write", "close"])
+def test_enospc_once(env, zplan, zrun, call):
+    """Disk full while the crash file is written: the coordinator's
+    write(2) (or close(2), where NFS reports it) of the crash file in
+    testdata fails with ENOSPC. FAIL, the error names the file, the input
+    goes to $TMPDIR/cgofuzz-failures (and it says so), nothing partial is
+    left in testdata, and copied back the file reproduces."""
+    name = "ENOSPC on %s of the crash file" % call
+    z = zrun("enospc")
+    z.run(z.background, "%s:error=ENOSPC:when=%d" % (call, zplan[call][0]))
+    fb = os.path.join(z.places[1], Z_NAME)
+    hit = [c for c in z.tampered() if z.place_of(c[2]) == 0]
+    assert len(z.tampered()) == 1 and hit, \
+        "%s: the failing call was not the crash file's\n%s" % (name, z.text())
+    assert z.rc == 1 and re.search(enospc_message(z.places[0]), z.stderr), \
+        "%s: want FAIL, the error naming the file\n%s" % (name, z.text())
+    assert written(z.stdout) == [fb] and \
+        "written to %s instead" % fb in z.stderr and os.path.isfile(fb) and \
+        open(fb, "rb").read() == Z_INPUT, \
+        "%s: not written to $TMPDIR/cgofuzz-failures\n%s" % (name, z.text())
+    assert tree(z.testdata) == [], \
+        "%s: left in testdata: %s" % (name, tree(z.testdata))
+    z.assert_clean(name)
+    shutil.copy(fb, z.testdata)
+    assert reproduces(env, z.pkg, os.path.join(z.testdata, Z_NAME)), \
+        "%s: copied back, does not reproduce" % name
+
+
+@pytest.fixture
+def fallback_write_step(zplan, zrun):
+    """How many write(2)s separate the crash file's in testdata from the
+    one to the first fallback (the same distance separates that one from
+    the second fallback's), from a run where the first fails with
+    ENOSPC."""
+    z = zrun("step")
+    n = zplan["write"][0]
+    z.run(z.background, "write:error=ENOSPC:when=%d" % n)
+    nxt = [c[1] for c in z.calls if c[0] == "write" and
+           z.place_of(c[2]) == 1]
+    assert nxt, "ENOSPC: the write(2) to the fallback was not found\n%s" \
+        % z.text()
+    return nxt[0] - n
+
+
+@pytest.mark.parametrize("what", ["write", "rename"])
+def test_enospc_everywhere(env, zplan, zrun, request, what):
+    """Disk full everywhere: every write(2) (or every rename(2)) of the
+    crash file fails with ENOSPC, in the three places in order. FAIL, the
+    three places are named with the error, the input is printed on stderr
+    (saved by hand it reproduces), and nothing is left in any place."""
+    name = "ENOSPC on every %s(2) of the crash file" % what
+    if what == "write":
+        n = zplan["write"][0]
+        step = request.getfixturevalue("fallback_write_step")
+        inject = "write:error=ENOSPC:when=%d..%d+%d" % (n, n + 2 * step, step)
+    else:
+        inject = "%s:error=ENOSPC" % ",".join(r for r in RENAMES if r in zplan)
+    z = zrun("enospc")
+    z.run(z.background, inject)
+    where = [z.place_of(c[2]) for c in z.tampered()]
+    assert where == [0, 1, 2], \
+        "%s: did not fail in the three places in order: %s\n%s" % (
+            name, where, z.text())
+    named = [p for p in z.places if re.search(enospc_message(p), z.stderr)]
+    assert z.rc == 1 and named == z.places, \
+        "%s: want FAIL naming the three places, named %s\n%s" % (
+            name, named, z.text())
+    m = re.search(STDERR_INPUT, z.stderr)
+    assert m and m.group(1).encode() == Z_INPUT, \
+        "%s: the input is not printed on stderr\n%s" % (name, z.text())
+    assert not z.leftovers(), "%s: left: %s" % (name, z.leftovers())
+    z.assert_clean(name)
+    saved = os.path.join(z.testdata, "from-stderr")
+    os.makedirs(z.testdata, exist_ok=True)
+    with open(saved, "w") as f:
+        f.write(m.group(1))
+    assert reproduces(env, z.pkg, saved), \
+        "%s: saved by hand, does not reproduce" % name
+
+
+def test_killed_writing(env, zplan, zrun):
+    """The coordinator SIGKILLed (as by the OOM killer) at the write(2) of
+    the crash file. That input dies with it (the next run finds it again:
+    it is still in the cache), but testdata must stay valid: go test reads
+    every file in testdata/fuzz/<Target> and fails the target on a
+    malformed one, so a partial file left there would break the package's
+    tests (and cgofuzz's next run). The hidden temporary directory that
+    may stay is not an entry."""
     name = "SIGKILL at the crash file's write(2)"
-    z = ZRun(env, "killed")
-    z.run("write:signal=SIGKILL:when=%d" % plan["write"])
-    check(name + ": killed there (rc=%d)" % z.rc, z.rc == -signal.SIGKILL and
-          z.calls and z.place_of(z.calls[-1][2]) == 0, z.trace()[-2000:])
-    check(name + ": no orphan workers", z.no_orphans)
+    z = zrun("killed")
+    z.run(z.background, "write:signal=SIGKILL:when=%d" % zplan["write"][0])
+    assert z.rc == -signal.SIGKILL and z.calls and \
+        z.place_of(z.calls[-1][2]) == 0, \
+        "%s: not killed there\n%s" % (name, z.text())
+    wait_group_gone(z.bg.pid, name)
     # The shm file's name is removed as soon as it is mapped (csrc/shm.c),
     # so even a SIGKILL leaves nothing in $TMPDIR.
-    check(name + ": no shm files left in $TMPDIR", not z.shm_files(),
-          str(z.shm_files()))
-    top = [f for f in os.listdir(z.testdata)
-           if os.path.isfile(os.path.join(z.testdata, f))] \
-        if os.path.isdir(z.testdata) else []
-    r = subprocess.run([env.binary, "-test.run=^FuzzCrash$",
-                        "-test.timeout=20s"], cwd=z.pkg, capture_output=True,
-                       text=True, errors="replace", timeout=60)
-    check(name + ": testdata still valid, go test passes (files there: %s)"
-          % top, r.returncode == 0, r.stdout + r.stderr + str(tree(z.testdata)))
-    r = subprocess.run(env.cmd("FuzzCrash", ["-fuzztime=60s"], cache=z.cache),
-                       cwd=z.pkg, capture_output=True, text=True,
-                       errors="replace", timeout=90,
-                       env=dict(env.env(), TMPDIR=z.tmpdir))
+    assert not z.shm_files(), "%s: shm files left: %s" % (name, z.shm_files())
+    top = [os.path.basename(f) for f in corpus_entries(z.testdata)]
+    r = run([env.binary, "-test.run=^FuzzCrash$", "-test.timeout=20s"], z.pkg)
+    assert r.rc == 0, "%s: testdata no longer valid, go test fails (files " \
+        "there: %s, tree %s)\n%s" % (name, top, tree(z.testdata), r)
+    r = run(env.cmd("FuzzCrash", [FIND_BUDGET], cache=z.cache), z.pkg,
+            env.env(TMPDIR=z.tmpdir))
     path = os.path.join(z.testdata, Z_NAME)
-    check(name + ": the next run writes it, it reproduces",
-          r.returncode == 1 and written(r.stdout) == [z.places[0] + "/" + Z_NAME]
-          and reproduces(env, z.pkg, path), r.stdout + r.stderr)
+    assert r.rc == 1 and written(r.stdout) == [z.places[0] + "/" + Z_NAME] \
+        and reproduces(env, z.pkg, path), \
+        "%s: the next run does not write it, or it does not reproduce\n%s" \
+        % (name, r)
 
 
-def t_cache_unwritable(env):
-    # New interesting inputs cannot be saved in the cache: one warning
-    # naming the cache directory, fuzzing goes on (the inputs stay in
-    # memory), PASS. (a) the cache directory is immutable; (b) disk full:
-    # strace fails every rename(2) of the coordinator with ENOSPC (here its
-    # only renames are cache writes), so the temporary files must not pile
-    # up in the cache either.
-    ren = ",".join("?" + r for r in RENAMES)
-    for how in ("immutable", "ENOSPC"):
-        cache = os.path.join(env.tmp, "cache-" + how)
-        d = os.path.join(cache, "FuzzClean")
-        tmpdir = os.path.join(env.tmp, "tmp-cache-" + how)
-        os.makedirs(tmpdir)
-        cmd = env.cmd("FuzzClean", ["-fuzztime=2s"], cache=cache)
-        run_env = dict(env.env(), TMPDIR=tmpdir)
-        if how == "immutable":
-            if not block_dir(d):
-                continue
-        else:
-            if not have_strace("cache full"):
-                continue
-            os.makedirs(d)
-            run_env = strace_env(env, tmpdir)
-            cmd = [STRACE, "-qq", "-o", os.path.join(tmpdir, "..", "cache.log"),
-                   "-e", "trace=" + ren, "-e", "inject=%s:error=ENOSPC" % ren] + cmd
-        try:
-            r = subprocess.run(cmd, cwd=env.pkg(), capture_output=True,
-                               text=True, errors="replace", timeout=60,
-                               env=run_env)
-        finally:
-            if how == "immutable":
-                unblock_dir(d)
-        out = r.stdout + r.stderr
-        warns = [l for l in r.stderr.splitlines()
-                 if "could not write new inputs to the cache" in l]
-        n = [int(x) for x in re.findall(r"new interesting: (\d+)", r.stderr)]
-        name = "cache %s" % how
-        check(name + ": fuzzing goes on, PASS (%d new interesting)" %
-              (n[-1] if n else 0), r.returncode == 0 and
-              r.stdout.endswith("PASS\n") and n and n[-1] >= 2, out)
-        check(name + ": one warning, naming the cache directory",
-              len(warns) == 1 and d + "/" in warns[0] and
-              (how != "ENOSPC" or ENOSPC in warns[0]), out)
-        check(name + ": nothing left in the cache directory",
-              tree(d) == [], str(tree(d)))
-        check(name + ": no shm files left, no sanitizer report",
-              os.listdir(tmpdir) == [] and "Sanitizer" not in r.stderr,
-              str(os.listdir(tmpdir)) + r.stderr)
-
-
-# Known bugs in others' code: failing tests, run with --known-bugs only
-# (not in ctest; see docs/faults.md).
-KNOWN_BUGS = []
-CASES = [t_coord_sigkill, t_shared_cache, t_bad_cache, t_protocol, t_shm,
-         t_min_death, t_sigstop, t_sigterm, t_shm_capacity, t_write_fallback,
-         t_nothing_writable, t_sigint_writing, t_enospc, t_killed_writing,
-         t_cache_unwritable]
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cgofuzz", required=True)
-    ap.add_argument("-k", default="")
-    ap.add_argument("--known-bugs", action="store_true",
-                    help="run only the known-bug cases (expected to fail)")
-    args = ap.parse_args()
-    args.cgofuzz = os.path.abspath(args.cgofuzz)
-    tmp = tempfile.mkdtemp(prefix="cgofuzz-faults-")
+@pytest.mark.parametrize("how", ["immutable", "ENOSPC"])
+def test_cache_unwritable(env, tool, block_dir, how):
+    """New interesting inputs cannot be saved in the cache: one warning
+    naming the cache directory, fuzzing goes on (the inputs stay in
+    memory), PASS. immutable: the cache directory is immutable; ENOSPC
+    (disk full): strace fails every rename(2) of the coordinator (here its
+    only renames are cache writes), so the temporary files must not pile
+    up in the cache either."""
+    d = os.path.join(env.cache, "FuzzClean")
+    cmd = env.cmd("FuzzClean", [CLEAN_BUDGET])
+    run_env = env.env()
+    if how == "immutable":
+        block_dir(d)
+    else:
+        strace = tool("strace")
+        os.makedirs(d)
+        run_env = strace_env(env, env.tmpdir)
+        ren = ",".join("?" + r for r in RENAMES)
+        cmd = [strace, "-qq", "-o", os.path.join(env.tmp, "cache.log"),
+               "-e", "trace=" + ren, "-e", "inject=%s:error=ENOSPC" % ren] + cmd
     try:
-        binary = os.path.join(tmp, "faults.test")
-        b = subprocess.run(["go", "test", "-c", "-fuzz=.", "-o", binary, "."],
-                           cwd=os.path.join(HERE, "gopkg"), capture_output=True,
-                           text=True, timeout=300)
-        if b.returncode != 0:
-            print(b.stderr)
-            return 1
-        env = Env(args, tmp, binary)
-        for case in KNOWN_BUGS if args.known_bugs else CASES:
-            if args.k in case.__name__:
-                print("== " + case.__name__, flush=True)
-                case(env)
+        r = run(cmd, env.pkg, run_env)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return finish()
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        if how == "immutable":
+            unblock_dir(d)
+    warns = [line for line in r.stderr.splitlines()
+             if "could not write new inputs to the cache" in line]
+    n = [int(x) for x in re.findall(r"new interesting: (\d+)", r.stderr)]
+    assert r.rc == 0 and r.stdout.endswith("PASS\n") and n and n[-1] >= 2, \
+        "want PASS with at least 2 new interesting inputs\n%s" % r
+    assert len(warns) == 1 and d + "/" in warns[0] and \
+        (how != "ENOSPC" or ENOSPC in warns[0]), \
+        "want one warning naming %s\n%s" % (d, r)
+    assert tree(d) == [], "left in the cache directory: %s" % tree(d)
+    assert env.shm_files() == [], "shm files left: %s" % env.shm_files()
+    assert "Sanitizer" not in r.stderr, "sanitizer report\n%s" % r
