@@ -1,44 +1,12 @@
 #!/bin/sh
-# run.sh: runs each harness built by build.sh for a bounded time or count,
-# starting from the seeds in testdata/fuzz-seeds/<harness>/.
-#
-#   tests/fuzz/run.sh            # 60 seconds per harness
-#   tests/fuzz/run.sh 300        # 300 seconds per harness
-#   tests/fuzz/run.sh -runs=N    # N inputs per harness
-#
-# New inputs go to build-fuzz/corpus/<harness>/ (the seed directory is only
-# read); crashes are written to build-fuzz/crashes/. Exits non-zero if any
-# harness fails.
+# run.sh [RUNS]: builds the libFuzzer harnesses of the decoders
+# (tests/fuzz/fuzz_*.c) and runs each for RUNS inputs (default 200000)
+# through the pytest suite tests/fuzz/test_fuzz_harnesses.py, as ctest does
+# (fuzz_decoders). env: BUILD (default build).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-out=${OUT:-$root/build-fuzz}
-limit=${1:-60}
-case $limit in
--*) bound=$limit ;;
-*) bound=-max_total_time=$limit ;;
-esac
-status=0
-ran=0
-for bin in "$out"/fuzz_*; do
-  [ -x "$bin" ] || continue
-  ran=$((ran + 1))
-  name=$(basename "$bin")
-  seeds=$root/testdata/fuzz-seeds/$name
-  work=$out/corpus/$name
-  mkdir -p "$work" "$out/crashes"
-  dict=
-  [ -f "$root/tests/fuzz/$name.dict" ] && dict=-dict=$root/tests/fuzz/$name.dict
-  echo "== $name ($bound)"
-  # shellcheck disable=SC2086
-  if ! "$bin" $bound $dict -max_len=65536 -timeout=30 -rss_limit_mb=4096 \
-    -print_final_stats=1 -artifact_prefix="$out/crashes/$name-" \
-    "$work" "$seeds"; then
-    echo "!! $name FAILED"
-    status=1
-  fi
-done
-if [ "$ran" -eq 0 ]; then
-  echo "no harness found in $out: run tests/fuzz/build.sh first"
-  exit 1
-fi
-exit $status
+build=$(cd "${BUILD:-$root/build}" && pwd)
+export CGOFUZZ_SOURCE_DIR="$root" CGOFUZZ_BINARY_DIR="$build"
+export CGOFUZZ_CLI="${CGOFUZZ:-$build/bin/cgofuzz}"
+export CGOFUZZ_FUZZ_RUNS="${1:-200000}"
+exec python3 -m pytest "$root/tests/fuzz/test_fuzz_harnesses.py" -v

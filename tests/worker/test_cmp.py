@@ -1,27 +1,31 @@
-#!/usr/bin/env python3
 """trace-cmp mutations end to end: a minimal coordinator that speaks Go's
 worker protocol plus the exact-input slot (include/cgofuzz/exact.h) drives
 the C worker on FuzzMagic (eight byte comparisons in a loop) with a fixed
-exec budget. With trace-cmp recording on the worker must find the magic
-and publish the exact failing input; with it off (CGOFUZZ_NO_TRACE_CMP) the
-same budget and seed must not find it. Also: a user dictionary
-(-test.fuzzdict) alone finds it, and the slot is never left set by a call
-that found nothing."""
+exec budget and a pinned seed (GODEBUG=fuzzseed=7). With trace-cmp
+recording on the worker must find the magic and publish the exact failing
+input; with it off (CGOFUZZ_NO_TRACE_CMP) the same budget and seed must not
+find it. Also: a user dictionary (-test.fuzzdict) alone finds it, the slot
+is never left set by a call that found nothing, and minimization is bounded
+under an exact-mode coordinator."""
 import base64
 import json
 import mmap
 import os
 import struct
 import subprocess
-import sys
 import tempfile
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from checks import check, finish, go_bytes  # noqa: E402  (tests/checks.py)
+
+import pytest
+
+from testlib import go_bytes
 
 MAGIC = bytes([0x8f, 0x13, 0xa7, 0x5c, 0xe2, 0x39, 0xd4, 0x6b])
 SLOT_MAGIC = 0x5443584546474643
 RAW_MAGIC = 0x5741524546474643  # the raw form: one argument's bytes
 CAP = 1 << 20
+# A call's time limit (ns) is only a hang guard: calls end at their exec
+# Limit, so the sequence of inputs depends on the seed alone.
+CALL_TIMEOUT = 120 * 10**9
 
 
 def encode(b):
@@ -101,14 +105,14 @@ def campaign(exe, env, budget, extra=()):
     protocol problems)."""
     w = Worker(exe, env, extra)
     seed = encode(b"hello, world")
-    resp, _, _, _ = w.call(seed, Timeout=10**9, Limit=1, Warmup=True)
+    resp, _, _, _ = w.call(seed, Timeout=CALL_TIMEOUT, Limit=1, Warmup=True)
     mask = bytearray(base64.b64decode(resp.get("CoverageData") or ""))
     corpus, execs, i, found, problems = [seed], 0, 0, None, []
     while execs < budget and found is None:
         inp = corpus[i % len(corpus)]
         i += 1
         resp, count, same, exact = w.call(
-            inp, Timeout=10**9, Limit=5000, Warmup=False,
+            inp, Timeout=CALL_TIMEOUT, Limit=5000, Warmup=False,
             CoverageData=base64.b64encode(bytes(mask)).decode())
         execs += count
         if not same:
@@ -134,66 +138,115 @@ def campaign(exe, env, budget, extra=()):
     return found, execs, problems, err
 
 
-def main():
-    exe = sys.argv[1]
-    base = dict(os.environ, CGOFUZZ_EXACT_SLOT="1", GODEBUG="fuzzseed=7")
-    budget = 300000
+BUDGET = 300000
+SEEDED = {"GODEBUG": "fuzzseed=7"}
+EXACT = dict(SEEDED, CGOFUZZ_EXACT_SLOT="1")
+NO_TRACE_CMP = dict(EXACT, CGOFUZZ_NO_TRACE_CMP="1")
 
-    found, execs, problems, err = campaign(exe, base, budget)
-    print("     trace-cmp on: found=%r after %d execs" % (found and found[:48], execs))
-    check("trace-cmp finds the magic within %d execs, exact input" % budget,
-          found is not None and decode(found)[:8] == MAGIC,
-          (found, err))
-    check("protocol invariants hold (trace-cmp on)", not problems, problems)
 
-    off = dict(base, CGOFUZZ_NO_TRACE_CMP="1")
-    found, execs, problems, err = campaign(exe, off, budget)
-    print("     trace-cmp off: found=%r after %d execs" % (found, execs))
-    check("without trace-cmp the same budget does not find it",
-          found is None and execs >= budget, found)
-    check("protocol invariants hold (trace-cmp off)", not problems, problems)
+def environ(extra):
+    return dict(os.environ, **extra)
 
-    with tempfile.NamedTemporaryFile("w", suffix=".dict", delete=False) as d:
-        d.write('# libFuzzer/AFL format\nkw1="\\x8f\\x13\\xa7\\x5c'
-                '\\xe2\\x39\\xd4\\x6b"\n')
-    found, execs, problems, err = campaign(exe, off, budget,
-                                           ["-test.fuzzdict=" + d.name])
-    os.unlink(d.name)
-    check("a -test.fuzzdict entry alone finds it",
-          found is not None and decode(found)[:8] == MAGIC, (found, err))
 
-    # Minimizing an interesting input: bounded to 64 candidates under a
-    # cgofuzz coordinator (exact mode), Go's full (quadratic)
-    # minimizer under Go's. KeepCoverage gets one bit no exec sets, so every
-    # candidate is rejected and Go's minimizer runs all of its passes.
-    raw = b"hello, world" + bytes(range(188))
-    big = encode(raw)
-    counts = {}
-    for name, env in (("exact", base),
-                      ("go", dict(os.environ, GODEBUG="fuzzseed=7"))):
-        w = Worker(exe, env)
-        resp, _, _, _ = w.call(big, Timeout=10**9, Limit=1, Warmup=True)
+@pytest.fixture(scope="module")
+def magic(target):
+    return target("magic")
+
+
+@pytest.fixture(scope="module")
+def trace_cmp_on(magic):
+    """The campaign with trace-cmp recording on."""
+    return campaign(magic, environ(EXACT), BUDGET)
+
+
+@pytest.fixture(scope="module")
+def trace_cmp_off(magic):
+    """The same campaign with trace-cmp recording off."""
+    return campaign(magic, environ(NO_TRACE_CMP), BUDGET)
+
+
+def test_trace_cmp_finds_magic(trace_cmp_on):
+    """trace-cmp finds the magic within the budget and the worker publishes
+    the exact failing input."""
+    found, execs, _, err = trace_cmp_on
+    assert found is not None and decode(found)[:8] == MAGIC, (
+        "found=%r after %d execs\n%s" % (found, execs, err))
+
+
+def test_protocol_invariants_trace_cmp_on(trace_cmp_on):
+    """No call modified its input, left the slot set without a finding, or
+    reported new coverage or a failure without the exact input."""
+    _, _, problems, err = trace_cmp_on
+    assert not problems, (problems, err)
+
+
+def test_no_trace_cmp_does_not_find_magic(trace_cmp_off):
+    """Without trace-cmp the same seed and budget do not find it (so the
+    finding above is trace-cmp's)."""
+    found, execs, _, err = trace_cmp_off
+    assert found is None and execs >= BUDGET, (found, execs, err)
+
+
+def test_protocol_invariants_trace_cmp_off(trace_cmp_off):
+    """The protocol invariants hold with trace-cmp off too."""
+    _, _, problems, err = trace_cmp_off
+    assert not problems, (problems, err)
+
+
+def test_dictionary_alone_finds_magic(magic, tmp_path):
+    """With trace-cmp off, a -test.fuzzdict entry holding the magic finds
+    it."""
+    d = tmp_path / "magic.dict"
+    d.write_text('# libFuzzer/AFL format\nkw1="\\x8f\\x13\\xa7\\x5c'
+                 '\\xe2\\x39\\xd4\\x6b"\n')
+    found, execs, _, err = campaign(magic, environ(NO_TRACE_CMP), BUDGET,
+                                    ["-test.fuzzdict=%s" % d])
+    assert found is not None and decode(found)[:8] == MAGIC, (
+        "found=%r after %d execs\n%s" % (found, execs, err))
+
+
+RAW = b"hello, world" + bytes(range(188))
+
+
+@pytest.fixture(scope="module")
+def minimize_counts(magic):
+    """Minimizes one 200-byte interesting input under an exact-mode
+    (cgofuzz) coordinator and under Go's: {mode: (response, execs)}.
+    KeepCoverage gets one bit no exec sets, so every candidate is rejected
+    and Go's minimizer runs all of its passes."""
+    out = {}
+    for mode, env in (("exact", EXACT), ("go", SEEDED)):
+        w = Worker(magic, environ(env))
+        big = encode(RAW)
+        resp, _, _, _ = w.call(big, Timeout=CALL_TIMEOUT, Limit=1,
+                               Warmup=True)
         keep = bytearray(base64.b64decode(resp.get("CoverageData") or ""))
         keep[keep.index(0)] = 0x80
-        resp, counts[name] = w.minimize(big, keep, Timeout=10 * 10**9,
-                                        Limit=0, Index=0)
+        out[mode] = w.minimize(big, keep, Timeout=CALL_TIMEOUT, Limit=0,
+                               Index=0)
         w.close()
-        check("Minimize (%s mode) writes a result" % name,
-              resp.get("WroteToMem") and not resp.get("Err"), resp)
-    print("     minimize execs: exact %d, go %d" % (counts["exact"],
-                                                    counts["go"]))
-    check("exact-mode minimization is bounded, Go's is not",
-          counts["exact"] <= 64 + 1 < 10 * len(raw) < counts["go"], counts)
+    return out
 
-    # Without the exact-slot environment (Go's coordinator) nothing but
-    # Go's mutator runs, so the dictionary is ignored with a warning.
-    env = dict(os.environ, GODEBUG="fuzzseed=7")
-    w = Worker(exe, env, ["-test.fuzzdict=/nonexistent"])
+
+@pytest.mark.parametrize("mode", ["exact", "go"])
+def test_minimize_writes_result(minimize_counts, mode):
+    """A Minimize call writes its result to shared memory, no error."""
+    resp, _ = minimize_counts[mode]
+    assert resp.get("WroteToMem") and not resp.get("Err"), resp
+
+
+def test_exact_minimization_bounded(minimize_counts):
+    """Exact-mode minimization is bounded to 64 candidates (plus the
+    initial run); Go's full, quadratic minimizer is not."""
+    exact = minimize_counts["exact"][1]
+    go = minimize_counts["go"][1]
+    assert exact <= 64 + 1 < 10 * len(RAW) < go, {"exact": exact, "go": go}
+
+
+def test_missing_dictionary_is_an_error(magic):
+    """-test.fuzzdict naming a file that does not exist is an error, also
+    without the exact slot (Go's coordinator), where dictionaries are
+    otherwise ignored."""
+    w = Worker(magic, environ(SEEDED), ["-test.fuzzdict=/nonexistent"])
     err = w.close()
-    check("a missing dictionary is an error", "cannot read dictionary" in err,
-          err)
-    return finish()
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    assert "cannot read dictionary" in err, err

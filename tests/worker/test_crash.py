@@ -1,130 +1,160 @@
-#!/usr/bin/env python3
-"""Every way a C target can die mid-fuzzing, under cgofuzz's coordinator
-via -test.fuzz self-coordination (the binary is its own coordinator): the
+"""Every way a C target can die mid-fuzzing, under cgofuzz's coordinator via
+-test.fuzz self-coordination (the binary is its own coordinator): the
 failing input written to testdata must be the exact input that killed the
-worker (crash.c fails on inputs starting with 'X', at least 3 bytes). Also
-checks that `cgofuzz fuzz` drives a C target binary (discovery runs it with
--test.fuzz and argv[0] = cgofuzz's fake worker)."""
+worker (crash.c fails on inputs starting with 'X', at least 3 bytes; the
+seed "hello" is harmless, so the crash happens mid-fuzzing). Also: `cgofuzz
+fuzz` drives a C target binary, an ASan libFuzzer harness built by `cgofuzz
+cc` is recorded exactly, and the CMake package builds a fuzz target whose
+seed corpus is a ctest test. Every fuzzing run has a pinned seed and an
+exec budget far above what the seed needs."""
 import os
-import re
-import shutil
-import subprocess
-import sys
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from checks import check, finish, fresh, go_bytes  # noqa: E402
+
+import pytest
+
+import fuzzrun
+from fuzzrun import run
+from testlib import go_bytes
+
+BUDGET = 1000000
+
+# mode -> (text the report must contain, extra flags)
+MODES = {
+    "fatal": ("planted failure", ()),
+    "segv": ("", ()),
+    "abort": ("signal: aborted", ()),
+    "exit0": ("exit status 2", ()),
+    "exit3": ("exit status 3", ()),
+    "stack": ("", ()),
+    "hang": ("exit status 2", ("-test.fuzztimeout=1s",)),
+    "oom": ("exit status 2", ("-test.fuzzrsslimitmb=200",)),
+}
+# Modes whose recorded input must fail again in regression mode (a hang or
+# an OOM is a limit of the fuzzing worker; exit(0) ends a regression run
+# with status 0).
+REPRODUCE = ["fatal", "segv", "abort", "exit3", "stack"]
 
 
-
-def fuzz(exe, work, mode, extra=()):
-    d = fresh(os.path.join(work, mode))
-    env = dict(os.environ, CRASH_MODE=mode, GODEBUG="fuzzseed=3")
-    argv = [exe, "-test.fuzz=FuzzCrash", "-test.fuzztime=30s",
-            "-test.parallel=1", "-test.fuzzminimizetime=0",
-            "-test.fuzzcachedir=" + os.path.join(d, "cache")] + list(extra)
-    p = subprocess.run(argv, cwd=d, env=env, timeout=60, text=True,
-                       errors="replace", stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE)
-    m = re.search(r"Failing input written to (testdata/fuzz/FuzzCrash/\w+)",
-                  p.stdout)
-    data = None
-    if m:
-        with open(os.path.join(d, m.group(1)), encoding="utf-8") as f:
-            data = go_bytes(f.read())
-    return p, data, d, m and m.group(1)
+def recorded(r, d):
+    """The []byte value of the failing input a run wrote, or None."""
+    path = fuzzrun.failing_input(r.out)
+    if path is None:
+        return None, None
+    with open(os.path.join(d, path), encoding="utf-8") as f:
+        return path, go_bytes(f.read())
 
 
-def main():
-    exe, typed, cgofuzz, work, asan, src, build = map(os.path.abspath,
-                                                      sys.argv[1:8])
-    fresh(work)
-    cases = [("fatal", "planted failure", ()),
-             ("segv", "", ()),
-             ("abort", "signal: aborted", ()),
-             ("exit0", "exit status 2", ()),
-             ("exit3", "exit status 3", ()),
-             ("stack", "", ()),
-             ("hang", "exit status 2", ("-test.fuzztimeout=1s",)),
-             ("oom", "exit status 2", ("-test.fuzzrsslimitmb=200",))]
-    for mode, want, extra in cases:
-        p, data, d, path = fuzz(exe, work, mode, extra)
-        ok = (p.returncode == 1 and "--- FAIL: FuzzCrash" in p.stdout and
-              want in p.stdout + p.stderr and data is not None and
-              len(data) >= 3 and data[:1] == b"X")
-        check("%s: recorded with its exact input (%r)" % (mode, data), ok,
-              p.stdout[-600:] + p.stderr[-600:])
-        if ok and mode not in ("hang", "oom"):
-            # The recorded input must fail again in regression mode.
-            r = subprocess.run([exe, "-test.run=FuzzCrash/" +
-                                os.path.basename(path)], cwd=d, timeout=30,
-                               env=dict(os.environ, CRASH_MODE=mode),
-                               stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL)
-            check("%s: the written input reproduces" % mode,
-                  r.returncode != 0 or mode == "exit0")
+@pytest.fixture(scope="module")
+def crash_runs(target, tmp_path_factory):
+    """crash_runs(mode) -> (run, directory, path, value): FuzzCrash fuzzed
+    once per mode with CRASH_MODE=mode, one worker, no minimization."""
+    exe = target("crash")
+    done = {}
 
-    # cgofuzz fuzz on a C target binary: discovery, then its coordinator.
-    d = fresh(os.path.join(work, "cli"))
-    p = subprocess.run([cgofuzz, "fuzz", "-fuzz=FuzzBytes", "-fuzztime=30s",
-                        "-parallel=1", "-fuzzminimizetime=0",
-                        "-fuzzcachedir=" + os.path.join(d, "cache"), typed],
-                       cwd=d, timeout=60, text=True, errors="replace",
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    check("cgofuzz fuzz drives a C target binary to its bug",
-          p.returncode == 1 and "found the bug" in p.stdout and
-          "Failing input written" in p.stdout,
-          p.stdout[-800:] + p.stderr[-800:])
+    def get(mode):
+        if mode not in done:
+            d = str(tmp_path_factory.mktemp("crash-" + mode))
+            r = fuzzrun.fuzz(exe, "FuzzCrash", d, BUDGET,
+                             extra=["-test.fuzzminimizetime=0"] +
+                             list(MODES[mode][1]),
+                             env={"CRASH_MODE": mode})
+            done[mode] = (r, d) + recorded(r, d)
+        return done[mode]
+    return get
 
-    # A libFuzzer harness built by `cgofuzz cc -fsanitize=address,fuzzer`:
-    # ASan's report ends the worker; the input is still exact.
-    d = fresh(os.path.join(work, "asan"))
-    p = subprocess.run([asan, "-test.fuzz=.", "-test.fuzztime=30s",
-                        "-test.parallel=1", "-test.fuzzminimizetime=0",
-                        "-test.fuzzcachedir=" + os.path.join(d, "cache")],
-                       cwd=d, timeout=60, text=True, errors="replace",
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    m = re.search(r"Failing input written to (testdata/fuzz/\w+/\w+)",
-                  p.stdout)
-    data = None
-    if m:
-        with open(os.path.join(d, m.group(1)), encoding="utf-8") as f:
-            data = go_bytes(f.read())
-    check("ASan heap overflow: exact input (%r)" % data,
-          p.returncode == 1 and data is not None and len(data) >= 3 and
-          data[:1] == b"X", p.stdout[-600:] + p.stderr[-600:])
-    if m:
-        r = subprocess.run([asan], cwd=d, timeout=30, text=True,
-                           errors="replace", stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE)
-        check("... and ASan reports it again in regression mode",
-              r.returncode != 0 and "heap-buffer-overflow" in r.stderr,
-              r.stderr[-400:])
 
-    # The CMake package: find_package(cgofuzz) + cgofuzz_add_fuzz_target,
-    # whose ctest test runs the seed corpus.
-    d = fresh(os.path.join(work, "pkg"))
-    steps = [["cmake", "-S", os.path.join(src, "tests/worker/cmake_pkg"),
+@pytest.mark.parametrize("mode", list(MODES))
+def test_crash_recorded_with_exact_input(crash_runs, mode):
+    """The coordinator reports the failure (exit 1, --- FAIL, the mode's
+    message) and writes the exact input that killed the worker."""
+    r, _, _, data = crash_runs(mode)
+    want = MODES[mode][0]
+    assert (r.rc == 1 and "--- FAIL: FuzzCrash" in r.out and
+            want in r.out + r.err), r
+    assert data is not None and len(data) >= 3 and data[:1] == b"X", (
+        "recorded %r\n%s" % (data, r))
+
+
+@pytest.mark.parametrize("mode", REPRODUCE)
+def test_crash_input_reproduces(target, crash_runs, mode):
+    """The written input fails again in regression mode."""
+    r, d, path, _ = crash_runs(mode)
+    assert path is not None, r
+    rr = run([target("crash"), "-test.run=FuzzCrash/" +
+              os.path.basename(path)], cwd=d, env={"CRASH_MODE": mode})
+    assert rr.rc != 0, rr
+
+
+def test_cgofuzz_fuzz_drives_c_target(cgofuzz, target, tmp_path):
+    """`cgofuzz fuzz` on a C target binary: discovery (the binary run with
+    -test.fuzz and argv[0] = cgofuzz's fake worker), then its coordinator,
+    finds the bug and writes the input."""
+    r = run([cgofuzz, "fuzz", "-fuzz=FuzzBytes", "-fuzztime=%dx" % BUDGET,
+             "-parallel=1", "-fuzzminimizetime=0",
+             "-fuzzcachedir=%s" % (tmp_path / "cache"), target("typed")],
+            cwd=tmp_path, env={"GODEBUG": fuzzrun.SEED})
+    assert (r.rc == 1 and "found the bug" in r.out and
+            "Failing input written" in r.out), r
+
+
+@pytest.fixture(scope="module")
+def asan_run(target, tmp_path_factory):
+    """The libFuzzer harness built by `cgofuzz cc -fsanitize=address,fuzzer`
+    (a heap overflow on inputs starting with 'X'), fuzzed:
+    (run, directory, path, value)."""
+    d = str(tmp_path_factory.mktemp("asan"))
+    r = fuzzrun.fuzz(target("asan"), ".", d, BUDGET,
+                     extra=["-test.fuzzminimizetime=0"])
+    return (r, d) + recorded(r, d)
+
+
+def test_asan_report_exact_input(asan_run):
+    """ASan's report ends the worker; the recorded input is still exact."""
+    r, _, _, data = asan_run
+    assert (r.rc == 1 and data is not None and len(data) >= 3 and
+            data[:1] == b"X"), "recorded %r\n%s" % (data, r)
+
+
+def test_asan_report_reproduces(target, asan_run):
+    """... and ASan reports the heap overflow again in regression mode."""
+    r, d, path, _ = asan_run
+    assert path is not None, r
+    rr = run([target("asan")], cwd=d)
+    assert rr.rc != 0 and "heap-buffer-overflow" in rr.err, rr
+
+
+@pytest.fixture(scope="module")
+def cmake_pkg(tool, target, source_dir, build_dir, tmp_path_factory):
+    """tests/worker/cmake_pkg configured (find_package(cgofuzz)), built and
+    its ctest run: (the last step's run, build directory, all output)."""
+    cmake, ctest = tool("cmake"), tool("ctest")
+    target("typed")  # clang is there and the worker targets are built
+    d = str(tmp_path_factory.mktemp("cmake-pkg"))
+    steps = [[cmake, "-S", os.path.join(source_dir, "tests/worker/cmake_pkg"),
               "-B", d, "-DCMAKE_C_COMPILER=clang",
-              "-Dcgofuzz_DIR=" + os.path.join(src, "cmake"),
-              "-DCGOFUZZ_BUILD_DIR=" + build],
-             ["cmake", "--build", d],
-             ["ctest", "--test-dir", d, "--output-on-failure"]]
-    out = ""
+              "-Dcgofuzz_DIR=" + os.path.join(source_dir, "cmake"),
+              "-DCGOFUZZ_BUILD_DIR=" + build_dir],
+             [cmake, "--build", d],
+             [ctest, "--test-dir", d, "--output-on-failure"]]
+    log = []
     for st in steps:
-        r = subprocess.run(st, timeout=120, text=True, errors="replace",
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        out += r.stdout
-        if r.returncode != 0:
+        r = run(st)
+        log.append(str(r))
+        if r.rc != 0:
             break
-    check("CMake package: configure, build, seed corpus as a ctest test",
-          r.returncode == 0 and "100% tests passed" in out,
-          out[-1000:])
-    if r.returncode == 0:
-        r = subprocess.run([os.path.join(d, "pkg_fuzz"), "-test.list=."],
-                           timeout=10, text=True, stdout=subprocess.PIPE)
-        check("... the target is a C fuzz target",
-              r.stdout == "FuzzLibFuzzer\n", r.stdout)
-    return finish()
+    return r, d, "\n".join(log)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def test_cmake_package_seed_corpus_ctest(cmake_pkg):
+    """find_package(cgofuzz) + cgofuzz_add_fuzz_target: the project
+    configures and builds, and its seed corpus passes as a ctest test."""
+    r, _, log = cmake_pkg
+    assert r.rc == 0 and "100% tests passed" in r.out, log
+
+
+def test_cmake_package_target_is_c_fuzz_target(cmake_pkg):
+    """The target the package built is a C fuzz target (a libFuzzer
+    harness, listed as FuzzLibFuzzer)."""
+    r, d, log = cmake_pkg
+    assert r.rc == 0, log
+    rr = run([os.path.join(d, "pkg_fuzz"), "-test.list=."], cwd=d)
+    assert rr.out == "FuzzLibFuzzer\n", rr

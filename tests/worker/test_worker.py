@@ -1,183 +1,224 @@
-#!/usr/bin/env python3
-"""C fuzz targets end to end: regression mode, -test.list, and Go's own
-coordinator driving the C worker (Go starts workers from os.Args[0], so the
-Go test binary is exec'd with argv[0] set to the C target)."""
-import argparse
+"""C fuzz targets end to end: -test.list, regression mode on testdata, and
+Go's own coordinator driving the C worker (Go starts its workers from
+os.Args[0], so the Go test binary is exec'd with argv[0] set to the C
+target). Fuzzing runs have a pinned seed and an exec budget; the budgets
+are far above what the seed needs, a found failure ends a run early."""
 import os
 import re
-import shutil
-import subprocess
-import sys
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from checks import check, finish, fresh  # noqa: E402  (tests/checks.py)
+
+import pytest
+
+import fuzzrun
+from fuzzrun import run, write
+
+# Exec budget of the runs that must find a bug (seed 3 finds them in a few
+# thousand execs).
+FIND_BUDGET = 5000000
 
 
+# -- -test.list and flags ----------------------------------------------------
 
-def run(argv, cwd, timeout=30, exe=None, env=None):
-    p = subprocess.run(argv, cwd=cwd, executable=exe, env=env, timeout=timeout,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, errors="replace")
-    return p.returncode, p.stdout, p.stderr
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def test_list(a, work):
-    rc, out, _ = run([a.typed, "-test.list=."], work)
-    check("-test.list=. lists the typed targets",
-          rc == 0 and out == "FuzzBytes\nFuzzPass\nFuzzMulti\n", out)
-    rc, out, _ = run([a.typed, "--test.list", "Multi"], work)
-    check("-test.list with a pattern", rc == 0 and out == "FuzzMulti\n", out)
-    rc, out, _ = run([a.libfuzzer, "-test.list=."], work)
-    check("a libFuzzer harness becomes FuzzLibFuzzer",
-          rc == 0 and out == "FuzzLibFuzzer\n", out)
-    rc, _, err = run([a.typed, "-nosuchflag"], work)
-    check("unknown flag exits 2",
-          rc == 2 and "flag provided but not defined" in err, err)
+@pytest.mark.parametrize("name,args,want", [
+    ("typed", ["-test.list=."], "FuzzBytes\nFuzzPass\nFuzzMulti\n"),
+    ("typed", ["--test.list", "Multi"], "FuzzMulti\n"),
+    ("libfuzzer", ["-test.list=."], "FuzzLibFuzzer\n"),
+], ids=["all-typed-targets", "pattern", "libfuzzer-harness"])
+def test_list(target, tmp_path, name, args, want):
+    """-test.list prints the matching targets, one a line; a libFuzzer
+    harness is listed as FuzzLibFuzzer."""
+    r = run([target(name)] + args, cwd=tmp_path)
+    assert r.rc == 0 and r.out == want, r
 
 
-def test_regression(a, work):
-    d = fresh(os.path.join(work, "regress"))
-    rc, out, _ = run([a.typed], d)
-    check("seeds only: PASS, exit 0", rc == 0 and out == "PASS\n", out)
+def test_unknown_flag_exits_2(target, tmp_path):
+    """An undefined flag is a usage error (exit 2) with Go's message."""
+    r = run([target("typed"), "-nosuchflag"], cwd=tmp_path)
+    assert r.rc == 2 and "flag provided but not defined" in r.err, r
 
-    write(os.path.join(d, "testdata/fuzz/FuzzBytes/crash"),
-          'go test fuzz v1\n[]byte("FUZZY")\n')
-    write(os.path.join(d, "testdata/fuzz/FuzzBytes/fine"),
-          'go test fuzz v1\n[]byte("FUN")\n')
-    rc, out, _ = run([a.typed], d)
+
+# -- regression mode ---------------------------------------------------------
+
+def corpus_file(d, target, name, text):
+    write(os.path.join(d, "testdata", "fuzz", target, name), text)
+
+
+@pytest.fixture
+def bytes_testdata(tmp_path):
+    """A directory with two FuzzBytes testdata files: "crash" (FUZZY, which
+    fails) and "fine" (FUN, which passes)."""
+    corpus_file(tmp_path, "FuzzBytes", "crash", 'go test fuzz v1\n[]byte("FUZZY")\n')
+    corpus_file(tmp_path, "FuzzBytes", "fine", 'go test fuzz v1\n[]byte("FUN")\n')
+    return tmp_path
+
+
+def test_seeds_only_pass(target, tmp_path):
+    """With no testdata, the seeds of every target pass: PASS, exit 0."""
+    r = run([target("typed")], cwd=tmp_path)
+    assert r.rc == 0 and r.out == "PASS\n", r
+
+
+def test_failing_testdata_file(target, bytes_testdata):
+    """A failing testdata file gives go test's report, exit 1."""
+    r = run([target("typed")], cwd=bytes_testdata)
     want = ("--- FAIL: FuzzBytes (0.00s)\n"
             "    --- FAIL: FuzzBytes/crash (0.00s)\n"
             "        typed.c:21: found the bug: 5 bytes\n"
             "FAIL\n")
-    check("a failing testdata file: go test's report, exit 1",
-          rc == 1 and re.sub(r"\d+\.\d\ds", "0.00s", out) == want, out)
-    rc, out, _ = run([a.typed, "-test.run=FuzzBytes/fine", "-test.v"], d)
-    check("-test.run=Target/entry -test.v",
-          rc == 0 and "=== RUN   FuzzBytes/fine" in out and
-          "--- PASS: FuzzBytes/fine" in out and "crash" not in out and
-          out.endswith("PASS\n"), out)
-    rc, out, _ = run([a.typed, "-test.run=^FuzzPass$"], d)
-    check("-test.run selects targets", rc == 0 and out == "PASS\n", out)
-
-    write(os.path.join(d, "testdata/fuzz/FuzzMulti/bools"),
-          "go test fuzz v1\nbool(true)\nbool(true)\nbool(true)\nbool(true)\n"
-          "bool(true)\nbool(true)\nbool(true)\n")
-    write(os.path.join(d, "testdata/fuzz/FuzzMulti/bad"),
-          'go test fuzz v1\nstring("BAD")\nint(-7)\nbool(false)\n'
-          '[]byte("")\nbyte(\'a\')\nfloat64(0)\nrune(\'y\')\n')
-    rc, out, _ = run([a.typed, "-test.run=FuzzMulti"], d)
-    check("a mistyped testdata file fails the target, Go's message",
-          rc == 1 and '"testdata/fuzz/FuzzMulti/bools": mismatched types in '
-          "corpus entry: [bool bool bool bool bool bool bool], want "
-          "[string int bool []uint8 uint8 float64 int32]" in out, out)
-    os.remove(os.path.join(d, "testdata/fuzz/FuzzMulti/bools"))
-    rc, out, _ = run([a.typed, "-test.run=FuzzMulti"], d)
-    check("errorf then skip: still a failure",
-          rc == 1 and "--- FAIL: FuzzMulti/bad" in out and
-          "typed.c:38: bad string, int -7" in out, out)
+    assert r.rc == 1 and re.sub(r"\d+\.\d\ds", "0.00s", r.out) == want, r
 
 
-def build_go(a, work):
-    gopkg = os.path.join(work, "gopkg")
-    shutil.rmtree(gopkg, ignore_errors=True)
-    shutil.copytree(a.gopkg, gopkg)
-    exe = os.path.join(work, "go.test")
-    env = dict(os.environ, GOFLAGS="-mod=mod", GOTOOLCHAIN="local")
-    rc, out, err = run([a.go, "test", "-c", "-fuzz=.", "-o", exe, "."],
-                       gopkg, timeout=120, env=env)
-    check("go test -c -fuzz builds the Go coordinator", rc == 0, out + err)
-    return exe if rc == 0 else None
+def test_run_selects_one_entry_verbose(target, bytes_testdata):
+    """-test.run=Target/entry -test.v runs that entry only, verbosely."""
+    r = run([target("typed"), "-test.run=FuzzBytes/fine", "-test.v"],
+            cwd=bytes_testdata)
+    assert (r.rc == 0 and "=== RUN   FuzzBytes/fine" in r.out and
+            "--- PASS: FuzzBytes/fine" in r.out and "crash" not in r.out and
+            r.out.endswith("PASS\n")), r
 
 
-def coordinate(gotest, worker, target, cwd, fuzztime, parallel=2):
-    """Runs the Go test binary as coordinator with argv[0] = worker."""
-    argv = [worker, "-test.fuzz=^%s$" % target, "-test.run=^%s$" % target,
-            "-test.fuzztime=" + fuzztime, "-test.parallel=%d" % parallel,
-            "-test.fuzzcachedir=" + os.path.join(cwd, "cache")]
-    return run(argv, cwd, timeout=60, exe=gotest)
+def test_run_selects_targets(target, bytes_testdata):
+    """-test.run=^FuzzPass$ skips FuzzBytes and its failing file."""
+    r = run([target("typed"), "-test.run=^FuzzPass$"], cwd=bytes_testdata)
+    assert r.rc == 0 and r.out == "PASS\n", r
 
 
-def test_go_coordinator(a, work):
-    gotest = build_go(a, work)
-    if not gotest:
-        return
-    d = fresh(os.path.join(work, "coord"))
-    rc, out, err = coordinate(gotest, a.typed, "FuzzBytes", d, "30s")
-    print(out + err)
-    check("Go's coordinator finds the C target's bug via the C worker",
-          rc == 1 and "--- FAIL: FuzzBytes" in out and
-          "typed.c:21: found the bug" in out and
-          "fuzz: minimizing" in err)
-    m = re.search(r"Failing input written to (testdata/fuzz/FuzzBytes/\w+)",
-                  out)
-    check("Go wrote a crash file", m is not None)
-    if m:
-        with open(os.path.join(d, m.group(1))) as f:
-            data = f.read()
-        check("the C worker minimized it to FUZ",
-              data == 'go test fuzz v1\n[]byte("FUZ")\n', data)
-        name = os.path.basename(m.group(1))
-        rc, out, _ = run([a.typed, "-test.run=FuzzBytes/" + name], d)
-        check("the crash file reproduces in the C target's regression mode",
-              rc == 1 and "--- FAIL: FuzzBytes/" + name in out and
-              "found the bug: 3 bytes" in out,
-              out)
-        rc, out, _ = run([gotest, "-test.run=FuzzBytes/" + name], d)
-        check("... and in the Go test binary",
-              rc == 1 and "found the bug: 3 bytes" in out, out)
-
-    # Several argument kinds, coverage replies and KeepCoverage minimization;
-    # any replay mismatch would show as "modified input" or a panic.
-    d = fresh(os.path.join(work, "multi"))
-    # (Count limits, not time: a time limit that expires mid-call makes Go's
-    # coordinator report "context deadline exceeded" in about 1 run in 3
-    # with this worker, an open issue.)
-    rc, out, err = coordinate(gotest, a.typed, "FuzzMulti", d, "2000000x")
-    check("FuzzMulti (7 kinds) under Go's coordinator, -fuzztime=Nx: PASS",
-          rc == 0 and out.endswith("PASS\n") and "new interesting" in err,
-          out + err)
-
-    # A crash that kills the worker: Go rebuilds the input from shm.
-    d = fresh(os.path.join(work, "abort"))
-    rc, out, err = coordinate(gotest, a.libfuzzer, "FuzzLibFuzzer", d, "30s")
-    print(out + err)
-    check("abort() in a libFuzzer harness: Go records the crash",
-          rc == 1 and "signal: aborted" in out)
-    m = re.search(r"Failing input written to (testdata/fuzz/\w+/\w+)", out)
-    if m:
-        with open(os.path.join(d, m.group(1))) as f:
-            data = f.read()
-        check("the rebuilt crasher starts with LF",
-              data.startswith('go test fuzz v1\n[]byte("LF'), data)
-        rc, _, _ = run([a.libfuzzer], d)
-        check("it aborts the C target in regression mode", rc == -6)
-
-    # Throughput of a trivial target, one worker: C worker vs Go worker.
-    for label, worker in (("C worker", a.typed), ("Go worker", gotest)):
-        d = fresh(os.path.join(work, "speed"))
-        rc, out, err = coordinate(gotest, worker, "FuzzPass", d, "2s", 1)
-        print("     (%s, exit %d)" % (out.strip().splitlines()[-1:], rc))
-        rates = re.findall(r"\((\d+)/sec\)", err)
-        print("     %s: %s execs/sec (last progress line)" %
-              (label, rates[-1] if rates else "?"))
+def test_mistyped_testdata_file(target, tmp_path):
+    """A testdata file whose types do not match fails the target with Go's
+    message."""
+    corpus_file(tmp_path, "FuzzMulti", "bools",
+                "go test fuzz v1\n" + "bool(true)\n" * 7)
+    r = run([target("typed"), "-test.run=FuzzMulti"], cwd=tmp_path)
+    assert (r.rc == 1 and
+            '"testdata/fuzz/FuzzMulti/bools": mismatched types in corpus '
+            "entry: [bool bool bool bool bool bool bool], want "
+            "[string int bool []uint8 uint8 float64 int32]" in r.out), r
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    for f in ("typed", "libfuzzer", "go", "gopkg", "workdir"):
-        ap.add_argument("--" + f, required=True)
-    a = ap.parse_args()
-    work = fresh(a.workdir)
-    test_list(a, work)
-    test_regression(a, work)
-    test_go_coordinator(a, work)
-    return finish()
+def test_errorf_then_skip_fails(target, tmp_path):
+    """t.Errorf followed by t.Skip is still a failure."""
+    corpus_file(tmp_path, "FuzzMulti", "bad",
+                'go test fuzz v1\nstring("BAD")\nint(-7)\nbool(false)\n'
+                '[]byte("")\nbyte(\'a\')\nfloat64(0)\nrune(\'y\')\n')
+    r = run([target("typed"), "-test.run=FuzzMulti"], cwd=tmp_path)
+    assert (r.rc == 1 and "--- FAIL: FuzzMulti/bad" in r.out and
+            "typed.c:38: bad string, int -7" in r.out), r
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+# -- Go's coordinator, C workers ---------------------------------------------
+
+def coordinate(gotest, worker, target, cwd, budget, parallel=2):
+    """Runs the Go test binary as coordinator of target with argv[0] =
+    worker (the C target, or the Go binary itself), for budget execs."""
+    return fuzzrun.fuzz(worker, target, str(cwd), budget, parallel=parallel,
+                        extra=["-test.run=^%s$" % target], exe=gotest)
+
+
+@pytest.fixture(scope="module")
+def bytes_campaign(target, go_coordinator, tmp_path_factory):
+    """Go's coordinator fuzzing the C target's FuzzBytes with two C workers:
+    (run, its directory, the failing input it wrote or None)."""
+    d = tmp_path_factory.mktemp("coord-bytes")
+    r = coordinate(go_coordinator, target("typed"), "FuzzBytes", d,
+                   FIND_BUDGET)
+    return r, d, fuzzrun.failing_input(r.out, "FuzzBytes")
+
+
+def test_go_coordinator_finds_c_bug(bytes_campaign):
+    """Go's coordinator finds the C target's bug through the C workers and
+    minimizes it."""
+    r, _, _ = bytes_campaign
+    assert (r.rc == 1 and "--- FAIL: FuzzBytes" in r.out and
+            "typed.c:21: found the bug" in r.out and
+            "fuzz: minimizing" in r.err), r
+
+
+def test_go_coordinator_writes_crash_file(bytes_campaign):
+    """Go writes the failing input to testdata/fuzz/FuzzBytes."""
+    r, _, path = bytes_campaign
+    assert path is not None, r
+
+
+@pytest.fixture(scope="module")
+def bytes_crasher(bytes_campaign):
+    """(directory, testdata path) of the crash file of bytes_campaign."""
+    r, d, path = bytes_campaign
+    if path is None:
+        pytest.fail("no crash file was written (see "
+                    "test_go_coordinator_writes_crash_file)\n%s" % r)
+    return d, path
+
+
+def test_crash_file_minimized(bytes_crasher):
+    """The C worker minimized the failing input to FUZ."""
+    d, path = bytes_crasher
+    with open(os.path.join(d, path)) as f:
+        data = f.read()
+    assert data == 'go test fuzz v1\n[]byte("FUZ")\n', data
+
+
+def test_crash_file_reproduces_in_c_target(target, bytes_crasher):
+    """The crash file fails again in the C target's regression mode."""
+    d, path = bytes_crasher
+    name = os.path.basename(path)
+    r = run([target("typed"), "-test.run=FuzzBytes/" + name], cwd=d)
+    assert (r.rc == 1 and "--- FAIL: FuzzBytes/" + name in r.out and
+            "found the bug: 3 bytes" in r.out), r
+
+
+def test_crash_file_reproduces_in_go_binary(go_coordinator, bytes_crasher):
+    """... and in the Go test binary (same corpus format, same target)."""
+    d, path = bytes_crasher
+    r = run([go_coordinator, "-test.run=FuzzBytes/" + os.path.basename(path)],
+            cwd=d)
+    assert r.rc == 1 and "found the bug: 3 bytes" in r.out, r
+
+
+def test_go_coordinator_multi_kinds(target, go_coordinator, tmp_path):
+    """FuzzMulti (seven argument kinds) under Go's coordinator: coverage
+    replies and KeepCoverage minimization work, and no replay mismatch
+    ("modified input", a panic) shows: PASS with new interesting inputs.
+    (An exec budget, not a time: a time limit that expires mid-call makes
+    Go's coordinator report "context deadline exceeded" with this worker,
+    an open issue.)"""
+    r = coordinate(go_coordinator, target("typed"), "FuzzMulti", tmp_path,
+                   2000000)
+    assert (r.rc == 0 and r.out.endswith("PASS\n") and
+            "new interesting" in r.err), r
+
+
+@pytest.fixture(scope="module")
+def abort_campaign(target, go_coordinator, tmp_path_factory):
+    """Go's coordinator on a libFuzzer harness that abort()s on "LF...":
+    (run, directory, failing input path or None)."""
+    d = tmp_path_factory.mktemp("coord-abort")
+    r = coordinate(go_coordinator, target("libfuzzer"), "FuzzLibFuzzer", d,
+                   FIND_BUDGET)
+    return r, d, fuzzrun.failing_input(r.out)
+
+
+def test_go_coordinator_records_abort(abort_campaign):
+    """A crash that kills the C worker is recorded by Go's coordinator."""
+    r, _, path = abort_campaign
+    assert r.rc == 1 and "signal: aborted" in r.out and path, r
+
+
+def test_abort_crasher_rebuilt_exactly(target, abort_campaign):
+    """Go rebuilt the killing input from shared memory: it starts with LF,
+    and it aborts the C target again in regression mode."""
+    r, d, path = abort_campaign
+    assert path, r
+    with open(os.path.join(d, path)) as f:
+        data = f.read()
+    assert data.startswith('go test fuzz v1\n[]byte("LF'), data
+    rr = run([target("libfuzzer")], cwd=d)
+    assert rr.rc == -6, rr
+
+
+@pytest.mark.parametrize("worker", ["c", "go"])
+def test_trivial_target_counted_run(target, go_coordinator, tmp_path, worker):
+    """FuzzPass with one worker (the C worker, or Go's own as the
+    baseline) passes a counted run under Go's coordinator. Throughput is
+    measured by bench/, not asserted here."""
+    w = target("typed") if worker == "c" else go_coordinator
+    r = coordinate(go_coordinator, w, "FuzzPass", tmp_path, 20000, 1)
+    assert r.rc == 0 and r.out.endswith("PASS\n"), r

@@ -1,0 +1,51 @@
+"""cgofuzz fuzzing its own code: the libFuzzer-form harnesses of the corpus
+decoder, the wire messages (tests/fuzz/), the CLI's flag parser and the
+dictionary parser (tests/selffuzz/) are built as cgofuzz C targets with
+`cgofuzz cc -fsanitize=address,undefined,fuzzer`, with the sources they
+test compiled in so that they are instrumented (tests/fuzz/harnesses.py),
+and fuzzed with -test.fuzz by cgofuzz's coordinator: two workers, a pinned
+seed, an exec budget. The seeds and found inputs in
+testdata/selffuzz/<harness>/ are replayed first (regression). Any crash,
+sanitizer report, leak or failed CHECK fails the case.
+
+CGOFUZZ_SELFFUZZ_COUNT=N fuzzes longer (a campaign; the new inputs are
+left in the case's cache directory); the default is 20000 execs."""
+import os
+import shutil
+import sys
+
+import pytest
+
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TESTS, "fuzz"))
+sys.path.insert(0, os.path.join(TESTS, "worker"))
+import fuzzrun  # noqa: E402  (tests/worker/fuzzrun.py)
+import harnesses  # noqa: E402  (tests/fuzz/harnesses.py)
+
+COUNT = int(os.environ.get("CGOFUZZ_SELFFUZZ_COUNT") or 20000)
+
+
+@pytest.fixture(scope="module")
+def cc(cgofuzz, tool, sanitized):
+    """`cgofuzz cc` (needs clang)."""
+    if sanitized:
+        pytest.skip("the harnesses carry their own ASan+UBSan; "
+                    "the release build runs them")
+    tool("clang")
+    return [cgofuzz, "cc"]
+
+
+@pytest.mark.parametrize("name", sorted(harnesses.HARNESSES))
+def test_selffuzz(cc, source_dir, tmp_path, name):
+    """The harness builds, its testdata passes, and COUNT execs of fuzzing
+    with two workers find nothing (exit 0, PASS)."""
+    exe = str(tmp_path / ("selffuzz_" + name))
+    b = fuzzrun.run(cc + harnesses.cflags(source_dir, name) +
+                    ["-fsanitize=address,undefined,fuzzer"] +
+                    harnesses.sources(source_dir, name) + ["-o", exe])
+    assert b.rc == 0, "building selffuzz_%s\n%s" % (name, b)
+    shutil.copytree(os.path.join(source_dir, "testdata", "selffuzz", name),
+                    tmp_path / "testdata" / "fuzz" / "FuzzLibFuzzer")
+    r = fuzzrun.fuzz(exe, ".", str(tmp_path), COUNT, parallel=2,
+                     env={"ASAN_OPTIONS": "detect_leaks=1"})
+    assert r.rc == 0 and r.out.endswith("PASS\n"), r
