@@ -3,6 +3,10 @@
 # (LLVM style, .clang-format at the root).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if ! command -v clang-format >/dev/null 2>&1; then
+  echo "SKIP: clang-format is not installed (scripts/install-deps.sh installs it)"
+  exit 77
+fi
 bad=0
 n=0
 for f in $(git ls-files '*.c' '*.h' '*.cc'); do
