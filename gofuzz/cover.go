@@ -27,15 +27,42 @@ func ResetCoverage() {
 	}
 }
 
+// bridgeEncode returns the bridge slot for C counter i (counting across all
+// registered ranges) with non-zero value v, and how many times bridgeHit must
+// be called on it.
+//
+// Go's worker rounds each of its counters down to its highest set bit before
+// comparing coverage (internal/fuzz SnapshotCoverage), so it tells 8 buckets
+// apart per counter: 1, 2-3, 4-7, ... 128-255. The C counter's bucket is
+// 2^log2(v) too; it reaches Go in one of two ways:
+//
+//   - in the slot (default): slot (i*8 + log2(v)) mod bridgeSlots, one call.
+//     Each C counter uses 8 slots, so C counters i and i+bridgeSlots/8 share
+//     slots.
+//   - in the calls (-tags gofuzz_bridge_calls): slot i mod bridgeSlots,
+//     called 2^log2(v) times, so the Go counter ends in the same bucket as
+//     the C one. 2^k calls is the fewest that reach Go bucket 2^k (k+1 calls
+//     does not work: 2 and 3 calls, or 4 to 7, share a bucket), and never
+//     more than v. C counters i and i+bridgeSlots share a slot, and their
+//     calls add up.
+func bridgeEncode(i int, v byte) (slot uint32, calls int) {
+	k := uint32(bits.Len8(v) - 1)
+	if bucketInCalls {
+		return uint32(i) & (bridgeSlots - 1), 1 << k
+	}
+	return (uint32(i)*8 + k) & (bridgeSlots - 1), 1
+}
+
 // FlushCoverage reports the C counters that are non-zero to Go's fuzzer and
 // zeroes them.
 //
 // Each C counter i with value v is mapped to one of a fixed set of Go
-// coverage slots, chosen from i and the power-of-two bucket of v, and that
-// slot's Go code is executed once. Go's fuzzer thus sees a new C edge, or an
-// edge hit a new number of times (1, 2-3, 4-7, ... 128-255), as new Go
-// coverage. Slots are shared modulo their number (4096), so with more than
-// 512 C counters two edges can share a slot.
+// coverage slots, and that slot's Go code is executed once or more (see
+// bridgeEncode). Go's fuzzer thus sees a new C edge, or an edge hit a new
+// number of times (1, 2-3, 4-7, ... 128-255), as new Go coverage. Slots are
+// shared modulo their number (4096), so with many C counters (more than 512
+// by default, 4096 with -tags gofuzz_bridge_calls) two edges can share a
+// slot.
 //
 // FlushCoverage must be called on the goroutine running the fuzz function,
 // before it returns. Cover does the Reset/Flush pairing for you.
@@ -47,8 +74,10 @@ func FlushCoverage() {
 				continue
 			}
 			r[i] = 0
-			s := uint32(base+i)*8 + uint32(bits.Len8(v)-1)
-			bridgeHit(s & (bridgeSlots - 1))
+			s, n := bridgeEncode(base+i, v)
+			for ; n > 0; n-- {
+				bridgeHit(s)
+			}
 		}
 		base += len(r)
 	}
