@@ -26,8 +26,12 @@ run_suite() { # NAME BUILDDIR CMAKE_ARGS...
   # two cores do not run beside each other on a two-core machine.
   (cd "$dir" && ctest --output-on-failure -j2 --timeout 900 \
     --output-junit ctest.xml)
-  local line p f s
-  line=$(python3 scripts/tally.py "$dir/ctest.xml" "$dir/pytest" "$name" | tee /dev/stderr | tail -n 1)
+  local out line p f s
+  # (Not `tee /dev/stderr`: when stderr is a file, that reopens and
+  # truncates it.)
+  out=$(python3 scripts/tally.py "$dir/ctest.xml" "$dir/pytest" "$name")
+  echo "$out"
+  line=$(echo "$out" | tail -n 1)
   read -r p f s <<<"$(echo "$line" | sed -E 's/^[^:]*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/')"
   if ! [[ "$p" =~ ^[0-9]+$ && "$f" =~ ^[0-9]+$ && "$s" =~ ^[0-9]+$ ]]; then
     echo "=== $name: could not tally the results"
