@@ -1,13 +1,14 @@
 /*
  * flags.c: Go's flag package (see flags.h), transcribed from
- * flag.(*FlagSet).parseOne and strconv.ParseBool/ParseInt/ParseUint so
- * that the corner cases (underscores, "0x" alone, range errors, the order
- * of checks) come out as Go's do.
+ * flag.(*FlagSet).parseOne and strconv.ParseBool; integers are strconv.c's
+ * ParseInt/ParseUint, so the corner cases (underscores, "0x" alone, range
+ * errors, the order of checks) come out as Go's do.
  */
 #include "flags.h"
 
 #include <string.h>
 
+#include "strconv.h"
 #include "text.h"
 
 static const char parse_error[] = "parse error";
@@ -30,138 +31,28 @@ int cgofuzz_flag_parse_bool(const char *s, bool *out, const char **reason) {
   return -1;
 }
 
-static int lower(int c) { return c | ('x' - 'X'); }
-
-/* strconv's underscoreOK: with base 0, '_' may only separate digits (or
- * follow a base prefix), never lead, trail or double. */
-static bool underscore_ok(const char *s) {
-  char saw = '^';
-  size_t i = 0, n = strlen(s);
-  if (n >= 1 && (s[0] == '-' || s[0] == '+')) {
-    s++;
-    n--;
-  }
-  bool hex = false;
-  if (n >= 2 && s[0] == '0' &&
-      (lower(s[1]) == 'b' || lower(s[1]) == 'o' || lower(s[1]) == 'x')) {
-    i = 2;
-    saw = '0'; /* the prefix counts as a digit */
-    hex = lower(s[1]) == 'x';
-  }
-  for (; i < n; i++) {
-    if ((s[i] >= '0' && s[i] <= '9') ||
-        (hex && lower(s[i]) >= 'a' && lower(s[i]) <= 'f')) {
-      saw = '0';
-      continue;
-    }
-    if (s[i] == '_') {
-      if (saw != '0')
-        return false;
-      saw = '_';
-      continue;
-    }
-    if (saw == '_')
-      return false;
-    saw = '!';
-  }
-  return saw != '_';
-}
-
-/* strconv.ParseUint(s, 0, 64). On a range error *out is UINT64_MAX, which
- * ParseInt relies on. */
-static int parse_uint(const char *s0, uint64_t *out, const char **reason) {
-  const char *s = s0;
-  *out = 0;
-  if (*s == '\0') {
-    *reason = parse_error;
-    return -1;
-  }
-  unsigned base = 10;
-  size_t n = strlen(s);
-  if (s[0] == '0') {
-    if (n >= 3 && lower(s[1]) == 'b') {
-      base = 2;
-      s += 2;
-    } else if (n >= 3 && lower(s[1]) == 'o') {
-      base = 8;
-      s += 2;
-    } else if (n >= 3 && lower(s[1]) == 'x') {
-      base = 16;
-      s += 2;
-    } else {
-      base = 8;
-      s += 1;
-    }
-  }
-  bool underscores = false;
-  uint64_t v = 0;
-  const uint64_t cutoff = UINT64_MAX / base + 1;
-  for (; *s; s++) {
-    unsigned c = (unsigned char)*s, d;
-    if (c == '_') {
-      underscores = true;
-      continue;
-    } else if (c >= '0' && c <= '9') {
-      d = c - '0';
-    } else if (lower((int)c) >= 'a' && lower((int)c) <= 'z') {
-      d = (unsigned)lower((int)c) - 'a' + 10;
-    } else {
-      *reason = parse_error;
-      return -1;
-    }
-    if (d >= base) {
-      *reason = parse_error;
-      return -1;
-    }
-    if (v >= cutoff) {
-      *out = UINT64_MAX;
-      *reason = range_error;
-      return -1;
-    }
-    v *= base;
-    uint64_t v1 = v + d;
-    if (v1 < v) {
-      *out = UINT64_MAX;
-      *reason = range_error;
-      return -1;
-    }
-    v = v1;
-  }
-  if (underscores && !underscore_ok(s0)) {
-    *reason = parse_error;
-    return -1;
-  }
-  *out = v;
-  return 0;
+/* strconv.ParseUint(s, 0, 64) and ParseInt(s, 0, 64) (strconv.c), with
+ * the reason texts of Go's *NumError. */
+static int num_result(int rc, const char **reason) {
+  if (rc == CGOFUZZ_NUM_OK)
+    return 0;
+  *reason = rc == CGOFUZZ_NUM_RANGE ? range_error : parse_error;
+  return -1;
 }
 
 int cgofuzz_flag_parse_uint(const char *s, uint64_t *out, const char **reason) {
   uint64_t v;
-  if (parse_uint(s, &v, reason) != 0)
+  if (num_result(cgofuzz_parse_uint(s, strlen(s), 64, &v), reason) != 0)
     return -1;
   *out = v;
   return 0;
 }
 
 int cgofuzz_flag_parse_int(const char *s, int64_t *out, const char **reason) {
-  if (*s == '\0') {
-    *reason = parse_error;
+  int64_t v;
+  if (num_result(cgofuzz_parse_int(s, strlen(s), 64, &v), reason) != 0)
     return -1;
-  }
-  bool neg = s[0] == '-';
-  if (s[0] == '+' || s[0] == '-')
-    s++;
-  uint64_t u;
-  /* A syntax error wins; a range error still goes through the sign
-   * checks below, which report it (u is then UINT64_MAX). */
-  if (parse_uint(s, &u, reason) != 0 && *reason != range_error)
-    return -1;
-  const uint64_t cutoff = (uint64_t)1 << 63;
-  if ((!neg && u >= cutoff) || (neg && u > cutoff)) {
-    *reason = range_error;
-    return -1;
-  }
-  *out = neg ? (int64_t)(0 - u) : (int64_t)u;
+  *out = v;
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #define CGOFUZZ_CODEC_INTERNAL_H
 
 #include "buf.h"
+#include "strconv.h"
 #include "text.h"
 
 #include <stdbool.h>
@@ -38,12 +39,6 @@ int cgofuzz_unquote(const uint8_t *s, size_t n, cgofuzz_buf *out);
 int cgofuzz_unquote_char(const uint8_t *s, size_t n, int32_t *r);
 
 /* ---- numfmt.c ---- */
-
-enum { CGOFUZZ_NUM_OK = 0, CGOFUZZ_NUM_SYNTAX = -1, CGOFUZZ_NUM_RANGE = -2 };
-
-/* strconv.ParseInt(s, 0, bits) / strconv.ParseUint(s, 0, bits). */
-int cgofuzz_parse_int(const char *s, size_t n, int bits, int64_t *out);
-int cgofuzz_parse_uint(const char *s, size_t n, int bits, uint64_t *out);
 
 /* strconv.ParseFloat(s, 64) and ParseFloat(s, 32) (the latter already
  * rounded to float32). s may be "+Inf", "-Inf" or "NaN"; NaN is Go's
