@@ -10,6 +10,8 @@ Every suite is a pytest module registered with ctest by cgofuzz_add_pytest
 
 Each case gets its own directories from pytest's tmp_path; a tool that is
 not installed is a visible skip (the `tool` fixture), never a silent pass.
+Processes a case runs alongside itself come from the `background` fixture.
+The helpers the suites share are in tests/testlib.py (`import testlib`).
 """
 import os
 import shutil
@@ -19,6 +21,7 @@ import pytest
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TESTS)  # testlib.py
+import testlib  # noqa: E402
 
 
 def _required(name):
@@ -66,3 +69,19 @@ def find_tool(name):
 def tool():
     """tool("strace") -> path, or skips the case with the tool's name."""
     return find_tool
+
+
+@pytest.fixture
+def background():
+    """start(cmd, cwd, env, outdir, tag="bg") -> testlib.Background (env:
+    changes to os.environ); everything started is killed at the end of the
+    case."""
+    started = []
+
+    def start(cmd, cwd, env, outdir, tag="bg"):
+        b = testlib.Background(cmd, cwd, env, outdir, tag)
+        started.append(b)
+        return b
+    yield start
+    for b in started:
+        b.cleanup()

@@ -11,11 +11,10 @@ import sys
 
 import pytest
 
+from testlib import run
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))), "worker"))
 import harnesses  # noqa: E402  (tests/fuzz/harnesses.py)
-from fuzzrun import run  # noqa: E402  (tests/worker/fuzzrun.py)
 
 RUNS = int(os.environ.get("CGOFUZZ_FUZZ_RUNS") or 200000)
 SEED = 3

@@ -7,13 +7,10 @@ directory (so a failure is written there, not into the repository) with
 its own -test.fuzzcachedir (so no earlier run's inputs leak in)."""
 import os
 import shutil
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))), "worker"))
-import fuzzrun  # noqa: E402  (tests/worker/fuzzrun.py)
+import testlib
 
 COVER_ENV = {"CC": "clang", "CGO_CFLAGS_ALLOW": "-fsanitize-coverage=.*"}
 
@@ -59,7 +56,7 @@ def gobin(go, source_dir, tmp_path_factory):
                 argv.append("-tags=gofuzz_cover")
             if fuzz:
                 argv.append("-fuzz=.")
-            r = fuzzrun.run(argv + ["./" + pkg], cwd=source_dir,
+            r = testlib.run(argv + ["./" + pkg], cwd=source_dir,
                             env=COVER_ENV if cover else None)
             assert r.rc == 0, "building %s\n%s" % (pkg, r)
             built[key] = exe

@@ -14,8 +14,8 @@ import re
 
 import pytest
 
-import fuzzrun
-from fuzzrun import run
+import testlib
+from testlib import run
 
 FIND_BUDGET = 5000000
 HUNG = "fuzzing process hung or terminated unexpectedly"
@@ -55,7 +55,7 @@ def failing(bins, tmp_path_factory):
         if name not in done:
             b, target, _, env = FAILING[name]
             d = str(tmp_path_factory.mktemp(name))
-            r = fuzzrun.fuzz(bins[b], target, d, FIND_BUDGET, parallel=2,
+            r = testlib.fuzz(bins[b], target, d, FIND_BUDGET, parallel=2,
                              extra=["-test.run=^$"], env=env)
             tdir = os.path.join(d, "testdata", "fuzz", target)
             files = sorted(os.listdir(tdir)) if os.path.isdir(tdir) else []
@@ -76,8 +76,9 @@ def test_failure_found_written_reproduces(failing, name):
     _, target, expect, _ = FAILING[name]
     r, _, files, rerun = failing(name)
     assert (r.rc == 1 and files and
-            "Failing input written to testdata/fuzz/%s/" % target in r.out), r
-    assert expect in r.out + r.err, r
+            "Failing input written to testdata/fuzz/%s/" % target
+            in r.stdout), r
+    assert expect in r.out, r
     assert rerun.rc != 0, "%s\nthe written input does not reproduce" % rerun
 
 
@@ -101,20 +102,20 @@ def test_rerun_dies_of_signal(failing, name, signal):
     """The re-run of the written input dies of the C code's signal."""
     r, _, files, rerun = failing(name)
     assert files, r
-    assert signal in rerun.out + rerun.err, rerun
+    assert signal in rerun.out, rerun
 
 
 def test_cgofuzz_coordinator_loop_in_c(cgofuzz, bins, tmp_path):
     """cgofuzz's coordinator on the Go binary, exec loop in C: the planted
     bug is found, written, and reproduces."""
-    env = {"XLANG_C_BUG": "2", "GODEBUG": fuzzrun.SEED}
+    env = testlib.fuzz_env(XLANG_C_BUG="2")
     r = run([cgofuzz, "fuzz", "-fuzz=^FuzzUnescapeLoop$",
              "-fuzztime=%dx" % FIND_BUDGET,
              "-fuzzcachedir=%s" % (tmp_path / "cache"), bins["cu"]],
             cwd=tmp_path, env=env)
     tdir = tmp_path / "testdata" / "fuzz" / "FuzzUnescapeLoop"
     files = sorted(os.listdir(tdir)) if tdir.is_dir() else []
-    assert r.rc == 1 and files and "round trip: " in r.out, r
+    assert r.rc == 1 and files and "round trip: " in r.stdout, r
     rr = run([bins["cu"], "-test.run=^FuzzUnescapeLoop$/^%s$" % files[0]],
              cwd=tmp_path, env=env)
     assert rr.rc != 0, rr
@@ -126,8 +127,8 @@ def test_counted_run_loop_in_c(bins, tmp_path, b):
     without Go counters in the binary, and stops at the count: Go's
     coordinator may overshoot a count by a few dozen execs (its own Go
     workers do too, docs/notes.md), so 20000 <= execs < 20100."""
-    r = fuzzrun.fuzz(bins[b], "FuzzUnescapeLoop", str(tmp_path), 20000,
+    r = testlib.fuzz(bins[b], "FuzzUnescapeLoop", str(tmp_path), 20000,
                      parallel=2, extra=["-test.run=^$"])
-    n = [int(x) for x in re.findall(r"execs: (\d+)", r.out + r.err)]
-    assert r.rc == 0 and "\nPASS" in "\n" + r.out, r
+    n = [int(x) for x in re.findall(r"execs: (\d+)", r.out)]
+    assert r.rc == 0 and "\nPASS" in "\n" + r.stdout, r
     assert n and 20000 <= n[-1] < 20100, "execs %s\n%s" % (n[-1:], r)

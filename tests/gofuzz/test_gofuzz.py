@@ -13,8 +13,8 @@ import os
 
 import pytest
 
-import fuzzrun
-from fuzzrun import run
+import testlib
+from testlib import run
 
 # Execs of each counted run (the old tests/gofuzz/run.sh 500 of ctest).
 COUNT = 500
@@ -36,7 +36,7 @@ def test_gofmt(go, source_dir):
     gofmt = os.path.join(os.path.dirname(os.path.realpath(go)), "gofmt")
     r = run([gofmt, "-l", "gofuzz", "examples/go", "tests/gofuzz",
              "bench/gofuzz"], cwd=source_dir)
-    assert r.rc == 0 and r.out == "", r
+    assert r.rc == 0 and r.stdout == "", r
 
 
 @pytest.mark.parametrize("argv,env", [
@@ -59,7 +59,7 @@ def test_go_test_with_c_coverage(go, source_dir, cover_env):
 
 
 def counted(binary, pkgdir, target, count, env=None):
-    return fuzzrun.fuzz(binary, target, pkgdir, count, parallel=2,
+    return testlib.fuzz(binary, target, pkgdir, count, parallel=2,
                         extra=["-test.run=^$"], env=env)
 
 
@@ -69,7 +69,7 @@ def counted(binary, pkgdir, target, count, env=None):
 def test_counted_fuzzing(gobin, pkgcopy, pkg, target):
     """A counted fuzzing run of the example target passes."""
     r = counted(gobin(pkg), pkgcopy(pkg), target, COUNT)
-    assert r.rc == 0 and r.out.endswith("PASS\n"), r
+    assert r.rc == 0 and r.stdout.endswith("PASS\n"), r
 
 
 @pytest.mark.parametrize("pkg,target,count", COVERED,
@@ -81,4 +81,4 @@ def test_counted_fuzzing_with_c_coverage(cover_env, gobin, pkgcopy, pkg,
     the short run does not find the planted bug."""
     r = counted(gobin(pkg, cover=True), pkgcopy(pkg), target, count,
                 env=cover_env)
-    assert r.rc == 0 and r.out.endswith("PASS\n"), r
+    assert r.rc == 0 and r.stdout.endswith("PASS\n"), r

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-import fuzzrun
-from fuzzrun import run
+import testlib
+from testlib import run
 
 COVER_MARK = ("// cover.go: C coverage for Go's fuzzer, only with -tags "
               "gofuzz_cover\n")
@@ -67,6 +67,6 @@ def binary(go, example):
 def test_counted_fuzzing(example, binary, tmp_path, target):
     """A counted fuzzing run (2000x) of each fuzz test passes."""
     _, env, _ = example
-    r = fuzzrun.fuzz(binary, target, str(tmp_path), 2000, parallel=2,
+    r = testlib.fuzz(binary, target, str(tmp_path), 2000, parallel=2,
                      extra=["-test.run=^$"], env=env)
-    assert r.rc == 0 and r.out.endswith("PASS\n"), r
+    assert r.rc == 0 and r.stdout.endswith("PASS\n"), r

@@ -16,10 +16,10 @@ import sys
 
 import pytest
 
+import testlib
+
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TESTS, "fuzz"))
-sys.path.insert(0, os.path.join(TESTS, "worker"))
-import fuzzrun  # noqa: E402  (tests/worker/fuzzrun.py)
 import harnesses  # noqa: E402  (tests/fuzz/harnesses.py)
 
 COUNT = int(os.environ.get("CGOFUZZ_SELFFUZZ_COUNT") or 20000)
@@ -40,12 +40,12 @@ def test_selffuzz(cc, source_dir, tmp_path, name):
     """The harness builds, its testdata passes, and COUNT execs of fuzzing
     with two workers find nothing (exit 0, PASS)."""
     exe = str(tmp_path / ("selffuzz_" + name))
-    b = fuzzrun.run(cc + harnesses.cflags(source_dir, name) +
+    b = testlib.run(cc + harnesses.cflags(source_dir, name) +
                     ["-fsanitize=address,undefined,fuzzer"] +
                     harnesses.sources(source_dir, name) + ["-o", exe])
     assert b.rc == 0, "building selffuzz_%s\n%s" % (name, b)
     shutil.copytree(os.path.join(source_dir, "testdata", "selffuzz", name),
                     tmp_path / "testdata" / "fuzz" / "FuzzLibFuzzer")
-    r = fuzzrun.fuzz(exe, ".", str(tmp_path), COUNT, parallel=2,
+    r = testlib.fuzz(exe, ".", str(tmp_path), COUNT, parallel=2,
                      env={"ASAN_OPTIONS": "detect_leaks=1"})
-    assert r.rc == 0 and r.out.endswith("PASS\n"), r
+    assert r.rc == 0 and r.stdout.endswith("PASS\n"), r

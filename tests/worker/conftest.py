@@ -3,12 +3,10 @@ tests/worker/CMakeLists.txt builds with clang (when clang is installed) and
 the Go coordinator binary of tests/worker/gopkg."""
 import os
 import shutil
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # fuzzrun
-import fuzzrun  # noqa: E402
+import testlib
 
 
 @pytest.fixture(scope="session")
@@ -35,7 +33,7 @@ def go_coordinator(tool, source_dir, tmp_path_factory):
     pkg = os.path.join(work, "gopkg")
     shutil.copytree(os.path.join(source_dir, "tests", "worker", "gopkg"), pkg)
     exe = os.path.join(work, "go.test")
-    r = fuzzrun.run([go, "test", "-c", "-fuzz=.", "-o", exe, "."], cwd=pkg,
+    r = testlib.run([go, "test", "-c", "-fuzz=.", "-o", exe, "."], cwd=pkg,
                     env={"GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local"})
     assert r.rc == 0, "go test -c -fuzz builds the Go coordinator\n%s" % r
     return exe

@@ -17,7 +17,8 @@ import tempfile
 
 import pytest
 
-from testlib import go_bytes
+import testlib
+from testlib import environ, go_bytes
 
 MAGIC = bytes([0x8f, 0x13, 0xa7, 0x5c, 0xe2, 0x39, 0xd4, 0x6b])
 SLOT_MAGIC = 0x5443584546474643
@@ -139,13 +140,9 @@ def campaign(exe, env, budget, extra=()):
 
 
 BUDGET = 300000
-SEEDED = {"GODEBUG": "fuzzseed=7"}
+SEEDED = testlib.fuzz_env(7)
 EXACT = dict(SEEDED, CGOFUZZ_EXACT_SLOT="1")
 NO_TRACE_CMP = dict(EXACT, CGOFUZZ_NO_TRACE_CMP="1")
-
-
-def environ(extra):
-    return dict(os.environ, **extra)
 
 
 @pytest.fixture(scope="module")

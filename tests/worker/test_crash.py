@@ -11,9 +11,8 @@ import os
 
 import pytest
 
-import fuzzrun
-from fuzzrun import run
-from testlib import go_bytes
+import testlib
+from testlib import go_bytes, run
 
 BUDGET = 1000000
 
@@ -36,7 +35,7 @@ REPRODUCE = ["fatal", "segv", "abort", "exit3", "stack"]
 
 def recorded(r, d):
     """The []byte value of the failing input a run wrote, or None."""
-    path = fuzzrun.failing_input(r.out)
+    path = testlib.failing_input(r.stdout)
     if path is None:
         return None, None
     with open(os.path.join(d, path), encoding="utf-8") as f:
@@ -53,7 +52,7 @@ def crash_runs(target, tmp_path_factory):
     def get(mode):
         if mode not in done:
             d = str(tmp_path_factory.mktemp("crash-" + mode))
-            r = fuzzrun.fuzz(exe, "FuzzCrash", d, BUDGET,
+            r = testlib.fuzz(exe, "FuzzCrash", d, BUDGET,
                              extra=["-test.fuzzminimizetime=0"] +
                              list(MODES[mode][1]),
                              env={"CRASH_MODE": mode})
@@ -68,8 +67,8 @@ def test_crash_recorded_with_exact_input(crash_runs, mode):
     message) and writes the exact input that killed the worker."""
     r, _, _, data = crash_runs(mode)
     want = MODES[mode][0]
-    assert (r.rc == 1 and "--- FAIL: FuzzCrash" in r.out and
-            want in r.out + r.err), r
+    assert (r.rc == 1 and "--- FAIL: FuzzCrash" in r.stdout and
+            want in r.out), r
     assert data is not None and len(data) >= 3 and data[:1] == b"X", (
         "recorded %r\n%s" % (data, r))
 
@@ -91,9 +90,9 @@ def test_cgofuzz_fuzz_drives_c_target(cgofuzz, target, tmp_path):
     r = run([cgofuzz, "fuzz", "-fuzz=FuzzBytes", "-fuzztime=%dx" % BUDGET,
              "-parallel=1", "-fuzzminimizetime=0",
              "-fuzzcachedir=%s" % (tmp_path / "cache"), target("typed")],
-            cwd=tmp_path, env={"GODEBUG": fuzzrun.SEED})
-    assert (r.rc == 1 and "found the bug" in r.out and
-            "Failing input written" in r.out), r
+            cwd=tmp_path, env=testlib.fuzz_env())
+    assert (r.rc == 1 and "found the bug" in r.stdout and
+            "Failing input written" in r.stdout), r
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +101,7 @@ def asan_run(target, tmp_path_factory):
     (a heap overflow on inputs starting with 'X'), fuzzed:
     (run, directory, path, value)."""
     d = str(tmp_path_factory.mktemp("asan"))
-    r = fuzzrun.fuzz(target("asan"), ".", d, BUDGET,
+    r = testlib.fuzz(target("asan"), ".", d, BUDGET,
                      extra=["-test.fuzzminimizetime=0"])
     return (r, d) + recorded(r, d)
 
@@ -119,7 +118,7 @@ def test_asan_report_reproduces(target, asan_run):
     r, d, path, _ = asan_run
     assert path is not None, r
     rr = run([target("asan")], cwd=d)
-    assert rr.rc != 0 and "heap-buffer-overflow" in rr.err, rr
+    assert rr.rc != 0 and "heap-buffer-overflow" in rr.stderr, rr
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +147,7 @@ def test_cmake_package_seed_corpus_ctest(cmake_pkg):
     """find_package(cgofuzz) + cgofuzz_add_fuzz_target: the project
     configures and builds, and its seed corpus passes as a ctest test."""
     r, _, log = cmake_pkg
-    assert r.rc == 0 and "100% tests passed" in r.out, log
+    assert r.rc == 0 and "100% tests passed" in r.stdout, log
 
 
 def test_cmake_package_target_is_c_fuzz_target(cmake_pkg):
@@ -157,4 +156,4 @@ def test_cmake_package_target_is_c_fuzz_target(cmake_pkg):
     r, d, log = cmake_pkg
     assert r.rc == 0, log
     rr = run([os.path.join(d, "pkg_fuzz"), "-test.list=."], cwd=d)
-    assert rr.out == "FuzzLibFuzzer\n", rr
+    assert rr.stdout == "FuzzLibFuzzer\n", rr

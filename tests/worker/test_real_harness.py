@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-import fuzzrun
-from fuzzrun import run
+import testlib
+from testlib import run
 
 BUDGET = 200000
 
@@ -67,7 +67,7 @@ def test_builds_unchanged(build):
 def test_listed_as_libfuzzer_target(binary, tmp_path):
     """The binary is a C fuzz target listing FuzzLibFuzzer."""
     r = run([binary, "-test.list=."], cwd=tmp_path)
-    assert r.rc == 0 and "FuzzLibFuzzer" in r.out.splitlines(), r
+    assert r.rc == 0 and "FuzzLibFuzzer" in r.stdout.splitlines(), r
 
 
 @pytest.fixture(scope="module")
@@ -75,21 +75,21 @@ def campaign(binary, tmp_path_factory):
     """The harness fuzzed from an empty corpus: one worker, pinned seed,
     BUDGET execs. Returns (run, directory)."""
     d = str(tmp_path_factory.mktemp("cjson-run"))
-    return fuzzrun.fuzz(binary, ".", d, BUDGET), d
+    return testlib.fuzz(binary, ".", d, BUDGET), d
 
 
 def test_fuzzing_passes(campaign):
     """Fuzzing cJSON's harness for the budget passes (no crash, no
     sanitizer report)."""
     r, _ = campaign
-    assert r.rc == 0 and r.out.endswith("PASS\n"), r
+    assert r.rc == 0 and r.stdout.endswith("PASS\n"), r
 
 
 def test_finds_new_interesting_inputs(campaign):
     """It finds new interesting inputs: the progress lines count some, and
     they are in the fuzzing cache."""
     r, d = campaign
-    n = fuzzrun.new_interesting(r.err)
+    n = testlib.new_interesting(r.stderr)
     cache = os.path.join(d, "cache", "FuzzLibFuzzer")
     files = os.listdir(cache) if os.path.isdir(cache) else []
     assert n is not None and n > 0 and files, (

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-import fuzzrun
-from fuzzrun import run, write
+import testlib
+from testlib import run, write
 
 # Exec budget of the runs that must find a bug (seed 3 finds them in a few
 # thousand execs).
@@ -27,13 +27,13 @@ def test_list(target, tmp_path, name, args, want):
     """-test.list prints the matching targets, one a line; a libFuzzer
     harness is listed as FuzzLibFuzzer."""
     r = run([target(name)] + args, cwd=tmp_path)
-    assert r.rc == 0 and r.out == want, r
+    assert r.rc == 0 and r.stdout == want, r
 
 
 def test_unknown_flag_exits_2(target, tmp_path):
     """An undefined flag is a usage error (exit 2) with Go's message."""
     r = run([target("typed"), "-nosuchflag"], cwd=tmp_path)
-    assert r.rc == 2 and "flag provided but not defined" in r.err, r
+    assert r.rc == 2 and "flag provided but not defined" in r.stderr, r
 
 
 # -- regression mode ---------------------------------------------------------
@@ -54,7 +54,7 @@ def bytes_testdata(tmp_path):
 def test_seeds_only_pass(target, tmp_path):
     """With no testdata, the seeds of every target pass: PASS, exit 0."""
     r = run([target("typed")], cwd=tmp_path)
-    assert r.rc == 0 and r.out == "PASS\n", r
+    assert r.rc == 0 and r.stdout == "PASS\n", r
 
 
 def test_failing_testdata_file(target, bytes_testdata):
@@ -64,22 +64,23 @@ def test_failing_testdata_file(target, bytes_testdata):
             "    --- FAIL: FuzzBytes/crash (0.00s)\n"
             "        typed.c:21: found the bug: 5 bytes\n"
             "FAIL\n")
-    assert r.rc == 1 and re.sub(r"\d+\.\d\ds", "0.00s", r.out) == want, r
+    assert r.rc == 1 and re.sub(r"\d+\.\d\ds", "0.00s", r.stdout) == want, r
 
 
 def test_run_selects_one_entry_verbose(target, bytes_testdata):
     """-test.run=Target/entry -test.v runs that entry only, verbosely."""
     r = run([target("typed"), "-test.run=FuzzBytes/fine", "-test.v"],
             cwd=bytes_testdata)
-    assert (r.rc == 0 and "=== RUN   FuzzBytes/fine" in r.out and
-            "--- PASS: FuzzBytes/fine" in r.out and "crash" not in r.out and
-            r.out.endswith("PASS\n")), r
+    assert (r.rc == 0 and "=== RUN   FuzzBytes/fine" in r.stdout and
+            "--- PASS: FuzzBytes/fine" in r.stdout and
+            "crash" not in r.stdout and
+            r.stdout.endswith("PASS\n")), r
 
 
 def test_run_selects_targets(target, bytes_testdata):
     """-test.run=^FuzzPass$ skips FuzzBytes and its failing file."""
     r = run([target("typed"), "-test.run=^FuzzPass$"], cwd=bytes_testdata)
-    assert r.rc == 0 and r.out == "PASS\n", r
+    assert r.rc == 0 and r.stdout == "PASS\n", r
 
 
 def test_mistyped_testdata_file(target, tmp_path):
@@ -91,7 +92,7 @@ def test_mistyped_testdata_file(target, tmp_path):
     assert (r.rc == 1 and
             '"testdata/fuzz/FuzzMulti/bools": mismatched types in corpus '
             "entry: [bool bool bool bool bool bool bool], want "
-            "[string int bool []uint8 uint8 float64 int32]" in r.out), r
+            "[string int bool []uint8 uint8 float64 int32]" in r.stdout), r
 
 
 def test_errorf_then_skip_fails(target, tmp_path):
@@ -100,8 +101,8 @@ def test_errorf_then_skip_fails(target, tmp_path):
                 'go test fuzz v1\nstring("BAD")\nint(-7)\nbool(false)\n'
                 '[]byte("")\nbyte(\'a\')\nfloat64(0)\nrune(\'y\')\n')
     r = run([target("typed"), "-test.run=FuzzMulti"], cwd=tmp_path)
-    assert (r.rc == 1 and "--- FAIL: FuzzMulti/bad" in r.out and
-            "typed.c:38: bad string, int -7" in r.out), r
+    assert (r.rc == 1 and "--- FAIL: FuzzMulti/bad" in r.stdout and
+            "typed.c:38: bad string, int -7" in r.stdout), r
 
 
 # -- Go's coordinator, C workers ---------------------------------------------
@@ -109,7 +110,7 @@ def test_errorf_then_skip_fails(target, tmp_path):
 def coordinate(gotest, worker, target, cwd, budget, parallel=2):
     """Runs the Go test binary as coordinator of target with argv[0] =
     worker (the C target, or the Go binary itself), for budget execs."""
-    return fuzzrun.fuzz(worker, target, str(cwd), budget, parallel=parallel,
+    return testlib.fuzz(worker, target, str(cwd), budget, parallel=parallel,
                         extra=["-test.run=^%s$" % target], exe=gotest)
 
 
@@ -120,16 +121,16 @@ def bytes_campaign(target, go_coordinator, tmp_path_factory):
     d = tmp_path_factory.mktemp("coord-bytes")
     r = coordinate(go_coordinator, target("typed"), "FuzzBytes", d,
                    FIND_BUDGET)
-    return r, d, fuzzrun.failing_input(r.out, "FuzzBytes")
+    return r, d, testlib.failing_input(r.stdout, "FuzzBytes")
 
 
 def test_go_coordinator_finds_c_bug(bytes_campaign):
     """Go's coordinator finds the C target's bug through the C workers and
     minimizes it."""
     r, _, _ = bytes_campaign
-    assert (r.rc == 1 and "--- FAIL: FuzzBytes" in r.out and
-            "typed.c:21: found the bug" in r.out and
-            "fuzz: minimizing" in r.err), r
+    assert (r.rc == 1 and "--- FAIL: FuzzBytes" in r.stdout and
+            "typed.c:21: found the bug" in r.stdout and
+            "fuzz: minimizing" in r.stderr), r
 
 
 def test_go_coordinator_writes_crash_file(bytes_campaign):
@@ -161,8 +162,8 @@ def test_crash_file_reproduces_in_c_target(target, bytes_crasher):
     d, path = bytes_crasher
     name = os.path.basename(path)
     r = run([target("typed"), "-test.run=FuzzBytes/" + name], cwd=d)
-    assert (r.rc == 1 and "--- FAIL: FuzzBytes/" + name in r.out and
-            "found the bug: 3 bytes" in r.out), r
+    assert (r.rc == 1 and "--- FAIL: FuzzBytes/" + name in r.stdout and
+            "found the bug: 3 bytes" in r.stdout), r
 
 
 def test_crash_file_reproduces_in_go_binary(go_coordinator, bytes_crasher):
@@ -170,7 +171,7 @@ def test_crash_file_reproduces_in_go_binary(go_coordinator, bytes_crasher):
     d, path = bytes_crasher
     r = run([go_coordinator, "-test.run=FuzzBytes/" + os.path.basename(path)],
             cwd=d)
-    assert r.rc == 1 and "found the bug: 3 bytes" in r.out, r
+    assert r.rc == 1 and "found the bug: 3 bytes" in r.stdout, r
 
 
 def test_go_coordinator_multi_kinds(target, go_coordinator, tmp_path):
@@ -182,8 +183,8 @@ def test_go_coordinator_multi_kinds(target, go_coordinator, tmp_path):
     an open issue.)"""
     r = coordinate(go_coordinator, target("typed"), "FuzzMulti", tmp_path,
                    2000000)
-    assert (r.rc == 0 and r.out.endswith("PASS\n") and
-            "new interesting" in r.err), r
+    assert (r.rc == 0 and r.stdout.endswith("PASS\n") and
+            "new interesting" in r.stderr), r
 
 
 @pytest.fixture(scope="module")
@@ -193,13 +194,13 @@ def abort_campaign(target, go_coordinator, tmp_path_factory):
     d = tmp_path_factory.mktemp("coord-abort")
     r = coordinate(go_coordinator, target("libfuzzer"), "FuzzLibFuzzer", d,
                    FIND_BUDGET)
-    return r, d, fuzzrun.failing_input(r.out)
+    return r, d, testlib.failing_input(r.stdout)
 
 
 def test_go_coordinator_records_abort(abort_campaign):
     """A crash that kills the C worker is recorded by Go's coordinator."""
     r, _, path = abort_campaign
-    assert r.rc == 1 and "signal: aborted" in r.out and path, r
+    assert r.rc == 1 and "signal: aborted" in r.stdout and path, r
 
 
 def test_abort_crasher_rebuilt_exactly(target, abort_campaign):
@@ -221,4 +222,4 @@ def test_trivial_target_counted_run(target, go_coordinator, tmp_path, worker):
     measured by bench/, not asserted here."""
     w = target("typed") if worker == "c" else go_coordinator
     r = coordinate(go_coordinator, w, "FuzzPass", tmp_path, 20000, 1)
-    assert r.rc == 0 and r.out.endswith("PASS\n"), r
+    assert r.rc == 0 and r.stdout.endswith("PASS\n"), r

@@ -11,9 +11,7 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))), "worker"))
-from fuzzrun import run  # noqa: E402  (tests/worker/fuzzrun.py)
+from testlib import run
 
 
 @pytest.fixture(scope="module")
@@ -83,12 +81,12 @@ def test_shared_corpus_table_counts_entries(xl, shared):
     """The table has every corpus file plus the f.Add seed#0, none with a
     failure or disagreement."""
     n = len(os.listdir(xl.corpus))
-    assert ("%d entries, 0 with" % (n + 1)) in shared.out, shared
+    assert ("%d entries, 0 with" % (n + 1)) in shared.stdout, shared
 
 
 def test_shared_corpus_lower_hex_row(shared):
     """lower_hex: PASS | PASS | ok, with the logged result."""
-    r = row(shared.out, "lower_hex")
+    r = row(shared.stdout, "lower_hex")
     assert (r is not None and r[1:4] == ["PASS", "PASS", "ok"] and
             r[4] == "ok [2f2fc3a9]"), shared
 
@@ -133,7 +131,7 @@ def test_with_ctest_agrees(with_ctest):
 
 def test_with_ctest_pct_literal_row(with_ctest):
     """pct_literal passes in go, c and ctest, results agree."""
-    r = row(with_ctest.out, "pct_literal")
+    r = row(with_ctest.stdout, "pct_literal")
     assert r is not None and r[1:5] == ["PASS"] * 3 + ["ok"], with_ctest
 
 
@@ -152,19 +150,19 @@ def test_planted_c_failure_exit_1(c_failure):
 
 def test_planted_c_failure_row(c_failure):
     """only_pct: go PASS, c FAIL, DIFF."""
-    r = row(c_failure.out, "only_pct")
+    r = row(c_failure.stdout, "only_pct")
     assert r is not None and r[1:4] == ["PASS", "FAIL", "DIFF"], c_failure
 
 
 def test_planted_c_failure_message_shown(c_failure):
     """The C side's failure message is shown."""
-    assert ("c FuzzUnescape/only_pct:" in c_failure.out and
-            "round trip" in c_failure.out), c_failure
+    assert ("c FuzzUnescape/only_pct:" in c_failure.stdout and
+            "round trip" in c_failure.stdout), c_failure
 
 
 def test_planted_c_failure_other_entries_ok(c_failure):
     """Entries the bug does not affect stay ok."""
-    r = row(c_failure.out, "plain")
+    r = row(c_failure.stdout, "plain")
     assert r is not None and r[3] == "ok", c_failure
 
 
@@ -183,7 +181,7 @@ def test_planted_disagreement_exit_1(disagreement):
 
 def test_planted_disagreement_row(disagreement):
     """lower_hex: both PASS, DIFF, both logged results shown."""
-    r = row(disagreement.out, "lower_hex")
+    r = row(disagreement.stdout, "lower_hex")
     assert (r is not None and r[1:4] == ["PASS", "PASS", "DIFF"] and
             r[4] == "go: ok [2f2fc3a9] / c: err 0"), disagreement
 
@@ -194,7 +192,7 @@ def test_gofuzz_column_agrees(xl):
     """gofuzz.FuzzC agrees with Go and the C binary on the shared corpus."""
     r = runner(xl, ["--corpus", xl.corpus, "--go-c-pkg", xl.cpkg])
     assert r.rc == 0, r
-    cells = row(r.out, "lower_hex")
+    cells = row(r.stdout, "lower_hex")
     assert cells is not None and cells[1:5] == ["PASS"] * 3 + ["ok"], r
 
 
@@ -203,6 +201,6 @@ def test_gofuzz_column_follows_c(xl, planted_corpus):
     not what Go does."""
     r = runner(xl, ["--corpus", planted_corpus, "--go-c-pkg", xl.cpkg],
                bug="1")
-    cells = row(r.out, "lower_hex")
+    cells = row(r.stdout, "lower_hex")
     assert (r.rc == 1 and cells is not None and cells[4] == "DIFF" and
             cells[5] == "go: ok [2f2fc3a9] / c: err 0 / gofuzz: err 0"), r
