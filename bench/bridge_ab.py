@@ -44,6 +44,9 @@ import struct
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gofuzz_bench import rate  # noqa: E402  (execs/s of a progress line)
 import time
 import zlib
 
@@ -55,7 +58,6 @@ MOD = os.path.join(CACHE, "bridge_ab")
 GO = shutil.which("go") or "/usr/local/go/bin/go"
 ENCODINGS = ("slot", "calls")
 EXECS = re.compile(r"execs: (\d+) ")
-ELAPSED = re.compile(r"elapsed: (\d+)s, execs: (\d+)")
 REPLAY = re.compile(r"BRIDGEAB counters=(\d+) edges=(\d+) features=(\d+) "
                     r"inputs=(\d+)")
 
@@ -300,15 +302,6 @@ def deadline_flake(st, out):
 def last_execs(out):
     e = EXECS.findall(out)
     return int(e[-1]) if e else None
-
-
-def rate(out):
-    best = None
-    for m in ELAPSED.finditer(out):
-        s, n = int(m.group(1)), int(m.group(2))
-        if s > 0:
-            best = n / s
-    return best
 
 
 def order(i):

@@ -257,6 +257,16 @@ def build_go_test(go, pkgdir, out):
     return out
 
 
+def build_go_test_copy(go, src, tmp_path_factory, name):
+    """The test binary of the Go package at src, built (once per session,
+    by a session fixture) from a copy in a temporary directory, so that the
+    repository stays clean. name names the copy and the binary."""
+    d = tmp_path_factory.mktemp(name + "-build")
+    pkg = str(d / name)
+    shutil.copytree(src, pkg)
+    return build_go_test(go, pkg, str(d / (name + ".test")))
+
+
 def written(text):
     """The paths that "Failing input written to PATH" lines name."""
     return re.findall(r"Failing input written to (\S+)", text)

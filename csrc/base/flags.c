@@ -56,51 +56,17 @@ int cgofuzz_flag_parse_int(const char *s, int64_t *out, const char **reason) {
   return 0;
 }
 
-/* strconv.ParseInt(s, 10, 64) without the range detail: the count of an
- * "Nx" value, where any failure is "invalid count". */
-static bool parse_count(const char *s, size_t n, int64_t *out) {
-  size_t i = 0;
-  bool neg = false;
-  if (n > 0 && (s[0] == '+' || s[0] == '-')) {
-    neg = s[0] == '-';
-    i = 1;
-  }
-  if (i == n)
-    return false;
-  uint64_t v = 0;
-  for (; i < n; i++) {
-    if (s[i] < '0' || s[i] > '9')
-      return false;
-    if (v > (UINT64_MAX - 9) / 10)
-      return false;
-    v = v * 10 + (uint64_t)(s[i] - '0');
-  }
-  if (v > (neg ? (uint64_t)1 << 63 : (uint64_t)INT64_MAX))
-    return false;
-  *out = neg ? (int64_t)(0 - v) : (int64_t)v;
-  return true;
-}
-
 int cgofuzz_flag_parse_duration_or_count(const char *s, bool allow_zero,
-                                         cgofuzz_flag_duration_parser parse,
                                          cgofuzz_flag_dur *out,
                                          const char **reason) {
   size_t n = strlen(s);
-  if (n > 0 && s[n - 1] == 'x') {
-    int64_t c;
-    if (!parse_count(s, n - 1, &c) || c < 0 || (!allow_zero && c == 0)) {
-      *reason = "invalid count";
-      return -1;
-    }
-    *out = (cgofuzz_flag_dur){.text = s, .ns = 0, .count = c};
-    return 0;
-  }
   int64_t ns, c;
-  if (parse(s, &ns, &c) != 0 || c != 0 || ns < 0 || (!allow_zero && ns == 0)) {
-    *reason = "invalid duration";
+  if (cgofuzz_parse_duration(s, &ns, &c) != 0 ||
+      (!allow_zero && ns == 0 && c == 0)) {
+    *reason = n > 0 && s[n - 1] == 'x' ? "invalid count" : "invalid duration";
     return -1;
   }
-  *out = (cgofuzz_flag_dur){.text = s, .ns = ns, .count = 0};
+  *out = (cgofuzz_flag_dur){.text = s, .ns = ns, .count = c};
   return 0;
 }
 
@@ -131,12 +97,9 @@ static int set_value(cgofuzz_flag *f, const char *value, cgofuzz_err *why) {
     break;
   }
   case CGOFUZZ_FLAG_DURATION: {
-    /* flag.Duration is time.ParseDuration: no "Nx", any error is
-     * errParse. */
-    int64_t ns, c;
-    size_t n = strlen(value);
-    if ((n > 0 && value[n - 1] == 'x') ||
-        f->parse_duration(value, &ns, &c) != 0 || c != 0) {
+    /* flag.Duration is time.ParseDuration: any error is errParse. */
+    int64_t ns;
+    if (cgofuzz_parse_go_duration(value, &ns) != 0) {
       reason = parse_error;
       rc = -1;
     } else {
@@ -147,8 +110,8 @@ static int set_value(cgofuzz_flag *f, const char *value, cgofuzz_err *why) {
   }
   case CGOFUZZ_FLAG_DURATION_OR_COUNT: {
     cgofuzz_flag_dur d;
-    if ((rc = cgofuzz_flag_parse_duration_or_count(
-             value, f->allow_zero, f->parse_duration, &d, &reason)) == 0)
+    if ((rc = cgofuzz_flag_parse_duration_or_count(value, f->allow_zero, &d,
+                                                   &reason)) == 0)
       *(cgofuzz_flag_dur *)f->dst = d;
     break;
   }

@@ -15,8 +15,7 @@
  *    "invalid value \"x\" for flag -n: parse error", ...), quoting the value
  *    as Go's %q does.
  *
- * Durations are parsed by a function the caller supplies (the parser
- * cgofuzz uses lives above this layer), wrapped with the rules of Go's
+ * Durations are time.ParseDuration's (strconv.h), with the rules of Go's
  * flag.Duration and of the testing package's duration-or-count flags.
  */
 #ifndef CGOFUZZ_FLAGS_H
@@ -64,10 +63,6 @@ typedef struct cgofuzz_flag_dur {
  * Go would print after the colon ("parse error", ...). */
 typedef int (*cgofuzz_flag_func)(void *dst, const char *value,
                                  cgofuzz_err *why);
-/* cgofuzz_parse_duration's signature: a Go duration into *ns, or "Nx" into
- * *count. Returns 0 or -1. */
-typedef int (*cgofuzz_flag_duration_parser)(const char *s, int64_t *ns,
-                                            int64_t *count);
 
 typedef struct cgofuzz_flag {
   const char *name; /* without the dash */
@@ -76,10 +71,9 @@ typedef struct cgofuzz_flag {
   /* One line of help. As in Go, a `back-quoted` word names the value in
    * the listing ("-cap BYTES"); otherwise the type does. */
   const char *usage;
-  cgofuzz_flag_func func;                      /* the FUNC types */
-  cgofuzz_flag_duration_parser parse_duration; /* the DURATION types */
-  bool allow_zero;                             /* DURATION_OR_COUNT */
-  bool seen; /* filled in: whether the flag appeared */
+  cgofuzz_flag_func func; /* the FUNC types */
+  bool allow_zero;        /* DURATION_OR_COUNT */
+  bool seen;              /* filled in: whether the flag appeared */
 } cgofuzz_flag;
 
 /* Returned by cgofuzz_flags_parse for -h, -help, --h or --help when no such
@@ -105,7 +99,6 @@ int cgofuzz_flag_parse_int(const char *s, int64_t *out, const char **reason);
 int cgofuzz_flag_parse_uint(const char *s, uint64_t *out, const char **reason);
 /* A DURATION_OR_COUNT value, for code that receives one as text. */
 int cgofuzz_flag_parse_duration_or_count(const char *s, bool allow_zero,
-                                         cgofuzz_flag_duration_parser parse,
                                          cgofuzz_flag_dur *out,
                                          const char **reason);
 

@@ -21,6 +21,15 @@ int cgofuzz_parse_uint(const char *s, size_t n, int bits, uint64_t *out);
  * counts as a digit); s[0:n] may start with a sign. */
 bool cgofuzz_underscore_ok(const char *s, size_t n);
 
+/* time.ParseDuration: 0 and *ns (negative durations included), or -1 on
+ * a syntax error or overflow. */
+int cgofuzz_parse_go_duration(const char *s, int64_t *ns);
+
+/* A -fuzztime style value (testing's durationOrCountFlag without its zero
+ * rule): "Nx" (strconv.ParseInt(N, 10, 64), N >= 0) into *count, else a
+ * duration >= 0 into *ns; the other is set to 0. Returns 0 or -1. */
+int cgofuzz_parse_duration(const char *s, int64_t *ns, int64_t *count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -54,10 +54,8 @@ typedef struct cgofuzz_coord_config {
   size_t n_seeds;
 } cgofuzz_coord_config;
 
-/* Parses a -fuzztime style value: a Go duration ("10s", "1m30s", "500ms",
- * "0") into *ns, or "Nx" into *count (the other is set to 0). Returns 0, or
- * -1 if s is neither. */
-int cgofuzz_parse_duration(const char *s, int64_t *ns, int64_t *count);
+/* -fuzztime style values are parsed by cgofuzz_parse_duration
+ * (base/strconv.h). */
 
 /* Runs the fuzz target named in cfg until -fuzztime runs out, a crasher is
  * found, or SIGINT/SIGTERM arrives. Returns the exit status go test would

@@ -77,10 +77,7 @@ static int set_rss_limit(void *dst, const char *v, cgofuzz_err *why) {
 #define INT(n, d, u)                                                           \
   { .name = n, .type = CGOFUZZ_FLAG_INT, .dst = d, .usage = u }
 #define DUR(n, t, d, z, u)                                                     \
-  {                                                                            \
-    .name = n, .type = t, .dst = d, .usage = u,                                \
-    .parse_duration = cgofuzz_parse_duration, .allow_zero = z                  \
-  }
+  { .name = n, .type = t, .dst = d, .usage = u, .allow_zero = z }
 
 /* parse_flags's "stop here with status 0" (after -h printed the usage). */
 #define FLAGS_HELP_SHOWN (-1)

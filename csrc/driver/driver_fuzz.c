@@ -54,8 +54,8 @@ int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
   cgofuzz_flag_dur d;
   const char *reason;
   if (o->fuzztime) {
-    if (cgofuzz_flag_parse_duration_or_count(
-            o->fuzztime, false, cgofuzz_parse_duration, &d, &reason) != 0) {
+    if (cgofuzz_flag_parse_duration_or_count(o->fuzztime, false, &d, &reason) !=
+        0) {
       fprintf(stderr, "invalid value \"%s\" for flag -test.fuzztime: %s\n",
               o->fuzztime, reason);
       return 2;
@@ -64,8 +64,8 @@ int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
     cfg.fuzz_count = d.count;
   }
   if (o->mintime) {
-    if (cgofuzz_flag_parse_duration_or_count(
-            o->mintime, true, cgofuzz_parse_duration, &d, &reason) != 0) {
+    if (cgofuzz_flag_parse_duration_or_count(o->mintime, true, &d, &reason) !=
+        0) {
       fprintf(stderr,
               "invalid value \"%s\" for flag -test.fuzzminimizetime: %s\n",
               o->mintime, reason);

@@ -108,20 +108,6 @@ static bool slot_publish_raw(cgofuzz_worker_ *w, size_t k, const uint8_t *b,
 
 /* ---- bursts ---- */
 
-bool cgofuzz_worker_burst_due_(cgofuzz_worker_ *w) {
-  /* One exec in burst_period (4 while bursts pay off, up to 256 while
-   * they do not) is followed by a burst of comparison-guided ones, and
-   * only those need the comparison log: recording costs up to 3.6x the
-   * exec on comparison-heavy code (cJSON: 52 us unrecorded, 189 us
-   * recorded), so it is on just for them (and during the burst). */
-  bool burst =
-      w->exact && (cgofuzz_pcg_u32(&w->dr) & (w->burst_period - 1)) == 0;
-  cgofuzz_cmp_on_ = burst && w->cmp;
-  if (cgofuzz_cmp_on_)
-    cgofuzz_cmp_reset_();
-  return burst;
-}
-
 /* Up to 8 non-replayable execs derived from vals (the input that just ran,
  * whose comparison log is current): each applies one dictionary or
  * input-to-state mutation to one []byte/string value, on top of the

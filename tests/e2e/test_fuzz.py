@@ -39,10 +39,7 @@ def basic_src(source_dir):
 @pytest.fixture(scope="session")
 def binary(go, basic_src, tmp_path_factory):
     """The test binary of testdata/e2e/basic, built once (from a copy)."""
-    d = tmp_path_factory.mktemp("e2e-build")
-    pkg = str(d / "basic")
-    shutil.copytree(basic_src, pkg)
-    return testlib.build_go_test(go, pkg, str(d / "e2e.test"))
+    return testlib.build_go_test_copy(go, basic_src, tmp_path_factory, "basic")
 
 
 class Case:

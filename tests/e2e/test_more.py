@@ -57,10 +57,7 @@ def setup_src(source_dir):
 @pytest.fixture(scope="session")
 def setup_binary(go, setup_src, tmp_path_factory):
     """The test binary of testdata/e2e/setup, built once (from a copy)."""
-    d = tmp_path_factory.mktemp("setup-build")
-    pkg = str(d / "setup")
-    shutil.copytree(setup_src, pkg)
-    return testlib.build_go_test(go, pkg, str(d / "setup.test"))
+    return testlib.build_go_test_copy(go, setup_src, tmp_path_factory, "setup")
 
 
 class Dir:

@@ -43,10 +43,8 @@ def go(tool):
 @pytest.fixture(scope="session")
 def binary(go, tmp_path_factory):
     """The test binary of tests/faults/gopkg, built once (from a copy)."""
-    d = tmp_path_factory.mktemp("faults-build")
-    pkg = str(d / "gopkg")
-    shutil.copytree(os.path.join(HERE, "gopkg"), pkg)
-    return testlib.build_go_test(go, pkg, str(d / "faults.test"))
+    return testlib.build_go_test_copy(go, os.path.join(HERE, "gopkg"),
+                                      tmp_path_factory, "gopkg")
 
 
 class Env:

@@ -16,7 +16,7 @@ import os
 HARNESSES = {
     "corpus": ("tests/fuzz/fuzz_corpus.c", "core", None),
     "wire": ("tests/fuzz/fuzz_wire.c", "core", None),
-    "flags": ("tests/selffuzz/fuzz_flags.c", "cli", ["flags.c"]),
+    "flags": ("tests/selffuzz/fuzz_flags.c", "base", None),
     "dict": ("tests/selffuzz/fuzz_dict.c", "runtime", ["dict.c"]),
 }
 # The layers compiled whole into every harness: the decoders and what they

@@ -1,7 +1,8 @@
 /*
  * fuzz_flags.c: self-fuzzing harness (libFuzzer form, built with
  * `cgofuzz cc`) for the one flag parser of the CLI and of C target
- * binaries (csrc/base/flags.c). Needs csrc/base/flags.c, buf.c and text.c.
+ * binaries (csrc/base/flags.c). Needs csrc/base (flags.c, strconv.c, buf.c,
+ * text.c).
  *
  * The input is split at NUL bytes into an argument vector and parsed
  * against a table holding one flag of each type. Properties:
@@ -13,8 +14,7 @@
  *    their decimal and hex forms;
  *  - %q quoting of any argument is one printable-ASCII-framed line;
  *  - the usage listing of the table builds.
- * The duration parser is a stand-in (whole seconds), so that only the
- * base layer is under test.
+ * Durations are the real time.ParseDuration (base/strconv.c).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,21 +27,6 @@
 #include "../fuzz/harness_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int secs(const char *s, int64_t *ns, int64_t *count) {
-  *ns = *count = 0;
-  char *end;
-  long long v = strtoll(s, &end, 10);
-  if (end == s || v < 0 || v > 1000000)
-    return -1;
-  if (strcmp(end, "x") == 0)
-    *count = v;
-  else if (strcmp(end, "s") == 0 || (v == 0 && *end == '\0'))
-    *ns = v * 1000000000LL;
-  else
-    return -1;
-  return 0;
-}
 
 /* A bool-like callback in the style of Go's -test.v. */
 static int chatty(void *dst, const char *v, cgofuzz_err *why) {
@@ -126,14 +111,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       {.name = "o", .type = CGOFUZZ_FLAG_STRING, .dst = &s},
       {.name = "parallel", .type = CGOFUZZ_FLAG_INT, .dst = &i64},
       {.name = "n", .type = CGOFUZZ_FLAG_UINT, .dst = &u},
-      {.name = "timeout",
-       .type = CGOFUZZ_FLAG_DURATION,
-       .dst = &dur,
-       .parse_duration = secs},
+      {.name = "timeout", .type = CGOFUZZ_FLAG_DURATION, .dst = &dur},
       {.name = "fuzztime",
        .type = CGOFUZZ_FLAG_DURATION_OR_COUNT,
        .dst = &doc,
-       .parse_duration = secs,
        .allow_zero = (size & 1) != 0},
       {.name = "test.v",
        .type = CGOFUZZ_FLAG_BOOL_FUNC,

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "coord.h"
+#include "strconv.h"
 
 namespace {
 
@@ -117,6 +117,18 @@ TEST(ParseDuration, RejectsWhatGoRejects) {
   ExpectDuration("1\xce\xbcs", 1000);
   ExpectDuration("+0", 0);
   ExpectDuration("-0", 0);
+}
+
+// time.ParseDuration itself (flag.Duration, e.g. -test.timeout): signed.
+TEST(ParseGoDuration, SignedAsGo) {
+  int64_t ns = 7;
+  EXPECT_EQ(cgofuzz_parse_go_duration("-1.5s", &ns), 0);
+  EXPECT_EQ(ns, -1500000000);
+  EXPECT_EQ(cgofuzz_parse_go_duration("-2562047h47m16.854775808s", &ns), 0);
+  EXPECT_EQ(ns, INT64_MIN);
+  EXPECT_EQ(cgofuzz_parse_go_duration("2562047h47m16.854775808s", &ns), -1);
+  EXPECT_EQ(cgofuzz_parse_go_duration("3x", &ns), -1);
+  EXPECT_EQ(cgofuzz_parse_go_duration("", &ns), -1);
 }
 
 } // namespace

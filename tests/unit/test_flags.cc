@@ -185,25 +185,6 @@ const GoCase kGoCases[] = {
 };
 // clang-format on
 
-// A duration parser standing in for cgofuzz_parse_duration (which lives
-// above base): whole seconds "Ns", or "Nx" counts, as the real one reports
-// them.
-int secs(const char *s, int64_t *ns, int64_t *count) {
-  *ns = *count = 0;
-  char *end;
-  long long v = std::strtoll(s, &end, 10);
-  if (end == s || v < 0)
-    return -1;
-  if (std::strcmp(end, "x") == 0) {
-    *count = v;
-    return 0;
-  }
-  if (std::strcmp(end, "s") != 0 && !(v == 0 && *end == '\0'))
-    return -1;
-  *ns = v * 1000000000LL;
-  return 0;
-}
-
 } // namespace
 
 TEST(FlagsTest, MatchesGoFlagPackage) {
@@ -290,7 +271,6 @@ TEST(FlagsTest, DurationOrCountFollowsGoTesting) {
     cgofuzz_flag_dur d{};
     std::vector<cgofuzz_flag> t = {
         mk("fuzztime", CGOFUZZ_FLAG_DURATION_OR_COUNT, &d)};
-    t[0].parse_duration = secs;
     t[0].allow_zero = c.allow_zero;
     std::string msg;
     int r = parse(t, {std::string("-fuzztime=") + c.arg}, &msg);
@@ -311,7 +291,6 @@ TEST(FlagsTest, DurationRefusesCountsLikeFlagDuration) {
   cgofuzz_flag_dur d{};
   d.ns = -1;
   std::vector<cgofuzz_flag> t = {mk("test.timeout", CGOFUZZ_FLAG_DURATION, &d)};
-  t[0].parse_duration = secs;
   std::string msg;
   ASSERT_EQ(parse(t, {"-test.timeout", "0"}, &msg), 2);
   EXPECT_EQ(d.ns, 0);
