@@ -39,7 +39,7 @@ def _fail(msg):
 
 
 # GODEBUG=fuzzseed=N pins the mutator's random stream of Go's workers, of
-# cgofuzz's C workers (worker_server.c) and of the C exec loop under Go's
+# cgofuzz's C workers (csrc/runtime/worker.c) and of the C exec loop under Go's
 # coordinator, so that runs with an exec budget find the same things from
 # one run to the next (the coordinators' own scheduling is not seeded: runs
 # with several corpus entries may still differ a little). SEED is the

@@ -83,12 +83,14 @@ pid_t cgofuzz_spawn_start(const cgofuzz_spawn *s) {
       sigemptyset(&none);
       sigprocmask(SIG_SETMASK, &none, NULL);
     }
+    /* Only 0..top reach the program, even descriptors the caller inherited
+     * without close-on-exec. Without close_range (kernels before 5.11),
+     * close them here; the HIGH_FD copies have served their dup2s, and
+     * only the report pipe must stay open until exec. */
     if (s->close_others &&
         close_range((unsigned)top + 1, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
-      /* Even descriptors the caller inherited without close-on-exec; the
-       * report pipe and the HIGH_FD copies are close-on-exec already. */
       for (int fd = top + 1; fd < 4096; fd++)
-        if (fd != report[1] && fd < HIGH_FD)
+        if (fd != report[1])
           close(fd);
     }
     if (s->add_env && putenv((char *)s->add_env) != 0)
