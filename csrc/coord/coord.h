@@ -30,6 +30,41 @@ extern "C" {
  * fake worker appends the inputs it is sent to. */
 #define CGOFUZZ_DISCOVER_ENV "CGOFUZZ_DISCOVER_OUT"
 
+/* What a front end (lf.h: libFuzzer's command line) is told as a run goes. */
+typedef struct cgofuzz_coord_stats {
+  int64_t execs;      /* inputs run, warm-up included */
+  int64_t elapsed_ms; /* since the run started */
+  size_t corpus;      /* corpus entries */
+  size_t cov_bytes;   /* coverage counters ever hit (libFuzzer's "cov") */
+  size_t cov_bits;    /* counter buckets ever hit (libFuzzer's "ft") */
+  size_t new_inputs;  /* interesting inputs found by fuzzing */
+  size_t workers;
+} cgofuzz_coord_stats;
+
+/* Replaces Go's output and files: with an observer the coordinator prints
+ * nothing of its own (no progress lines, no verdict), reads no testdata or
+ * cache directory and writes none; failures and new inputs are handed over
+ * instead, crashers unminimized and at once, as libFuzzer writes them. Each
+ * callback may be NULL. data is always an encoded corpus file. */
+typedef struct cgofuzz_coord_observer {
+  void *ctx;
+  /* Every starting input has run once (libFuzzer's INITED). */
+  void (*inited)(void *ctx, const cgofuzz_coord_stats *st);
+  /* A new interesting input joined the corpus. */
+  void (*new_input)(void *ctx, const uint8_t *data, size_t len,
+                    const cgofuzz_coord_stats *st);
+  /* Every 3 s while fuzzing. */
+  void (*pulse)(void *ctx, const cgofuzz_coord_stats *st);
+  /* An input failed: msg is the worker's error text, or says how the
+   * worker died; status is the worker's wait status when it died (else
+   * -1). The run then ends unless fuzz_continue. */
+  void (*failure)(void *ctx, const uint8_t *data, size_t len, const char *msg,
+                  size_t msg_len, int status, const cgofuzz_coord_stats *st);
+  /* The run is over; fatal_msg is the error that ended it, if any. */
+  void (*finished)(void *ctx, const cgofuzz_coord_stats *st,
+                   const char *fatal_msg, size_t fatal_len);
+} cgofuzz_coord_observer;
+
 typedef struct cgofuzz_coord_config {
   const char *binary; /* the test binary (path as given) */
   char **extra_args;  /* passed to every worker after our flags */
@@ -52,6 +87,18 @@ typedef struct cgofuzz_coord_config {
   size_t n_kinds;
   cgofuzz_buf *seeds;
   size_t n_seeds;
+  /* With an observer (see above): the inputs to start from besides the
+   * seeds (encoded corpus files; ones of other types are skipped with a
+   * warning naming them), and the workers' stdout/stderr (-1: /dev/null,
+   * as Go's; a front end passes its stderr so sanitizer reports show). */
+  const cgofuzz_coord_observer *observer;
+  const cgofuzz_buf *inputs;
+  char **input_names; /* for messages, parallel to inputs (may be NULL) */
+  size_t n_inputs;
+  int worker_output_fd;
+  /* Extra environment for the workers ("NAME=value"), after ours. */
+  char **worker_env;
+  size_t n_worker_env;
 } cgofuzz_coord_config;
 
 /* -fuzztime style values are parsed by cgofuzz_parse_duration
@@ -81,6 +128,23 @@ void cgofuzz_coord_free_discovery(cgofuzz_coord_config *cfg);
  * file named by $CGOFUZZ_DISCOVER_OUT, and reports each call as done.
  * Returns the process exit status. */
 int cgofuzz_coord_fake_worker(void);
+
+/* How many coverage counters binary has: Go's (.go.fuzzcntrs) or a C
+ * target's (__sancov_cntrs); 0 when it is not instrumented. */
+size_t cgofuzz_coord_counters(const char *binary);
+
+/* Number of bits set in snap and not in mask (Go's countNewCoverageBits). */
+size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap, size_t n);
+/* mask |= snap. */
+void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
+
+/* Whether SIGINT/SIGTERM/SIGHUP ended the last cgofuzz_coord_run. */
+bool cgofuzz_coord_interrupted(void);
+
+/* The argv every worker of cfg is started with (cfg->binary, Go's worker
+ * flags, then cfg->extra_args), NULL-terminated and malloc'd, each string
+ * too; NULL when out of memory. Free with cgofuzz_coord_free_names. */
+char **cgofuzz_coord_worker_argv(const cgofuzz_coord_config *cfg, size_t *n);
 
 /* Runs a shell-free command (argv[0] looked up in PATH) and returns its
  * first output line, trimmed, in out (malloc'd). -1 if it fails. */

@@ -74,3 +74,8 @@ void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n) {
   for (size_t i = 0; i < n; i++)
     mask[i] |= snap[i];
 }
+
+size_t cgofuzz_coord_counters(const char *binary) {
+  size_t n = cgofuzz_cov_counters_size(binary);
+  return n ? n : cgofuzz_cov_section_size(binary, "__sancov_cntrs");
+}

@@ -83,10 +83,6 @@ size_t cgofuzz_cov_counters_size(const char *binary);
  * section; its workers tell the mask size in their first warm-up reply. */
 size_t cgofuzz_cov_section_size(const char *binary, const char *section);
 
-/* Number of bits set in snap and not in mask (Go's countNewCoverageBits). */
-size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap, size_t n);
-/* mask |= snap. */
-void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
 
 /* --- scheduling (coord_sched.c) */
 
@@ -220,7 +216,12 @@ typedef struct coord {
   cgofuzz_buf fail_msg; /* text of the error, printed indented */
   char *crash_path;     /* written crasher, if any */
   bool cache_warned;    /* said once that the cache is not writable */
+  int death_status;     /* wait status of the worker whose death is being
+                           handled, -1 while handling a reply */
 } coord;
+
+/* The run's figures for an observer (coord.h). */
+void cgofuzz_coord_stats_get(coord *c, cgofuzz_coord_stats *st);
 
 /* Ends the run with a failure whose text is msg (printed indented). */
 void cgofuzz_coord_fail(coord *c, const char *msg, size_t len);
@@ -234,8 +235,6 @@ void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
                              int state, int64_t limit);
 /* A fuzz or minimize reply of a busy worker (coord_resp.c). */
 void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n);
-/* SIGINT/SIGTERM/SIGHUP arrived: workers dying now are not crashers. */
-bool cgofuzz_coord_interrupted(void);
 /* Appends the elapsed time as Go prints it in progress lines. */
 void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b);
 

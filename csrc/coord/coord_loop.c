@@ -54,9 +54,33 @@ void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b) {
   cgofuzz_fmt_secs(b, (cgofuzz_mono_ms() - c->start_ms + 500) / 1000);
 }
 
+void cgofuzz_coord_stats_get(coord *c, cgofuzz_coord_stats *st) {
+  memset(st, 0, sizeof *st);
+  st->execs = c->count;
+  st->elapsed_ms = cgofuzz_mono_ms() - c->start_ms;
+  st->corpus = c->corpus.n;
+  st->new_inputs = c->interesting;
+  st->workers = c->np;
+  for (size_t i = 0; i < c->mask_len; i++) {
+    st->cov_bytes += c->mask[i] != 0;
+    for (unsigned v = c->mask[i]; v; v &= v - 1) /* no libgcc popcount */
+      st->cov_bits++;
+  }
+}
+
 static void log_stats(coord *c) {
   cgofuzz_buf b = {0};
   int64_t now = cgofuzz_mono_ms();
+  const cgofuzz_coord_observer *ob = c->cfg->observer;
+  if (ob) {
+    cgofuzz_coord_stats st;
+    cgofuzz_coord_stats_get(c, &st);
+    if (ob->pulse && c->warmup_left == 0)
+      ob->pulse(ob->ctx, &st);
+    c->count_last_log = c->count;
+    c->last_log_ms = now;
+    return;
+  }
   cgofuzz_buf_puts(&b, "fuzz: elapsed: ");
   cgofuzz_coord_put_elapsed(c, &b);
   if (c->warmup_left > 0) {
@@ -103,8 +127,9 @@ int cgofuzz_coord_start_worker(coord *c, slot *s) {
   cgofuzz_err err = {0};
   const uint8_t *l;
   size_t n;
-  if (cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, c->wenv, NULL, -1,
-                           -1, &err) != 0) {
+  int out = c->cfg->observer ? c->cfg->worker_output_fd : -1;
+  if (cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, c->wenv, NULL, out,
+                           out, &err) != 0) {
     cgofuzz_coord_failf(c, "fuzzing process terminated without fuzzing: %s",
                         err.msg);
     return -1;
@@ -210,37 +235,48 @@ void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
     cgofuzz_coord_on_death(c, s);
 }
 
-static int build_worker_argv(coord *c) {
-  const cgofuzz_coord_config *cfg = c->cfg;
-  c->wargv = calloc(8 + cfg->n_extra, sizeof *c->wargv);
-  if (!c->wargv)
-    return -1;
+char **cgofuzz_coord_worker_argv(const cgofuzz_coord_config *cfg, size_t *np) {
+  char **v = calloc(8 + cfg->n_extra, sizeof *v);
+  if (!v)
+    return NULL;
   cgofuzz_buf b = {0};
   size_t n = 0;
-  c->wargv[n++] = strdup(cfg->binary);
-  c->wargv[n++] = strdup("-test.fuzzworker");
-  c->wargv[n++] = strdup("-test.paniconexit0");
+  v[n++] = strdup(cfg->binary);
+  v[n++] = strdup("-test.fuzzworker");
+  v[n++] = strdup("-test.paniconexit0");
   cgofuzz_buf_printf(&b, "-test.fuzzcachedir=%s", cfg->cache_root);
-  c->wargv[n++] = strdup(coord_cstr(&b));
+  v[n++] = strdup(coord_cstr(&b));
   b.len = 0;
   cgofuzz_buf_printf(&b, "-test.fuzz=^%s$", cfg->target);
-  c->wargv[n++] = strdup(coord_cstr(&b));
+  v[n++] = strdup(coord_cstr(&b));
   b.len = 0;
   cgofuzz_buf_printf(&b, "-test.run=^%s$", cfg->target);
-  c->wargv[n++] = strdup(coord_cstr(&b));
+  v[n++] = strdup(coord_cstr(&b));
   for (size_t i = 0; i < cfg->n_extra; i++)
-    c->wargv[n++] = strdup(cfg->extra_args[i]);
-  c->nwargv = n;
+    v[n++] = strdup(cfg->extra_args[i]);
   cgofuzz_buf_free(&b);
+  bool ok = true;
   for (size_t i = 0; i < n; i++)
-    if (!c->wargv[i])
-      return -1;
+    ok = ok && v[i];
+  if (!ok) {
+    cgofuzz_coord_free_names(v, n);
+    return NULL;
+  }
+  *np = n;
+  return v;
+}
+
+static int build_worker_argv(coord *c) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  c->wargv = cgofuzz_coord_worker_argv(cfg, &c->nwargv);
+  if (!c->wargv)
+    return -1;
   /* Every worker is told we read the exact-input slot: a C worker then
    * uses trace-cmp and dictionary mutations; a Go worker ignores it. */
   size_t ne = 0;
   while (environ[ne])
     ne++;
-  c->wenv = calloc(ne + 2, sizeof *c->wenv);
+  c->wenv = calloc(ne + cfg->n_worker_env + 2, sizeof *c->wenv);
   if (!c->wenv)
     return -1;
   size_t k = 0, klen = strlen(CGOFUZZ_EXACT_ENV);
@@ -248,7 +284,9 @@ static int build_worker_argv(coord *c) {
     if (strncmp(environ[i], CGOFUZZ_EXACT_ENV, klen) != 0 ||
         environ[i][klen] != '=')
       c->wenv[k++] = environ[i]; /* borrowed */
-  c->wenv[k] = (char *)CGOFUZZ_EXACT_ENV "=1";
+  c->wenv[k++] = (char *)CGOFUZZ_EXACT_ENV "=1";
+  for (size_t i = 0; i < cfg->n_worker_env; i++)
+    c->wenv[k++] = cfg->worker_env[i]; /* borrowed */
   return 0;
 }
 
@@ -267,6 +305,23 @@ static int load_corpus(coord *c) {
       continue;
     cgofuzz_coord_corpus_add(&c->corpus, cfg->seeds[i].data, cfg->seeds[i].len,
                              true, name);
+  }
+  if (cfg->observer) {
+    /* A front end's own inputs instead of testdata and the cache. */
+    for (size_t i = 0; i < cfg->n_inputs; i++) {
+      const char *name = cfg->input_names ? cfg->input_names[i] : "input";
+      msg.len = 0;
+      if (cgofuzz_coord_corpus_typecheck(cfg->inputs[i].data,
+                                         cfg->inputs[i].len, cfg->kinds,
+                                         cfg->n_kinds, &msg) != 0) {
+        fprintf(stderr, "WARNING: skipping %s: %s\n", name, coord_cstr(&msg));
+        continue;
+      }
+      cgofuzz_coord_corpus_add(&c->corpus, cfg->inputs[i].data,
+                               cfg->inputs[i].len, false, name);
+    }
+    cgofuzz_buf_free(&msg);
+    return 0;
   }
   if (cgofuzz_coord_corpus_load_dir(&c->corpus, c->testdata_dir, cfg->kinds,
                                     cfg->n_kinds, true, true, &errs,
@@ -310,6 +365,16 @@ static int add_zero_entry(coord *c) {
 }
 
 static void print_verdict(coord *c) {
+  const cgofuzz_coord_observer *ob = c->cfg->observer;
+  if (ob) {
+    cgofuzz_coord_stats st;
+    cgofuzz_coord_stats_get(c, &st);
+    if (ob->finished)
+      ob->finished(ob->ctx, &st,
+                   c->fatal ? (const char *)c->fail_msg.data : NULL,
+                   c->fatal ? c->fail_msg.len : 0);
+    return;
+  }
   double secs = (double)(cgofuzz_mono_ms() - c->start_ms) / 1000.0;
   cgofuzz_buf b = {0};
   if (c->failed) {
@@ -416,6 +481,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   coord c;
   memset(&c, 0, sizeof c);
   c.cfg = cfg;
+  c.death_status = -1;
   c.start_ms = c.last_log_ms = cgofuzz_mono_ms();
   got_signal = 0;
   struct sigaction sa, old_int, old_term, old_hup, old_pipe, old_xfsz;
@@ -466,7 +532,8 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
                     "guidance and may be inefficient\n");
   c.warmup_count = c.warmup_left = c.corpus.n;
   if (c.corpus.n == 0) {
-    fprintf(stderr, "warning: starting with empty corpus\n");
+    if (!cfg->observer)
+      fprintf(stderr, "warning: starting with empty corpus\n");
     if (add_zero_entry(&c) != 0) {
       cgofuzz_coord_failf(&c, "%s", "encoding the zero-value input failed");
       goto finish;
@@ -499,7 +566,8 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
     log_stats(&c);
     run_loop(&c);
     cgofuzz_mjob_flush(&c);
-    log_stats(&c);
+    if (!cfg->observer) /* its finished callback has the last word */
+      log_stats(&c);
   }
 
 finish:

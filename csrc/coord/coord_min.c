@@ -103,6 +103,18 @@ static char *write_failure(coord *c, const cgofuzz_buf *data) {
  * run; with it, the failure is printed now and fuzzing goes on. */
 void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
                                   const cgofuzz_buf *msg) {
+  const cgofuzz_coord_observer *ob = c->cfg->observer;
+  if (ob) {
+    cgofuzz_coord_stats st;
+    cgofuzz_coord_stats_get(c, &st);
+    if (ob->failure)
+      ob->failure(ob->ctx, data->data, data->len, (const char *)msg->data,
+                  msg->len, c->death_status, &st);
+    c->failed = true;
+    if (!c->cfg->fuzz_continue)
+      c->done = true;
+    return;
+  }
   char *path = write_failure(c, data);
   if (!path) {
     cgofuzz_coord_fail(c, (const char *)msg->data, msg->len);
@@ -134,6 +146,18 @@ void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
       cgofuzz_coord_corpus_add(&c->corpus, data->data, data->len, false, hex);
   if (added != 1)
     return;
+  const cgofuzz_coord_observer *ob = c->cfg->observer;
+  if (ob) {
+    c->interesting++;
+    if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) == 0 &&
+        snap)
+      cgofuzz_sched_set_cov(&c->sched, c->corpus.n - 1, snap, c->mask_len);
+    cgofuzz_coord_stats st;
+    cgofuzz_coord_stats_get(c, &st);
+    if (ob->new_input)
+      ob->new_input(ob->ctx, data->data, data->len, &st);
+    return;
+  }
   char *path = NULL;
   cgofuzz_err err = {0};
   if (cgofuzz_coord_corpus_write(c->cache_dir, data->data, data->len, &path,

@@ -79,7 +79,8 @@ static void crash(coord *c, slot *s, int64_t count, const char *msg,
                   size_t msg_len, bool minimizable) {
   cgofuzz_buf data = {0}, text = {0};
   const cgofuzz_centry *e = &c->corpus.e[s->entry];
-  if (s->warmup && e->is_seed) {
+  const cgofuzz_coord_observer *ob = c->cfg->observer;
+  if (s->warmup && e->is_seed && !ob) {
     fprintf(stderr, "failure while testing seed corpus entry: %s/%s\n",
             c->cfg->target, e->name);
     cgofuzz_coord_fail(c, msg, msg_len);
@@ -92,7 +93,8 @@ static void crash(coord *c, slot *s, int64_t count, const char *msg,
   if (rebuild(c, s, count, &data) != 0)
     goto done;
   cgofuzz_buf_append(&text, msg, msg_len);
-  if (minimizable && cgofuzz_coord_can_minimize(c) &&
+  /* A front end gets crashers as found (libFuzzer minimizes on request). */
+  if (minimizable && !ob && cgofuzz_coord_can_minimize(c) &&
       cgofuzz_mjob_queue(c, true, &data, &text, NULL, NULL) == 0) {
     c->minimizing = !c->cfg->fuzz_continue;
     fprintf(stderr, "fuzz: minimizing %zu-byte failing input file\n", data.len);
@@ -108,6 +110,14 @@ done:
 static void warmup_done(coord *c, bool with_cov) {
   if (--c->warmup_left > 0)
     return;
+  const cgofuzz_coord_observer *ob = c->cfg->observer;
+  if (ob) {
+    cgofuzz_coord_stats st;
+    cgofuzz_coord_stats_get(c, &st);
+    if (ob->inited)
+      ob->inited(ob->ctx, &st);
+    return;
+  }
   cgofuzz_buf b = {0};
   cgofuzz_buf_puts(&b, "fuzz: elapsed: ");
   cgofuzz_coord_put_elapsed(c, &b);
@@ -254,5 +264,7 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   char msg[256];
   snprintf(msg, sizeof msg,
            "fuzzing process hung or terminated unexpectedly: %s", sts);
+  c->death_status = st;
   crash(c, s, count, msg, strlen(msg), false);
+  c->death_status = -1;
 }

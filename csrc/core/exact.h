@@ -73,6 +73,10 @@
 #include "shm.h"
 
 #define CGOFUZZ_EXACT_ENV "CGOFUZZ_EXACT_SLOT"
+/* Set to "1" in a worker's environment by the libFuzzer front end
+ * (csrc/lf): a C worker then reports hangs and OOMs in libFuzzer's words
+ * and exit codes (runtime/worker_watchdog.c). */
+#define CGOFUZZ_LF_ENV "CGOFUZZ_LF"
 #define CGOFUZZ_EXACT_MAGIC 0x5443584546474643ull /* "CGFEXCT" little end. */
 #define CGOFUZZ_EXACT_RAW_MAGIC 0x5741524546474643ull /* "CGFERAW" */
 #define CGOFUZZ_EXACT_OFF(value_len) (((uint64_t)(value_len) + 7) & ~7ull)

@@ -28,6 +28,7 @@
 #include "coord.h"
 #include "driver_internal.h"
 #include "flags.h"
+#include "lf.h"
 
 typedef struct {
   const char *run, *list, *fuzz;
@@ -439,6 +440,10 @@ static void arm_timeout(const cgofuzz_flag_dur *d) {
 }
 
 int cgofuzz_test_main(int argc, char **argv) {
+  /* libFuzzer's command line (a flag -name=value that is not -test.*, or a
+   * corpus directory or file): the binary is a libFuzzer binary. */
+  if (cgofuzz_lf_wanted(argc, argv))
+    return cgofuzz_target_libfuzzer_(argc, argv);
   /* -test.parallel defaults to the CPUs, as Go's to GOMAXPROCS. */
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   opts o = {.wk = {.timeout_ns = -1, .rss_limit_mb = -1},

@@ -78,44 +78,57 @@ int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   cfg.parallel = o->parallel > 0 ? o->parallel : (int)(cpus > 0 ? cpus : 1);
   cfg.verbose = o->verbose;
-  /* execv needs a path; a bare argv[0] came from a PATH lookup. */
   char self[PATH_MAX];
-  const char *bin = argv[0];
-  if (!strchr(bin, '/')) {
-    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (k > 0) {
-      self[k] = 0;
-      bin = self;
-    }
-  }
-  cfg.binary = bin;
+  cfg.binary = cgofuzz_self_path_(argv[0], self, sizeof self);
   cfg.extra_args = argv + 1;
   cfg.n_extra = (size_t)(argc - 1);
   cfg.target = f->name;
   char *cache = o->cachedir ? NULL : default_cache(argv[0]);
   cfg.cache_root = o->cachedir ? o->cachedir : cache;
 
-  cgofuzz_target_seed_(f);
   cfg.kinds = f->kinds;
   cfg.n_kinds = f->nkinds;
-  cfg.seeds = calloc(f->nseeds ? f->nseeds : 1, sizeof *cfg.seeds);
   int rc = 1;
-  if (!cfg.seeds || !cfg.cache_root)
-    goto out;
-  for (size_t i = 0; i < f->nseeds; i++) {
-    cgofuzz_err err = {0};
-    if (cgofuzz_codec_encode(f->seeds[i].v, f->seeds[i].n, &cfg.seeds[i],
-                             &err) != 0) {
-      fprintf(stderr, "cgofuzz: seed#%zu of %s: %s\n", i, f->name, err.msg);
-      goto out;
-    }
-    cfg.n_seeds = i + 1;
-  }
-  rc = cgofuzz_coord_run(&cfg);
-out:
-  for (size_t i = 0; i < cfg.n_seeds; i++)
-    cgofuzz_buf_free(&cfg.seeds[i]);
-  free(cfg.seeds);
+  if (cfg.cache_root && cgofuzz_encode_seeds_(f, &cfg.seeds, &cfg.n_seeds) == 0)
+    rc = cgofuzz_coord_run(&cfg);
+  cgofuzz_free_seeds_(cfg.seeds, cfg.n_seeds);
   free(cache);
   return rc;
+}
+
+const char *cgofuzz_self_path_(const char *argv0, char *buf, size_t n) {
+  /* execv needs a path; a bare argv[0] came from a PATH lookup. A path is
+   * kept as given, so that starting this binary under another argv[0]
+   * (Go's exec -a, the discovery trick) makes that program the worker. */
+  if (strchr(argv0, '/'))
+    return argv0;
+  ssize_t k = readlink("/proc/self/exe", buf, n - 1);
+  if (k <= 0)
+    return argv0;
+  buf[k] = 0;
+  return buf;
+}
+
+int cgofuzz_encode_seeds_(cgofuzz_f *f, cgofuzz_buf **out, size_t *n) {
+  cgofuzz_target_seed_(f);
+  *n = 0;
+  *out = calloc(f->nseeds ? f->nseeds : 1, sizeof **out);
+  if (!*out)
+    return -1;
+  for (size_t i = 0; i < f->nseeds; i++) {
+    cgofuzz_err err = {0};
+    if (cgofuzz_codec_encode(f->seeds[i].v, f->seeds[i].n, &(*out)[i], &err) !=
+        0) {
+      fprintf(stderr, "cgofuzz: seed#%zu of %s: %s\n", i, f->name, err.msg);
+      return -1;
+    }
+    *n = i + 1;
+  }
+  return 0;
+}
+
+void cgofuzz_free_seeds_(cgofuzz_buf *seeds, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    cgofuzz_buf_free(&seeds[i]);
+  free(seeds);
 }

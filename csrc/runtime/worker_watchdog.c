@@ -24,12 +24,14 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "exact.h"
 #include "worker_internal.h"
 
 atomic_llong cgofuzz_watchdog_exec_start_;
@@ -58,6 +60,53 @@ static void die(const char *msg) {
   _exit(2);
 }
 
+/* Under libFuzzer's command line (csrc/lf, which sets CGOFUZZ_LF_ENV in its
+ * workers' environment) a hang and an OOM are reported in libFuzzer's words
+ * and exit codes (-timeout_exitcode 70, OOM 71), which ClusterFuzz reads to
+ * tell them from crashes. Set once before the thread starts. */
+static bool lf_mode;
+
+/* Appends the decimal digits of v to p; no stdio (see die). */
+static char *put_int(char *p, int64_t v) {
+  char tmp[24];
+  int n = 0;
+  if (v < 0)
+    v = 0;
+  do
+    tmp[n++] = (char)('0' + v % 10);
+  while ((v /= 10) > 0);
+  while (n)
+    *p++ = tmp[--n];
+  return p;
+}
+
+static char *put_str(char *p, const char *s) {
+  size_t n = strlen(s);
+  memcpy(p, s, n);
+  return p + n;
+}
+
+static void die_lf(bool oom, int64_t a, int64_t b) {
+  char msg[256], *p = msg;
+  p = put_str(p, "==");
+  p = put_int(p, (int64_t)getpid());
+  if (oom) {
+    p = put_str(p, "== ERROR: libFuzzer: out-of-memory (used: ");
+    p = put_int(p, a);
+    p = put_str(p, "Mb; exceeds: ");
+    p = put_int(p, b);
+    p = put_str(p, "Mb)\n   To change the out-of-memory limit use "
+                   "-rss_limit_mb=<N>\n\nSUMMARY: libFuzzer: out-of-memory\n");
+  } else {
+    p = put_str(p, "== ERROR: libFuzzer: timeout after ");
+    p = put_int(p, a);
+    p = put_str(p, " seconds\nSUMMARY: libFuzzer: timeout\n");
+  }
+  ssize_t k = write(2, msg, (size_t)(p - msg));
+  (void)k;
+  _exit(oom ? 71 : 70);
+}
+
 /* exit(0) inside the target would end the worker "successfully" in the
  * middle of a call; Go's worker runs with -test.paniconexit0 and panics
  * instead. Same here: status 2 and a message, so the input is a crasher
@@ -76,12 +125,20 @@ static void *watchdog(void *arg) {
     nanosleep(&ts, NULL);
     int64_t st = atomic_load_explicit(&cgofuzz_watchdog_exec_start_,
                                       memory_order_relaxed);
-    if (st && timeout_ns > 0 && cgofuzz_mono_ns() - st > timeout_ns)
+    int64_t now = cgofuzz_mono_ns();
+    if (st && timeout_ns > 0 && now - st > timeout_ns) {
+      if (lf_mode)
+        die_lf(false, (now - st) / 1000000000, 0);
       die("cgofuzz: exec timed out (-test.fuzztimeout); the input is "
           "recorded as a crasher\n");
-    if (rss_limit > 0 && rss_bytes() > rss_limit)
+    }
+    int64_t rss;
+    if (rss_limit > 0 && (rss = rss_bytes()) > rss_limit) {
+      if (lf_mode)
+        die_lf(true, rss >> 20, rss_limit >> 20);
       die("cgofuzz: out of memory: resident set above -test.fuzzrsslimitmb; "
           "the input is recorded as a crasher\n");
+    }
   }
   return NULL;
 }
@@ -91,6 +148,8 @@ void cgofuzz_watchdog_start_(const cgofuzz_worker_opts_ *o) {
     timeout_ns = o->timeout_ns;
   if (o->rss_limit_mb >= 0)
     rss_limit = o->rss_limit_mb << 20;
+  const char *lf = getenv(CGOFUZZ_LF_ENV);
+  lf_mode = lf && strcmp(lf, "1") == 0;
   on_exit(on_exit0, NULL);
   pthread_t th;
   if (pthread_create(&th, NULL, watchdog, NULL) == 0)

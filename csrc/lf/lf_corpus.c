@@ -1,0 +1,277 @@
+/*
+ * lf_corpus.c: libFuzzer's files: corpus directories of raw testcases named
+ * by their SHA-1, and crash artifacts.
+ *
+ * Inside, every input is an encoded `go test fuzz v1` file, the form the
+ * coordinator and the workers speak; on disk it is raw bytes
+ * (core/rawargs.h), what libFuzzer and the engines around it expect. A file
+ * that already is a corpus file (a Go seed, testdata/fuzz/...) is taken as
+ * it is, so Go corpora can be handed to the engines unchanged.
+ * Writes are atomic (a temporary beside the file, then rename) and a
+ * failed artifact write prints the bytes, so nothing found is ever lost.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base64.h"
+#include "codec.h"
+#include "lf_internal.h"
+#include "rawargs.h"
+#include "sha1.h"
+
+static int read_all(const char *path, cgofuzz_buf *out) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  uint8_t tmp[65536];
+  for (;;) {
+    ssize_t k = read(fd, tmp, sizeof tmp);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0 || (k > 0 && cgofuzz_buf_append(out, tmp, (size_t)k) != 0)) {
+      int e = errno;
+      close(fd);
+      errno = e ? e : ENOMEM;
+      return -1;
+    }
+    if (k == 0)
+      break;
+  }
+  close(fd);
+  return 0;
+}
+
+int cgofuzz_lf_read_input(const cgofuzz_lf_target *t, const char *path,
+                          int64_t max_len, lf_input *out) {
+  cgofuzz_buf data = {0};
+  memset(out, 0, sizeof *out);
+  if (read_all(path, &data) != 0) {
+    fprintf(stderr, "ERROR: %s: %s\n", path, strerror(errno));
+    cgofuzz_buf_free(&data);
+    return -1;
+  }
+  cgofuzz_err err = {0};
+  int rc = 0;
+  if (cgofuzz_rawargs_is_corpus_file(data.data, data.len)) {
+    /* Taken as it is; the coordinator checks its types. */
+    out->enc = data;
+    out->raw_len = data.len;
+    data = (cgofuzz_buf){0};
+  } else {
+    size_t len = data.len;
+    if (max_len > 0 && (int64_t)len > max_len)
+      len = (size_t)max_len;
+    out->raw_len = len;
+    rc = cgofuzz_rawargs_to_corpus(t->kinds, t->n_kinds, data.data, len,
+                                   &out->enc, &err);
+    if (rc != 0)
+      fprintf(stderr, "ERROR: %s: %s\n", path, err.msg);
+  }
+  cgofuzz_buf_free(&data);
+  if (rc == 0 && !(out->path = strdup(path)))
+    rc = -1;
+  if (rc != 0) {
+    cgofuzz_buf_free(&out->enc);
+    free(out->path);
+    memset(out, 0, sizeof *out);
+  }
+  return rc;
+}
+
+static int cmp_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cgofuzz_lf_read_dir(const cgofuzz_lf_target *t, const char *dir,
+                        int64_t max_len, lf_inputs *out) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    if (errno == ENOENT)
+      return 0; /* libFuzzer creates nothing either: an empty corpus */
+    fprintf(stderr, "ERROR: %s: %s\n", dir, strerror(errno));
+    return -1;
+  }
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  int rc = 0;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (de->d_name[0] == '.')
+      continue; /* ., .., and our own temporaries */
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      char **nn = realloc(names, cap * sizeof *nn);
+      if (!nn) {
+        rc = -1;
+        break;
+      }
+      names = nn;
+    }
+    size_t len = strlen(dir) + strlen(de->d_name) + 2;
+    if (!(names[n] = malloc(len))) {
+      rc = -1;
+      break;
+    }
+    snprintf(names[n++], len, "%s/%s", dir, de->d_name);
+  }
+  closedir(d);
+  if (names)
+    qsort(names, n, sizeof *names, cmp_names);
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    struct stat st;
+    if (stat(names[i], &st) != 0)
+      continue; /* vanished or a dangling link: libFuzzer skips it too */
+    if (S_ISDIR(st.st_mode)) {
+      rc = cgofuzz_lf_read_dir(t, names[i], max_len, out);
+      continue;
+    }
+    if (!S_ISREG(st.st_mode))
+      continue;
+    if (out->n == out->cap) {
+      size_t nc = out->cap ? 2 * out->cap : 64;
+      lf_input *nv = realloc(out->v, nc * sizeof *nv);
+      if (!nv) {
+        rc = -1;
+        break;
+      }
+      out->v = nv;
+      out->cap = nc;
+    }
+    /* An unreadable file is said and skipped: one bad file must not stop
+     * a bot from fuzzing the rest. */
+    if (cgofuzz_lf_read_input(t, names[i], max_len, &out->v[out->n]) == 0)
+      out->n++;
+  }
+  for (size_t i = 0; i < n; i++)
+    free(names[i]);
+  free(names);
+  if (rc != 0)
+    fprintf(stderr, "ERROR: reading %s: out of memory\n", dir);
+  return rc;
+}
+
+void cgofuzz_lf_inputs_free(lf_inputs *in) {
+  for (size_t i = 0; i < in->n; i++) {
+    free(in->v[i].path);
+    cgofuzz_buf_free(&in->v[i].enc);
+  }
+  free(in->v);
+  memset(in, 0, sizeof *in);
+}
+
+int cgofuzz_lf_raw(const cgofuzz_lf_target *t, const uint8_t *enc, size_t len,
+                   cgofuzz_buf *raw) {
+  cgofuzz_err err = {0};
+  if (cgofuzz_rawargs_from_corpus(t->kinds, t->n_kinds, enc, len, raw, &err) !=
+      0) {
+    fprintf(stderr, "ERROR: converting an input to raw bytes: %s\n", err.msg);
+    return -1;
+  }
+  return 0;
+}
+
+int cgofuzz_lf_write_file(const char *path, const uint8_t *data, size_t len) {
+  size_t tl = strlen(path) + 32;
+  char *tmp = malloc(tl);
+  if (!tmp)
+    return -1;
+  /* Beside the file (same file system for rename), hidden from corpus
+   * readers by its leading dot when the path is in a corpus directory. */
+  const char *slash = strrchr(path, '/');
+  if (slash)
+    snprintf(tmp, tl, "%.*s/.tmp-%d-%s", (int)(slash - path), path,
+             (int)getpid(), slash + 1);
+  else
+    snprintf(tmp, tl, ".tmp-%d-%s", (int)getpid(), path);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  int e = 0;
+  if (fd < 0) {
+    e = errno;
+  } else {
+    size_t off = 0;
+    while (off < len) {
+      ssize_t k = write(fd, data + off, len - off);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k <= 0) {
+        e = k < 0 ? errno : ENOSPC;
+        break;
+      }
+      off += (size_t)k;
+    }
+    if (close(fd) != 0 && !e)
+      e = errno;
+    if (!e && rename(tmp, path) != 0)
+      e = errno;
+    if (e)
+      unlink(tmp);
+  }
+  free(tmp);
+  if (e) {
+    fprintf(stderr, "ERROR: writing %s: %s\n", path, strerror(e));
+    errno = e;
+    return -1;
+  }
+  return 0;
+}
+
+int cgofuzz_lf_write_named(const char *dir, const uint8_t *raw, size_t len,
+                           char **path) {
+  char hex[41];
+  cgofuzz_sha1_hex(raw, len, hex);
+  size_t pl = strlen(dir) + 43;
+  char *p = malloc(pl);
+  if (!p)
+    return -1;
+  snprintf(p, pl, "%s/%s", dir, hex);
+  int rc = 0;
+  if (access(p, F_OK) != 0) {
+    mkdir(dir, 0777); /* libFuzzer's first corpus dir may not exist yet */
+    rc = cgofuzz_lf_write_file(p, raw, len);
+  }
+  if (path && rc == 0)
+    *path = p;
+  else
+    free(p);
+  return rc;
+}
+
+int cgofuzz_lf_write_artifact(const lf_opts *o, const char *kind,
+                              const uint8_t *raw, size_t len) {
+  cgofuzz_buf path = {0};
+  if (o->exact_artifact_path && *o->exact_artifact_path) {
+    cgofuzz_buf_puts(&path, o->exact_artifact_path);
+  } else {
+    char hex[41];
+    cgofuzz_sha1_hex(raw, len, hex);
+    cgofuzz_buf_printf(&path, "%s%s-%s", o->artifact_prefix, kind, hex);
+  }
+  cgofuzz_buf_putc(&path, '\0');
+  const char *p = (const char *)path.data;
+  /* libFuzzer's lines: the bytes (short inputs), where they went, base64. */
+  if (len <= 64) {
+    for (size_t i = 0; i < len; i++)
+      fprintf(stderr, "%s0x%x", i ? "," : "", raw[i]);
+    fputc('\n', stderr);
+  }
+  int rc = cgofuzz_lf_write_file(p, raw, len);
+  if (rc == 0)
+    fprintf(stderr, "artifact_prefix='%s'; Test unit written to %s\n",
+            o->artifact_prefix, p);
+  cgofuzz_buf b64 = {0};
+  if (cgofuzz_base64_encode(raw, len, &b64) == 0) {
+    fprintf(stderr, "%s%.*s\n",
+            rc == 0 ? "Base64: " : "The input, in base64: ", (int)b64.len,
+            (const char *)b64.data);
+  }
+  cgofuzz_buf_free(&b64);
+  cgofuzz_buf_free(&path);
+  fflush(stderr);
+  return rc;
+}

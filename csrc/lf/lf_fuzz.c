@@ -1,0 +1,254 @@
+/*
+ * cgofuzz_lf_fuzz.c: fuzzing under libFuzzer's command line: cgofuzz's
+ * coordinator (coord.h) with an observer that speaks libFuzzer's lines and
+ * files.
+ *
+ * What the engines read, and where it comes from:
+ *  - "INFO: Loaded 1 modules (N inline 8-bit counters)": N is the
+ *    binary's coverage counters (ClusterFuzz's edges_total);
+ *  - "#N INITED", then "#N NEW" per new corpus input and "#N pulse" every
+ *    3 s, each with cov: (counters hit) ft: (counter buckets hit) corp:
+ *    (entries/bytes) exec/s: and rss:; "#N DONE" and "Done N runs in S
+ *    second(s)" at the end;
+ *  - a new input is written, raw, to the first corpus directory under its
+ *    SHA-1 (what ClusterFuzz merges back);
+ *  - a failure: the worker's report, then the artifact lines
+ *    (cgofuzz_lf_write_artifact) and the exit status cgofuzz_lf_report_failure
+ * gives;
+ *  - "stat::..." lines with -print_final_stats=1, whatever ended the run.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "coord.h"
+#include "exact.h"
+#include "lf_internal.h"
+
+typedef struct lf_run {
+  const cgofuzz_lf_target *t;
+  const lf_opts *o;
+  const char *out_dir; /* first corpus directory, or NULL */
+  size_t corpus_bytes;
+  size_t new_units;
+  int exit_status;
+  bool failed;
+} lf_run;
+
+int64_t cgofuzz_lf_peak_rss_mb(void) {
+  struct rusage self, kids;
+  int64_t a = 0, b = 0;
+  if (getrusage(RUSAGE_SELF, &self) == 0)
+    a = self.ru_maxrss;
+  if (getrusage(RUSAGE_CHILDREN, &kids) == 0)
+    b = kids.ru_maxrss;
+  return (a > b ? a : b) / 1024;
+}
+
+static void line(lf_run *r, const char *what, const cgofuzz_coord_stats *st) {
+  double secs = (double)st->elapsed_ms / 1000.0;
+  int64_t rate = secs > 0 ? (int64_t)((double)st->execs / secs) : 0;
+  fprintf(stderr,
+          "#%" PRId64 "\t%-6s cov: %zu ft: %zu corp: %zu/%zub exec/s: %" PRId64
+          " rss: %" PRId64 "Mb\n",
+          st->execs, what, st->cov_bytes, st->cov_bits, st->corpus,
+          r->corpus_bytes, rate, cgofuzz_lf_peak_rss_mb());
+  fflush(stderr);
+}
+
+static void on_inited(void *ctx, const cgofuzz_coord_stats *st) {
+  line(ctx, "INITED", st);
+}
+
+static void on_pulse(void *ctx, const cgofuzz_coord_stats *st) {
+  line(ctx, "pulse", st);
+}
+
+static void on_new(void *ctx, const uint8_t *data, size_t len,
+                   const cgofuzz_coord_stats *st) {
+  lf_run *r = ctx;
+  cgofuzz_buf raw = {0};
+  r->new_units++;
+  if (cgofuzz_lf_raw(r->t, data, len, &raw) == 0) {
+    r->corpus_bytes += raw.len;
+    /* A failed write is said (cgofuzz_lf_write_file) and fuzzing goes on: the
+     * input stays in the in-memory corpus. */
+    if (r->out_dir)
+      cgofuzz_lf_write_named(r->out_dir, raw.data, raw.len, NULL);
+  }
+  line(r, "NEW", st);
+  cgofuzz_buf_free(&raw);
+}
+
+static void on_failure(void *ctx, const uint8_t *data, size_t len,
+                       const char *msg, size_t msg_len, int status,
+                       const cgofuzz_coord_stats *st) {
+  lf_run *r = ctx;
+  (void)st;
+  lf_outcome oc =
+      status == -1 ? LF_CRASH : cgofuzz_lf_outcome_of_status(status);
+  r->exit_status = cgofuzz_lf_report_failure(r->o, oc, msg, msg_len, status);
+  r->failed = true;
+  cgofuzz_buf raw = {0};
+  if (cgofuzz_lf_raw(r->t, data, len, &raw) == 0)
+    cgofuzz_lf_write_artifact(r->o, cgofuzz_lf_outcome_kind(oc), raw.data,
+                              raw.len);
+  else /* cannot happen for an input of the target's own types */
+    fprintf(stderr, "The input, as a Go corpus file:\n%.*s\n", (int)len,
+            (const char *)data);
+  cgofuzz_buf_free(&raw);
+}
+
+static void print_stats(lf_run *r, const cgofuzz_coord_stats *st) {
+  double secs = (double)st->elapsed_ms / 1000.0;
+  fprintf(stderr,
+          "stat::number_of_executed_units: %" PRId64 "\n"
+          "stat::average_exec_per_sec:     %" PRId64 "\n"
+          "stat::new_units_added:          %zu\n"
+          "stat::slowest_unit_time_sec:    0\n"
+          "stat::peak_rss_mb:              %" PRId64 "\n",
+          st->execs, secs > 0 ? (int64_t)((double)st->execs / secs) : 0,
+          r->new_units, cgofuzz_lf_peak_rss_mb());
+}
+
+static void on_finished(void *ctx, const cgofuzz_coord_stats *st,
+                        const char *fatal, size_t fatal_len) {
+  lf_run *r = ctx;
+  if (fatal && !r->failed) {
+    fprintf(stderr, "ERROR: %.*s\n", (int)fatal_len, fatal);
+    r->exit_status = LF_EXIT_USAGE;
+  }
+  if (!r->failed && !fatal) {
+    if (cgofuzz_coord_interrupted()) {
+      fprintf(stderr, "==%d== libFuzzer: run interrupted; exiting\n",
+              (int)getpid());
+      r->exit_status = LF_EXIT_INTERRUPT;
+    } else {
+      line(r, "DONE", st);
+      fprintf(stderr, "Done %" PRId64 " runs in %" PRId64 " second(s)\n",
+              st->execs, st->elapsed_ms / 1000);
+    }
+  }
+  if (r->o->print_final_stats)
+    print_stats(r, st);
+  fflush(stderr);
+}
+
+int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
+  lf_run r = {.t = t, .o = o};
+  lf_inputs in = {0};
+  int rc = LF_EXIT_USAGE;
+  char **extra = NULL;
+  size_t n_extra = 0;
+  cgofuzz_buf *bufs = NULL;
+  char **names = NULL;
+  char *env_seed = NULL;
+  uint64_t seed = o->seed > 0 ? (uint64_t)o->seed : 0;
+  if (!seed) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    seed = ((uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20) & 0x7fffffff;
+  }
+  fprintf(stderr, "INFO: Seed: %" PRIu64 "\n", seed);
+  size_t counters = cgofuzz_coord_counters(t->binary);
+  fprintf(stderr,
+          "INFO: Loaded 1 modules   (%zu inline 8-bit counters): %zu "
+          "[0x0, 0x%zx), \n",
+          counters, counters, counters);
+  if (!counters)
+    fprintf(stderr,
+            "WARNING: %s has no coverage instrumentation; fuzzing "
+            "is blind\n",
+            t->binary);
+  for (size_t i = 0; i < o->n_inputs; i++) {
+    size_t before = in.n;
+    if (cgofuzz_lf_read_dir(t, o->inputs[i], o->max_len, &in) != 0)
+      goto out;
+    fprintf(stderr, "INFO: %zu files found in %s\n", in.n - before,
+            o->inputs[i]);
+  }
+  r.out_dir = o->n_inputs ? o->inputs[0] : NULL;
+  if (o->n_inputs == 0)
+    fprintf(stderr,
+            "INFO: A corpus is not provided, starting from an empty corpus\n");
+  size_t total = 0, mn = SIZE_MAX, mx = 0;
+  bufs = calloc(in.n ? in.n : 1, sizeof *bufs);
+  names = calloc(in.n ? in.n : 1, sizeof *names);
+  if (!bufs || !names)
+    goto oom;
+  for (size_t i = 0; i < in.n; i++) {
+    bufs[i] = in.v[i].enc;
+    names[i] = in.v[i].path;
+    total += in.v[i].raw_len;
+    mn = in.v[i].raw_len < mn ? in.v[i].raw_len : mn;
+    mx = in.v[i].raw_len > mx ? in.v[i].raw_len : mx;
+  }
+  if (in.n)
+    fprintf(stderr,
+            "INFO: seed corpus: files: %zu min: %zub max: %zub total: %zub "
+            "rss: %" PRId64 "Mb\n",
+            in.n, mn, mx, total, cgofuzz_lf_peak_rss_mb());
+  r.corpus_bytes = total;
+  if (o->fork > 0)
+    fprintf(stderr, "INFO: -fork=%" PRId64 ": fuzzing in separate process(s)\n",
+            o->fork);
+  if (cgofuzz_lf_worker_flags(o, t, &extra, &n_extra) != 0)
+    goto oom;
+  /* -seed seeds Go's mutator in every worker and the scheduler here, the
+   * way GODEBUG=fuzzseed does for `go test -fuzz`. */
+  size_t el = 64;
+  if (!(env_seed = malloc(el)))
+    goto oom;
+  snprintf(env_seed, el, "GODEBUG=fuzzseed=%" PRIu64, seed);
+  setenv("GODEBUG", env_seed + strlen("GODEBUG="), 1);
+  char *wenv[] = {(char *)CGOFUZZ_LF_ENV "=1"};
+  char cache[] = "/nonexistent/cgofuzz-lf"; /* workers do not use it */
+  int64_t par = o->workers > o->jobs ? o->workers : o->jobs;
+  par = o->fork > par ? o->fork : par;
+
+  cgofuzz_coord_observer ob = {.ctx = &r,
+                               .inited = on_inited,
+                               .new_input = on_new,
+                               .pulse = on_pulse,
+                               .failure = on_failure,
+                               .finished = on_finished};
+  cgofuzz_coord_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.binary = t->binary;
+  cfg.extra_args = extra;
+  cfg.n_extra = n_extra;
+  cfg.target = t->name;
+  cfg.cache_root = cache;
+  cfg.fuzz_ns = o->max_total_time > 0 ? o->max_total_time * 1000000000 : 0;
+  cfg.fuzz_count = o->runs >= 0 ? (o->runs ? o->runs : 1) : 0;
+  cfg.minimize_ns = 60LL * 1000000000;
+  cfg.parallel = par > 0 ? (int)par : 1;
+  cfg.kinds = (cgofuzz_kind *)t->kinds;
+  cfg.n_kinds = t->n_kinds;
+  cfg.seeds = (cgofuzz_buf *)t->seeds;
+  cfg.n_seeds = t->n_seeds;
+  cfg.observer = &ob;
+  cfg.inputs = bufs;
+  cfg.input_names = names;
+  cfg.n_inputs = in.n;
+  cfg.worker_output_fd = (o->close_fd_mask & 2) ? -1 : 2;
+  cfg.worker_env = wenv;
+  cfg.n_worker_env = 1;
+  r.exit_status = 0;
+  cgofuzz_coord_run(&cfg);
+  rc = r.exit_status;
+  goto out;
+oom:
+  fprintf(stderr, "ERROR: out of memory\n");
+out:
+  free(env_seed);
+  free(bufs);
+  free(names);
+  cgofuzz_coord_free_names(extra, n_extra);
+  cgofuzz_lf_inputs_free(&in);
+  return rc;
+}
