@@ -1,0 +1,53 @@
+/*
+ * harness.c: a libFuzzer harness with one planted bug, chosen at build time
+ * (tests/lf/test_libfuzzer_cli.py builds it with `cgofuzz cc`):
+ *   default  "FUZZ" at the start: a heap-buffer-overflow read (ASan);
+ *   -DHANG   "HANG": an endless loop (a timeout);
+ *   -DOOM    "OOM!": a resident set far above -rss_limit_mb (an OOM).
+ * Each byte is compared on its own so coverage leads the fuzzer to it.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(HANG)
+static const char magic[4] = {'H', 'A', 'N', 'G'};
+#elif defined(OOM)
+static const char magic[4] = {'O', 'O', 'M', '!'};
+#else
+static const char magic[4] = {'F', 'U', 'Z', 'Z'};
+#endif
+
+static volatile char sink;
+static char *volatile keep;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  /* A size check before each byte keeps the compiler from merging the
+   * four compares into one (clang's MergeICmps), so each is an edge. */
+  if (size < 1 || data[0] != magic[0])
+    return 0;
+  if (size < 2 || data[1] != magic[1])
+    return 0;
+  if (size < 3 || data[2] != magic[2])
+    return 0;
+  if (size < 4 || data[3] != magic[3])
+    return 0;
+#if defined(HANG)
+  for (;;)
+    sink++;
+#elif defined(OOM)
+  for (int i = 0; i < 64; i++) {
+    char *p = malloc(16 << 20);
+    if (p)
+      memset(p, i, 16 << 20); /* resident, not just reserved */
+    keep = p;                 /* escapes: the allocation cannot be elided */
+  }
+#else
+  char *p = malloc(size);
+  memcpy(p, data, size);
+  sink = p[size]; /* one past the end */
+  free(p);
+#endif
+  return 0;
+}

@@ -1,0 +1,229 @@
+"""libFuzzer's command line on `cgofuzz cc` binaries (csrc/lf).
+
+A C target binary given libFuzzer's flags or corpus paths must behave as a
+libFuzzer binary: the lines, files and exit codes that ClusterFuzz,
+OSS-Fuzz and ClusterFuzzLite read (tests/clusterfuzz drives the real engine
+code; this suite checks each behaviour directly). Runs are bounded by
+-runs and pinned by -seed; assertions are what must hold (found, written,
+named by SHA-1, exit status), never counts that vary.
+"""
+import hashlib
+import os
+import re
+
+import pytest
+
+import testlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIND = "-runs=3000000"  # the planted bugs are found in ~20k execs
+
+
+@pytest.fixture(scope="session")
+def build(cgofuzz, tool, tmp_path_factory):
+    """build(variant) -> path of tests/lf/harness.c built with cgofuzz cc."""
+    tool("clang")
+    out = tmp_path_factory.mktemp("lf-bin")
+    built = {}
+
+    def get(variant=""):
+        if variant not in built:
+            exe = str(out / ("harness" + (("_" + variant) if variant else "")))
+            cmd = [cgofuzz, "cc", "-g", "-O1", "-fsanitize=address,fuzzer",
+                   os.path.join(HERE, "harness.c"), "-o", exe]
+            if variant:
+                cmd.insert(2, "-D" + variant.upper())
+            r = testlib.run(cmd)
+            assert r.rc == 0, r
+            built[variant] = exe
+        return built[variant]
+    return get
+
+
+def lf(exe, *args, cwd=None, asan_exitcode=77, timeout=testlib.HANG_GUARD):
+    env = {"ASAN_OPTIONS": "exitcode=%d:detect_leaks=0" % asan_exitcode}
+    return testlib.run([exe] + [str(a) for a in args], cwd=cwd,
+                       env=env, timeout=timeout)
+
+
+def sha1(b):
+    return hashlib.sha1(b).hexdigest()
+
+
+def artifact(result, kind):
+    m = re.search(r"Test unit written to (\S*%s-([0-9a-f]{40}))" % kind,
+                  result.stderr)
+    assert m, result
+    return m.group(1), m.group(2)
+
+
+def test_fuzz_finds_the_crash_and_writes_it(build, tmp_path):
+    exe = build()
+    corpus, art = tmp_path / "new", tmp_path / "art"
+    corpus.mkdir()
+    art.mkdir()
+    r = lf(exe, "-seed=1", "-timeout=25", "-rss_limit_mb=2560",
+           "-artifact_prefix=%s/" % art, FIND, "-print_final_stats=1", corpus)
+    assert r.rc == 77, r  # ASan's exitcode, as ClusterFuzz sets it
+    assert re.search(r"^INFO: Loaded 1 modules\s+\((\d+) inline 8-bit "
+                     r"counters\)", r.stderr, re.M), r
+    assert int(re.search(r"\((\d+) inline", r.stderr).group(1)) > 0
+    assert re.search(r"^#\d+\s+INITED cov: \d+", r.stderr, re.M), r
+    assert "ERROR: AddressSanitizer: heap-buffer-overflow" in r.stderr, r
+    assert "in LLVMFuzzerTestOneInput" in r.stderr, r  # symbolized frames
+    path, digest = artifact(r, "crash")
+    data = open(path, "rb").read()
+    assert data.startswith(b"FUZZ"), data
+    assert sha1(data) == digest
+    for stat in ("number_of_executed_units", "average_exec_per_sec",
+                 "new_units_added", "peak_rss_mb"):
+        assert re.search(r"^stat::%s:\s+\d+$" % stat, r.stderr, re.M), stat
+    # The inputs that led there were written raw, named by their SHA-1.
+    files = list(corpus.iterdir())
+    assert files, r
+    for f in files:
+        assert f.name == sha1(f.read_bytes())
+
+
+def test_fuzz_without_a_bug_writes_only_the_first_directory(build, tmp_path):
+    exe = build("hang")  # its bug needs "HANG": not found in 20000 runs
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    (second / "seed").write_bytes(b"HA")
+    (second / "go-seed").write_text('go test fuzz v1\n[]byte("HAN")\n')
+    r = lf(exe, "-seed=2", "-runs=20000", "-timeout=25", first, second)
+    assert r.rc == 0, r
+    assert re.search(r"^Done \d+ runs in \d+ second", r.stderr, re.M), r
+    assert "INFO: 2 files found in %s" % second in r.stderr, r
+    assert sorted(p.name for p in second.iterdir()) == ["go-seed", "seed"]
+    assert list(first.iterdir()), r
+    # The Go seed "HAN" reached three comparisons: its coverage is known.
+    assert "Test unit written" not in r.stderr
+
+
+def test_running_files_reproduces(build, tmp_path):
+    exe = build()
+    crash, ok = tmp_path / "crash", tmp_path / "ok"
+    crash.write_bytes(b"FUZZ and more")
+    ok.write_bytes(b"FUZ")
+    r = lf(exe, "-runs=100", crash)
+    assert r.rc == 77, r
+    assert "heap-buffer-overflow" in r.stderr, r
+    r = lf(exe, "-runs=100", ok)
+    assert r.rc == 0, r
+    assert "Executed %s" % ok in r.stderr, r
+    # A go test fuzz v1 file is taken as it is.
+    gofile = tmp_path / "gofile"
+    gofile.write_text('go test fuzz v1\n[]byte("FUZZ!")\n')
+    r = lf(exe, gofile, asan_exitcode=23)
+    assert r.rc == 23, r
+
+
+def test_merge_keeps_inputs_with_new_coverage(build, tmp_path):
+    exe = build("hang")
+    out, a, b = tmp_path / "out", tmp_path / "a", tmp_path / "b"
+    for d in (out, a, b):
+        d.mkdir()
+    for name, data in [("x1", b"H"), ("x2", b"HA"), ("x3", b"HAN"),
+                       ("x4", b"Q"), ("x5", b"HAx")]:
+        (a / name).write_bytes(data)
+    (b / "dup").write_bytes(b"HAN")
+    r = lf(exe, "-merge=1", "-merge_control_file=%s" % (tmp_path / "mcf"),
+           "-timeout=25", out, a, b)
+    assert r.rc == 0, r
+    m = re.search(r"MERGE-OUTER: (\d+) new files with (\d+) new features "
+                  r"added; (\d+) new coverage edges", r.stderr)
+    assert m, r
+    kept = {p.read_bytes() for p in out.iterdir()}
+    assert int(m.group(1)) == len(kept) > 0
+    assert int(m.group(2)) > 0 and int(m.group(3)) > 0
+    assert b"HAN" in kept  # the only input reaching the third comparison
+    assert len(kept) < 6
+    for p in out.iterdir():
+        assert p.name == sha1(p.read_bytes())
+
+
+def test_merge_skips_a_crashing_input(build, tmp_path):
+    exe = build()
+    out, a = tmp_path / "out", tmp_path / "a"
+    out.mkdir()
+    a.mkdir()
+    (a / "crash").write_bytes(b"FUZZ")
+    (a / "fine").write_bytes(b"FU")
+    r = lf(exe, "-merge=1", out, a)
+    assert r.rc == 0, r
+    assert "MERGE-INNER: crash on %s" % (a / "crash") in r.stderr, r
+    assert {p.read_bytes() for p in out.iterdir()} == {b"FU"}
+
+
+def test_minimize_crash(build, tmp_path):
+    exe = build()
+    crash, out = tmp_path / "crash", tmp_path / "min"
+    crash.write_bytes(b"FUZZ" + b"junk" * 20)
+    r = lf(exe, "-minimize_crash=1", "-runs=5000", "-max_total_time=60",
+           "-exact_artifact_path=%s" % out, crash)
+    assert r.rc == 0, r
+    data = out.read_bytes()
+    assert data.startswith(b"FUZZ") and len(data) < 84, data
+    assert lf(exe, out).rc == 77
+
+
+def test_cleanse_crash(build, tmp_path):
+    exe = build()
+    crash, out = tmp_path / "crash", tmp_path / "clean"
+    crash.write_bytes(b"FUZZsecret")
+    r = lf(exe, "-cleanse_crash=1", "-exact_artifact_path=%s" % out, crash)
+    assert r.rc == 0, r
+    data = out.read_bytes()
+    assert len(data) == 10 and data[:4] == b"FUZZ", data
+    assert all(c in (0x20, 0xff) for c in data[4:]), data
+    assert lf(exe, out).rc == 77
+
+
+def test_timeout(build, tmp_path):
+    exe = build("hang")
+    art = tmp_path / "art"
+    art.mkdir()
+    hang = tmp_path / "hang"
+    hang.write_bytes(b"HANG")
+    r = lf(exe, "-timeout=1", hang)
+    assert r.rc == 70, r
+    assert "ERROR: libFuzzer: timeout after" in r.stderr, r
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "near").write_bytes(b"HAN")
+    r = lf(exe, "-seed=3", "-timeout=1", FIND, "-artifact_prefix=%s/" % art,
+           corpus)
+    assert r.rc == 70, r
+    path, _ = artifact(r, "timeout")
+    assert open(path, "rb").read().startswith(b"HANG")
+
+
+def test_oom(build, tmp_path):
+    exe = build("oom")
+    art = tmp_path / "art"
+    art.mkdir()
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "near").write_bytes(b"OOM")
+    r = lf(exe, "-seed=4", "-rss_limit_mb=200", FIND,
+           "-artifact_prefix=%s/" % art, corpus)
+    assert r.rc == 71, r
+    assert "ERROR: libFuzzer: out-of-memory" in r.stderr, r
+    path, _ = artifact(r, "oom")
+    assert open(path, "rb").read().startswith(b"OOM!")
+
+
+def test_flags(build, tmp_path):
+    exe = build("hang")
+    r = lf(exe, "-help=1")
+    assert r.rc == 0 and "max_total_time" in r.stderr, r
+    r = lf(exe, "-no_such_flag=1", "-runs=10", tmp_path)
+    assert r.rc == 0, r
+    assert "WARNING: unrecognized flag '-no_such_flag=1'" in r.stderr, r
+    r = lf(exe, "-runs=ten", tmp_path)
+    assert r.rc == 1 and "-runs" in r.stderr, r
+    # Go's flags still make it a Go test binary.
+    r = lf(exe, "-test.list=.")
+    assert r.rc == 0 and r.stdout.split() == ["FuzzLibFuzzer"], r
