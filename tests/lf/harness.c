@@ -3,7 +3,8 @@
  * (tests/lf/test_libfuzzer_cli.py builds it with `cgofuzz cc`):
  *   default  "FUZZ" at the start: a heap-buffer-overflow read (ASan);
  *   -DHANG   "HANG": an endless loop (a timeout);
- *   -DOOM    "OOM!": a resident set far above -rss_limit_mb (an OOM).
+ *   -DOOM    "OOM!": a resident set far above -rss_limit_mb (an OOM);
+ *   -DOVERWRITE "OVER": writes to its const input.
  * Each byte is compared on its own so coverage leads the fuzzer to it.
  */
 #include <stddef.h>
@@ -15,6 +16,8 @@
 static const char magic[4] = {'H', 'A', 'N', 'G'};
 #elif defined(OOM)
 static const char magic[4] = {'O', 'O', 'M', '!'};
+#elif defined(OVERWRITE)
+static const char magic[4] = {'O', 'V', 'E', 'R'};
 #else
 static const char magic[4] = {'F', 'U', 'Z', 'Z'};
 #endif
@@ -43,6 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       memset(p, i, 16 << 20); /* resident, not just reserved */
     keep = p;                 /* escapes: the allocation cannot be elided */
   }
+#elif defined(OVERWRITE)
+  ((uint8_t *)data)[0] = 'X';
 #else
   char *p = malloc(size);
   memcpy(p, data, size);

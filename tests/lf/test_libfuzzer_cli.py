@@ -227,3 +227,17 @@ def test_flags(build, tmp_path):
     # Go's flags still make it a Go test binary.
     r = lf(exe, "-test.list=.")
     assert r.rc == 0 and r.stdout.split() == ["FuzzLibFuzzer"], r
+
+
+def test_const_input_overwrite_is_a_crash(build, tmp_path):
+    exe = build("overwrite")
+    # ClusterFuzz reads this string in a binary as "two-step merge works".
+    assert b"fuzz target overwrites its const input" in open(exe, "rb").read()
+    f = tmp_path / "over"
+    f.write_bytes(b"OVER")
+    r = lf(exe, f)
+    assert r.rc == 77, r
+    assert "ERROR: libFuzzer: fuzz target overwrites its const input" in \
+        r.stderr, r
+    f.write_bytes(b"OVEN")
+    assert lf(exe, f).rc == 0
