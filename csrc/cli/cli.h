@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "cgofuzz/value.h"
 #include "flags.h"
 
 #define CLI_EXIT_OK 0
@@ -52,8 +53,46 @@ struct cgofuzz_values;
 int cli_load_corpus_file(const char *path, cgofuzz_buf *in,
                          struct cgofuzz_values *vals);
 
+/* --- golaunch.c: Go fuzz target launchers (the payload format is
+ * described there): this program with a Go test binary, its fuzz target's
+ * name, argument kinds and seeds appended. */
+#define CLI_GOLAUNCH_VERSION 1
+#define CLI_GOLAUNCH_TRAILER 80
+typedef struct cli_golaunch {
+  char *target; /* the fuzz target, "FuzzX" */
+  char *fuzzer; /* the launcher's NAME (defaults to target when read) */
+  char *pkg;    /* the package's import path, or NULL */
+  char *info;   /* one line about the build, or NULL */
+  cgofuzz_kind *kinds;
+  size_t n_kinds;
+  cgofuzz_buf *seeds; /* encoded corpus files */
+  size_t n_seeds;
+  /* Filled by cli_golaunch_read: where the payload is. */
+  uint64_t bin_off, bin_len, meta_len;
+  uint8_t sha256[32];
+} cli_golaunch;
+/* Writes self_exe (less any payload of its own) + bin + g's metadata + the
+ * trailer to path, atomically, mode 0755. Returns 0, or -1 after printing
+ * why. */
+int cli_golaunch_write(const char *path, const char *self_exe,
+                       const uint8_t *bin, size_t bin_len,
+                       const cli_golaunch *g);
+/* Reads the payload's trailer and metadata: 1 with *g filled, 0 when path
+ * has no payload (no trailer magic), -1 after printing why it is
+ * malformed or unreadable. */
+int cli_golaunch_read(const char *path, cli_golaunch *g);
+/* Extracts the test binary to the per-user cache (or finds it there);
+ * *out is its malloc'd path. 0, or -1 after printing why. */
+int cli_golaunch_extract(const char *path, const cli_golaunch *g, char **out);
+void cli_golaunch_free(cli_golaunch *g);
+/* Launcher mode: -1 when /proc/self/exe has no payload (we are plain
+ * cgofuzz), else the exit status of the launcher's run. */
+int cli_golaunch_main(int argc, char **argv);
+
 /* --- the commands */
 int cli_cmd_corpus(int argc, char **argv);
+int cli_cmd_convert(int argc, char **argv);
+int cli_cmd_gofuzzer(int argc, char **argv);
 int cli_cmd_mutate(int argc, char **argv);
 int cli_cmd_fuzz(int argc, char **argv);
 /* The fake worker of argument discovery (see cmd_fuzz.c). */

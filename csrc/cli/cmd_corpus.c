@@ -1,5 +1,6 @@
 /*
- * cmd_corpus.c: `cgofuzz corpus fmt [-w] FILE...`.
+ * cmd_corpus.c: `cgofuzz corpus fmt [-w] FILE...`, and `cgofuzz corpus
+ * convert` (cmd_convert.c).
  *
  * Prints, or with -w rewrites in place, the canonical form of each corpus
  * file: exactly the bytes Go's fuzzing writes for the same values. A file
@@ -51,8 +52,12 @@ done:
 }
 
 int cli_cmd_corpus(int argc, char **argv) {
+  if (argc >= 1 && strcmp(argv[0], "convert") == 0)
+    return cli_cmd_convert(argc - 1, argv + 1);
   if (argc < 1 || strcmp(argv[0], "fmt") != 0) {
-    fprintf(stderr, "usage: cgofuzz corpus fmt [-w] FILE...\n");
+    fprintf(stderr, "usage: cgofuzz corpus fmt [-w] FILE...\n"
+                    "       cgofuzz corpus convert [-to go|raw] (-launcher "
+                    "FILE | -types LIST) [-o DIR] FILE...\n");
     return CLI_EXIT_USAGE;
   }
   bool write = false;

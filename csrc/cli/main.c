@@ -18,12 +18,18 @@ static const char usage_text[] =
     "commands:\n"
     "  corpus fmt [-w] FILE...   print (or rewrite) corpus files in the\n"
     "                            canonical \"go test fuzz v1\" form\n"
+    "  corpus convert [-to go|raw] (-launcher FILE | -types LIST) [-o DIR]\n"
+    "                 FILE...    raw fuzzer inputs to corpus files, or back\n"
     "  mutate -rand-state S -rand-inc I -n K [-cap BYTES] FILE\n"
     "                            replay K of Go's chained mutations\n"
     "  fuzz [-fuzz RE] [-fuzztime D|Nx] [-parallel N] ... BINARY [ARGS]\n"
     "                            fuzz a Go test binary like go test -fuzz\n"
     "  cc|c++ ARGS...            clang with cgofuzz's instrumentation and\n"
     "                            runtime (builds C fuzz targets)\n"
+    "  compile-go-fuzzer PKG FuzzFunc NAME [TAGS]\n"
+    "                            build $OUT/NAME, a libFuzzer-style fuzz\n"
+    "                            target for ClusterFuzz/OSS-Fuzz from a Go\n"
+    "                            package's fuzz test\n"
     "  version                   print the version\n"
     "  help                      print this help\n";
 
@@ -34,6 +40,11 @@ int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "-test.fuzzworker") == 0 &&
       getenv(CGOFUZZ_DISCOVER_ENV) != NULL)
     return cli_fake_worker();
+  /* A copy of this program with a Go test binary appended (written by
+   * compile-go-fuzzer) is that fuzz target's launcher (golaunch.c). */
+  int launched = cli_golaunch_main(argc, argv);
+  if (launched >= 0)
+    return launched;
   if (argc < 2) {
     fputs(usage_text, stderr);
     return CLI_EXIT_USAGE;
@@ -45,6 +56,8 @@ int main(int argc, char **argv) {
     return cli_cmd_mutate(argc - 2, argv + 2);
   if (strcmp(cmd, "fuzz") == 0)
     return cli_cmd_fuzz(argc - 2, argv + 2);
+  if (strcmp(cmd, "compile-go-fuzzer") == 0)
+    return cli_cmd_gofuzzer(argc - 2, argv + 2);
   if (strcmp(cmd, "cc") == 0 || strcmp(cmd, "c++") == 0)
     return cli_cmd_cc(argc - 2, argv + 2, cmd[1] == '+');
   if (strcmp(cmd, "version") == 0) {

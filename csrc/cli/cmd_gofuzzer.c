@@ -1,0 +1,578 @@
+/*
+ * cmd_gofuzzer.c: `cgofuzz compile-go-fuzzer PKG FuzzFunc NAME [TAGS]`,
+ * the replacement of OSS-Fuzz's compile_native_go_fuzzer, with its
+ * arguments:
+ *
+ *   PKG       the package: an import path, or a directory (what `go list`
+ *             takes; an existing directory is used as one, ./ or not)
+ *   FuzzFunc  the fuzz target, func FuzzFunc(f *testing.F) in its tests
+ *   NAME      the fuzzer's name: the file written is $OUT/NAME
+ *   TAGS      build tags (default "gofuzz", as OSS-Fuzz always builds Go
+ *             fuzzers; given, they replace it, as compile_go_fuzzer's
+ *             fourth argument does)
+ *
+ * It builds the package's unmodified test binary with `go test -c
+ * -fuzz=^FuzzFunc$ -tags TAGS`, checks that it has the target, learns the
+ * target's argument kinds and f.Add seeds by running it (coordinator
+ * discovery, coord.h), adds the package's testdata/fuzz/FuzzFunc files as
+ * seeds, and writes $OUT/NAME: a launcher (golaunch.c) that speaks
+ * libFuzzer's command line and runs the test binary's own Go workers.
+ *
+ * $SANITIZER picks how cgo code is built (as OSS-Fuzz's base-builder sets
+ * it): address: `go test -asan` (Go's ASan interoperation: the C code and
+ * the Go runtime's view of the heap; CC defaults to clang, whose ASan
+ * runtime is linked statically); with CGOFUZZ_GO_ASAN=cgo instead only the
+ * C code is built with -fsanitize=address (about 15x more execs per second
+ * for Go-heavy targets, but C reading past a Go slice goes unseen);
+ * memory: `go test -msan`; undefined: the C code with UBSan; coverage,
+ * none or unset: no sanitizer.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "coord.h"
+#include "rawargs.h"
+#include "spawn.h"
+
+extern char **environ;
+
+#define CMD "cgofuzz compile-go-fuzzer"
+
+/* The flags of UBSan for cgo code: OSS-Fuzz's SANITIZER_FLAGS_undefined
+ * less the C++-only checks (function, vptr) and unsigned-integer-overflow
+ * (which OSS-Fuzz only uses as a coverage signal). */
+#define UBSAN_FLAGS                                                            \
+  "-fsanitize=array-bounds,bool,builtin,enum,integer-divide-by-zero,null,"     \
+  "object-size,return,returns-nonnull-attribute,shift,"                        \
+  "signed-integer-overflow,unreachable,vla-bound -fno-sanitize-recover=all"
+
+static const char usage_text[] =
+    "usage: " CMD " PKG FuzzFunc NAME [TAGS]\n"
+    "Builds the fuzz target FuzzFunc of the Go package PKG (an import path "
+    "or a\n"
+    "directory) into $OUT/NAME, a fuzz target with libFuzzer's command line "
+    "for\n"
+    "ClusterFuzz, OSS-Fuzz and ClusterFuzzLite (OSS-Fuzz's "
+    "compile_native_go_fuzzer\n"
+    "arguments). TAGS: build tags, default gofuzz.\n"
+    "Environment: OUT (required), SANITIZER (address, memory, undefined, "
+    "coverage,\n"
+    "none), CC (default clang with a sanitizer), CGOFUZZ_GO_ASAN=cgo (ASan "
+    "for the\n"
+    "C code only, without go test -asan).\n";
+
+/* A program in PATH: malloc'd path or NULL. */
+static char *find_in_path(const char *name) {
+  const char *p = getenv("PATH");
+  if (!p || !*p)
+    p = "/usr/local/bin:/usr/bin:/bin";
+  while (*p) {
+    const char *e = strchr(p, ':');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    char *full = malloc(l + strlen(name) + 2);
+    if (!full)
+      return NULL;
+    sprintf(full, "%.*s/%s", (int)l, l ? p : ".", name);
+    struct stat st;
+    if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
+      return full;
+    free(full);
+    p += l + (e ? 1 : 0);
+  }
+  return NULL;
+}
+
+/* The environment with each "NAME=VALUE" of set replacing NAME. */
+static char **make_env(char **set, size_t nset) {
+  size_t n = 0;
+  while (environ[n])
+    n++;
+  char **env = calloc(n + nset + 1, sizeof *env);
+  if (!env)
+    return NULL;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    bool replaced = false;
+    for (size_t j = 0; j < nset && !replaced; j++) {
+      size_t nl = strcspn(set[j], "=") + 1;
+      replaced = strncmp(environ[i], set[j], nl) == 0;
+    }
+    if (!replaced)
+      env[k++] = environ[i];
+  }
+  for (size_t j = 0; j < nset; j++)
+    env[k++] = set[j];
+  return env;
+}
+
+static bool valid_name(const char *s) {
+  if (!*s)
+    return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+          (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+      return false;
+  return true;
+}
+
+static bool valid_func(const char *s) {
+  if (strncmp(s, "Fuzz", 4) != 0)
+    return false;
+  for (const char *c = s; *c; c++)
+    if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+          (*c >= '0' && *c <= '9') || *c == '_' || (unsigned char)*c >= 0x80))
+      return false;
+  return true;
+}
+
+/* How $SANITIZER builds the test binary: go test flags and environment. */
+typedef struct build_mode {
+  const char *goflag; /* "-asan", "-msan" or NULL */
+  char *env[4];       /* "NAME=VALUE", malloc'd */
+  size_t nenv;
+  const char *what; /* for the summary */
+} build_mode;
+
+static int add_env(build_mode *m, const char *name, const char *value) {
+  size_t l = strlen(name) + strlen(value) + 2;
+  if (m->nenv == sizeof m->env / sizeof m->env[0] ||
+      !(m->env[m->nenv] = malloc(l)))
+    return -1;
+  snprintf(m->env[m->nenv++], l, "%s=%s", name, value);
+  return 0;
+}
+
+/* CGO_CFLAGS or CGO_LDFLAGS as they are (Go's default if unset) plus
+ * extra. */
+static int add_cgo_flags(build_mode *m, const char *name, const char *dflt,
+                         const char *extra) {
+  const char *cur = getenv(name);
+  cgofuzz_buf b = {0};
+  int rc = cgofuzz_buf_printf(&b, "%s %s%c", cur ? cur : dflt, extra, 0);
+  if (rc == 0)
+    rc = add_env(m, name, (const char *)b.data);
+  cgofuzz_buf_free(&b);
+  return rc;
+}
+
+static int pick_mode(build_mode *m) {
+  const char *san = getenv("SANITIZER");
+  const char *asan_mode = getenv("CGOFUZZ_GO_ASAN");
+  const char *cc = getenv("CC");
+  bool clang = false;
+  memset(m, 0, sizeof *m);
+  m->what = "none";
+  if (!san || !*san || strcmp(san, "none") == 0)
+    return 0;
+  if (strcmp(san, "coverage") == 0) {
+    m->what = "none (SANITIZER=coverage: the launcher runs inputs, it "
+              "writes no coverage report)";
+    return 0;
+  }
+  if (strcmp(san, "address") == 0) {
+    if (asan_mode && strcmp(asan_mode, "cgo") == 0) {
+      m->what = "address, C code only (CGOFUZZ_GO_ASAN=cgo)";
+      if (add_cgo_flags(m, "CGO_CFLAGS", "-O2 -g",
+                        "-fsanitize=address -fno-omit-frame-pointer") != 0 ||
+          add_cgo_flags(m, "CGO_LDFLAGS", "-O2 -g", "-fsanitize=address") != 0)
+        return -1;
+    } else {
+      m->goflag = "-asan";
+      m->what = "address (go test -asan)";
+    }
+    clang = true;
+  } else if (strcmp(san, "memory") == 0) {
+    m->goflag = "-msan";
+    m->what = "memory (go test -msan)";
+    clang = true;
+  } else if (strcmp(san, "undefined") == 0) {
+    m->what = "undefined, C code only";
+    if (add_cgo_flags(m, "CGO_CFLAGS", "-O2 -g", UBSAN_FLAGS) != 0 ||
+        add_cgo_flags(m, "CGO_LDFLAGS", "-O2 -g", UBSAN_FLAGS) != 0)
+      return -1;
+    clang = true;
+  } else {
+    fprintf(stderr,
+            CMD ": SANITIZER=%s is not supported for Go fuzz targets "
+                "(address, memory, undefined, coverage, none)\n",
+            san);
+    return -2;
+  }
+  if (clang && (add_env(m, "CGO_ENABLED", "1") != 0 ||
+                ((!cc || !*cc) && add_env(m, "CC", "clang") != 0)))
+    return -1;
+  return 0;
+}
+
+static void free_mode(build_mode *m) {
+  for (size_t i = 0; i < m->nenv; i++)
+    free(m->env[i]);
+}
+
+/* Runs argv in dir with env; its stdout into *out (if out), its stderr to
+ * ours. Returns the wait status or -1. */
+static int run(const char *path, char **argv, const char *dir, char **env,
+               cgofuzz_buf *out) {
+  fflush(stdout);
+  fflush(stderr);
+  cgofuzz_spawn s = {.path = path,
+                     .argv = argv,
+                     .envp = env,
+                     .dir = dir,
+                     .stdout_fd = out ? -1 : 2,
+                     .stderr_fd = 2};
+  if (out)
+    return cgofuzz_spawn_run(&s, out, false, -1);
+  pid_t pid = cgofuzz_spawn_start(&s);
+  return pid < 0 ? -1 : cgofuzz_spawn_wait(pid, -1, NULL);
+}
+
+static bool ok(int st) { return st >= 0 && WIFEXITED(st) && !WEXITSTATUS(st); }
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Appends the files of dir/testdata/fuzz/target (sorted by name, as Go
+ * reads them) to g's seeds, each checked against the target's kinds.
+ * Returns 0, or -1 after printing why. */
+static int add_testdata(const char *dir, const char *target, cli_golaunch *g) {
+  cgofuzz_buf td = {0};
+  if (cgofuzz_buf_printf(&td, "%s/testdata/fuzz/%s%c", dir, target, 0) != 0)
+    return -1;
+  DIR *d = opendir((const char *)td.data);
+  if (!d) {
+    int e = errno;
+    cgofuzz_buf_free(&td);
+    if (e == ENOENT || e == ENOTDIR)
+      return 0;
+    fprintf(stderr, CMD ": %s/testdata/fuzz/%s: %s\n", dir, target,
+            strerror(e));
+    return -1;
+  }
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  int rc = 0;
+  struct dirent *de;
+  while (rc == 0 && (de = readdir(d)) != NULL) {
+    if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+      continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 16;
+      char **nn = realloc(names, cap * sizeof *nn);
+      if (!nn) {
+        rc = -1;
+        break;
+      }
+      names = nn;
+    }
+    if (!(names[n] = strdup(de->d_name)))
+      rc = -1;
+    else
+      n++;
+  }
+  closedir(d);
+  if (n)
+    qsort(names, n, sizeof *names, cmp_str);
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    cgofuzz_buf path = {0}, data = {0}, raw = {0};
+    cgofuzz_err err = {0};
+    struct stat st;
+    if (cgofuzz_buf_printf(&path, "%s/%s%c", (const char *)td.data, names[i],
+                           0) != 0) {
+      rc = -1;
+    } else if (stat((const char *)path.data, &st) == 0 && S_ISDIR(st.st_mode)) {
+      /* Go skips directories */
+    } else if (cli_read_file((const char *)path.data, &data) != 0) {
+      rc = -1;
+    } else if (cgofuzz_rawargs_from_corpus(g->kinds, g->n_kinds, data.data,
+                                           data.len, &raw, &err) != 0) {
+      if (err.line > 0)
+        fprintf(stderr, "%s:%d: %s\n", (const char *)path.data, err.line,
+                err.msg);
+      else
+        fprintf(stderr, "%s: %s\n", (const char *)path.data, err.msg);
+      fprintf(stderr,
+              CMD ": the seed corpus file above does not fit %s (go test "
+                  "would fail on it too)\n",
+              target);
+      rc = -1;
+    } else {
+      cgofuzz_buf *ns = realloc(g->seeds, (g->n_seeds + 1) * sizeof *ns);
+      if (!ns) {
+        rc = -1;
+      } else {
+        g->seeds = ns;
+        ns[g->n_seeds++] = data;
+        data = (cgofuzz_buf){0};
+      }
+    }
+    cgofuzz_buf_free(&path);
+    cgofuzz_buf_free(&data);
+    cgofuzz_buf_free(&raw);
+  }
+  for (size_t i = 0; i < n; i++)
+    free(names[i]);
+  free(names);
+  cgofuzz_buf_free(&td);
+  return rc;
+}
+
+/* Removes the build directory (one file and the directory). */
+static void remove_build(const char *tmp, const char *bin) {
+  if (bin)
+    unlink(bin);
+  if (tmp)
+    rmdir(tmp);
+}
+
+int cli_cmd_gofuzzer(int argc, char **argv) {
+  if (argc >= 1 &&
+      (strcmp(argv[0], "-h") == 0 || strcmp(argv[0], "-help") == 0 ||
+       strcmp(argv[0], "--help") == 0)) {
+    fputs(usage_text, stdout);
+    return CLI_EXIT_OK;
+  }
+  if (argc < 3 || argc > 4) {
+    fprintf(stderr, CMD ": want 3 or 4 arguments, have %d\n%s", argc,
+            usage_text);
+    return CLI_EXIT_USAGE;
+  }
+  const char *pkg = argv[0], *func = argv[1], *name = argv[2];
+  const char *tags = argc == 4 ? argv[3] : "gofuzz";
+  if (!valid_func(func)) {
+    fprintf(stderr,
+            CMD ": %s is not a fuzz target name (func FuzzXxx(f "
+                "*testing.F))\n",
+            func);
+    return CLI_EXIT_USAGE;
+  }
+  if (!valid_name(name)) {
+    fprintf(stderr,
+            CMD ": NAME \"%s\" must be letters, digits, '_' and '-' only, "
+                "without an extension (what ClusterFuzz takes for a fuzz "
+                "target)\n",
+            name);
+    return CLI_EXIT_USAGE;
+  }
+  const char *outenv = getenv("OUT");
+  if (!outenv || !*outenv) {
+    fprintf(stderr, CMD ": $OUT is not set: it names the directory the fuzz "
+                        "target is written to\n");
+    return CLI_EXIT_USAGE;
+  }
+  char outdir[PATH_MAX], self[PATH_MAX], cwd[PATH_MAX];
+  struct stat st;
+  if (!realpath(outenv, outdir) || stat(outdir, &st) != 0 ||
+      !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, CMD ": $OUT=%s is not a directory\n", outenv);
+    return CLI_EXIT_USAGE;
+  }
+  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (sl <= 0 || !getcwd(cwd, sizeof cwd)) {
+    fprintf(stderr, CMD ": cannot find our own executable\n");
+    return CLI_EXIT_FAIL;
+  }
+  self[sl] = '\0';
+  build_mode mode;
+  int pm = pick_mode(&mode);
+  if (pm != 0) {
+    free_mode(&mode);
+    if (pm == -1)
+      fprintf(stderr, CMD ": out of memory\n");
+    return pm == -2 ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+  }
+
+  int rc = CLI_EXIT_FAIL;
+  char *go = find_in_path("go"), **env = NULL, *pkgdir = NULL, *imp = NULL;
+  char tmp[PATH_MAX] = "", bin[PATH_MAX + 64] = "";
+  cgofuzz_buf listed = {0}, fz = {0}, re = {0}, outpath = {0}, info = {0};
+  cgofuzz_buf binbytes = {0};
+  char **names = NULL;
+  size_t nnames = 0;
+  cli_golaunch g = {0};
+  cgofuzz_coord_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cgofuzz_err err = {0};
+  if (!go) {
+    fprintf(stderr, CMD ": go is not installed (not found in $PATH)\n");
+    goto done;
+  }
+  if (!(env = make_env(mode.env, mode.nenv)))
+    goto oom;
+
+  /* The package: its directory and import path, as go list sees them. A
+   * directory is listed from inside, so that its own module applies. */
+  bool isdir = stat(pkg, &st) == 0 && S_ISDIR(st.st_mode);
+  char *listargv[] = {go,
+                      "list",
+                      "-tags",
+                      (char *)tags,
+                      "-f",
+                      "{{.Dir}}\n{{.ImportPath}}",
+                      isdir ? "." : (char *)pkg,
+                      NULL};
+  int s = run(go, listargv, isdir ? pkg : NULL, env, &listed);
+  char *nl1 = NULL, *nl2 = NULL;
+  if (ok(s) && cgofuzz_buf_putc(&listed, 0) == 0) {
+    nl1 = strchr((char *)listed.data, '\n');
+    nl2 = nl1 ? strchr(nl1 + 1, '\n') : NULL;
+  }
+  if (!nl1 || !nl2 || nl2[1] != '\0' || nl1 == (char *)listed.data) {
+    if (ok(s))
+      fprintf(stderr, CMD ": %s names %s package\n", pkg,
+              nl2 && nl2[1] ? "more than one" : "no");
+    fprintf(stderr, CMD ": cannot find the Go package %s (go list failed)\n",
+            pkg);
+    rc = CLI_EXIT_USAGE;
+    goto done;
+  }
+  *nl1 = *nl2 = '\0';
+  if (!(pkgdir = strdup((char *)listed.data)) || !(imp = strdup(nl1 + 1)))
+    goto oom;
+
+  /* The test binary, built in a directory of our own. */
+  const char *tmpdir = getenv("TMPDIR");
+  snprintf(tmp, sizeof tmp, "%s/cgofuzz-build-XXXXXX",
+           tmpdir && *tmpdir ? tmpdir : "/tmp");
+  if (!mkdtemp(tmp)) {
+    fprintf(stderr, CMD ": mkdtemp %s: %s\n", tmp, strerror(errno));
+    tmp[0] = '\0';
+    goto done;
+  }
+  snprintf(bin, sizeof bin, "%s/%s.test", tmp, name);
+  if (cgofuzz_buf_printf(&fz, "-fuzz=^%s$%c", func, 0) != 0)
+    goto oom;
+  char *buildargv[12];
+  size_t nb = 0;
+  buildargv[nb++] = go;
+  buildargv[nb++] = "test";
+  buildargv[nb++] = "-c";
+  buildargv[nb++] = (char *)fz.data;
+  buildargv[nb++] = "-tags";
+  buildargv[nb++] = (char *)tags;
+  if (mode.goflag)
+    buildargv[nb++] = (char *)mode.goflag;
+  buildargv[nb++] = "-o";
+  buildargv[nb++] = bin;
+  /* Built in the same context as it was listed: from inside a directory
+   * given, else from here (our module, go.work, vendor directory). */
+  buildargv[nb++] = isdir ? "." : (char *)pkg;
+  buildargv[nb] = NULL;
+  fprintf(stderr, CMD ": building %s: go test -c %s -tags %s%s%s\n", imp,
+          (char *)fz.data, tags, mode.goflag ? " " : "",
+          mode.goflag ? mode.goflag : "");
+  s = run(go, buildargv, isdir ? pkg : NULL, env, NULL);
+  if (!ok(s)) {
+    fprintf(stderr, CMD ": go test -c failed for %s\n", imp);
+    goto done;
+  }
+  if (stat(bin, &st) != 0) {
+    fprintf(stderr, CMD ": %s has no test files: no test binary was built\n",
+            imp);
+    rc = CLI_EXIT_USAGE;
+    goto done;
+  }
+
+  /* The target must be in it (what OSS-Fuzz's script greps for). */
+  if (cgofuzz_buf_printf(&re, "^%s$%c", func, 0) != 0)
+    goto oom;
+  if (cgofuzz_coord_list_targets(bin, (const char *)re.data, &names, &nnames,
+                                 &err) != 0) {
+    fprintf(stderr, CMD ": %s\n", err.msg);
+    goto done;
+  }
+  if (nnames != 1) {
+    fprintf(stderr,
+            CMD ": Could not find the function: func %s(f *testing.F) in the "
+                "tests of %s\n",
+            func, imp);
+    rc = CLI_EXIT_USAGE;
+    goto done;
+  }
+
+  /* Its argument kinds and f.Add seeds, found in the package's directory
+   * as go test would run it (a target may read files before f.Fuzz). */
+  if (chdir(pkgdir) != 0) {
+    fprintf(stderr, CMD ": %s: %s\n", pkgdir, strerror(errno));
+    goto done;
+  }
+  cfg.binary = bin;
+  cfg.target = func;
+  cfg.parallel = 1;
+  int dr = cgofuzz_coord_discover(&cfg, self, &err);
+  if (chdir(cwd) != 0) {
+    fprintf(stderr, CMD ": %s: %s\n", cwd, strerror(errno));
+    goto done;
+  }
+  if (dr != 0) {
+    fprintf(stderr, CMD ": %s\n", err.msg);
+    goto done;
+  }
+  g.target = (char *)func;
+  g.fuzzer = (char *)name;
+  g.pkg = imp;
+  g.kinds = cfg.kinds;
+  g.n_kinds = cfg.n_kinds;
+  if (g.n_kinds == 0) {
+    fprintf(stderr, CMD ": %s takes no arguments to fuzz\n", func);
+    goto done;
+  }
+  /* The f.Add seeds, then testdata/fuzz/FuzzFunc. */
+  g.seeds = cfg.seeds;
+  g.n_seeds = cfg.n_seeds;
+  cfg.seeds = NULL;
+  cfg.n_seeds = 0;
+  int tr = add_testdata(pkgdir, func, &g);
+  if (tr != 0)
+    goto done;
+  if (cgofuzz_buf_printf(&info,
+                         "compile-go-fuzzer %s %s %s; tags %s; sanitizer %s",
+                         imp, func, name, tags, mode.what) != 0 ||
+      cgofuzz_buf_putc(&info, 0) != 0)
+    goto oom;
+  g.info = (char *)info.data;
+  if (cli_read_file(bin, &binbytes) != 0)
+    goto done;
+  if (cgofuzz_buf_printf(&outpath, "%s/%s%c", outdir, name, 0) != 0)
+    goto oom;
+  if (cli_golaunch_write((const char *)outpath.data, self, binbytes.data,
+                         binbytes.len, &g) != 0)
+    goto done;
+  fprintf(stderr, CMD ": wrote %s: %s(", (const char *)outpath.data, func);
+  for (size_t i = 0; i < g.n_kinds; i++)
+    fprintf(stderr, "%s%s", i ? ", " : "", cgofuzz_kind_name(g.kinds[i]));
+  fprintf(stderr, ") of %s, %zu seed%s, sanitizer: %s\n", imp, g.n_seeds,
+          g.n_seeds == 1 ? "" : "s", mode.what);
+  rc = CLI_EXIT_OK;
+  goto done;
+oom:
+  fprintf(stderr, CMD ": out of memory\n");
+done:
+  for (size_t i = 0; i < g.n_seeds; i++)
+    cgofuzz_buf_free(&g.seeds[i]);
+  free(g.seeds);
+  cgofuzz_coord_free_discovery(&cfg); /* the kinds */
+  cgofuzz_coord_free_names(names, nnames);
+  remove_build(tmp[0] ? tmp : NULL, bin[0] ? bin : NULL);
+  cgofuzz_buf_free(&listed);
+  cgofuzz_buf_free(&fz);
+  cgofuzz_buf_free(&re);
+  cgofuzz_buf_free(&outpath);
+  cgofuzz_buf_free(&info);
+  cgofuzz_buf_free(&binbytes);
+  free(env);
+  free(pkgdir);
+  free(imp);
+  free(go);
+  free_mode(&mode);
+  return rc;
+}

@@ -1,0 +1,3 @@
+module example.com/cgopackage
+
+go 1.18

@@ -1,0 +1,3 @@
+module example.com/gofuzzertest
+
+go 1.18
