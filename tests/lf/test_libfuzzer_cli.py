@@ -10,6 +10,7 @@ named by SHA-1, exit status), never counts that vary.
 import hashlib
 import os
 import re
+import signal
 
 import pytest
 
@@ -241,3 +242,19 @@ def test_const_input_overwrite_is_a_crash(build, tmp_path):
         r.stderr, r
     f.write_bytes(b"OVEN")
     assert lf(exe, f).rc == 0
+
+
+def test_sigterm_prints_final_stats(build, tmp_path, background):
+    exe = build("hang")
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    bg = background([exe, "-seed=5", "-print_final_stats=1", str(corpus)],
+                    str(tmp_path), {}, str(tmp_path))
+    bg.wait_for_text("INITED")
+    bg.signal(signal.SIGTERM)
+    bg.wait()
+    r = bg.result()
+    assert r.rc == 72, r  # libFuzzer's interrupt code: "nothing found"
+    assert "libFuzzer: run interrupted; exiting" in r.stderr, r
+    assert re.search(r"^stat::number_of_executed_units: \d+$", r.stderr,
+                     re.M), r
