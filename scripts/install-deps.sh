@@ -6,7 +6,7 @@ set -euo pipefail
 
 pkgs=(cmake ninja-build gcc g++ libgtest-dev googletest python3 valgrind
       clang clang-14 libclang-rt-14-dev clang-format zlib1g-dev dpkg-dev
-      libcjson-dev strace python3-pytest)
+      libcjson-dev strace python3-pytest python3-venv)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
@@ -52,6 +52,28 @@ for p in cjson; do
       echo "install-deps: WARNING: could not fetch the $p source (tests that need it will skip)"
   fi
 done
+# ClusterFuzz's own libFuzzer engine (PyPI clusterfuzz==2.6.0, with its
+# google-cloud-* dependencies) for tests/clusterfuzz and bench/cf_bench.py,
+# in a venv of its own so that none of it reaches the python3 the suites run
+# under. Made once (about a minute); the tests that need it skip, visibly,
+# without it.
+cf_venv=${CGOFUZZ_VENV:-$HOME/.cache/cgofuzz/venv}
+cf_ready() {
+  JOB_NAME=install-deps "$cf_venv/bin/python" -c 'import importlib.metadata as m
+import clusterfuzz.fuzz, pytest
+assert m.version("clusterfuzz") == "2.6.0"' >/dev/null 2>&1
+}
+if ! cf_ready; then
+  echo "install-deps: creating the venv $cf_venv with clusterfuzz==2.6.0 and pytest (PyPI, about a minute)"
+  if { [ -x "$cf_venv/bin/python" ] || python3 -m venv "$cf_venv"; } &&
+     "$cf_venv/bin/python" -m pip install -q --disable-pip-version-check \
+       "clusterfuzz==2.6.0" pytest && cf_ready; then
+    echo "install-deps: clusterfuzz==2.6.0 ready in $cf_venv"
+  else
+    echo "install-deps: WARNING: could not set up clusterfuzz==2.6.0 in $cf_venv" \
+         "(tests/clusterfuzz and bench/cf_bench.py will skip); remove it and run again"
+  fi
+fi
 if ! command -v go >/dev/null 2>&1; then
   # The reference Go toolchain; the machine image normally has a newer one.
   echo "install-deps: no go on PATH, installing Debian's golang"

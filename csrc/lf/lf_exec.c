@@ -14,6 +14,7 @@
  * caught.
  */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,13 +212,83 @@ int cgofuzz_lf_exec_run(lf_exec *x, const uint8_t *enc, size_t len,
   return rc;
 }
 
+/* Prints a worker's error text the way the engines' stack analyzers read a
+ * Go crash: Go's worker reports a panic as a test failure,
+ *   --- FAIL: FuzzX (0.00s)
+ *       testing.go:1927: panic: runtime error: index out of range ...
+ *           goroutine 17 [running]:
+ *           pkg.Check(...)
+ *           \t/src/pkg/x.go:11 +0x1d
+ * while ClusterFuzz matches "^panic: runtime error: ..." and frames at the
+ * start of a line, as an unrecovered panic prints them. So the "--- FAIL"
+ * line goes, the first line loses its indentation and "file.go:N: " when
+ * a panic follows, and the rest loses the failure's indentation. The
+ * frames of the testing package's recovery (runtime/debug.Stack() down to
+ * the panic(...) frame) go too, so the stack starts where the panic did,
+ * as in an unrecovered panic: ClusterFuzz's crash state is its top frames,
+ * which it recognizes by a pattern without '?' (see below). */
+static void print_go_error(const char *msg, size_t len) {
+  const char *p = msg, *end = msg + len;
+  bool first = true;
+  int skip = 0; /* 1: in the recovery frames; 2: the panic frame's file */
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *e = nl ? nl : end;
+    if (first && e - p >= 9 && memcmp(p, "--- FAIL:", 9) == 0) {
+      p = nl ? nl + 1 : end;
+      continue;
+    }
+    const char *q = p;
+    size_t strip = first ? SIZE_MAX : 8;
+    for (size_t k = 0; k < strip && q < e && *q == ' '; k++)
+      q++;
+    size_t n = (size_t)(e - q);
+    if (!first && skip == 0 && n >= 21 &&
+        memcmp(q, "runtime/debug.Stack()", 21) == 0)
+      skip = 1;
+    if (skip) {
+      if (skip == 2)
+        skip = 0;
+      else if (n >= 6 && memcmp(q, "panic(", 6) == 0)
+        skip = 2;
+      p = nl ? nl + 1 : end;
+      continue;
+    }
+    if (!first && n > 10 && memcmp(q, "goroutine ", 10) == 0)
+      fputc('\n', stderr); /* as Go prints it */
+    if (first) {
+      /* "testing.go:1927: panic: ..." -> "panic: ..." */
+      const char *pn = NULL;
+      for (const char *r = q; r + 9 <= e && !pn; r++)
+        if (memcmp(r, ": panic: ", 9) == 0)
+          pn = r + 2;
+      if (pn)
+        q = pn;
+      first = false;
+    }
+    /* A frame's arguments: Go marks uncertain ones with '?', which
+     * ClusterFuzz's frame pattern does not allow; they go. */
+    const char *paren = memchr(q, '(', (size_t)(e - q));
+    if (paren && *q != '\t' && e > q && e[-1] == ')') {
+      fprintf(stderr, "%.*s", (int)(paren - q), q);
+      for (const char *r = paren; r < e; r++)
+        if (*r != '?')
+          fputc(*r, stderr);
+      fputc('\n', stderr);
+    } else {
+      fprintf(stderr, "%.*s\n", (int)(e - q), q);
+    }
+    p = nl ? nl + 1 : end;
+  }
+}
+
 int cgofuzz_lf_report_failure(const lf_opts *o, lf_outcome oc, const char *msg,
                               size_t msg_len, int status) {
   /* A dead worker has printed its own report (a sanitizer's, or the
    * watchdog's in libFuzzer's words); Go's error text (a panic and its
    * stack) came back in the reply and is printed here. */
   if (status == -1 && oc == LF_CRASH && msg_len)
-    fprintf(stderr, "%.*s\n", (int)msg_len, msg);
+    print_go_error(msg, msg_len);
   if (oc == LF_TIMEOUT && status == -1)
     fprintf(stderr,
             "==%d== ERROR: libFuzzer: timeout after %lld seconds\n"

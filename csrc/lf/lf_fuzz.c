@@ -28,6 +28,7 @@
 #include "coord.h"
 #include "exact.h"
 #include "lf_internal.h"
+#include "mutator.h"
 
 typedef struct lf_run {
   const cgofuzz_lf_target *t;
@@ -37,6 +38,7 @@ typedef struct lf_run {
   size_t new_units;
   int exit_status;
   bool failed;
+  bool inited; /* the INITED line is out */
 } lf_run;
 
 int64_t cgofuzz_lf_peak_rss_mb(void) {
@@ -60,11 +62,21 @@ static void line(lf_run *r, const char *what, const cgofuzz_coord_stats *st) {
   fflush(stderr);
 }
 
+/* The engines count the log from "#N INITED" on. A Go target with an
+ * empty corpus has no warm-up (Go knows its counters from the binary), so
+ * the first event after the start says it instead. */
+static void inited(lf_run *r, const cgofuzz_coord_stats *st) {
+  if (!r->inited)
+    line(r, "INITED", st);
+  r->inited = true;
+}
+
 static void on_inited(void *ctx, const cgofuzz_coord_stats *st) {
-  line(ctx, "INITED", st);
+  inited(ctx, st);
 }
 
 static void on_pulse(void *ctx, const cgofuzz_coord_stats *st) {
+  inited(ctx, st);
   line(ctx, "pulse", st);
 }
 
@@ -72,6 +84,7 @@ static void on_new(void *ctx, const uint8_t *data, size_t len,
                    const cgofuzz_coord_stats *st) {
   lf_run *r = ctx;
   cgofuzz_buf raw = {0};
+  inited(r, st);
   r->new_units++;
   if (cgofuzz_lf_raw(r->t, data, len, &raw) == 0) {
     r->corpus_bytes += raw.len;
@@ -88,7 +101,7 @@ static void on_failure(void *ctx, const uint8_t *data, size_t len,
                        const char *msg, size_t msg_len, int status,
                        const cgofuzz_coord_stats *st) {
   lf_run *r = ctx;
-  (void)st;
+  inited(r, st);
   lf_outcome oc =
       status == -1 ? LF_CRASH : cgofuzz_lf_outcome_of_status(status);
   r->exit_status = cgofuzz_lf_report_failure(r->o, oc, msg, msg_len, status);
@@ -122,6 +135,8 @@ static void on_finished(void *ctx, const cgofuzz_coord_stats *st,
     fprintf(stderr, "ERROR: %.*s\n", (int)fatal_len, fatal);
     r->exit_status = LF_EXIT_USAGE;
   }
+  if (!fatal)
+    inited(r, st);
   if (!r->failed && !fatal) {
     if (cgofuzz_coord_interrupted()) {
       fprintf(stderr, "==%d== libFuzzer: run interrupted; exiting\n",
@@ -193,6 +208,11 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
             "rss: %" PRId64 "Mb\n",
             in.n, mn, mx, total, cgofuzz_lf_peak_rss_mb());
   r.corpus_bytes = total;
+  if (o->max_len <= 0) /* Go's mutator bound: the shared value's capacity */
+    fprintf(stderr,
+            "INFO: -max_len is not provided; libFuzzer will not generate "
+            "inputs larger than %zu bytes\n",
+            CGOFUZZ_SHM_VALUE_CAP / (t->n_kinds ? t->n_kinds : 1) - 100);
   if (o->fork > 0)
     fprintf(stderr, "INFO: -fork=%" PRId64 ": fuzzing in separate process(s)\n",
             o->fork);

@@ -1,0 +1,3 @@
+module example.com/cfplanted
+
+go 1.18
