@@ -88,10 +88,17 @@ static void on_new(void *ctx, const uint8_t *data, size_t len,
   r->new_units++;
   if (cgofuzz_lf_raw(r->t, data, len, &raw) == 0) {
     r->corpus_bytes += raw.len;
-    /* A failed write is said (cgofuzz_lf_write_file) and fuzzing goes on: the
-     * input stays in the in-memory corpus. */
-    if (r->out_dir)
-      cgofuzz_lf_write_named(r->out_dir, raw.data, raw.len, NULL);
+    /* A failed write is said (cgofuzz_lf_write_file) and fuzzing goes on:
+     * the input stays in the in-memory corpus. After a failure the
+     * directory is not tried again (a full disk would flood the log). */
+    if (r->out_dir &&
+        cgofuzz_lf_write_named(r->out_dir, raw.data, raw.len, NULL) != 0) {
+      fprintf(stderr,
+              "WARNING: new inputs are no longer written to %s; fuzzing "
+              "goes on\n",
+              r->out_dir);
+      r->out_dir = NULL;
+    }
   }
   line(r, "NEW", st);
   cgofuzz_buf_free(&raw);
