@@ -258,3 +258,4 @@ def test_sigterm_prints_final_stats(build, tmp_path, background):
     assert "libFuzzer: run interrupted; exiting" in r.stderr, r
     assert re.search(r"^stat::number_of_executed_units: \d+$", r.stderr,
                      re.M), r
+
