@@ -8,7 +8,12 @@
 # Provides the imported targets cgofuzz::runtime and cgofuzz::main and
 #   cgofuzz_add_fuzz_target(NAME SOURCES... [SEED_CORPUS dir])
 # which builds NAME with clang's SanitizerCoverage (inline 8-bit counters,
-# pc-table, trace-cmp), links the runtime and its main, and registers a ctest
+# pc-table, trace-cmp) and -fno-builtin for the libc comparison functions
+# (so their operands reach the mutator, as `cgofuzz cc` does), links the
+# runtime and its main, and the comparison interceptors
+# (libcgofuzz_interceptors.a) unless CMAKE_C_FLAGS/CMAKE_CXX_FLAGS have a
+# sanitizer that intercepts them itself (address, memory, thread), and
+# registers a ctest
 # test NAME that runs the binary in regression mode (every target's f.Add
 # seeds and testdata/fuzz/<Target>/* under SEED_CORPUS, default the current
 # source directory), as `go test` does. The targets must be compiled by
@@ -54,13 +59,23 @@ set(cgofuzz_INCLUDE_DIR "${_cgofuzz_inc}")
 set(cgofuzz_FOUND TRUE)
 
 set(CGOFUZZ_COVERAGE_FLAGS
-    -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp)
+    -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp
+    -fno-builtin-memcmp -fno-builtin-bcmp -fno-builtin-strcmp
+    -fno-builtin-strncmp -fno-builtin-strcasecmp -fno-builtin-strncasecmp
+    -fno-builtin-strstr -fno-builtin-strcasestr -fno-builtin-memmem)
 
 function(cgofuzz_add_fuzz_target name)
   cmake_parse_arguments(ARG "" "SEED_CORPUS" "" ${ARGN})
   add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
   target_compile_options(${name} PRIVATE ${CGOFUZZ_COVERAGE_FLAGS})
   target_link_libraries(${name} PRIVATE cgofuzz::main)
+  if(EXISTS "${_cgofuzz_lib}/libcgofuzz_interceptors.a" AND NOT
+     "${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS}" MATCHES
+     "-fsanitize=[^ ]*(address|memory|thread)")
+    # Whole archive: the definitions must win over libc's.
+    target_link_libraries(${name} PRIVATE -Wl,--whole-archive
+      "${_cgofuzz_lib}/libcgofuzz_interceptors.a" -Wl,--no-whole-archive dl)
+  endif()
   if(NOT ARG_SEED_CORPUS)
     set(ARG_SEED_CORPUS "${CMAKE_CURRENT_SOURCE_DIR}")
   endif()

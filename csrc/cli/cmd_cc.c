@@ -3,9 +3,17 @@
  * cgofuzz's instrumentation and runtime, like afl-clang-fast or
  * -fsanitize=fuzzer. Compiles get
  *   -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp -I<include>
- * and links (no -c/-S/-E/-M) also libcgofuzz_main.a libcgofuzz.a -lpthread.
- * "fuzzer" is dropped from -fsanitize= lists (a libFuzzer build line works
- * unchanged; "fuzzer-no-link" likewise), other sanitizers are kept.
+ * and the -fno-builtin-* flags of -fsanitize=fuzzer (memcmp, bcmp, strcmp,
+ * strncmp, strcasecmp, strncasecmp, strstr, strcasestr, memmem), so those
+ * calls stay calls: clang -O2 would otherwise expand memcmp(p, "deadline",
+ * 8) into a 64-bit compare that no trace-cmp hook sees. Links (no
+ * -c/-S/-E/-M) also get libcgofuzz_main.a libcgofuzz.a -lpthread and,
+ * unless -fsanitize= names address, memory or thread (whose interceptors
+ * call the runtime's sanitizer weak hooks themselves), the whole of
+ * libcgofuzz_interceptors.a, whose memcmp etc. report their operands
+ * (docs/comparisons.md). "fuzzer" is dropped from -fsanitize= lists (a
+ * libFuzzer build line works unchanged; "fuzzer-no-link" likewise), other
+ * sanitizers are kept.
  *
  * Finding the runtime, first match wins:
  *  1. $CGOFUZZ_LIBDIR (holding libcgofuzz.a, libcgofuzz_main.a) and
@@ -81,6 +89,25 @@ static int locate(char *lib, char *inc, size_t n) {
   return -1;
 }
 
+/* The sanitizers whose runtimes intercept memcmp and its kin and call the
+ * sanitizer weak hooks (clang 14's driver links libFuzzer's interceptors
+ * unless one of them is on; HWASan intercepts none of them). */
+static const char *const intercepting[] = {"address", "memory", "thread"};
+#define N_INTERCEPTING (sizeof intercepting / sizeof intercepting[0])
+
+/* Updates on[] (one flag per intercepting[] name) from -fsanitize=LIST
+ * (enable) or -fno-sanitize=LIST (disable; "all" disables every one). */
+static void track_sanitizers(const char *list, bool enable, bool *on) {
+  char *copy = strdup(list), *save = NULL;
+  if (!copy)
+    return;
+  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+    for (size_t i = 0; i < N_INTERCEPTING; i++)
+      if (strcmp(t, intercepting[i]) == 0 || (!enable && !strcmp(t, "all")))
+        on[i] = enable;
+  free(copy);
+}
+
 /* Copies a -fsanitize= list without "fuzzer"/"fuzzer-no-link"; NULL if
  * nothing is left. */
 static char *strip_fuzzer(const char *arg) {
@@ -114,7 +141,15 @@ int cli_cmd_cc(int argc, char **argv, bool cxx) {
   const char *cc = getenv(cxx ? "CGOFUZZ_CLANGXX" : "CGOFUZZ_CLANG");
   if (!cc || !*cc)
     cc = cxx ? "clang++" : "clang";
-  char **av = calloc((size_t)argc + 12, sizeof *av);
+  static const char *const no_builtin[] = {
+      "-fno-builtin-memcmp",     "-fno-builtin-bcmp",
+      "-fno-builtin-strcmp",     "-fno-builtin-strncmp",
+      "-fno-builtin-strcasecmp", "-fno-builtin-strncasecmp",
+      "-fno-builtin-strstr",     "-fno-builtin-strcasestr",
+      "-fno-builtin-memmem",
+  };
+  size_t n_no_builtin = sizeof no_builtin / sizeof no_builtin[0];
+  char **av = calloc((size_t)argc + n_no_builtin + 16, sizeof *av);
   if (!av)
     return CLI_EXIT_FAIL;
   size_t n = 0;
@@ -124,12 +159,18 @@ int cli_cmd_cc(int argc, char **argv, bool cxx) {
   static char incflag[PATH_MAX + 4];
   snprintf(incflag, sizeof incflag, "-I%s", inc);
   av[n++] = incflag;
+  for (size_t i = 0; i < n_no_builtin; i++)
+    av[n++] = (char *)no_builtin[i];
+  bool san[N_INTERCEPTING] = {0};
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 ||
         strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0)
       link = false;
+    if (strncmp(a, "-fno-sanitize=", 14) == 0)
+      track_sanitizers(a + 14, false, san);
     if (strncmp(a, "-fsanitize=", 11) == 0) {
+      track_sanitizers(a + 11, true, san);
       char *s = strip_fuzzer(a);
       if (s)
         av[n++] = s;
@@ -137,12 +178,29 @@ int cli_cmd_cc(int argc, char **argv, bool cxx) {
     }
     av[n++] = argv[i];
   }
-  static char mainlib[PATH_MAX + 32], rtlib[PATH_MAX + 32];
+  static char mainlib[PATH_MAX + 32], rtlib[PATH_MAX + 32],
+      iclib[PATH_MAX + 48];
+  bool intercepted = false;
+  for (size_t i = 0; i < N_INTERCEPTING; i++)
+    intercepted = intercepted || san[i];
   if (link) {
     snprintf(mainlib, sizeof mainlib, "%s/libcgofuzz_main.a", lib);
     snprintf(rtlib, sizeof rtlib, "%s/libcgofuzz.a", lib);
     av[n++] = mainlib;
     av[n++] = rtlib;
+    if (!intercepted) {
+      snprintf(iclib, sizeof iclib, "%s/libcgofuzz_interceptors.a", lib);
+      if (access(iclib, R_OK) == 0) {
+        av[n++] = "-Wl,--whole-archive";
+        av[n++] = iclib;
+        av[n++] = "-Wl,--no-whole-archive";
+      } else {
+        fprintf(stderr,
+                "cgofuzz cc: warning: %s is missing: memcmp, strcmp "
+                "and their kin will be invisible to the fuzzer\n",
+                iclib);
+      }
+    }
     av[n++] = "-lpthread";
     av[n++] = "-lm";
   }

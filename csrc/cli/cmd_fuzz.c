@@ -12,6 +12,13 @@
  * we skip that pass (a crasher already written for another target in the
  * same package would otherwise stop every fuzzing run).
  *
+ * Dictionary mutations (docs/godict.md): unless -autodict=false, the
+ * constants the target's package compares with (from `go tool objdump` of
+ * the binary) and the printable runs of the corpus become dictionary
+ * tokens, with the entries of every -dict file (libFuzzer/AFL format);
+ * -dictout writes the dictionary used. Only for Go test binaries: a C
+ * target's worker has comparison feedback of its own.
+ *
  * Also the fake worker: when the test binary we run for discovery starts
  * its workers as `cgofuzz -test.fuzzworker ...` (see coord_discover.c),
  * main() lands in cli_fake_worker.
@@ -83,6 +90,61 @@ static int run_tests_first(const char *binary, const char *target,
   return ok ? 0 : -1;
 }
 
+/* -dict: every file given is kept (the flag may be repeated). */
+typedef struct dict_files {
+  const char **path;
+  size_t n;
+} dict_files;
+
+static int add_dict_file(void *dst, const char *value, cgofuzz_err *why) {
+  dict_files *f = dst;
+  const char **p = realloc(f->path, (f->n + 1) * sizeof *p);
+  if (!p) {
+    snprintf(why->msg, sizeof why->msg, "out of memory");
+    return -1;
+  }
+  f->path = p;
+  f->path[f->n++] = value;
+  return 0;
+}
+
+/* The dictionary of this run in *out: -dict files, then (autodict, Go
+ * binaries only) the binary's constants; the corpus's tokens are added by
+ * the coordinator once it has loaded the corpus. Returns 0 (*out NULL when
+ * there is no dictionary), or the exit status when a -dict file is bad or
+ * memory runs out. */
+static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
+                      bool autodict, bool dictout, cgofuzz_coord_dict **out) {
+  *out = NULL;
+  bool go_binary = cgofuzz_coord_go_counters(cfg->binary) > 0;
+  if (!files->n && !(autodict && go_binary) && !dictout)
+    return 0;
+  cgofuzz_coord_dict *d = cgofuzz_coord_dict_new();
+  if (!d) {
+    fprintf(stderr, "cgofuzz fuzz: out of memory\n");
+    return CLI_EXIT_FAIL;
+  }
+  for (size_t i = 0; i < files->n; i++) {
+    cgofuzz_err err = {0};
+    if (cgofuzz_coord_dict_load(d, files->path[i], &err) != 0) {
+      fprintf(stderr, "cgofuzz fuzz: %s\n", err.msg);
+      cgofuzz_coord_dict_free(d);
+      return CLI_EXIT_USAGE;
+    }
+  }
+  if (autodict && go_binary) {
+    cgofuzz_err err = {0};
+    size_t added = 0;
+    if (cgofuzz_coord_dict_from_binary(d, cfg->binary, cfg->target, &added,
+                                       &err) != 0 &&
+        cfg->verbose)
+      fprintf(stderr, "cgofuzz: %s\n", err.msg);
+    cfg->dict_corpus = true;
+  }
+  *out = d;
+  return 0;
+}
+
 static void usage_fuzz(const cgofuzz_flag *flags, size_t n) {
   fprintf(stderr, "usage: cgofuzz fuzz [flags] BINARY [ARGS...]\n"
                   "Fuzzes the target of a Go test binary (go test -c "
@@ -96,7 +158,10 @@ int cli_cmd_fuzz(int argc, char **argv) {
    * flags: "Nx" or a duration; only the latter may be zero (off). */
   cgofuzz_flag_dur fuzztime = {0}, mintime = {0};
   int64_t parallel = 0;
-  bool verbose = false, cont = false;
+  bool verbose = false, cont = false, autodict = true;
+  const char *dictout = NULL;
+  dict_files dicts = {0};
+  cgofuzz_coord_dict *dict = NULL;
   cgofuzz_flag flags[] = {
       {.name = "fuzz",
        .type = CGOFUZZ_FLAG_STRING,
@@ -132,16 +197,33 @@ int cli_cmd_fuzz(int argc, char **argv) {
        .type = CGOFUZZ_FLAG_BOOL,
        .dst = &cont,
        .usage = "keep fuzzing after a failure; write every distinct failure"},
+      {.name = "dict",
+       .type = CGOFUZZ_FLAG_FUNC,
+       .dst = &dicts,
+       .func = add_dict_file,
+       .usage = "libFuzzer/AFL dictionary `file` of tokens to insert "
+                "(repeatable)"},
+      {.name = "autodict",
+       .type = CGOFUZZ_FLAG_BOOL,
+       .dst = &autodict,
+       .usage = "also take tokens from the constants the target's code "
+                "compares with and from the corpus (default true)"},
+      {.name = "dictout",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &dictout,
+       .usage = "write the dictionary used to `file` (libFuzzer format)"},
   };
   size_t nflags = sizeof flags / sizeof flags[0];
   int first = cli_parse_flags("fuzz", flags, nflags, argc, argv);
   if (first < 0) {
     usage_fuzz(flags, nflags);
+    free(dicts.path);
     return first == CGOFUZZ_FLAGS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
   }
   if (first >= argc) {
     fprintf(stderr, "cgofuzz fuzz: BINARY expected\n");
     usage_fuzz(flags, nflags);
+    free(dicts.path);
     return CLI_EXIT_USAGE;
   }
   cgofuzz_coord_config cfg;
@@ -156,6 +238,7 @@ int cli_cmd_fuzz(int argc, char **argv) {
   }
   if (parallel < 0 || (flags[4].seen && parallel < 1)) {
     fprintf(stderr, "cgofuzz fuzz: -parallel must be at least 1\n");
+    free(dicts.path);
     return CLI_EXIT_USAGE;
   }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -169,11 +252,13 @@ int cli_cmd_fuzz(int argc, char **argv) {
   char binpath[PATH_MAX], self[PATH_MAX];
   if (!realpath(argv[first], binpath)) {
     fprintf(stderr, "cgofuzz fuzz: %s: not found\n", argv[first]);
+    free(dicts.path);
     return CLI_EXIT_USAGE;
   }
   ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
   if (sl <= 0) {
     fprintf(stderr, "cgofuzz fuzz: cannot find our own executable\n");
+    free(dicts.path);
     return CLI_EXIT_FAIL;
   }
   self[sl] = '\0';
@@ -211,6 +296,9 @@ int cli_cmd_fuzz(int argc, char **argv) {
     goto done;
   }
   cfg.target = names[0];
+  if ((rc = build_dict(&cfg, &dicts, autodict, dictout != NULL, &dict)) != 0)
+    goto done;
+  rc = CLI_EXIT_FAIL;
   if (cachedir) {
     cfg.cache_root = cachedir;
   } else {
@@ -242,9 +330,13 @@ int cli_cmd_fuzz(int argc, char **argv) {
     rc = CLI_EXIT_FAIL;
     goto done;
   }
+  cfg.dict = dict;
+  cfg.dict_out = dictout;
   rc = cgofuzz_coord_run(&cfg);
   cgofuzz_coord_free_discovery(&cfg);
 done:
+  cgofuzz_coord_dict_free(dict);
+  free(dicts.path);
   cgofuzz_coord_free_names(names, nnames);
   free(cache_alloc);
   free(gocache);

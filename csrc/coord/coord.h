@@ -99,7 +99,62 @@ typedef struct cgofuzz_coord_config {
   /* Extra environment for the workers ("NAME=value"), after ours. */
   char **worker_env;
   size_t n_worker_env;
+  /* Dictionary mutations (coord_dict.c, docs/godict.md): with a dict that
+   * holds tokens, a bounded, adaptive share of the fuzz calls start from
+   * an input the coordinator built with those tokens (run once as it is,
+   * or mutated further by Go's mutator from there). NULL: Go's calls
+   * only. dict_corpus: add the printable runs and integers of the corpus
+   * loaded at start (seeds, testdata, cache) to it. dict_out: write the
+   * whole dictionary there (libFuzzer format) before fuzzing. */
+  struct cgofuzz_coord_dict *dict;
+  bool dict_corpus;
+  const char *dict_out;
 } cgofuzz_coord_config;
+
+/* --- the coordinator's dictionary (coord_dict.c, coord_godict.c) */
+
+typedef struct cgofuzz_coord_dict cgofuzz_coord_dict;
+
+/* Where a token came from (for -dictout, -v and the initial weights). */
+enum {
+  CGOFUZZ_DICT_USER,   /* a -dict file */
+  CGOFUZZ_DICT_BINARY, /* a constant in the code of the target's package */
+  CGOFUZZ_DICT_MODULE, /* a constant elsewhere in the target's module */
+  CGOFUZZ_DICT_CORPUS, /* the seeds, testdata and cache */
+  CGOFUZZ_DICT_NSRC
+};
+
+/* NULL when out of memory. */
+cgofuzz_coord_dict *cgofuzz_coord_dict_new(void);
+void cgofuzz_coord_dict_free(cgofuzz_coord_dict *d);
+/* Adds a token of 1..CGOFUZZ_DICT_MAX_TOKEN bytes unless it is there
+ * already. int_width (2, 4 or 8) marks an integer constant written in
+ * little-endian (big_endian false) or big-endian order, which may also
+ * replace integer arguments; 0 for byte strings. Returns 1 if added, 0 if
+ * not (a duplicate, empty or too long), -1 when out of memory. */
+#define CGOFUZZ_DICT_MAX_TOKEN 4096
+int cgofuzz_coord_dict_add(cgofuzz_coord_dict *d, const uint8_t *p, size_t n,
+                           int src, int int_width, bool big_endian);
+/* Adds the entries of a libFuzzer/AFL dictionary file (core/dictfile.h).
+ * -1 with err "PATH:LINE: malformed dictionary entry: ..." or "cannot read
+ * dictionary PATH: ..." */
+int cgofuzz_coord_dict_load(cgofuzz_coord_dict *d, const char *path,
+                            cgofuzz_err *err);
+/* Adds the constants the code of a Go test binary compares with: integer
+ * immediates of comparisons (2, 4 or 8 bytes, both byte orders) and the
+ * string literals passed to comparisons or indexed next to a length, in
+ * the package of target (the symbol <pkg>.<target>) and the rest of its
+ * module. Disassembles with `go tool objdump` (go from $PATH); 0 and
+ * *added, or -1 with err saying why nothing could be taken (no go, not
+ * ELF, no such symbol). */
+int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
+                                   const char *target, size_t *added,
+                                   cgofuzz_err *err);
+/* Tokens from src (-1: all). */
+size_t cgofuzz_coord_dict_count(const cgofuzz_coord_dict *d, int src);
+/* Writes the dictionary in libFuzzer's format, grouped by source. */
+int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
+                             const char *target, cgofuzz_err *err);
 
 /* -fuzztime style values are parsed by cgofuzz_parse_duration
  * (base/strconv.h). */
@@ -132,6 +187,10 @@ int cgofuzz_coord_fake_worker(void);
 /* How many coverage counters binary has: Go's (.go.fuzzcntrs) or a C
  * target's (__sancov_cntrs); 0 when it is not instrumented. */
 size_t cgofuzz_coord_counters(const char *binary);
+
+/* How many coverage counters of Go's own (.go.fuzzcntrs) binary has: 0
+ * when it is not a Go test binary built with -fuzz. */
+size_t cgofuzz_coord_go_counters(const char *binary);
 
 /* Number of bits set in snap and not in mask (Go's countNewCoverageBits). */
 size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap, size_t n);

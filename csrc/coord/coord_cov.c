@@ -79,3 +79,7 @@ size_t cgofuzz_coord_counters(const char *binary) {
   size_t n = cgofuzz_cov_counters_size(binary);
   return n ? n : cgofuzz_cov_section_size(binary, "__sancov_cntrs");
 }
+
+size_t cgofuzz_coord_go_counters(const char *binary) {
+  return cgofuzz_cov_counters_size(binary);
+}

@@ -83,7 +83,6 @@ size_t cgofuzz_cov_counters_size(const char *binary);
  * section; its workers tell the mask size in their first warm-up reply. */
 size_t cgofuzz_cov_section_size(const char *binary, const char *section);
 
-
 /* --- scheduling (coord_sched.c) */
 
 /* Chooses which corpus entry the next fuzz call mutates. Go hands entries
@@ -166,7 +165,57 @@ typedef struct slot {
   int64_t limit;     /* Limit of the call in flight (for the Nx budget) */
   uint64_t sent_gen; /* mask version this process has, 0: none */
   int deaths;        /* deaths since its last good reply */
+  /* A dictionary call (coord_dict.c): DICT_CALL_EXACT or _BASE; the value
+   * sent is then `sent` (built from corpus entry `entry`), and tok[] are
+   * the tokens it used. DICT_CALL_NONE: the value sent is the entry's. */
+  int dict;
+  cgofuzz_buf sent;
+  uint32_t tok[3];
+  size_t ntok;
 } slot;
+
+/* --- dictionary mutations (coord_dict.c, docs/godict.md) */
+
+enum { DICT_CALL_NONE, DICT_CALL_EXACT, DICT_CALL_BASE };
+
+/* Which calls are dictionary calls, by cost in exec equivalents (an exact
+ * run costs DICT_EXACT_COST: a round trip per exec) and what each kind
+ * found lately; no clock is read, so with GODEBUG=fuzzseed=N (which seeds
+ * rng) the choices depend only on the order of the replies. */
+typedef struct cgofuzz_dsched {
+  bool on;
+  uint64_t rng;
+  double credit;               /* dictionary cost still allowed */
+  double cost[3], finds[3];    /* per DICT_CALL_*, decayed */
+  double share;                /* dictionary share of the cost, last computed */
+  uint64_t calls[3], found[3]; /* totals, for -v */
+  double *cum;                 /* cumulative token weights */
+  size_t cum_n;
+  unsigned picks; /* since cum was computed */
+  cgofuzz_values vals;
+  int only; /* $CGOFUZZ_DICT_CALLS=exact|base: every call of that kind */
+} cgofuzz_dsched;
+
+/* Adds the integer v of width bytes (2, 4, 8) in both byte orders unless
+ * it is tiny (0..255 or -256..-1 in that width). Tokens added, or -1. */
+int cgofuzz_dict_add_int(cgofuzz_coord_dict *d, uint64_t v, int width, int src);
+
+struct coord;
+/* Starts dictionary scheduling when cfg has a dictionary (and adds the
+ * corpus's tokens, writes -dictout). -1: the run must fail (message set). */
+int cgofuzz_dict_start(struct coord *c);
+void cgofuzz_dict_stop(struct coord *c);
+/* The kind of the next call for an idle worker after the warm-up. */
+int cgofuzz_dict_next(struct coord *c);
+/* Builds the value of a dictionary call from corpus entry idx into
+ * s->sent (s->tok/ntok set). Returns 0, or 1 when no token applies to
+ * this entry (send a plain call), -1 when out of memory. */
+int cgofuzz_dict_build(struct coord *c, slot *s, size_t idx);
+/* The Limit of a DICT_CALL_BASE call. */
+int64_t cgofuzz_dict_base_limit(void);
+/* A fuzz call of s ended (reply or death) after count execs; found: it
+ * found new coverage or a crasher. */
+void cgofuzz_dict_done(struct coord *c, slot *s, int64_t count, bool found);
 
 /* A minimization: of a crasher (keep == NULL) or of a new interesting
  * input (keep = the new bits it must still hit). One Minimize call per
@@ -185,6 +234,7 @@ typedef struct mjob {
 
 typedef struct coord {
   const cgofuzz_coord_config *cfg;
+  cgofuzz_dsched dx;
   slot *slots;
   size_t np;
   size_t n_init; /* slots whose worker_init ran */

@@ -16,7 +16,8 @@
  *    -fuzzcontinue stops the hand-out of fuzz calls (Go drops other
  *    crashers meanwhile);
  *  - after the warm-up, inputs are chosen by energy (coord_sched.c), not
- *    Go's round robin;
+ *    Go's round robin, and a bounded share of the calls start from a value
+ *    built with dictionary tokens (coord_dict.c), kept in the slot;
  *  - replies and deaths are handled in coord_resp.c;
  *  - there is no per-call timeout here: hang detection is the worker's
  *    (Go panics after 10 s in one exec and exits with status 2).
@@ -191,6 +192,7 @@ static void dispatch(coord *c, slot *s) {
   if (s->state == W_DOWN && cgofuzz_coord_start_worker(c, s) != 0)
     return;
   size_t idx;
+  int dict = DICT_CALL_NONE;
   if (warmup) {
     idx = c->warmup_next++;
   } else {
@@ -199,19 +201,38 @@ static void dispatch(coord *c, slot *s) {
       return;
     }
     idx = cgofuzz_sched_pick(&c->sched, cgofuzz_mono_ms());
+    /* A dictionary call starts from a value built from the entry; the
+     * slot keeps it, since replies are rebuilt from what was sent. */
+    dict = cgofuzz_dict_next(c);
+    int b = dict ? cgofuzz_dict_build(c, s, idx) : 1;
+    if (b < 0) {
+      cgofuzz_coord_failf(c, "%s", "out of memory");
+      return;
+    }
+    if (b > 0)
+      dict = DICT_CALL_NONE;
+    if (dict == DICT_CALL_EXACT) {
+      limit = 1; /* run once as it is: a warm-up call, with coverage */
+    } else if (dict == DICT_CALL_BASE) {
+      int64_t dl = cgofuzz_dict_base_limit();
+      if (!limit || limit > dl)
+        limit = dl;
+    }
   }
   const cgofuzz_centry *e = &c->corpus.e[idx];
+  const uint8_t *val = dict ? s->sent.data : e->data;
+  size_t val_len = dict ? s->sent.len : e->len;
   cgofuzz_err err = {0};
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   h->count = 0;
-  if (cgofuzz_coord_set_value(&s->w.mem, e->data, e->len, &err) != 0) {
+  if (cgofuzz_coord_set_value(&s->w.mem, val, val_len, &err) != 0) {
     cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
     return;
   }
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
   call.fuzz.timeout_ns = FUZZ_CALL_NS;
   call.fuzz.limit = limit;
-  call.fuzz.warmup = warmup;
+  call.fuzz.warmup = warmup || dict == DICT_CALL_EXACT;
   if (c->mask_len && s->sent_gen != c->mask_gen) {
     call.fuzz.coverage_data.has = true;
     call.fuzz.coverage_data.data = c->mask; /* borrowed: not freed */
@@ -219,7 +240,8 @@ static void dispatch(coord *c, slot *s) {
     s->sent_gen = c->mask_gen;
   }
   s->entry = idx;
-  s->warmup = warmup;
+  s->warmup = call.fuzz.warmup;
+  s->dict = dict;
   cgofuzz_coord_send_call(c, s, &call, W_BUSY, limit);
 }
 
@@ -560,6 +582,8 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
       goto finish;
     }
   }
+  if (cgofuzz_dict_start(&c) != 0)
+    goto finish;
   for (size_t i = 0; i < c.np && !c.done; i++)
     cgofuzz_coord_start_worker(&c, &c.slots[i]);
   if (!c.done) {
@@ -576,8 +600,11 @@ finish:
       close(c.slots[i].w.in_w);
       c.slots[i].w.in_w = -1;
     }
-  for (size_t i = 0; i < c.n_init; i++)
+  for (size_t i = 0; i < c.n_init; i++) {
     cgofuzz_worker_free(&c.slots[i].w);
+    cgofuzz_buf_free(&c.slots[i].sent);
+  }
+  cgofuzz_dict_stop(&c);
   print_verdict(&c);
   int rc = c.failed ? 1 : 0;
   free(c.slots);

@@ -22,8 +22,9 @@
 #include "mutator.h"
 
 /* Rebuilds the input a worker ran: the exact input a C worker left in the
- * slot, else the sent entry, mutated as the worker did from the PCG state
- * it saved in shm (none for a warm-up call). */
+ * slot, else the value sent (the entry's, or a dictionary call's own),
+ * mutated as the worker did from the PCG state it saved in shm (none for a
+ * warm-up call or a dictionary call's exact run). */
 static int rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
   int ex = cgofuzz_coord_exact_input(c, s, out);
   if (ex != 0) {
@@ -32,13 +33,15 @@ static int rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
     return ex > 0 ? 0 : -1;
   }
   const cgofuzz_centry *e = &c->corpus.e[s->entry];
+  const uint8_t *base = s->dict ? s->sent.data : e->data;
+  size_t base_len = s->dict ? s->sent.len : e->len;
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   cgofuzz_values vals = {0};
   cgofuzz_err err = {0};
   cgofuzz_mutator m;
   cgofuzz_mutator_init(&m, h->rand_state, h->rand_inc);
   int rc = -1;
-  if (cgofuzz_codec_decode(e->data, e->len, &vals, &err) != 0)
+  if (cgofuzz_codec_decode(base, base_len, &vals, &err) != 0)
     goto done;
   if (!s->warmup) {
     int64_t k = ((count - 1) % CGOFUZZ_CHAINED_MUTATIONS) + 1;
@@ -80,7 +83,7 @@ static void crash(coord *c, slot *s, int64_t count, const char *msg,
   cgofuzz_buf data = {0}, text = {0};
   const cgofuzz_centry *e = &c->corpus.e[s->entry];
   const cgofuzz_coord_observer *ob = c->cfg->observer;
-  if (s->warmup && e->is_seed && !ob) {
+  if (s->warmup && !s->dict && e->is_seed && !ob) {
     fprintf(stderr, "failure while testing seed corpus entry: %s/%s\n",
             c->cfg->target, e->name);
     cgofuzz_coord_fail(c, msg, msg_len);
@@ -92,6 +95,12 @@ static void crash(coord *c, slot *s, int64_t count, const char *msg,
     return;
   if (rebuild(c, s, count, &data) != 0)
     goto done;
+  if (s->dict && c->cfg->verbose && !ob)
+    fprintf(stderr,
+            "cgofuzz: the failing input came from a dictionary call "
+            "(%s)\n",
+            s->dict == DICT_CALL_EXACT ? "an exact run"
+                                       : "Go's mutations of a built input");
   cgofuzz_buf_append(&text, msg, msg_len);
   /* A front end gets crashers as found (libFuzzer minimizes on request). */
   if (minimizable && !ob && cgofuzz_coord_can_minimize(c) &&
@@ -171,6 +180,8 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   int64_t count = h->count;
   const cgofuzz_centry *e = &c->corpus.e[s->entry];
+  const uint8_t *sent = s->dict ? s->sent.data : e->data;
+  size_t sent_len = s->dict ? s->sent.len : e->len;
   if (!c->mask_len && r.coverage_data.has && r.coverage_data.len &&
       !r.internal_err) {
     /* A C target's worker tells its counters' size in its replies. */
@@ -181,16 +192,21 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
   }
   if (r.internal_err) {
     cgofuzz_coord_fail(c, r.internal_err, r.internal_err_len);
-  } else if ((size_t)h->value_len != e->len ||
-             memcmp(cgofuzz_shm_value(&s->w.mem), e->data, e->len) != 0) {
+  } else if ((size_t)h->value_len != sent_len ||
+             memcmp(cgofuzz_shm_value(&s->w.mem), sent, sent_len) != 0) {
     cgofuzz_coord_failf(c, "%s", "workerServer.fuzz modified input");
   } else {
     c->count += count;
     bool cov = r.coverage_data.has && c->mask_len &&
                r.coverage_data.len == c->mask_len;
+    if (!s->warmup || s->dict) /* the dictionary's share follows finds */
+      cgofuzz_dict_done(
+          c, s, count,
+          r.err || (cov && cgofuzz_cov_new_bits(c->mask, r.coverage_data.data,
+                                                c->mask_len)));
     if (r.err) {
       crash(c, s, count, r.err, r.err_len, true);
-    } else if (s->warmup) {
+    } else if (s->warmup && !s->dict) {
       if (cov) {
         if (cgofuzz_cov_new_bits(c->mask, r.coverage_data.data, c->mask_len)) {
           cgofuzz_cov_merge(c->mask, r.coverage_data.data, c->mask_len);
@@ -261,6 +277,8 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   }
   int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
   c->count += count;
+  if (!s->warmup || s->dict)
+    cgofuzz_dict_done(c, s, count, true);
   char msg[256];
   snprintf(msg, sizeof msg,
            "fuzzing process hung or terminated unexpectedly: %s", sts);

@@ -127,6 +127,9 @@ static int parse_flags(int argc, char **argv, opts *o) {
           "time to spend fuzzing; default is to run indefinitely"),
       DUR("test.fuzztimeout", CGOFUZZ_FLAG_DURATION, &o->fuzztimeout, true,
           "per-input time limit `d`, 0: none (cgofuzz; default 10s)"),
+      BOOL("test.fuzzvalueprofile", &o->wk.value_profile,
+           "count the distance between comparison operands as coverage, "
+           "as libFuzzer's -use_value_profile (cgofuzz)"),
       BOOL(
           "test.fuzzworker", &o->worker,
           "coordinate with the parent process (for use only by a coordinator)"),

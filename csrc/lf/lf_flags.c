@@ -41,7 +41,7 @@ static const lf_flag flags[] = {
     I(len_control, "accepted (Go's mutator bounds lengths itself)"),
     I(seed, "random seed; 0: a random one"),
     S(dict, "dictionary file (C targets)"),
-    I(use_value_profile, "accepted (comparison feedback is always on for C)"),
+    I(use_value_profile, "count comparison distances as coverage (C)"),
     S(artifact_prefix, "prefix of crash-, timeout- and oom- files"),
     S(exact_artifact_path, "write the one artifact to this path"),
     I(print_final_stats, "print stat:: lines at the end"),
@@ -168,6 +168,13 @@ int cgofuzz_lf_worker_flags(const lf_opts *o, const cgofuzz_lf_target *t,
       push(out, n, "-test.fuzzrsslimitmb=%" PRId64,
            o->rss_limit_mb > 0 ? o->rss_limit_mb : 0) != 0)
     return -1;
+  if (o->use_value_profile > 0) {
+    char **nv = realloc(*out, (*n + 2) * sizeof **out);
+    if (!nv || !(nv[*n] = strdup("-test.fuzzvalueprofile")))
+      return -1;
+    *out = nv;
+    nv[++*n] = NULL;
+  }
   if (o->dict && *o->dict) {
     char **nv = realloc(*out, (*n + 2) * sizeof **out);
     size_t len = strlen(o->dict) + sizeof "-test.fuzzdict=";

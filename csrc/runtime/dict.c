@@ -1,6 +1,8 @@
 /*
  * dict.c: dictionary mutations for C targets: libFuzzer/AFL dictionary
- * files and "input to state" replacement from the comparison log.
+ * files, the auto-dictionary (tokens that found coverage), and "input to
+ * state" replacement from the comparison log and the table of recent
+ * compares (TORC, torc.c), plus insertion of TORC operands.
  *
  * These mutations are not Go's, so a coordinator cannot rebuild their
  * results by replaying Go's mutator; the worker applies them only in exact
@@ -9,16 +11,15 @@
  * private one, never the Go mutator's, so Go's replayable chain is
  * untouched by them.
  *
- * File format (libFuzzer and AFL share it): one entry per line,
- * `name="value"`, `name@level="value"` or `"value"`; blank lines and lines
- * starting with '#' are ignored; in the value, \\ \" and \xHH escape.
+ * Files are libFuzzer/AFL dictionaries, read by core/dictfile.c (the
+ * coordinator reads the same format for its own dictionary mutations).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dictfile.h"
 #include "runtime.h"
-#include "text.h"
 
 static int push(cgofuzz_dict_ *d, const uint8_t *p, size_t n) {
   if (d->n == d->cap) {
@@ -36,64 +37,23 @@ static int push(cgofuzz_dict_ *d, const uint8_t *p, size_t n) {
   d->e[d->n] = malloc(n ? n : 1);
   if (!d->e[d->n])
     return -1;
-  memcpy(d->e[d->n], p, n);
+  if (n) /* an empty entry may come with no bytes at all (p NULL) */
+    memcpy(d->e[d->n], p, n);
   d->len[d->n++] = n;
   return 0;
 }
 
-/* Parses the quoted value starting at q (after the opening quote) into
- * out; returns its length or -1. */
-static long unquote(const char *q, uint8_t *out) {
-  long n = 0;
-  for (; *q && *q != '"'; q++) {
-    int c = (unsigned char)*q;
-    if (c == '\\') {
-      q++;
-      if (*q == '\\' || *q == '"') {
-        c = (unsigned char)*q;
-      } else if (*q == 'x' && cgofuzz_hexval(q[1]) >= 0 &&
-                 cgofuzz_hexval(q[2]) >= 0) {
-        c = cgofuzz_hexval(q[1]) * 16 + cgofuzz_hexval(q[2]);
-        q += 2;
-      } else {
-        return -1;
-      }
-    }
-    out[n++] = (uint8_t)c;
-  }
-  if (*q != '"')
-    return -1;
-  for (q++; *q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'; q++)
-    ;
-  return *q ? -1 : n;
+static int add_entry(void *ctx, const uint8_t *p, size_t n) {
+  return push((cgofuzz_dict_ *)ctx, p, n);
 }
 
 int cgofuzz_dict_load_(cgofuzz_dict_ *d, const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    fprintf(stderr, "cgofuzz: cannot read dictionary %s\n", path);
+  cgofuzz_err err = {0};
+  if (cgofuzz_dictfile_load(path, add_entry, d, &err) != 0) {
+    fprintf(stderr, "cgofuzz: %s\n", err.msg);
     return -1;
   }
-  char line[8192];
-  uint8_t val[8192];
-  int lineno = 0, rc = 0;
-  while (rc == 0 && fgets(line, sizeof line, f)) {
-    lineno++;
-    char *p = line;
-    while (*p == ' ' || *p == '\t')
-      p++;
-    if (*p == '#' || *p == '\n' || *p == '\r' || *p == 0)
-      continue;
-    char *q = strchr(p, '"');
-    long n = q ? unquote(q + 1, val) : -1;
-    if (n < 0 || push(d, val, (size_t)n) != 0) {
-      fprintf(stderr, "cgofuzz: %s:%d: malformed dictionary entry\n", path,
-              lineno);
-      rc = -1;
-    }
-  }
-  fclose(f);
-  return rc;
+  return 0;
 }
 
 void cgofuzz_dict_free_(cgofuzz_dict_ *d) {
@@ -104,24 +64,74 @@ void cgofuzz_dict_free_(cgofuzz_dict_ *d) {
   memset(d, 0, sizeof *d);
 }
 
-/* Replaces the first occurrence at or after a random start of from[0..n)
- * in b with to[0..n). */
-static bool replace(cgofuzz_pcg *r, uint8_t *b, size_t len, const uint8_t *from,
-                    const uint8_t *to, size_t n) {
-  if (n == 0 || n > len)
+/* ---- the auto-dictionary ---- */
+
+bool cgofuzz_autodict_add_(cgofuzz_autodict_ *a, const uint8_t *t, size_t n) {
+  if (n < 2 || n > CGOFUZZ_AUTODICT_MAX)
     return false;
-  size_t start = cgofuzz_pcg_u32n(r, (uint32_t)(len - n + 1));
-  for (size_t k = 0; k <= len - n; k++) {
-    size_t i = (start + k) % (len - n + 1);
-    if (memcmp(b + i, from, n) == 0) {
-      memcpy(b + i, to, n);
-      return true;
-    }
+  for (size_t i = 0; i < a->n; i++)
+    if (a->len[i] == n && memcmp(a->e[i], t, n) == 0)
+      return false;
+  size_t at = a->n;
+  if (a->n < CGOFUZZ_AUTODICT_N) {
+    a->n++;
+  } else {
+    at = a->next;
+    a->next = (a->next + 1) % CGOFUZZ_AUTODICT_N;
   }
-  return false;
+  memcpy(a->e[at], t, n);
+  a->len[at] = (uint8_t)n;
+  return true;
 }
 
-static bool from_runs(cgofuzz_pcg *r, uint8_t *b, size_t len) {
+/* ---- mutations ---- */
+
+static void set_token(cgofuzz_token_ *tok, const uint8_t *p, size_t n) {
+  if (!tok)
+    return;
+  if (n > sizeof tok->b)
+    n = sizeof tok->b;
+  memcpy(tok->b, p, n);
+  tok->n = n;
+}
+
+/* Where from[0..n) first occurs in b[0..len) at or after a random start
+ * (wrapping around); -1 if nowhere. */
+static long find(cgofuzz_pcg *r, const uint8_t *b, size_t len,
+                 const uint8_t *from, size_t n) {
+  if (n == 0 || n > len)
+    return -1;
+  size_t m = len - n + 1, start = cgofuzz_pcg_u32n(r, (uint32_t)m);
+  for (size_t k = 0; k < m; k++) {
+    size_t i = (start + k) % m;
+    if (b[i] == from[0] && memcmp(b + i, from, n) == 0)
+      return (long)i;
+  }
+  return -1;
+}
+
+/* Replaces the first occurrence at or after a random start of from[0..fn)
+ * in b[0..*len) (room: cap) with to[0..tn), moving the tail when the
+ * lengths differ. */
+static bool replace(cgofuzz_pcg *r, uint8_t *b, size_t *len, size_t cap,
+                    const uint8_t *from, size_t fn, const uint8_t *to,
+                    size_t tn, cgofuzz_token_ *tok) {
+  if (*len - (fn <= *len ? fn : *len) + tn > cap)
+    return false;
+  long at = find(r, b, *len, from, fn);
+  if (at < 0)
+    return false;
+  size_t i = (size_t)at;
+  if (tn != fn)
+    memmove(b + i + tn, b + i + fn, *len - i - fn);
+  memcpy(b + i, to, tn);
+  *len = *len - fn + tn;
+  set_token(tok, to, tn);
+  return true;
+}
+
+static bool from_runs(cgofuzz_pcg *r, uint8_t *b, size_t *len, size_t cap,
+                      cgofuzz_token_ *tok) {
   const cgofuzz_cmp_log_ *l = &cgofuzz_cmp_log;
   size_t nr = l->nruns < CGOFUZZ_CMP_RUNS ? l->nruns : CGOFUZZ_CMP_RUNS;
   if (!nr)
@@ -130,13 +140,14 @@ static bool from_runs(cgofuzz_pcg *r, uint8_t *b, size_t len) {
   for (size_t k = 0; k < nr; k++) {
     const cgofuzz_cmp_run_ *run = &l->runs[(first + k) % nr];
     if (run->len && memcmp(run->a, run->b, run->len) != 0 &&
-        replace(r, b, len, run->a, run->b, run->len))
+        replace(r, b, len, cap, run->a, run->len, run->b, run->len, tok))
       return true;
   }
   return false;
 }
 
-static bool from_pairs(cgofuzz_pcg *r, uint8_t *b, size_t len) {
+static bool from_pairs(cgofuzz_pcg *r, uint8_t *b, size_t *len, size_t cap,
+                       cgofuzz_token_ *tok) {
   const cgofuzz_cmp_log_ *l = &cgofuzz_cmp_log;
   size_t np = l->npairs < CGOFUZZ_CMP_PAIRS ? l->npairs : CGOFUZZ_CMP_PAIRS;
   if (!np)
@@ -144,7 +155,7 @@ static bool from_pairs(cgofuzz_pcg *r, uint8_t *b, size_t len) {
   size_t first = cgofuzz_pcg_u32n(r, (uint32_t)np);
   for (size_t k = 0; k < np; k++) {
     const cgofuzz_cmp_pair_ *p = &l->pairs[(first + k) % np];
-    if (p->size < 2 || p->a == p->b)
+    if (p->size < 2 || p->size > 8 || p->a == p->b)
       continue;
     uint8_t a[8], bb[8], ar[8], br[8];
     for (unsigned i = 0; i < p->size; i++) {
@@ -154,50 +165,136 @@ static bool from_pairs(cgofuzz_pcg *r, uint8_t *b, size_t len) {
       br[p->size - 1 - i] = bb[i];
     }
     /* Either side may be the input's; either byte order may be used. */
-    if (replace(r, b, len, a, bb, p->size) ||
-        replace(r, b, len, bb, a, p->size) ||
-        replace(r, b, len, ar, br, p->size) ||
-        replace(r, b, len, br, ar, p->size))
+    size_t n = p->size;
+    if (replace(r, b, len, cap, a, n, bb, n, tok) ||
+        replace(r, b, len, cap, bb, n, a, n, tok) ||
+        replace(r, b, len, cap, ar, n, br, n, tok) ||
+        replace(r, b, len, cap, br, n, ar, n, tok))
       return true;
   }
   return false;
 }
 
-static bool from_dict(cgofuzz_pcg *r, const cgofuzz_dict_ *d, uint8_t *b,
-                      size_t *len, size_t cap) {
-  if (!d || !d->n)
+/* The TORC entry i if it holds something (clamped lengths: a race in the
+ * hooks could have mixed two entries). */
+static const cgofuzz_torc_entry_ *torc_at(size_t i, bool fresh_only,
+                                          size_t *alen, size_t *blen) {
+  const cgofuzz_torc_entry_ *e = &cgofuzz_torc.e[i & (CGOFUZZ_TORC_N - 1)];
+  if (!e->gen || (fresh_only && e->gen != cgofuzz_torc.gen))
+    return NULL;
+  *alen = e->alen <= CGOFUZZ_TORC_MAX ? e->alen : CGOFUZZ_TORC_MAX;
+  *blen = e->blen <= CGOFUZZ_TORC_MAX ? e->blen : CGOFUZZ_TORC_MAX;
+  return *blen ? e : NULL;
+}
+
+/* Input to state from the byte-string comparisons of the last exec: one
+ * operand found in the input is replaced by the other. */
+static bool from_torc(cgofuzz_pcg *r, uint8_t *b, size_t *len, size_t cap,
+                      cgofuzz_token_ *tok) {
+  size_t first = cgofuzz_pcg_u32n(r, CGOFUZZ_TORC_N), an, bn;
+  for (size_t k = 0; k < CGOFUZZ_TORC_N; k++) {
+    const cgofuzz_torc_entry_ *e = torc_at(first + k, true, &an, &bn);
+    if (!e || !an || (an == bn && memcmp(e->a, e->b, an) == 0))
+      continue;
+    if (replace(r, b, len, cap, e->a, an, e->b, bn, tok) ||
+        replace(r, b, len, cap, e->b, bn, e->a, an, tok))
+      return true;
+  }
+  return false;
+}
+
+/* Writes t[0..n) into b: inserted at a random place, or over the bytes
+ * there. */
+static bool put(cgofuzz_pcg *r, uint8_t *b, size_t *len, size_t cap,
+                const uint8_t *t, size_t n) {
+  if (n == 0)
     return false;
-  size_t i = cgofuzz_pcg_u32n(r, (uint32_t)d->n);
-  size_t n = d->len[i];
   if (cgofuzz_pcg_bool(r)) { /* insert */
     if (*len + n > cap)
       return false;
     size_t at = cgofuzz_pcg_u32n(r, (uint32_t)(*len + 1));
     memmove(b + at + n, b + at, *len - at);
-    memcpy(b + at, d->e[i], n);
+    memcpy(b + at, t, n);
     *len += n;
   } else { /* overwrite */
     if (n > *len)
       return false;
     size_t at = cgofuzz_pcg_u32n(r, (uint32_t)(*len - n + 1));
-    memcpy(b + at, d->e[i], n);
+    memcpy(b + at, t, n);
   }
   return true;
 }
 
-bool cgofuzz_dict_mutate_(cgofuzz_pcg *r, const cgofuzz_dict_ *d, uint8_t *b,
-                          size_t *len, size_t cap) {
-  switch (cgofuzz_pcg_u32n(r, 3)) {
+/* A TORC operand (any exec's, mostly the b side: a needle, or the side
+ * that was not the input's more often than not) written into b. */
+static bool torc_put(cgofuzz_pcg *r, uint8_t *b, size_t *len, size_t cap,
+                     cgofuzz_token_ *tok) {
+  size_t first = cgofuzz_pcg_u32n(r, CGOFUZZ_TORC_N), an, bn;
+  for (size_t k = 0; k < CGOFUZZ_TORC_N; k++) {
+    const cgofuzz_torc_entry_ *e = torc_at(first + k, false, &an, &bn);
+    if (!e)
+      continue;
+    const uint8_t *t = e->b;
+    size_t n = bn;
+    if (an && cgofuzz_pcg_u32n(r, 4) == 0) {
+      t = e->a;
+      n = an;
+    }
+    if (!put(r, b, len, cap, t, n))
+      return false;
+    set_token(tok, t, n);
+    return true;
+  }
+  return false;
+}
+
+/* An entry of the user's dictionary or of the auto-dictionary. */
+static bool from_dict(cgofuzz_pcg *r, const cgofuzz_dict_ *d,
+                      const cgofuzz_autodict_ *ad, uint8_t *b, size_t *len,
+                      size_t cap) {
+  size_t nd = d ? d->n : 0, na = ad ? ad->n : 0;
+  if (nd + na == 0)
+    return false;
+  size_t i = cgofuzz_pcg_u32n(r, (uint32_t)(nd + na));
+  if (i < nd)
+    return put(r, b, len, cap, d->e[i], d->len[i]);
+  return put(r, b, len, cap, ad->e[i - nd], ad->len[i - nd]);
+}
+
+bool cgofuzz_cmp_mutate_(cgofuzz_pcg *r, const cgofuzz_dict_ *d,
+                         const cgofuzz_autodict_ *ad, uint8_t *b, size_t *len,
+                         size_t cap, cgofuzz_token_ *tok) {
+  if (tok)
+    tok->n = 0;
+  switch (cgofuzz_pcg_u32n(r, 5)) {
   case 0:
-    if (from_runs(r, b, *len) || from_pairs(r, b, *len))
+    if (from_runs(r, b, len, cap, tok) || from_pairs(r, b, len, cap, tok) ||
+        from_torc(r, b, len, cap, tok))
       return true;
     break;
   case 1:
-    if (from_pairs(r, b, *len) || from_runs(r, b, *len))
+    if (from_pairs(r, b, len, cap, tok) || from_runs(r, b, len, cap, tok) ||
+        from_torc(r, b, len, cap, tok))
+      return true;
+    break;
+  case 2:
+    if (from_torc(r, b, len, cap, tok) || from_pairs(r, b, len, cap, tok) ||
+        from_runs(r, b, len, cap, tok))
+      return true;
+    break;
+  case 3:
+    if (torc_put(r, b, len, cap, tok))
       return true;
     break;
   default:
     break;
   }
-  return from_dict(r, d, b, len, cap);
+  if (tok)
+    tok->n = 0;
+  return from_dict(r, d, ad, b, len, cap);
+}
+
+bool cgofuzz_dict_mutate_(cgofuzz_pcg *r, const cgofuzz_dict_ *d, uint8_t *b,
+                          size_t *len, size_t cap) {
+  return cgofuzz_cmp_mutate_(r, d, NULL, b, len, cap, NULL);
 }

@@ -2,22 +2,28 @@
  * tracecmp.c: comparison tracing (clang -fsanitize-coverage=trace-cmp) turned
  * into mutation material, which Go's mutator lacks.
  *
- * While recording is on (cgofuzz_cmp_on_), every instrumented comparison
- * is noted in a fixed table that is reset before each exec (no allocation
- * in the hooks, which run inside the target):
+ * While recording is on (CGOFUZZ_CMP_REC in cgofuzz_cmp_on_), every
+ * instrumented comparison is noted in a fixed table that is reset before
+ * each recorded exec (no allocation in the hooks, which run inside the
+ * target):
  *  - pairs: the last CMP_PAIRS (pc, a, b, size) of the exec;
  *  - runs: consecutive 1-byte comparisons made by the same instruction
- *    (a byte-by-byte check in a loop, an inlined memcmp) are concatenated,
- *    so "data[0..j] vs magic[0..j]" is seen as one pair of strings. A run
- *    ends at the first mismatch, so replacing the input's bytes by the
- *    other side's bytes exposes the next byte on the following exec.
+ *    (a byte-by-byte check in a loop) are concatenated, so "data[0..j] vs
+ *    magic[0..j]" is seen as one pair of strings. A run ends at the first
+ *    mismatch, so replacing the input's bytes by the other side's bytes
+ *    exposes the next byte on the following exec.
+ * Calls of memcmp and its kin are not instrumented comparisons: their
+ * operands reach torc.c through the sanitizer weak hooks.
+ * With CGOFUZZ_CMP_VP on, each comparison also feeds the value profile
+ * (feature bits: call site x distance between the operands; runtime.h).
  * The hooks are strong definitions: clang links its UBSan standalone
  * runtime (whole-archive, early on the line) into any -fsanitize-coverage
  * build, and its weak default hooks would otherwise win. The file is named
  * target_* so that builds linking libFuzzer's hooks (tests/fuzz) leave it
  * out, as they leave out the rest of the C-target side.
  * Recording is off unless the worker was started in exact mode (see
- * worker_exact.c): with it off the hooks cost one load and a branch.
+ * worker_exact.c), and on only while the target runs: with it off the
+ * hooks cost one load and a branch.
  */
 #include <string.h>
 
@@ -25,9 +31,24 @@
 
 int cgofuzz_cmp_on_;
 cgofuzz_cmp_log_ cgofuzz_cmp_log;
+uint64_t cgofuzz_vp_map_[CGOFUZZ_VP_SITES * CGOFUZZ_VP_DIST / 64];
+int cgofuzz_vp_new_;
+
+/* The two value-profile distances of an integer comparison: Hamming, and
+ * the bit length of the difference (for < and > as well as ==). */
+static void vp_cmp(uintptr_t pc, uint64_t a, uint64_t b) {
+  uintptr_t site = cgofuzz_vp_site_(pc);
+  cgofuzz_vp_note_(site, cgofuzz_popcount64_(a ^ b));
+  uint64_t d = a > b ? a - b : b - a;
+  cgofuzz_vp_note_(site + 1, d ? 64 - (unsigned)__builtin_clzll(d) : 0);
+}
 
 static void note(uintptr_t pc, uint64_t a, uint64_t b, unsigned size) {
   cgofuzz_cmp_log_ *l = &cgofuzz_cmp_log;
+  if (cgofuzz_cmp_on_ & CGOFUZZ_CMP_VP)
+    vp_cmp(pc, a, b);
+  if (!(cgofuzz_cmp_on_ & CGOFUZZ_CMP_REC))
+    return;
   if (a == b && size > 1)
     return; /* an equal pair teaches nothing */
   cgofuzz_cmp_pair_ *p = &l->pairs[l->npairs++ % CGOFUZZ_CMP_PAIRS];
@@ -39,6 +60,10 @@ static void note(uintptr_t pc, uint64_t a, uint64_t b, unsigned size) {
 
 static void note1(uintptr_t pc, uint8_t a, uint8_t b) {
   cgofuzz_cmp_log_ *l = &cgofuzz_cmp_log;
+  if (!(cgofuzz_cmp_on_ & CGOFUZZ_CMP_REC)) {
+    note(pc, a, b, 1); /* the value profile only */
+    return;
+  }
   cgofuzz_cmp_run_ *r =
       l->nruns ? &l->runs[(l->nruns - 1) % CGOFUZZ_CMP_RUNS] : NULL;
   if (!r || r->pc != pc || r->len >= CGOFUZZ_CMP_RUN_MAX || r->closed) {
@@ -58,6 +83,7 @@ static void note1(uintptr_t pc, uint8_t a, uint8_t b) {
 void cgofuzz_cmp_reset_(void) {
   cgofuzz_cmp_log.npairs = 0;
   cgofuzz_cmp_log.nruns = 0;
+  cgofuzz_torc.gen++;
 }
 
 #define PC() ((uintptr_t)__builtin_return_address(0))

@@ -55,7 +55,11 @@ cgofuzz_run cgofuzz_worker_exec_(cgofuzz_worker_ *w, const cgofuzz_value *vals,
   int64_t t0 = cgofuzz_mono_ns();
   w->st_execs++;
   cgofuzz_watchdog_arm_(t0);
+  /* Comparisons are recorded only while the target runs: the runtime's
+   * own memcmp calls (intercepted too) never reach the tables. */
+  cgofuzz_cmp_on_ = w->rec;
   cgofuzz_run r = cgofuzz_target_exec_(w->f, &w->t, vals);
+  cgofuzz_cmp_on_ = 0;
   *dur = cgofuzz_mono_ns() - t0;
   cgofuzz_watchdog_disarm_();
   cgofuzz_cov_snap_reset_(w->snap);
@@ -125,6 +129,7 @@ static void do_fuzz(cgofuzz_worker_ *w, const cgofuzz_fuzz_args *a,
   cgofuzz_err err = {0};
   cgofuzz_values orig = {0}, vals = {0};
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&w->shm);
+  w->rec = 0; /* the warm-up exec records nothing */
 
   if (a->coverage_data.has) {
     if (w->mask && a->coverage_data.len != w->mask_len) {
@@ -202,9 +207,10 @@ static void do_fuzz(cgofuzz_worker_ *w, const cgofuzz_fuzz_args *a,
         cgofuzz_worker_slot_publish_(w, vals.v, vals.n);
       break;
     }
+    if (w->vp && cgofuzz_vp_new_)
+      cgofuzz_worker_vp_keep_(w, &vals);
     if (burst && cgofuzz_worker_burst_(w, &vals, resp))
       break;
-    cgofuzz_cmp_on_ = 0;
     if (a->limit > 0 && h->count >= a->limit)
       break;
   }
@@ -213,7 +219,7 @@ static void do_fuzz(cgofuzz_worker_ *w, const cgofuzz_fuzz_args *a,
 internal:
   resp->internal_err = strdup(err.msg);
 out:
-  cgofuzz_cmp_on_ = 0;        /* minimization and warm-up never use the log */
+  w->rec = 0;                 /* minimization and warm-up record nothing */
   reset_values(&vals, &orig); /* frees mutated strings; vals now borrow */
   free(vals.v);
   cgofuzz_values_free(&orig);
@@ -382,19 +388,22 @@ static void write_stats(cgofuzz_worker_ *w) {
   fprintf(f,
           "execs %lld; fuzz calls %lld %.2fs finds %lld; burst execs %lld "
           "finds %lld; minimize calls %lld %.2fs execs %lld; mask %zu "
-          "counters %zu\n",
+          "counters %zu; torc %llu; autodict %zu; vp inputs %lld "
+          "bursts %lld\n",
           (long long)w->st_execs, (long long)w->st_fuzz_calls,
           (double)w->st_fuzz_ns / 1e9, (long long)w->st_finds,
           (long long)w->st_burst_execs, (long long)w->st_burst_finds,
           (long long)w->st_min_calls, (double)w->st_min_ns / 1e9,
-          (long long)w->st_min_execs, w->mask_len, cgofuzz_cov_ncounters_());
+          (long long)w->st_min_execs, w->mask_len, cgofuzz_cov_ncounters_(),
+          (unsigned long long)cgofuzz_torc.nrec, w->autod ? w->autod->n : 0,
+          (long long)w->st_vp_inputs, (long long)w->st_pool_bursts);
   fclose(f);
 }
 
 int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
   cgofuzz_worker_ w = {.f = f, .name = o->name ? o->name : f->name};
   w.stats = getenv("CGOFUZZ_WORKER_STATS");
-  if (cgofuzz_worker_exact_init_(&w, o->dict) != 0)
+  if (cgofuzz_worker_exact_init_(&w, o) != 0)
     return 2;
   cgofuzz_cmp_on_ = 0;
   cgofuzz_err err;
@@ -414,6 +423,9 @@ int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
   cgofuzz_pcg_seed(&r, seed, 1);
   cgofuzz_mutator_init(&w.m, r.state, r.inc);
   cgofuzz_pcg_seed(&w.dr, seed, 2); /* another stream than Go's */
+  cgofuzz_pcg pr;
+  cgofuzz_pcg_seed(&pr, seed, 3); /* value-profile bursts' byte mutations */
+  cgofuzz_mutator_init(&w.pm, pr.state, pr.inc);
   if (cgofuzz_cov_ncounters_() == 0)
     fprintf(stderr, "warning: the test binary was not built with coverage "
                     "instrumentation, so fuzzing will run without coverage "
@@ -469,6 +481,8 @@ int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
       break;
     }
   }
+  if (w.stats) /* the last counts, when the coordinator lets us exit */
+    write_stats(&w);
   cgofuzz_lines_free(&in);
   cgofuzz_buf_free(&out);
   cgofuzz_buf_free(&w.errmsg);

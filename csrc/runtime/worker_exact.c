@@ -22,6 +22,15 @@
  * one) while they find nothing: recording comparisons costs up to 3.6x an
  * exec on comparison-heavy code, so targets whose comparisons teach nothing
  * should run at nearly full speed.
+ * A burst's mutations come from the comparison log and the TORC of the
+ * exec before (dict.c), the user's dictionary and the auto-dictionary: the
+ * tokens comparison-guided mutations wrote into an input that then found
+ * coverage. With the value profile on (-test.fuzzvalueprofile), inputs
+ * that set a new feature without new coverage are kept in a local pool
+ * and half the bursts start from one of them, mixing Go's byte mutations
+ * (on a private mutator) with the comparison-guided ones: the coordinator
+ * never sees those inputs unless one of their descendants finds coverage,
+ * so Go's protocol is unchanged (docs/comparisons.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +43,18 @@
 /* The cap of the burst back-off (see cgofuzz_worker_.burst_period). */
 #define CGOFUZZ_BURST_MAX_DEFAULT 256
 
-int cgofuzz_worker_exact_init_(cgofuzz_worker_ *w, const char *dict_path) {
+/* Execs of a burst, and of one from a value-profile input (those climb by
+ * small steps: random byte mutations, each kept when it gets closer). */
+#define BURST 8
+#define BURST_POOLED 16
+
+/* Value-profile inputs kept, and the longest kept. */
+#define VP_POOL 16
+#define VP_INPUT_MAX ((size_t)1 << 20)
+
+int cgofuzz_worker_exact_init_(cgofuzz_worker_ *w,
+                               const cgofuzz_worker_opts_ *o) {
+  const char *dict_path = o->dict;
   const char *ex = getenv(CGOFUZZ_EXACT_ENV);
   w->exact = ex && strcmp(ex, "1") == 0;
   if (dict_path && cgofuzz_dict_load_(&w->dict, dict_path) != 0)
@@ -46,6 +66,20 @@ int cgofuzz_worker_exact_init_(cgofuzz_worker_ *w, const char *dict_path) {
    * (cgofuzz_worker_burst_due_ turns it on for the execs whose log a burst
    * reads). */
   w->cmp = w->exact && !getenv("CGOFUZZ_NO_TRACE_CMP");
+  const char *vp = getenv("CGOFUZZ_VALUE_PROFILE");
+  bool want_vp = o->value_profile || (vp && strcmp(vp, "1") == 0);
+  if (want_vp && !w->exact)
+    fprintf(stderr, "cgofuzz worker: the coordinator does not read exact "
+                    "inputs; the value profile is ignored\n");
+  w->vp = want_vp && w->exact;
+  if (w->exact && !(w->autod = calloc(1, sizeof *w->autod))) {
+    fprintf(stderr, "cgofuzz worker: out of memory\n");
+    return -1;
+  }
+  if (w->vp && !(w->pool = calloc(VP_POOL, sizeof *w->pool))) {
+    fprintf(stderr, "cgofuzz worker: out of memory\n");
+    return -1;
+  }
   w->burst_period = 4;
   /* CGOFUZZ_BURST_MAX (a power of two >= 4) overrides the back-off cap, for
    * benchmarks (bench/c_bench.py). */
@@ -60,6 +94,11 @@ int cgofuzz_worker_exact_init_(cgofuzz_worker_ *w, const char *dict_path) {
 }
 
 void cgofuzz_worker_exact_free_(cgofuzz_worker_ *w) {
+  for (size_t i = 0; w->pool && i < VP_POOL; i++)
+    free(w->pool[i].b);
+  free(w->pool);
+  free(w->autod);
+  cgofuzz_mutator_free(&w->pm);
   free(w->dbuf);
   free(w->dv);
   cgofuzz_buf_free(&w->enc);
@@ -106,23 +145,88 @@ static bool slot_publish_raw(cgofuzz_worker_ *w, size_t k, const uint8_t *b,
   return true;
 }
 
-/* ---- bursts ---- */
+/* ---- value profile ---- */
 
-/* Up to 8 non-replayable execs derived from vals (the input that just ran,
- * whose comparison log is current): each applies one dictionary or
- * input-to-state mutation to one []byte/string value, on top of the
- * previous one, so a byte-by-byte check is solved one byte per exec.
- * Returns 1 (and fills resp) if one failed or found coverage. */
-static int dict_burst(cgofuzz_worker_ *w, const cgofuzz_values *vals,
-                      cgofuzz_fuzz_resp *resp) {
+static void pool_add(cgofuzz_worker_ *w, size_t k, const uint8_t *b,
+                     size_t len) {
+  if (len > VP_INPUT_MAX)
+    return;
+  struct cgofuzz_vp_input_ *e;
+  if (w->pool_n < VP_POOL) {
+    e = &w->pool[w->pool_n++];
+  } else {
+    e = &w->pool[w->pool_next];
+    w->pool_next = (w->pool_next + 1) % VP_POOL;
+  }
+  if (e->cap < len || !e->b) {
+    uint8_t *nb = realloc(e->b, len ? len : 1);
+    if (!nb) {
+      e->len = 0;
+      return;
+    }
+    e->b = nb;
+    e->cap = len ? len : 1;
+  }
+  if (len)
+    memcpy(e->b, b, len);
+  e->len = len;
+  e->k = k;
+  w->st_vp_inputs++;
+}
+
+/* One of vals's []byte/string arguments, uniformly; vals->n if none. */
+static size_t pick_bytes(cgofuzz_worker_ *w, const cgofuzz_values *vals) {
   size_t k = vals->n, nb = 0;
   for (size_t i = 0; i < vals->n; i++)
     if ((vals->v[i].kind == CGOFUZZ_BYTES ||
          vals->v[i].kind == CGOFUZZ_STRING) &&
         cgofuzz_pcg_u32n(&w->dr, (uint32_t)++nb) == 0)
       k = i;
-  if (k == vals->n)
-    return 0;
+  return k;
+}
+
+void cgofuzz_worker_vp_keep_(cgofuzz_worker_ *w, const cgofuzz_values *vals) {
+  size_t k = pick_bytes(w, vals);
+  if (k < vals->n)
+    pool_add(w, k, vals->v[k].s.data, vals->v[k].s.len);
+}
+
+/* ---- bursts ---- */
+
+/* Up to BURST non-replayable execs derived from vals (the input that just ran,
+ * whose comparison log is current) or, with the value profile, from a
+ * kept input: each applies one mutation to one []byte/string value, on top
+ * of the previous one, so a byte-by-byte check is solved one byte per
+ * exec. Returns 1 (and fills resp) if one failed or found coverage. */
+static int dict_burst(cgofuzz_worker_ *w, const cgofuzz_values *vals,
+                      cgofuzz_fuzz_resp *resp) {
+  const uint8_t *src = NULL;
+  size_t k = vals->n, len = 0;
+  bool pooled = false;
+  if (w->pool_n && cgofuzz_pcg_bool(&w->dr)) {
+    /* The newest kept input half the time: the closest yet, usually. */
+    size_t newest = (w->pool_next + w->pool_n - 1) % w->pool_n;
+    const struct cgofuzz_vp_input_ *e =
+        &w->pool[cgofuzz_pcg_bool(&w->dr)
+                     ? newest
+                     : cgofuzz_pcg_u32n(&w->dr, (uint32_t)w->pool_n)];
+    if (e->k < vals->n && e->b &&
+        (vals->v[e->k].kind == CGOFUZZ_BYTES ||
+         vals->v[e->k].kind == CGOFUZZ_STRING)) {
+      k = e->k;
+      src = e->b;
+      len = e->len;
+      pooled = true;
+      w->st_pool_bursts++;
+    }
+  }
+  if (!pooled) {
+    k = pick_bytes(w, vals);
+    if (k == vals->n)
+      return 0;
+    src = vals->v[k].s.data;
+    len = vals->v[k].s.len;
+  }
   if (w->dv_n < vals->n) {
     cgofuzz_value *nv = realloc(w->dv, vals->n * sizeof *nv);
     if (!nv)
@@ -130,7 +234,6 @@ static int dict_burst(cgofuzz_worker_ *w, const cgofuzz_values *vals,
     w->dv = nv;
     w->dv_n = vals->n;
   }
-  size_t len = vals->v[k].s.len;
   if (w->dcap < len + 4096) { /* grows rarely: only for a longer input */
     free(w->dbuf);
     w->dcap = (len + 4096) * 2;
@@ -141,17 +244,36 @@ static int dict_burst(cgofuzz_worker_ *w, const cgofuzz_values *vals,
   }
   memcpy(w->dv, vals->v, vals->n * sizeof *w->dv);
   if (len)
-    memcpy(w->dbuf, vals->v[k].s.data, len);
+    memcpy(w->dbuf, src, len);
   w->dv[k].flags = 0;
   w->dv[k].s.data = w->dbuf;
-  for (int iter = 0; iter < 8; iter++) {
-    if (!cgofuzz_dict_mutate_(&w->dr, &w->dict, w->dbuf, &len, w->dcap))
-      return 0;
+  w->rec = (w->cmp ? CGOFUZZ_CMP_REC : 0) | (w->vp ? CGOFUZZ_CMP_VP : 0);
+  /* The tokens comparison-guided mutations wrote, for the auto-dictionary
+   * if the burst finds coverage. */
+  cgofuzz_token_ toks[BURST_POOLED];
+  size_t ntok = 0;
+  for (int iter = 0; iter < (pooled ? BURST_POOLED : BURST); iter++) {
+    cgofuzz_token_ *tk = &toks[ntok];
+    tk->n = 0;
+    bool done = false;
+    if (!pooled || cgofuzz_pcg_bool(&w->dr))
+      done = cgofuzz_cmp_mutate_(&w->dr, &w->dict, w->autod, w->dbuf, &len,
+                                 w->dcap, tk);
+    if (!done) { /* a kept input always gets one of Go's mutations */
+      if (!pooled)
+        return 0;
+      tk->n = 0;
+      cgofuzz_mutate_bytes(&w->pm, w->dbuf, &len, w->dcap);
+    }
+    if (tk->n)
+      ntok++;
     w->dv[k].s.len = len;
     if (!slot_publish_raw(w, k, w->dbuf, len))
       return 0;
     int64_t dur;
-    cgofuzz_cmp_reset_();
+    if (w->rec & CGOFUZZ_CMP_REC)
+      cgofuzz_cmp_reset_();
+    cgofuzz_vp_new_ = 0;
     w->st_burst_execs++;
     if (cgofuzz_worker_exec_(w, w->dv, &dur) == CGOFUZZ_RUN_FAIL) {
       resp->err = cgofuzz_worker_errmsg_(w);
@@ -159,10 +281,14 @@ static int dict_burst(cgofuzz_worker_ *w, const cgofuzz_values *vals,
     }
     if (w->mask && cgofuzz_cov_has_new_(w->snap, w->mask)) {
       w->st_burst_finds++;
+      for (size_t i = 0; i < ntok; i++)
+        cgofuzz_autodict_add_(w->autod, toks[i].b, toks[i].n);
       cgofuzz_worker_set_bytes_(&resp->coverage_data, w->snap, w->snap_len);
       resp->interesting_duration_ns = dur;
       return 1;
     }
+    if (w->vp && cgofuzz_vp_new_)
+      pool_add(w, k, w->dbuf, len);
     cgofuzz_worker_slot_clear_(w);
   }
   return 0;
@@ -170,11 +296,15 @@ static int dict_burst(cgofuzz_worker_ *w, const cgofuzz_values *vals,
 
 int cgofuzz_worker_burst_(cgofuzz_worker_ *w, const cgofuzz_values *vals,
                           cgofuzz_fuzz_resp *resp) {
+  int64_t kept = w->st_vp_inputs;
   if (dict_burst(w, vals, resp)) {
     w->burst_period = 4; /* it paid off: burst often again */
     return 1;
   }
-  if (w->burst_period < w->burst_max)
+  /* New value-profile inputs are progress too, of a slower kind. */
+  if (w->st_vp_inputs != kept)
+    w->burst_period = 4;
+  else if (w->burst_period < w->burst_max)
     w->burst_period *= 2;
   return 0;
 }

@@ -42,6 +42,8 @@ typedef struct cgofuzz_worker_ {
   bool exact;
   cgofuzz_pcg dr; /* private generator of those mutations */
   bool cmp;       /* trace-cmp recording allowed */
+  bool vp;        /* value profile (exact mode only) */
+  int rec;        /* cgofuzz_cmp_on_ while the target runs (CGOFUZZ_CMP_*) */
   /* One Go exec in burst_period (a power of two, 4..burst_max) is recorded
    * and followed by a burst: back-off while bursts find nothing, so targets
    * whose comparisons teach nothing run at full speed. */
@@ -51,12 +53,25 @@ typedef struct cgofuzz_worker_ {
   size_t dcap;
   cgofuzz_value *dv; /* vals with one value pointing at dbuf */
   size_t dv_n;
-  cgofuzz_buf enc; /* the published input, reused */
+  cgofuzz_buf enc;          /* the published input, reused */
+  cgofuzz_autodict_ *autod; /* tokens that found coverage (exact mode) */
+  /* Value profile: inputs that set a new feature without new coverage,
+   * kept here (the coordinator sees only coverage) as bases of bursts,
+   * which then also apply Go's byte mutations (pm: a mutator of our own on
+   * a private stream, never Go's chain). A ring of VP_POOL entries. */
+  struct cgofuzz_vp_input_ {
+    size_t k;   /* the argument it replaces */
+    uint8_t *b; /* its bytes, len of cap */
+    size_t len, cap;
+  } * pool;
+  size_t pool_n, pool_next;
+  cgofuzz_mutator pm;
   /* CGOFUZZ_WORKER_STATS=1: counts printed on exit, to see where time and
    * new-coverage events go (fuzz vs minimize, finds per call). */
   const char *stats; /* file rewritten at most every 0.5 s */
   int64_t st_last;
   int64_t st_fuzz_calls, st_fuzz_ns, st_finds, st_burst_execs, st_burst_finds;
+  int64_t st_vp_inputs, st_pool_bursts;
   int64_t st_min_calls, st_min_ns, st_min_execs, st_execs;
 } cgofuzz_worker_;
 
@@ -74,10 +89,11 @@ int cgofuzz_worker_set_bytes_(cgofuzz_wire_bytes *b, const uint8_t *p,
 /* ---- worker_exact.c: the exact-input slot and bursts ---- */
 
 /* Reads the exact-mode settings from the environment (CGOFUZZ_EXACT_SLOT,
- * CGOFUZZ_NO_TRACE_CMP, CGOFUZZ_BURST_MAX) and loads the dictionary
- * (dict_path may be NULL). -1 if the dictionary cannot be loaded (said on
- * stderr). */
-int cgofuzz_worker_exact_init_(cgofuzz_worker_ *w, const char *dict_path);
+ * CGOFUZZ_NO_TRACE_CMP, CGOFUZZ_BURST_MAX, CGOFUZZ_VALUE_PROFILE) and o
+ * (value_profile), and loads o->dict (may be NULL). -1 if the dictionary
+ * cannot be loaded or memory is short (said on stderr). */
+int cgofuzz_worker_exact_init_(cgofuzz_worker_ *w,
+                               const cgofuzz_worker_opts_ *o);
 void cgofuzz_worker_exact_free_(cgofuzz_worker_ *w);
 /* Invalidates the slot after the current value. */
 void cgofuzz_worker_slot_clear_(cgofuzz_worker_ *w);
@@ -94,13 +110,20 @@ static inline bool cgofuzz_worker_burst_due_(cgofuzz_worker_ *w) {
    * only those need the comparison log: recording costs up to 3.6x the
    * exec on comparison-heavy code (cJSON: 52 us unrecorded, 189 us
    * recorded), so it is on just for them (and during the burst). */
-  bool burst =
-      w->exact && (cgofuzz_pcg_u32(&w->dr) & (w->burst_period - 1)) == 0;
-  cgofuzz_cmp_on_ = burst && w->cmp;
-  if (cgofuzz_cmp_on_)
+  if (!w->exact)
+    return false;
+  bool burst = (cgofuzz_pcg_u32(&w->dr) & (w->burst_period - 1)) == 0;
+  w->rec =
+      (burst && w->cmp ? CGOFUZZ_CMP_REC : 0) | (w->vp ? CGOFUZZ_CMP_VP : 0);
+  if (w->rec & CGOFUZZ_CMP_REC)
     cgofuzz_cmp_reset_();
+  cgofuzz_vp_new_ = 0;
   return burst;
 }
+
+/* After a Go exec in exact mode that passed uninteresting: keeps its input
+ * if it set a new value-profile feature. */
+void cgofuzz_worker_vp_keep_(cgofuzz_worker_ *w, const cgofuzz_values *vals);
 
 /* After a Go exec that passed uninteresting and that a burst follows: the
  * burst, and the back-off. Returns 1 (and fills resp) if a burst exec

@@ -223,6 +223,9 @@ def test_flags(build, tmp_path):
     r = lf(exe, "-no_such_flag=1", "-runs=10", tmp_path)
     assert r.rc == 0, r
     assert "WARNING: unrecognized flag '-no_such_flag=1'" in r.stderr, r
+    # Value profile reaches the workers (which would reject an unknown flag).
+    r = lf(exe, "-use_value_profile=1", "-runs=10000", tmp_path)
+    assert r.rc == 0 and "Done" in r.stderr, r
     r = lf(exe, "-runs=ten", tmp_path)
     assert r.rc == 1 and "-runs" in r.stderr, r
     # Go's flags still make it a Go test binary.

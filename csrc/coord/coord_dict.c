@@ -1,0 +1,629 @@
+/*
+ * coord_dict.c: dictionary mutations chosen by the coordinator, for Go
+ * workers that have no comparison feedback (docs/godict.md).
+ *
+ * A Go worker runs Go's mutator from whatever input the coordinator puts in
+ * shared memory, and the coordinator rebuilds its finds by replaying that
+ * mutator from the input it sent. So the coordinator may send an input of
+ * its own making, as long as it keeps it (slot.sent) for the replay:
+ *  - DICT_CALL_EXACT: the built input, run once as it is (Warmup, Limit 1,
+ *    which returns its coverage), so a token that completes a comparison
+ *    is seen at once;
+ *  - DICT_CALL_BASE: an ordinary fuzz call (Limit DICT_BASE_LIMIT) from the
+ *    built input, so Go's mutations combine with the token.
+ * A built input is one entry chosen by the scheduler (coord_sched.c) with
+ * 1-3 tokens inserted, overwritten, spliced in place of a range, or
+ * replacing a whole []byte/string argument (integer constants also replace
+ * integer arguments). Tokens are picked in proportion to how often they
+ * paid off (new coverage or a crasher) per use.
+ *
+ * How many calls are dictionary calls: a credit in exec equivalents. Every
+ * plain call adds its execs times share/(1-share); every dictionary call
+ * spends its cost (an exact run costs DICT_EXACT_COST). share is the
+ * dictionary calls' recent finds per cost relative to the plain calls',
+ * clamped to [DICT_SHARE_MIN, DICT_SHARE_MAX], so Go's own mutator always
+ * keeps at least half the effort. The initial credit pays for about two
+ * exact runs per token. $CGOFUZZ_DICT_CALLS=exact or =base makes every
+ * call after the warm-up a dictionary call of that kind (for tests). No
+ * clock is read here: the choices depend on the
+ * replies and on a generator seeded from GODEBUG=fuzzseed=N when set.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "coord_internal.h"
+#include "dictfile.h"
+#include "godebug.h"
+
+#define DICT_EXACT_COST 6.0
+#define DICT_BASE_LIMIT 1000
+#define DICT_SHARE_MIN 0.05
+#define DICT_SHARE_MAX 0.5
+#define DICT_PRIOR_COST 20000.0
+#define DICT_DECAY_COST 4e6
+#define DICT_CREDIT_MAX 200000.0
+#define DICT_MAX_VALUE ((size_t)1 << 20)
+#define DICT_MAX_CORPUS_TOKENS 256
+#define DICT_RECOMPUTE_PICKS 64
+
+typedef struct dtok {
+  uint8_t *b;
+  uint32_t len;
+  uint8_t src, int_width;
+  bool be;
+  uint64_t uses, finds;
+} dtok;
+
+struct cgofuzz_coord_dict {
+  dtok *t;
+  size_t n, cap;
+  uint32_t *ht; /* open addressing: token index + 1, 0: empty */
+  size_t ht_cap;
+};
+
+/* --- the token store */
+
+cgofuzz_coord_dict *cgofuzz_coord_dict_new(void) {
+  return calloc(1, sizeof(cgofuzz_coord_dict));
+}
+
+void cgofuzz_coord_dict_free(cgofuzz_coord_dict *d) {
+  if (!d)
+    return;
+  for (size_t i = 0; i < d->n; i++)
+    free(d->t[i].b);
+  free(d->t);
+  free(d->ht);
+  free(d);
+}
+
+static uint32_t hash(const uint8_t *p, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 16777619u;
+  return h;
+}
+
+static int rehash(cgofuzz_coord_dict *d, size_t cap) {
+  uint32_t *ht = calloc(cap, sizeof *ht);
+  if (!ht)
+    return -1;
+  for (size_t i = 0; i < d->n; i++) {
+    size_t k = hash(d->t[i].b, d->t[i].len) & (cap - 1);
+    while (ht[k])
+      k = (k + 1) & (cap - 1);
+    ht[k] = (uint32_t)i + 1;
+  }
+  free(d->ht);
+  d->ht = ht;
+  d->ht_cap = cap;
+  return 0;
+}
+
+int cgofuzz_coord_dict_add(cgofuzz_coord_dict *d, const uint8_t *p, size_t n,
+                           int src, int int_width, bool big_endian) {
+  if (n == 0 || n > CGOFUZZ_DICT_MAX_TOKEN || src < 0 ||
+      src >= CGOFUZZ_DICT_NSRC)
+    return 0;
+  if ((d->n + 1) * 2 > d->ht_cap &&
+      rehash(d, d->ht_cap ? d->ht_cap * 2 : 256) != 0)
+    return -1;
+  size_t k = hash(p, n) & (d->ht_cap - 1);
+  for (; d->ht[k]; k = (k + 1) & (d->ht_cap - 1)) {
+    dtok *t = &d->t[d->ht[k] - 1];
+    if (t->len == n && memcmp(t->b, p, n) == 0) {
+      if (int_width && !t->int_width) { /* now known to be an integer too */
+        t->int_width = (uint8_t)int_width;
+        t->be = big_endian;
+      }
+      return 0;
+    }
+  }
+  if (d->n == d->cap) {
+    size_t cap = d->cap ? d->cap * 2 : 64;
+    dtok *t = realloc(d->t, cap * sizeof *t);
+    if (!t)
+      return -1;
+    d->t = t;
+    d->cap = cap;
+  }
+  dtok *t = &d->t[d->n];
+  memset(t, 0, sizeof *t);
+  if (!(t->b = malloc(n)))
+    return -1;
+  memcpy(t->b, p, n);
+  t->len = (uint32_t)n;
+  t->src = (uint8_t)src;
+  t->int_width = (uint8_t)int_width;
+  t->be = big_endian;
+  d->ht[k] = (uint32_t)++d->n;
+  return 1;
+}
+
+/* The token p[0..n), or NULL. */
+static dtok *find(cgofuzz_coord_dict *d, const uint8_t *p, size_t n) {
+  if (!d->ht_cap)
+    return NULL;
+  for (size_t k = hash(p, n) & (d->ht_cap - 1); d->ht[k];
+       k = (k + 1) & (d->ht_cap - 1)) {
+    dtok *t = &d->t[d->ht[k] - 1];
+    if (t->len == n && memcmp(t->b, p, n) == 0)
+      return t;
+  }
+  return NULL;
+}
+
+static int add_user(void *ctx, const uint8_t *p, size_t n) {
+  return cgofuzz_coord_dict_add(ctx, p, n, CGOFUZZ_DICT_USER, 0, false) < 0 ? -1
+                                                                            : 0;
+}
+
+int cgofuzz_coord_dict_load(cgofuzz_coord_dict *d, const char *path,
+                            cgofuzz_err *err) {
+  return cgofuzz_dictfile_load(path, add_user, d, err);
+}
+
+size_t cgofuzz_coord_dict_count(const cgofuzz_coord_dict *d, int src) {
+  if (!d)
+    return 0;
+  if (src < 0)
+    return d->n;
+  size_t k = 0;
+  for (size_t i = 0; i < d->n; i++)
+    k += d->t[i].src == src;
+  return k;
+}
+
+int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
+                             const char *target, cgofuzz_err *err) {
+  static const char *what[CGOFUZZ_DICT_NSRC] = {
+      "from -dict files",
+      "constants of the target's package",
+      "constants elsewhere in the target's module",
+      "printable runs and integers of the seeds, testdata and cache",
+  };
+  cgofuzz_buf b = {0};
+  cgofuzz_buf_printf(&b, "# cgofuzz dictionary of %s: %zu tokens\n", target,
+                     d->n);
+  for (int src = 0; src < CGOFUZZ_DICT_NSRC; src++) {
+    if (!cgofuzz_coord_dict_count(d, src))
+      continue;
+    cgofuzz_buf_printf(&b, "# %s\n", what[src]);
+    for (size_t i = 0; i < d->n; i++) {
+      const dtok *t = &d->t[i];
+      if (t->src != src)
+        continue;
+      if (t->int_width)
+        cgofuzz_buf_printf(&b, "int%d%s=", t->int_width, t->be ? "be" : "le");
+      cgofuzz_dictfile_quote(&b, t->b, t->len);
+      cgofuzz_buf_putc(&b, '\n');
+    }
+  }
+  FILE *f = fopen(path, "wb");
+  int rc = 0;
+  if (!f || fwrite(b.data, 1, b.len, f) != b.len)
+    rc = cgofuzz_errf(err, 0, "cannot write the dictionary to %s", path);
+  if (f && fclose(f) != 0 && rc == 0)
+    rc = cgofuzz_errf(err, 0, "cannot write the dictionary to %s", path);
+  cgofuzz_buf_free(&b);
+  return rc;
+}
+
+/* --- tokens from the corpus */
+
+static int kind_width(cgofuzz_kind k) {
+  switch (k) {
+  case CGOFUZZ_INT16:
+  case CGOFUZZ_UINT16:
+    return 2;
+  case CGOFUZZ_INT32:
+  case CGOFUZZ_UINT32:
+    return 4;
+  case CGOFUZZ_INT:
+  case CGOFUZZ_INT64:
+  case CGOFUZZ_UINT:
+  case CGOFUZZ_UINT64:
+    return 8;
+  default:
+    return 0; /* not an integer, or one byte: nothing to learn */
+  }
+}
+
+static bool kind_signed(cgofuzz_kind k) {
+  return k == CGOFUZZ_INT || (k >= CGOFUZZ_INT8 && k <= CGOFUZZ_INT64);
+}
+
+int cgofuzz_dict_add_int(cgofuzz_coord_dict *d, uint64_t v, int width,
+                         int src) {
+  uint64_t mask = width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
+  v &= mask;
+  if (v < 0x100 || v > mask - 0x100)
+    return 0; /* 0..255 and -256..-1: Go's mutator gets there itself */
+  uint8_t le[8], be[8];
+  for (int i = 0; i < width; i++) {
+    le[i] = (uint8_t)(v >> (8 * i));
+    be[width - 1 - i] = le[i];
+  }
+  int added = 0;
+  for (int o = 0; o < 2; o++) {
+    int r = cgofuzz_coord_dict_add(d, o ? be : le, (size_t)width, src, width,
+                                   o == 1);
+    if (r < 0)
+      return -1;
+    added += r;
+  }
+  return added;
+}
+
+static bool is_alnum(uint8_t c) {
+  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') ||
+         (c >= 'a' && c <= 'z') || c == '_';
+}
+
+/* Tokens of one []byte/string value, at most 32: text (90% printable)
+ * gives its printable runs of 3..64 bytes (a longer run: its first 64)
+ * to d; binary data its alphanumeric runs of 4..64 to cand, where they
+ * count (uses) in how many values they are. */
+static void value_tokens(cgofuzz_coord_dict *d, cgofuzz_coord_dict *cand,
+                         const uint8_t *b, size_t len, uint64_t serial) {
+  size_t printable = 0, runs = 0;
+  for (size_t j = 0; j < len; j++)
+    printable += b[j] >= 0x20 && b[j] < 0x7f;
+  bool text = printable * 10 >= len * 9;
+  for (size_t j = 0; j < len && runs < 32; j++) {
+    size_t a = j;
+    while (j < len && (text ? b[j] >= 0x20 && b[j] < 0x7f : is_alnum(b[j])))
+      j++;
+    size_t n = j - a > 64 ? 64 : j - a;
+    if (n < (text ? 3u : 4u))
+      continue;
+    runs++;
+    if (text) {
+      cgofuzz_coord_dict_add(d, b + a, n, CGOFUZZ_DICT_CORPUS, 0, false);
+      continue;
+    }
+    cgofuzz_coord_dict_add(cand, b + a, n, CGOFUZZ_DICT_CORPUS, 0, false);
+    dtok *t = find(cand, b + a, n);
+    if (t && t->finds != serial) { /* once per value: finds marks it */
+      t->finds = serial;
+      t->uses++;
+    }
+  }
+}
+
+/* Tokens of the starting corpus: the printable runs of its text values,
+ * the alphanumeric runs of its binary values that are in two values or
+ * more (chunk names, keywords; not the chance letters of compressed
+ * data), and its integers of 2..8 bytes. */
+static void corpus_tokens(coord *c, cgofuzz_coord_dict *d) {
+  cgofuzz_values vals = {0};
+  cgofuzz_coord_dict *cand = cgofuzz_coord_dict_new();
+  if (!cand)
+    return;
+  uint64_t serial = 0;
+  for (size_t i = 0; i < c->corpus.n; i++) {
+    cgofuzz_err err = {0};
+    const cgofuzz_centry *e = &c->corpus.e[i];
+    if (cgofuzz_codec_decode(e->data, e->len, &vals, &err) != 0)
+      continue;
+    for (size_t k = 0; k < vals.n; k++) {
+      const cgofuzz_value *v = &vals.v[k];
+      if (cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_CORPUS) >=
+          DICT_MAX_CORPUS_TOKENS)
+        break;
+      if (v->kind == CGOFUZZ_BYTES || v->kind == CGOFUZZ_STRING) {
+        value_tokens(d, cand, v->s.data, v->s.len, ++serial);
+      } else if (kind_width(v->kind)) {
+        cgofuzz_dict_add_int(d, v->u, kind_width(v->kind), CGOFUZZ_DICT_CORPUS);
+      }
+    }
+  }
+  for (size_t i = 0;
+       i < cand->n && cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_CORPUS) <
+                          DICT_MAX_CORPUS_TOKENS;
+       i++)
+    if (cand->t[i].uses >= 2)
+      cgofuzz_coord_dict_add(d, cand->t[i].b, cand->t[i].len,
+                             CGOFUZZ_DICT_CORPUS, 0, false);
+  cgofuzz_coord_dict_free(cand);
+  cgofuzz_values_free(&vals);
+}
+
+/* --- scheduling */
+
+static uint64_t rnd(cgofuzz_dsched *x) {
+  /* splitmix64: one 64-bit state, any seed is fine */
+  uint64_t z = (x->rng += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n), n > 0. */
+static size_t rndn(cgofuzz_dsched *x, size_t n) {
+  return (size_t)(rnd(x) % (uint64_t)n);
+}
+
+static double rnd01(cgofuzz_dsched *x) {
+  return (double)(rnd(x) >> 11) / 9007199254740992.0;
+}
+
+static double tok_weight(const dtok *t) {
+  static const double prior[CGOFUZZ_DICT_NSRC] = {3, 2, 1, 1};
+  double w = prior[t->src] * (1.0 + 8.0 * (double)t->finds) /
+             (1.0 + (double)t->uses / 16.0);
+  return w < prior[t->src] * 0.02 ? prior[t->src] * 0.02 : w;
+}
+
+static size_t pick_token(cgofuzz_dsched *x, const cgofuzz_coord_dict *d) {
+  if (x->cum_n != d->n || x->picks >= DICT_RECOMPUTE_PICKS) {
+    double *cum = realloc(x->cum, d->n * sizeof *cum);
+    if (!cum)
+      return rndn(x, d->n);
+    x->cum = cum;
+    double s = 0;
+    for (size_t i = 0; i < d->n; i++)
+      cum[i] = (s += tok_weight(&d->t[i]));
+    x->cum_n = d->n;
+    x->picks = 0;
+  }
+  x->picks++;
+  double r = rnd01(x) * x->cum[x->cum_n - 1];
+  size_t lo = 0, hi = x->cum_n - 1;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (x->cum[mid] > r)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+static double clamp(double v, double lo, double hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void recompute_share(cgofuzz_dsched *x) {
+  double yg = (x->finds[0] + 1) / (x->cost[0] + DICT_PRIOR_COST);
+  double yd = (x->finds[1] + x->finds[2] + 1) /
+              (x->cost[1] + x->cost[2] + DICT_PRIOR_COST);
+  x->share = clamp(yd / (yd + yg), DICT_SHARE_MIN, DICT_SHARE_MAX);
+}
+
+int cgofuzz_dict_start(coord *c) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  cgofuzz_dsched *x = &c->dx;
+  cgofuzz_coord_dict *d = cfg->dict;
+  if (!d)
+    return 0;
+  if (cfg->dict_corpus)
+    corpus_tokens(c, d);
+  if (cfg->dict_out) {
+    cgofuzz_err err = {0};
+    if (cgofuzz_coord_dict_write(d, cfg->dict_out, cfg->target, &err) != 0) {
+      cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
+      return -1;
+    }
+  }
+  if (cfg->verbose && !cfg->observer)
+    fprintf(stderr,
+            "cgofuzz: dictionary: %zu tokens (%zu from -dict files, %zu from "
+            "the target's package, %zu from its module, %zu from the "
+            "corpus)\n",
+            d->n, cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_USER),
+            cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_BINARY),
+            cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_MODULE),
+            cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_CORPUS));
+  bool any_arg = false;
+  for (size_t i = 0; i < cfg->n_kinds; i++)
+    any_arg = any_arg || cfg->kinds[i] == CGOFUZZ_BYTES ||
+              cfg->kinds[i] == CGOFUZZ_STRING || kind_width(cfg->kinds[i]);
+  if (d->n == 0 || !any_arg)
+    return 0;
+  uint64_t seed;
+  if (cgofuzz_godebug_fuzzseed(getenv("GODEBUG"), &seed))
+    x->rng = seed ^ 0x64696374ull; /* "dict": not the scheduler's stream */
+  else
+    x->rng = (uint64_t)(uintptr_t)x ^ ((uint64_t)cgofuzz_mono_ms() << 20);
+  const char *only = getenv("CGOFUZZ_DICT_CALLS");
+  if (only && !strcmp(only, "exact"))
+    x->only = DICT_CALL_EXACT;
+  else if (only && !strcmp(only, "base"))
+    x->only = DICT_CALL_BASE;
+  x->on = true;
+  x->credit = clamp((double)d->n * 2 * DICT_EXACT_COST, 512, DICT_CREDIT_MAX);
+  recompute_share(x);
+  return 0;
+}
+
+void cgofuzz_dict_stop(coord *c) {
+  cgofuzz_dsched *x = &c->dx;
+  if (x->on && c->cfg->verbose && !c->cfg->observer)
+    fprintf(stderr,
+            "cgofuzz: dictionary calls: %llu exact (%llu found), %llu from a "
+            "built base (%llu found); plain calls: %llu (%llu found); "
+            "share %.2f\n",
+            (unsigned long long)x->calls[1], (unsigned long long)x->found[1],
+            (unsigned long long)x->calls[2], (unsigned long long)x->found[2],
+            (unsigned long long)x->calls[0], (unsigned long long)x->found[0],
+            x->share);
+  free(x->cum);
+  cgofuzz_values_free(&x->vals);
+  memset(x, 0, sizeof *x);
+}
+
+int cgofuzz_dict_next(coord *c) {
+  cgofuzz_dsched *x = &c->dx;
+  if (x->on && x->only)
+    return x->only;
+  if (!x->on || x->credit <= 0)
+    return DICT_CALL_NONE;
+  /* A first pass of exact runs, about one per token; then by yield. */
+  if (x->calls[1] < c->cfg->dict->n)
+    return DICT_CALL_EXACT;
+  double ye = (x->finds[1] + 1) / (x->cost[1] + DICT_PRIOR_COST);
+  double yb = (x->finds[2] + 1) / (x->cost[2] + DICT_PRIOR_COST);
+  double pb = clamp(yb / (ye + yb), 0.1, 0.6);
+  return rnd01(x) < pb ? DICT_CALL_BASE : DICT_CALL_EXACT;
+}
+
+/* A position in [0, max]: the start and the end often (magic numbers,
+ * prefixes, trailers), else uniform. */
+static size_t pick_pos(cgofuzz_dsched *x, size_t max) {
+  size_t r = rndn(x, 8);
+  if (r < 2)
+    return 0;
+  if (r == 2)
+    return max;
+  return rndn(x, max + 1);
+}
+
+/* One token into the []byte/string value v (owned). */
+static int put_bytes(cgofuzz_dsched *x, cgofuzz_value *v, const dtok *t) {
+  size_t L = v->s.len, n = t->len;
+  cgofuzz_buf nb = {0};
+  const uint8_t *p = v->s.data;
+  size_t op = rndn(x, 8);
+  if ((op >= 3 && op <= 6) && L + n > DICT_MAX_VALUE)
+    op = 0;
+  int rc = 0;
+  if (op <= 2) { /* overwrite, growing the value if it is too short */
+    size_t at = pick_pos(x, L >= n ? L - n : L);
+    size_t end = at + n > L ? at + n : L;
+    rc |= cgofuzz_buf_reserve(&nb, end);
+    if (rc == 0) {
+      memcpy(nb.data, p, L);
+      memcpy(nb.data + at, t->b, n);
+      nb.len = end;
+    }
+  } else if (op <= 5) { /* insert */
+    size_t at = pick_pos(x, L);
+    rc |= cgofuzz_buf_append(&nb, p, at);
+    rc |= cgofuzz_buf_append(&nb, t->b, n);
+    rc |= cgofuzz_buf_append(&nb, p + at, L - at);
+  } else if (op == 6) { /* splice: a range replaced by the token */
+    size_t at = pick_pos(x, L);
+    size_t room = L - at < 2 * n ? L - at : 2 * n;
+    size_t cut = rndn(x, room + 1);
+    rc |= cgofuzz_buf_append(&nb, p, at);
+    rc |= cgofuzz_buf_append(&nb, t->b, n);
+    rc |= cgofuzz_buf_append(&nb, p + at + cut, L - at - cut);
+  } else { /* the whole value */
+    rc |= cgofuzz_buf_append(&nb, t->b, n);
+  }
+  if (rc != 0) {
+    cgofuzz_buf_free(&nb);
+    return -1;
+  }
+  cgofuzz_value_release(v);
+  v->flags = nb.len ? CGOFUZZ_VAL_OWNED : 0;
+  v->s.data = nb.len ? nb.data : NULL;
+  v->s.len = nb.len;
+  if (!nb.len)
+    cgofuzz_buf_free(&nb);
+  return 0;
+}
+
+/* An integer token into the integer value v (of at least its width). */
+static void put_int(cgofuzz_dsched *x, cgofuzz_value *v, const dtok *t) {
+  uint64_t u = 0;
+  for (unsigned i = 0; i < t->len; i++)
+    u |= (uint64_t)t->b[t->be ? t->len - 1 - i : i] << (8 * i);
+  int kw = kind_width(v->kind);
+  if (kind_signed(v->kind) && (kw == t->int_width || rndn(x, 2)) &&
+      t->int_width < 8 && (u >> (8 * t->int_width - 1)) & 1)
+    u |= ~0ull << (8 * t->int_width); /* sign-extend */
+  if (kw < 8)
+    u &= (1ull << (8 * kw)) - 1;
+  if (kind_signed(v->kind) && kw < 8 && (u >> (8 * kw - 1)) & 1)
+    u |= ~0ull << (8 * kw); /* values hold signed kinds sign-extended */
+  v->u = u;
+}
+
+static bool fits(const dtok *t, cgofuzz_kind k) {
+  if (k == CGOFUZZ_BYTES || k == CGOFUZZ_STRING)
+    return true;
+  return t->int_width && kind_width(k) >= t->int_width;
+}
+
+int64_t cgofuzz_dict_base_limit(void) { return DICT_BASE_LIMIT; }
+
+int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
+  cgofuzz_dsched *x = &c->dx;
+  const cgofuzz_coord_dict *d = c->cfg->dict;
+  const cgofuzz_centry *e = &c->corpus.e[idx];
+  cgofuzz_err err = {0};
+  if (cgofuzz_codec_decode(e->data, e->len, &x->vals, &err) != 0)
+    return 1;
+  size_t want = 1 + (rndn(x, 4) == 0) + (rndn(x, 16) == 0);
+  s->ntok = 0;
+  for (size_t tries = 0; s->ntok < want && tries < 8 * want; tries++) {
+    size_t ti = pick_token(x, d);
+    const dtok *t = &d->t[ti];
+    size_t elig = 0;
+    for (size_t k = 0; k < x->vals.n; k++)
+      elig += fits(t, x->vals.v[k].kind);
+    if (!elig)
+      continue;
+    size_t which = rndn(x, elig);
+    for (size_t k = 0; k < x->vals.n; k++) {
+      cgofuzz_value *v = &x->vals.v[k];
+      if (!fits(t, v->kind) || which--)
+        continue;
+      if (v->kind == CGOFUZZ_BYTES || v->kind == CGOFUZZ_STRING) {
+        if (put_bytes(x, v, t) != 0)
+          return -1;
+      } else {
+        put_int(x, v, t);
+      }
+      break;
+    }
+    s->tok[s->ntok++] = (uint32_t)ti;
+  }
+  if (!s->ntok)
+    return 1;
+  s->sent.len = 0;
+  if (cgofuzz_codec_encode(x->vals.v, x->vals.n, &s->sent, &err) != 0)
+    return -1;
+  return 0;
+}
+
+void cgofuzz_dict_done(coord *c, slot *s, int64_t count, bool found) {
+  cgofuzz_dsched *x = &c->dx;
+  if (!x->on)
+    return;
+  int k = s->dict;
+  double cost = (double)(count > 0 ? count : 0);
+  if (k == DICT_CALL_EXACT)
+    cost *= DICT_EXACT_COST;
+  else if (k == DICT_CALL_BASE)
+    cost += DICT_EXACT_COST;
+  x->cost[k] += cost;
+  x->finds[k] += found;
+  x->calls[k]++;
+  x->found[k] += found;
+  if (k == DICT_CALL_NONE)
+    x->credit += cost * x->share / (1 - x->share);
+  else
+    x->credit -= cost;
+  x->credit = clamp(x->credit, -DICT_CREDIT_MAX, DICT_CREDIT_MAX);
+  if (k != DICT_CALL_NONE) {
+    cgofuzz_coord_dict *d = c->cfg->dict;
+    for (size_t i = 0; i < s->ntok; i++) {
+      dtok *t = &d->t[s->tok[i]];
+      t->uses++;
+      t->finds += found;
+    }
+    if (found)
+      x->picks = DICT_RECOMPUTE_PICKS; /* reweigh at the next pick */
+  }
+  if (x->cost[0] + x->cost[1] + x->cost[2] > DICT_DECAY_COST)
+    for (int i = 0; i < 3; i++) {
+      x->cost[i] /= 2;
+      x->finds[i] /= 2;
+    }
+  recompute_share(x);
+}

@@ -1,0 +1,3 @@
+module example.com/godict
+
+go 1.18
