@@ -66,10 +66,24 @@ static bool stop_fn(void *ctx) {
          (tr->deadline_ms && cgofuzz_mono_ms() >= tr->deadline_ms);
 }
 
+static int setup_(trial *tr, const cgofuzz_lf_target *t, const lf_opts *o,
+                  cgofuzz_buf *raw);
+
 /* Reads the one input, runs it once showing its report, and sets up tr
- * for candidates. Returns 0, 1 if it does not fail, -1 on errors. */
+ * for candidates. Returns 0, 1 if it does not fail, -1 on errors; on
+ * anything but 0, tr and raw hold nothing. */
 static int setup(trial *tr, const cgofuzz_lf_target *t, const lf_opts *o,
                  cgofuzz_buf *raw) {
+  int rc = setup_(tr, t, o, raw);
+  if (rc != 0) {
+    cgofuzz_lf_exec_free(&tr->x);
+    cgofuzz_buf_free(raw);
+  }
+  return rc;
+}
+
+static int setup_(trial *tr, const cgofuzz_lf_target *t, const lf_opts *o,
+                  cgofuzz_buf *raw) {
   memset(tr, 0, sizeof *tr);
   /* First, so that tr->x is always safe to free. */
   if (cgofuzz_lf_exec_init(&tr->x, t, o, -1) != 0)
@@ -114,12 +128,9 @@ static int setup(trial *tr, const cgofuzz_lf_target *t, const lf_opts *o,
 int cgofuzz_lf_minimize_crash(const cgofuzz_lf_target *t, const lf_opts *o) {
   trial tr;
   cgofuzz_buf raw = {0};
-  int rc = setup(&tr, t, o, &raw);
-  if (rc != 0) {
-    cgofuzz_lf_exec_free(&tr.x);
-    cgofuzz_buf_free(&raw);
+  if (setup(&tr, t, o, &raw) != 0)
     return LF_EXIT_USAGE;
-  }
+  int rc;
   fprintf(stderr, "CRASH_MIN: minimizing crash input: '%s' (%zu bytes)\n",
           o->inputs[0], raw.len);
   size_t before = raw.len;
@@ -169,12 +180,9 @@ int cgofuzz_lf_cleanse_crash(const cgofuzz_lf_target *t, const lf_opts *o) {
   }
   trial tr;
   cgofuzz_buf raw = {0};
-  int rc = setup(&tr, t, o, &raw);
-  if (rc != 0) {
-    cgofuzz_lf_exec_free(&tr.x);
-    cgofuzz_buf_free(&raw);
+  if (setup(&tr, t, o, &raw) != 0)
     return LF_EXIT_USAGE;
-  }
+  int rc;
   fprintf(stderr, "CLEANSE: cleansing crash input: '%s' (%zu bytes)\n",
           o->inputs[0], raw.len);
   static const uint8_t repl[] = {' ', 0xff};
