@@ -66,6 +66,13 @@ static bool stop_fn(void *ctx) {
          (tr->deadline_ms && cgofuzz_mono_ms() >= tr->deadline_ms);
 }
 
+/* Frees what setup made. */
+static void teardown(trial *tr, cgofuzz_buf *raw) {
+  cgofuzz_buf_free(raw);
+  cgofuzz_buf_free(&tr->enc);
+  cgofuzz_lf_exec_free(&tr->x);
+}
+
 static int setup_(trial *tr, const cgofuzz_lf_target *t, const lf_opts *o,
                   cgofuzz_buf *raw);
 
@@ -75,10 +82,8 @@ static int setup_(trial *tr, const cgofuzz_lf_target *t, const lf_opts *o,
 static int setup(trial *tr, const cgofuzz_lf_target *t, const lf_opts *o,
                  cgofuzz_buf *raw) {
   int rc = setup_(tr, t, o, raw);
-  if (rc != 0) {
-    cgofuzz_lf_exec_free(&tr->x);
-    cgofuzz_buf_free(raw);
-  }
+  if (rc != 0)
+    teardown(tr, raw);
   return rc;
 }
 
@@ -134,6 +139,8 @@ int cgofuzz_lf_minimize_crash(const cgofuzz_lf_target *t, const lf_opts *o) {
   fprintf(stderr, "CRASH_MIN: minimizing crash input: '%s' (%zu bytes)\n",
           o->inputs[0], raw.len);
   size_t before = raw.len;
+  char hex[41]; /* the input given names the result, as in libFuzzer */
+  cgofuzz_sha1_hex(raw.data, raw.len, hex);
   size_t n = cgofuzz_minimize_bytes(raw.data, raw.len, try_fn, stop_fn, &tr);
   if (n != (size_t)-1)
     raw.len = n;
@@ -141,19 +148,6 @@ int cgofuzz_lf_minimize_crash(const cgofuzz_lf_target *t, const lf_opts *o) {
   if (o->exact_artifact_path && *o->exact_artifact_path) {
     cgofuzz_buf_puts(&path, o->exact_artifact_path);
   } else {
-    char hex[41];
-    lf_input in;
-    /* Named after the input given, as libFuzzer names it. */
-    if (cgofuzz_lf_read_input(t, o->inputs[0], 0, &in) == 0) {
-      cgofuzz_buf r0 = {0};
-      cgofuzz_lf_raw(t, in.enc.data, in.enc.len, &r0);
-      cgofuzz_sha1_hex(r0.data, r0.len, hex);
-      cgofuzz_buf_free(&r0);
-      free(in.path);
-      cgofuzz_buf_free(&in.enc);
-    } else {
-      cgofuzz_sha1_hex(raw.data, raw.len, hex);
-    }
     cgofuzz_buf_printf(&path, "%sminimized-from-%s", o->artifact_prefix, hex);
   }
   cgofuzz_buf_putc(&path, '\0');
@@ -166,9 +160,7 @@ int cgofuzz_lf_minimize_crash(const cgofuzz_lf_target *t, const lf_opts *o) {
           before, raw.len, tr.tries, (const char *)path.data);
   fflush(stderr);
   cgofuzz_buf_free(&path);
-  cgofuzz_buf_free(&raw);
-  cgofuzz_buf_free(&tr.enc);
-  cgofuzz_lf_exec_free(&tr.x);
+  teardown(&tr, &raw);
   return rc;
 }
 
@@ -207,8 +199,6 @@ int cgofuzz_lf_cleanse_crash(const cgofuzz_lf_target *t, const lf_opts *o) {
   fprintf(stderr, "CLEANSE: %zu of %zu bytes replaced; written to %s\n",
           changed, raw.len, o->exact_artifact_path);
   fflush(stderr);
-  cgofuzz_buf_free(&raw);
-  cgofuzz_buf_free(&tr.enc);
-  cgofuzz_lf_exec_free(&tr.x);
+  teardown(&tr, &raw);
   return rc;
 }
