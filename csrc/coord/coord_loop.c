@@ -588,6 +588,13 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
     cgofuzz_coord_start_worker(&c, &c.slots[i]);
   if (!c.done) {
     log_stats(&c);
+    /* Nothing to warm up (a Go binary, whose counters are known from the
+     * file, with an empty corpus): the run is inited now. */
+    if (c.warmup_left == 0 && cfg->observer && cfg->observer->inited) {
+      cgofuzz_coord_stats st;
+      cgofuzz_coord_stats_get(&c, &st);
+      cfg->observer->inited(cfg->observer->ctx, &st);
+    }
     run_loop(&c);
     cgofuzz_mjob_flush(&c);
     if (!cfg->observer) /* its finished callback has the last word */

@@ -38,7 +38,6 @@ typedef struct lf_run {
   size_t new_units;
   int exit_status;
   bool failed;
-  bool inited; /* the INITED line is out */
 } lf_run;
 
 int64_t cgofuzz_lf_peak_rss_mb(void) {
@@ -62,21 +61,13 @@ static void line(lf_run *r, const char *what, const cgofuzz_coord_stats *st) {
   fflush(stderr);
 }
 
-/* The engines count the log from "#N INITED" on. A Go target with an
- * empty corpus has no warm-up (Go knows its counters from the binary), so
- * the first event after the start says it instead. */
-static void inited(lf_run *r, const cgofuzz_coord_stats *st) {
-  if (!r->inited)
-    line(r, "INITED", st);
-  r->inited = true;
-}
-
+/* The engines count the log from "#N INITED" on; the coordinator says it
+ * once every starting input has run, or at once when there is none. */
 static void on_inited(void *ctx, const cgofuzz_coord_stats *st) {
-  inited(ctx, st);
+  line(ctx, "INITED", st);
 }
 
 static void on_pulse(void *ctx, const cgofuzz_coord_stats *st) {
-  inited(ctx, st);
   line(ctx, "pulse", st);
 }
 
@@ -84,7 +75,6 @@ static void on_new(void *ctx, const uint8_t *data, size_t len,
                    const cgofuzz_coord_stats *st) {
   lf_run *r = ctx;
   cgofuzz_buf raw = {0};
-  inited(r, st);
   r->new_units++;
   if (cgofuzz_lf_raw(r->t, data, len, &raw) == 0) {
     r->corpus_bytes += raw.len;
@@ -108,7 +98,7 @@ static void on_failure(void *ctx, const uint8_t *data, size_t len,
                        const char *msg, size_t msg_len, int status,
                        const cgofuzz_coord_stats *st) {
   lf_run *r = ctx;
-  inited(r, st);
+  (void)st;
   lf_outcome oc =
       status == -1 ? LF_CRASH : cgofuzz_lf_outcome_of_status(status);
   r->exit_status = cgofuzz_lf_report_failure(r->o, oc, msg, msg_len, status);
@@ -142,8 +132,6 @@ static void on_finished(void *ctx, const cgofuzz_coord_stats *st,
     fprintf(stderr, "ERROR: %.*s\n", (int)fatal_len, fatal);
     r->exit_status = LF_EXIT_USAGE;
   }
-  if (!fatal)
-    inited(r, st);
   if (!r->failed && !fatal) {
     if (cgofuzz_coord_interrupted()) {
       fprintf(stderr, "==%d== libFuzzer: run interrupted; exiting\n",
