@@ -6,7 +6,9 @@ set -euo pipefail
 
 pkgs=(cmake ninja-build gcc g++ libgtest-dev googletest python3 valgrind
       clang clang-14 libclang-rt-14-dev clang-format zlib1g-dev dpkg-dev
-      libcjson-dev strace python3-pytest python3-venv)
+      libcjson-dev strace python3-pytest python3-venv
+      llvm-14 chromium python3-matplotlib python3-jinja2 python3-pygments
+      python3-junitparser python3-lxml libxml2-utils)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
