@@ -22,9 +22,12 @@ as root): clang-14, libclang-rt-14-dev, afl++, dpkg-dev, and the source
 packages zlib, libpng1.6 and cjson (a deb-src entry is added if none is
 configured). Everything built or fetched goes to bench/.cache/.
 
-C targets are fuzzed by their own -test.fuzz when the runtime supports it;
-until then by Go's coordinator: a Go test binary (bench/c/gopkg) runs with
-argv[0] set to the C target, so Go starts the C binary as its worker.
+C targets are fuzzed by their own -test.fuzz (cgofuzz's coordinator linked
+into the target). The fallback, for a runtime that cannot, is Go's
+coordinator: a Go test binary (bench/c/gopkg) runs with argv[0] set to the C
+target, so Go starts the C binary as its worker; the table's header says
+which was used. Edge runs are repeated --runs times (3; 1 with --quick),
+the engines alternating, and the median is reported.
 
 usage: bench/c_bench.py [--quick] [--seconds 60] [--build build]
                         [--no-rebuild] [--only execs,edges,bug]
