@@ -4,8 +4,8 @@
  * "go test fuzz v1" files of Go's testdata/fuzz/<Target>, which plain
  * `go test -run=<Target>/<name>` replays.
  *
- *   cgofuzz corpus convert [-to go|raw] (-launcher FILE | -types LIST
- *       [-target NAME]) [-o DIR] FILE...
+ *   cgofuzz corpus convert [-to go|raw] [-from raw|go118] (-launcher FILE
+ *       | -types LIST [-target NAME]) [-o DIR] FILE...
  *
  * The target's argument kinds come from a launcher's payload (-launcher
  * $OUT/NAME, which also names the target) or from -types ("[]byte,int").
@@ -16,6 +16,11 @@
  * canonical form. -to raw writes each corpus file's raw encoding into -o
  * (required), named by the sha1 of its bytes as libFuzzer names corpus
  * files. Each path written is printed on stdout.
+ *
+ * -from go118: the raw files come from a go-118-fuzz-build target
+ * (OSS-Fuzz's native Go fuzzers), whose bytes map to the arguments the way
+ * go-fuzz-headers consumes them (go118.h), not by core/rawargs.h; a file
+ * that build would not pass to the target at all is an error (exit 1).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,13 +30,14 @@
 
 #include "cli.h"
 #include "codec.h"
+#include "go118.h"
 #include "rawargs.h"
 #include "sha1.h"
 
 static void usage_convert(const cgofuzz_flag *flags, size_t n) {
   fprintf(stderr,
-          "usage: cgofuzz corpus convert [-to go|raw] (-launcher FILE | "
-          "-types LIST [-target NAME]) [-o DIR] FILE...\n"
+          "usage: cgofuzz corpus convert [-to go|raw] [-from raw|go118] "
+          "(-launcher FILE | -types LIST [-target NAME]) [-o DIR] FILE...\n"
           "Converts raw fuzzer inputs to \"go test fuzz v1\" files (-to go) "
           "or back (-to raw).\n");
   cli_print_flags(flags, n);
@@ -103,8 +109,9 @@ static int parse_types(const char *list, cgofuzz_kind **kinds, size_t *n) {
 }
 
 /* Converts one file. Returns an exit status. */
-static int convert_one(const char *path, bool to_go, const char *outdir,
-                       const cgofuzz_kind *kinds, size_t nk) {
+static int convert_one(const char *path, bool to_go, bool go118,
+                       const char *outdir, const cgofuzz_kind *kinds,
+                       size_t nk) {
   cgofuzz_buf in = {0}, raw = {0}, out = {0}, back = {0}, name = {0};
   cgofuzz_values vals = {0};
   cgofuzz_err err = {0};
@@ -128,6 +135,16 @@ static int convert_one(const char *path, bool to_go, const char *outdir,
         fprintf(stderr, "%s: %s\n", path, err.msg);
       goto done;
     }
+  } else if (go118) {
+    /* go-fuzz-headers' layout: straight to the values. */
+    int r = cli_go118_decode(kinds, nk, in.data, in.len, &vals, &err);
+    if (r == -2)
+      goto oom;
+    if (r != 0) {
+      fprintf(stderr, "%s: %s\n", path, err.msg);
+      rc = CLI_EXIT_FAIL;
+      goto done;
+    }
   } else {
     if (cgofuzz_buf_append(&raw, in.data, in.len) != 0)
       goto oom;
@@ -143,7 +160,17 @@ static int convert_one(const char *path, bool to_go, const char *outdir,
               "with the same values\n",
               path, back.len);
   }
-  if (to_go) {
+  if (to_go && go118 && !corpus) {
+    if (cgofuzz_codec_encode(vals.v, vals.n, &out, &err) != 0) {
+      fprintf(stderr, "%s: %s\n", path, err.msg);
+      rc = CLI_EXIT_FAIL;
+      goto done;
+    }
+    char h[17];
+    cgofuzz_codec_name(out.data, out.len, h);
+    if (cgofuzz_buf_printf(&name, "%s/%s%c", outdir, h, 0) != 0)
+      goto oom;
+  } else if (to_go) {
     if (cgofuzz_rawargs_to_corpus(kinds, nk, raw.data, raw.len, &out, &err) !=
         0) {
       fprintf(stderr, "%s: %s\n", path, err.msg);
@@ -182,13 +209,19 @@ done:
 }
 
 int cli_cmd_convert(int argc, char **argv) {
-  const char *to = "go", *launcher = NULL, *types = NULL, *target = NULL,
-             *outdir = NULL;
+  const char *to = "go", *from = "raw", *launcher = NULL, *types = NULL,
+             *target = NULL, *outdir = NULL;
   cgofuzz_flag flags[] = {
       {.name = "to",
        .type = CGOFUZZ_FLAG_STRING,
        .dst = &to,
        .usage = "`go` (corpus files, the default) or raw (libFuzzer inputs)"},
+      {.name = "from",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &from,
+       .usage = "how raw files map to the arguments: `raw` (cgofuzz and "
+                "compile-go-fuzzer, docs/raw-inputs.md) or go118 "
+                "(go-118-fuzz-build targets, read-only: -to go)"},
       {.name = "launcher",
        .type = CGOFUZZ_FLAG_STRING,
        .dst = &launcher,
@@ -217,6 +250,18 @@ int cli_cmd_convert(int argc, char **argv) {
   if (!to_go && strcmp(to, "raw") != 0) {
     fprintf(stderr, "cgofuzz corpus convert: -to must be go or raw, not %s\n",
             to);
+    return CLI_EXIT_USAGE;
+  }
+  bool go118 = strcmp(from, "go118") == 0;
+  if (!go118 && strcmp(from, "raw") != 0) {
+    fprintf(stderr,
+            "cgofuzz corpus convert: -from must be raw or go118, not %s\n",
+            from);
+    return CLI_EXIT_USAGE;
+  }
+  if (go118 && !to_go) {
+    fprintf(stderr, "cgofuzz corpus convert: -from go118 converts to go "
+                    "files only (-to go)\n");
     return CLI_EXIT_USAGE;
   }
   if (!launcher == !types) {
@@ -274,7 +319,7 @@ int cli_cmd_convert(int argc, char **argv) {
   }
   rc = CLI_EXIT_OK;
   for (int i = first; i < argc; i++) {
-    int r = convert_one(argv[i], to_go, outdir, kinds, nk);
+    int r = convert_one(argv[i], to_go, go118, outdir, kinds, nk);
     if (r > rc)
       rc = r;
   }

@@ -1,6 +1,7 @@
 /*
- * cmd_corpus.c: `cgofuzz corpus fmt [-w] FILE...`, and `cgofuzz corpus
- * convert` (cmd_convert.c).
+ * cmd_corpus.c: `cgofuzz corpus fmt [-w] FILE...`, and the dispatch to
+ * `cgofuzz corpus convert` (cmd_convert.c), `merge` and `prune`
+ * (cmd_merge.c) and `stats` (cmd_stats.c); docs/corpus-tools.md.
  *
  * Prints, or with -w rewrites in place, the canonical form of each corpus
  * file: exactly the bytes Go's fuzzing writes for the same values. A file
@@ -21,16 +22,16 @@ static void usage_fmt(const cgofuzz_flag *flags, size_t n) {
 }
 
 /* Decodes and re-encodes one file. Returns an exit status. */
-static int fmt_one(const char *path, bool write) {
+static int fmt_one(const char *path, bool write, cgofuzz_gover gover) {
   cgofuzz_buf in = {0}, out = {0};
   cgofuzz_values vals = {0};
   cgofuzz_err err = {0};
   int rc = CLI_EXIT_OK;
-  if (cli_load_corpus_file(path, &in, &vals) != 0) {
+  if (cli_load_corpus_file_v(path, &in, &vals, gover) != 0) {
     rc = CLI_EXIT_USAGE;
     goto done;
   }
-  if (cgofuzz_codec_encode(vals.v, vals.n, &out, &err) != 0) {
+  if (cgofuzz_codec_encode_v(vals.v, vals.n, gover, &out, &err) != 0) {
     fprintf(stderr, "%s: %s\n", path, err.msg);
     rc = CLI_EXIT_FAIL;
     goto done;
@@ -54,18 +55,31 @@ done:
 int cli_cmd_corpus(int argc, char **argv) {
   if (argc >= 1 && strcmp(argv[0], "convert") == 0)
     return cli_cmd_convert(argc - 1, argv + 1);
+  if (argc >= 1 && strcmp(argv[0], "merge") == 0)
+    return cli_cmd_merge(argc - 1, argv + 1, false);
+  if (argc >= 1 && strcmp(argv[0], "prune") == 0)
+    return cli_cmd_merge(argc - 1, argv + 1, true);
+  if (argc >= 1 && strcmp(argv[0], "stats") == 0)
+    return cli_cmd_stats(argc - 1, argv + 1);
   if (argc < 1 || strcmp(argv[0], "fmt") != 0) {
-    fprintf(stderr, "usage: cgofuzz corpus fmt [-w] FILE...\n"
-                    "       cgofuzz corpus convert [-to go|raw] (-launcher "
-                    "FILE | -types LIST) [-o DIR] FILE...\n");
+    fprintf(stderr,
+            "usage: cgofuzz corpus fmt [-w] FILE...\n"
+            "       cgofuzz corpus convert [-to go|raw] [-from raw|go118] "
+            "(-launcher FILE | -types LIST) [-o DIR] FILE...\n"
+            "       cgofuzz corpus merge -o OUTDIR [flags] BINARY [-fuzz RE] "
+            "DIR...\n"
+            "       cgofuzz corpus prune [flags] BINARY [-fuzz RE] DIR...\n"
+            "       cgofuzz corpus stats [-v] DIR...\n");
     return CLI_EXIT_USAGE;
   }
   bool write = false;
+  cgofuzz_gover gover = CGOFUZZ_GOVER_DEFAULT;
   cgofuzz_flag flags[] = {
       {.name = "w",
        .type = CGOFUZZ_FLAG_BOOL,
        .dst = &write,
        .usage = "write the result to each file"},
+      CLI_GOVER_FLAG(&gover),
   };
   size_t nflags = sizeof flags / sizeof flags[0];
   int first = cli_parse_flags("corpus fmt", flags, nflags, argc - 1, argv + 1);
@@ -80,7 +94,7 @@ int cli_cmd_corpus(int argc, char **argv) {
   }
   int rc = CLI_EXIT_OK;
   for (int i = 1 + first; i < argc; i++) {
-    int r = fmt_one(argv[i], write);
+    int r = fmt_one(argv[i], write, gover);
     if (r > rc)
       rc = r;
   }

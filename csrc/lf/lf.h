@@ -30,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "cgofuzz/value.h"
@@ -62,6 +63,87 @@ bool cgofuzz_lf_wanted(int argc, char **argv);
 /* Runs the libFuzzer command line argv against t and returns the process
  * exit status. */
 int cgofuzz_lf_main(int argc, char **argv, const cgofuzz_lf_target *t);
+
+/* --- The corpus merge of -merge=1 and of `cgofuzz corpus merge|prune`
+ * (lf_merge.c, docs/corpus-tools.md): libFuzzer's greedy set cover. The
+ * inputs of the initial directories run first (in name order) and make
+ * the starting coverage; the others run smallest first (raw size, ties by
+ * path), and each one that adds a coverage feature (a bit of a coverage
+ * counter, Go's countNewCoverageBits) is kept. So the kept inputs with the
+ * initial ones reach every feature any input reached. Each input is
+ * canonicalized first (raw bytes and `go test fuzz v1` files alike, to
+ * Go's encoding of its values): inputs with the same values run once.
+ *
+ * Crash safety: with a control file, every input run is recorded there
+ * (its canonical sha256, outcome and features) before anything is done
+ * with it, so a merge killed at any point and run again with the same
+ * control file replays those records instead of running them and reaches
+ * the same result. */
+enum {
+  CGOFUZZ_LF_MERGE_KEPT,      /* adds coverage: kept */
+  CGOFUZZ_LF_MERGE_INITIAL,   /* from an initial directory */
+  CGOFUZZ_LF_MERGE_REDUNDANT, /* ran, no feature the others lack */
+  CGOFUZZ_LF_MERGE_DUP,       /* same values as an input that ran fine */
+  CGOFUZZ_LF_MERGE_FAILED,    /* crashed, hung or ran out of memory */
+  CGOFUZZ_LF_MERGE_BAD        /* a corpus file of other types, malformed */
+};
+
+typedef struct cgofuzz_lf_merge_input {
+  const char *path;
+  const uint8_t *enc; /* the canonical `go test fuzz v1` encoding */
+  size_t enc_len;
+  const uint8_t *raw; /* the raw bytes (core/rawargs.h) of the values */
+  size_t raw_len;
+  const uint8_t *sha256; /* of enc (32 bytes) */
+  int disposition;       /* CGOFUZZ_LF_MERGE_* (final in account) */
+} cgofuzz_lf_merge_input;
+
+struct lf_opts;
+typedef struct cgofuzz_lf_merge_job {
+  const cgofuzz_lf_target *t;
+  char *const *initial; /* directories (or files) of the initial set */
+  size_t n_initial;
+  char *const *dirs; /* directories (or files) to merge */
+  size_t n_dirs;
+  const char *control; /* the control file, or NULL for none */
+  int64_t timeout_s;   /* per input, 0: none */
+  int64_t rss_limit_mb;
+  int64_t max_len;    /* raw files are cut to this (0: not cut) */
+  int output_fd;      /* the workers' stdout/stderr, -1: /dev/null */
+  const char *prefix; /* starts the lines about skipped inputs */
+  /* Called once the inputs are read: how many, how many initial, how
+   * many the control file already has. May be NULL. */
+  void (*loaded)(void *ctx, size_t n, size_t n_initial, size_t n_recorded);
+  /* Called for each kept input in order (again after a resume: make it
+   * idempotent). Returns 0, or -1 to stop the merge. */
+  int (*keep)(void *ctx, const cgofuzz_lf_merge_input *in);
+  /* Called for every input read, after the merge completed. May be NULL. */
+  void (*account)(void *ctx, const cgofuzz_lf_merge_input *in);
+  void *ctx;
+  const struct lf_opts *lf; /* the libFuzzer front end's own options */
+} cgofuzz_lf_merge_job;
+
+typedef struct cgofuzz_lf_merge_stats {
+  size_t files;    /* inputs read */
+  size_t initial;  /* of which in the initial set */
+  size_t recorded; /* found in the control file (not run again) */
+  size_t executed; /* run now */
+  size_t kept, redundant, dups, failed, bad;
+  size_t new_bits, new_edges; /* what the kept inputs add */
+  size_t bits, edges;         /* of the whole merged set (initial + kept) */
+  size_t counters;            /* the target's coverage counters */
+} cgofuzz_lf_merge_stats;
+
+/* Runs the merge. Returns 0, or -1 after printing why (a worker that
+ * cannot start, an unusable control file, keep failing, out of memory). */
+int cgofuzz_lf_merge_run(const cgofuzz_lf_merge_job *job,
+                         cgofuzz_lf_merge_stats *st);
+
+/* The sha256 of the canonical encoding of the input in path, as the merge
+ * computes it (for a caller about to delete a file the merge accounted
+ * for). Returns 0, or -1 after printing why. */
+int cgofuzz_lf_merge_file_sha(const cgofuzz_lf_target *t, const char *path,
+                              int64_t max_len, uint8_t sha[32]);
 
 #ifdef __cplusplus
 }

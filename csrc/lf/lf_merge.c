@@ -1,48 +1,616 @@
 /*
- * cgofuzz_lf_merge.c: -merge=1 DIR1 DIR2...: adds to DIR1 the inputs of the
- * other directories that reach coverage DIR1's inputs do not, as libFuzzer
- * does.
+ * lf_merge.c: the corpus merge (lf.h: cgofuzz_lf_merge_run), shared by
+ * -merge=1 DIR1 DIR2... and `cgofuzz corpus merge|prune` (cli/cmd_merge.c).
+ *
+ * -merge=1 adds to DIR1 the inputs of the other directories that reach
+ * coverage DIR1's inputs do not, as libFuzzer does: DIR1 is the initial
+ * set, and each kept input is copied into DIR1 under its SHA-1. An input
+ * that crashes, hangs or runs out of memory is skipped after saying so,
+ * and the merge goes on in a new worker, which is libFuzzer's
+ * "crash-resistant merge"; -merge_control_file is accepted and not used
+ * (the front end's merge keeps no state between runs, as before).
+ * The summary line is what ClusterFuzz parses:
+ *   MERGE-OUTER: N new files with F new features added; E new coverage edges
  *
  * Features are what the fuzzer itself counts: the bits of the coverage
  * counters (Go's countNewCoverageBits), edges the counters that are
- * nonzero. DIR1's inputs run first and make the initial set; the others
- * run smallest first (ties by path) and each one that adds a feature is
- * copied into DIR1 under its SHA-1. An input that crashes, hangs or runs
- * out of memory is skipped after saying so, and the merge goes on in a new
- * worker, which is libFuzzer's "crash-resistant merge" without a control
- * file (-merge_control_file is accepted and not needed).
- * The summary line is what ClusterFuzz parses:
- *   MERGE-OUTER: N new files with F new features added; E new coverage edges
+ * nonzero.
+ *
+ * The control file (text, one record a line, appended and flushed before
+ * the input's outcome is acted on; a last line without its newline is a
+ * record cut short by a kill and is dropped):
+ *   cgofuzz merge control v1
+ *   target <name>
+ *   counters <n>                        (once the first input ran)
+ *   R <sha256> ok|crash|timeout|oom <k> <idx>:<hex> ... <path as Go %q>
+ * where sha256 is that of the input's canonical encoding and the k pairs
+ * are its nonzero coverage counters.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
+#include "codec.h"
 #include "coord.h"
 #include "lf_internal.h"
+#include "rawargs.h"
+#include "sha256.h"
+
+#define CONTROL_MAGIC "cgofuzz merge control v1"
+
+typedef struct feat {
+  uint32_t idx;
+  uint8_t val;
+} feat;
+
+enum { OC_OK, OC_CRASH, OC_TIMEOUT, OC_OOM };
+static const char *const oc_names[] = {"ok", "crash", "timeout", "oom"};
+
+/* A record: the outcome and features of one canonical input. */
+typedef struct record {
+  uint8_t sha[32];
+  int oc;
+  feat *f;
+  size_t nf;
+} record;
 
 typedef struct item {
   lf_input *in;
-  bool initial;
+  cgofuzz_buf raw, enc;
+  uint8_t sha[32];
+  bool initial, bad;
+  int disp;
+  int oc;        /* its outcome, once run or replayed */
+  size_t leader; /* the first item (in merge order) with its sha */
 } item;
 
 static int by_size(const void *a, const void *b) {
   const item *x = a, *y = b;
-  if (x->in->raw_len != y->in->raw_len)
-    return x->in->raw_len < y->in->raw_len ? -1 : 1;
+  if (x->raw.len != y->raw.len)
+    return x->raw.len < y->raw.len ? -1 : 1;
   return strcmp(x->in->path, y->in->path);
 }
 
-/* Adds cov to mask; returns the new bits and (in *edges) the counters that
- * were zero in mask and are not in cov. */
-static size_t add_cov(uint8_t *mask, const uint8_t *cov, size_t n,
-                      size_t *edges) {
-  size_t bits = cgofuzz_cov_new_bits(mask, cov, n);
-  for (size_t i = 0; bits && i < n; i++)
-    *edges += !mask[i] && cov[i];
-  cgofuzz_cov_merge(mask, cov, n);
+/* For marking duplicates: items by sha, then merge order. */
+static const item *sort_items;
+static int by_item_sha(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  int c = memcmp(sort_items[x].sha, sort_items[y].sha, 32);
+  return c ? c : x < y ? -1 : x > y;
+}
+
+static int by_sha(const void *a, const void *b) {
+  return memcmp(((const record *)a)->sha, ((const record *)b)->sha, 32);
+}
+
+static void hex32(const uint8_t sha[32], char out[65]) {
+  static const char d[] = "0123456789abcdef";
+  for (int i = 0; i < 32; i++) {
+    out[2 * i] = d[sha[i] >> 4];
+    out[2 * i + 1] = d[sha[i] & 15];
+  }
+  out[64] = '\0';
+}
+
+static int unhex32(const char *s, uint8_t sha[32]) {
+  for (int i = 0; i < 64; i++) {
+    int c = s[i], v = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                             : -1;
+    if (v < 0)
+      return -1;
+    sha[i / 2] = (uint8_t)(i % 2 ? sha[i / 2] | v : v << 4);
+  }
+  return 0;
+}
+
+/* Canonicalizes in: its raw bytes, then Go's encoding of those values. */
+static int canon(const cgofuzz_lf_target *t, const lf_input *in,
+                 cgofuzz_buf *raw, cgofuzz_buf *enc, uint8_t sha[32],
+                 cgofuzz_err *err) {
+  if (cgofuzz_rawargs_from_corpus(t->kinds, t->n_kinds, in->enc.data,
+                                  in->enc.len, raw, err) != 0 ||
+      cgofuzz_rawargs_to_corpus(t->kinds, t->n_kinds, raw->data, raw->len, enc,
+                                err) != 0)
+    return -1;
+  cgofuzz_sha256(enc->data, enc->len, sha);
+  return 0;
+}
+
+int cgofuzz_lf_merge_file_sha(const cgofuzz_lf_target *t, const char *path,
+                              int64_t max_len, uint8_t sha[32]) {
+  lf_input in;
+  cgofuzz_buf raw = {0}, enc = {0};
+  cgofuzz_err err = {0};
+  if (cgofuzz_lf_read_input(t, path, max_len, &in) != 0)
+    return -1;
+  int rc = canon(t, &in, &raw, &enc, sha, &err);
+  if (rc != 0)
+    fprintf(stderr, "%s: %s\n", path, err.msg);
+  cgofuzz_buf_free(&raw);
+  cgofuzz_buf_free(&enc);
+  free(in.path);
+  cgofuzz_buf_free(&in.enc);
+  return rc;
+}
+
+/* --- the control file */
+typedef struct control {
+  const char *path;
+  FILE *f;
+  record *rec; /* sorted by sha after loading */
+  size_t n, cap;
+  size_t counters; /* 0: not known yet */
+} control;
+
+static void control_free(control *c) {
+  if (c->f)
+    fclose(c->f);
+  for (size_t i = 0; i < c->n; i++)
+    free(c->rec[i].f);
+  free(c->rec);
+}
+
+static int parse_record(char *line, record *r) {
+  memset(r, 0, sizeof *r);
+  char *p = line + 2, *end;
+  if (strlen(p) < 65 || unhex32(p, r->sha) != 0 || p[64] != ' ')
+    return -1;
+  p += 65;
+  r->oc = -1;
+  for (int i = 0; i < 4; i++) {
+    size_t l = strlen(oc_names[i]);
+    if (strncmp(p, oc_names[i], l) == 0 && p[l] == ' ') {
+      r->oc = i;
+      p += l + 1;
+      break;
+    }
+  }
+  if (r->oc < 0)
+    return -1;
+  errno = 0;
+  unsigned long long k = strtoull(p, &end, 10);
+  if (errno || end == p || *end != ' ' || k > (1ull << 32))
+    return -1;
+  p = end;
+  if (k && !(r->f = malloc(k * sizeof *r->f)))
+    return -1;
+  for (size_t i = 0; i < k; i++) {
+    unsigned long long idx = strtoull(p, &end, 10);
+    if (end == p || *end != ':' || idx > UINT32_MAX)
+      goto bad;
+    p = end + 1;
+    unsigned long v = strtoul(p, &end, 16);
+    if (end == p || v == 0 || v > 255 || (*end != ' ' && *end != '\0'))
+      goto bad;
+    p = end;
+    r->f[i] = (feat){(uint32_t)idx, (uint8_t)v};
+  }
+  r->nf = k;
+  return 0;
+bad:
+  free(r->f);
+  r->f = NULL;
+  return -1;
+}
+
+/* Opens (creating or resuming) the control file for target. */
+static int control_open(control *c, const char *path, const char *target) {
+  memset(c, 0, sizeof *c);
+  c->path = path;
+  FILE *f = fopen(path, "r+");
+  if (!f && errno != ENOENT) {
+    fprintf(stderr, "ERROR: control file %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  if (!f) {
+    if (!(c->f = fopen(path, "w"))) {
+      fprintf(stderr, "ERROR: control file %s: %s\n", path, strerror(errno));
+      return -1;
+    }
+    fprintf(c->f, CONTROL_MAGIC "\ntarget %s\n", target);
+    return fflush(c->f) == 0 ? 0 : -1;
+  }
+  c->f = f;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t l;
+  long good = 0; /* end of the last whole line */
+  int lineno = 0, rc = 0;
+  while ((l = getline(&line, &cap, f)) > 0) {
+    if (line[l - 1] != '\n')
+      break; /* cut short by a kill: dropped */
+    line[l - 1] = '\0';
+    lineno++;
+    if (lineno == 1 && strcmp(line, CONTROL_MAGIC) != 0) {
+      fprintf(stderr,
+              "ERROR: %s is not a cgofuzz merge control file; remove it or "
+              "name another\n",
+              path);
+      rc = -1;
+      break;
+    }
+    if (lineno == 2 &&
+        (strncmp(line, "target ", 7) != 0 || strcmp(line + 7, target) != 0)) {
+      fprintf(stderr,
+              "ERROR: control file %s is for another target (%s); remove it "
+              "or name another\n",
+              path, line);
+      rc = -1;
+      break;
+    }
+    if (strncmp(line, "counters ", 9) == 0) {
+      c->counters = (size_t)strtoull(line + 9, NULL, 10);
+    } else if (strncmp(line, "R ", 2) == 0) {
+      if (c->n == c->cap) {
+        size_t nc = c->cap ? 2 * c->cap : 256;
+        record *nr = realloc(c->rec, nc * sizeof *nr);
+        if (!nr) {
+          rc = -1;
+          break;
+        }
+        c->rec = nr;
+        c->cap = nc;
+      }
+      if (parse_record(line, &c->rec[c->n]) != 0) {
+        fprintf(stderr, "ERROR: %s:%d: malformed record\n", path, lineno);
+        rc = -1;
+        break;
+      }
+      c->n++;
+    } else if (lineno > 2) {
+      fprintf(stderr, "ERROR: %s:%d: malformed line\n", path, lineno);
+      rc = -1;
+      break;
+    }
+    good = ftell(f);
+  }
+  free(line);
+  if (rc == 0 && lineno == 0) {
+    /* Killed before its header was complete (what there is must be the
+     * start of it, or the file is not ours): start it again. */
+    char head[sizeof CONTROL_MAGIC];
+    size_t got = 0;
+    if (fseek(f, 0, SEEK_SET) == 0)
+      got = fread(head, 1, sizeof head, f);
+    if (got >= sizeof head || memcmp(head, CONTROL_MAGIC, got) != 0) {
+      fprintf(stderr,
+              "ERROR: %s is not a cgofuzz merge control file; remove it or "
+              "name another\n",
+              path);
+      return -1;
+    }
+    if (ftruncate(fileno(f), 0) != 0 || fseek(f, 0, SEEK_SET) != 0) {
+      fprintf(stderr, "ERROR: control file %s: %s\n", path, strerror(errno));
+      return -1;
+    }
+    fprintf(f, CONTROL_MAGIC "\ntarget %s\n", target);
+    return fflush(f) == 0 ? 0 : -1;
+  }
+  if (rc == 0 && lineno < 2) {
+    fprintf(stderr, "ERROR: %s is not a cgofuzz merge control file\n", path);
+    rc = -1;
+  }
+  if (rc != 0)
+    return -1;
+  for (size_t i = 0; i < c->n; i++)
+    for (size_t j = 0; j < c->rec[i].nf; j++)
+      if (c->counters && c->rec[i].f[j].idx >= c->counters) {
+        fprintf(stderr,
+                "ERROR: %s: a record names counter %" PRIu32 " of %zu\n", path,
+                c->rec[i].f[j].idx, c->counters);
+        return -1;
+      }
+  /* Drop a partial last line, then append after the good ones. */
+  if (fflush(f) != 0 || ftruncate(fileno(f), good) != 0 ||
+      fseek(f, good, SEEK_SET) != 0) {
+    fprintf(stderr, "ERROR: control file %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  qsort(c->rec, c->n, sizeof *c->rec, by_sha);
+  return 0;
+}
+
+static const record *control_find(const control *c, const uint8_t sha[32]) {
+  if (!c->n)
+    return NULL;
+  record key;
+  memcpy(key.sha, sha, 32);
+  return bsearch(&key, c->rec, c->n, sizeof *c->rec, by_sha);
+}
+
+static int control_append(control *c, const item *it, int oc, const feat *f,
+                          size_t nf, size_t counters) {
+  if (!c->f)
+    return 0;
+  if (!c->counters && counters) {
+    c->counters = counters;
+    fprintf(c->f, "counters %zu\n", counters);
+  }
+  char h[65];
+  hex32(it->sha, h);
+  fprintf(c->f, "R %s %s %zu", h, oc_names[oc], nf);
+  for (size_t i = 0; i < nf; i++)
+    fprintf(c->f, " %" PRIu32 ":%x", f[i].idx, f[i].val);
+  cgofuzz_buf q = {0};
+  if (cgofuzz_quote((const uint8_t *)it->in->path, strlen(it->in->path), &q) !=
+      0)
+    return -1;
+  fprintf(c->f, " %.*s\n", (int)q.len, (const char *)q.data);
+  cgofuzz_buf_free(&q);
+  if (fflush(c->f) != 0 || ferror(c->f)) {
+    fprintf(stderr, "ERROR: control file %s: %s\n", c->path, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* --- the merge */
+
+/* Adds features to mask (grown to n): returns the new bits, and in
+ * *edges the counters that were zero. */
+static size_t add_feats(uint8_t *mask, const feat *f, size_t nf,
+                        size_t *edges) {
+  size_t bits = 0;
+  for (size_t i = 0; i < nf; i++) {
+    uint8_t m = mask[f[i].idx];
+    for (unsigned v = (unsigned)(f[i].val & ~m) & 0xffu; v; v &= v - 1)
+      bits++;
+    *edges += !m && f[i].val;
+    mask[f[i].idx] = m | f[i].val;
+  }
   return bits;
+}
+
+static int read_all_dirs(const cgofuzz_lf_target *t, char *const *dirs,
+                         size_t n, int64_t max_len, lf_inputs *out) {
+  for (size_t i = 0; i < n; i++) {
+    if (cgofuzz_lf_is_dir(dirs[i])) {
+      if (cgofuzz_lf_read_dir(t, dirs[i], max_len, out) != 0)
+        return -1;
+      continue;
+    }
+    if (out->n == out->cap) {
+      size_t nc = out->cap ? 2 * out->cap : 64;
+      lf_input *nv = realloc(out->v, nc * sizeof *nv);
+      if (!nv)
+        return -1;
+      out->v = nv;
+      out->cap = nc;
+    }
+    if (cgofuzz_lf_read_input(t, dirs[i], max_len, &out->v[out->n]) == 0)
+      out->n++;
+  }
+  return 0;
+}
+
+int cgofuzz_lf_merge_run(const cgofuzz_lf_merge_job *job,
+                         cgofuzz_lf_merge_stats *st) {
+  const cgofuzz_lf_target *t = job->t;
+  const char *pfx = job->prefix ? job->prefix : "";
+  lf_inputs first = {0}, rest = {0};
+  item *items = NULL;
+  uint8_t *mask = NULL;
+  size_t mask_len = 0;
+  feat *fv = NULL;
+  size_t fcap = 0;
+  size_t *order = NULL;
+  control ctl;
+  memset(&ctl, 0, sizeof ctl);
+  lf_exec x;
+  memset(&x, 0, sizeof x);
+  lf_opts lo;
+  memset(&lo, 0, sizeof lo);
+  lo.timeout = job->timeout_s;
+  lo.rss_limit_mb = job->rss_limit_mb;
+  const lf_opts *o = job->lf ? job->lf : &lo;
+  int rc = -1;
+  memset(st, 0, sizeof *st);
+  if (cgofuzz_lf_exec_init(&x, t, o, job->output_fd) != 0)
+    goto out;
+  if (job->control && control_open(&ctl, job->control, t->name) != 0)
+    goto out;
+  if (read_all_dirs(t, job->initial, job->n_initial, job->max_len, &first) !=
+          0 ||
+      read_all_dirs(t, job->dirs, job->n_dirs, job->max_len, &rest) != 0) {
+    fprintf(stderr, "ERROR: reading the inputs: out of memory\n");
+    goto out;
+  }
+  size_t n = first.n + rest.n;
+  items = calloc(n ? n : 1, sizeof *items);
+  order = calloc(n ? n : 1, sizeof *order);
+  if (!items || !order)
+    goto oom;
+  for (size_t i = 0; i < n; i++) {
+    item *it = &items[i];
+    it->initial = i < first.n;
+    it->in = it->initial ? &first.v[i] : &rest.v[i - first.n];
+    cgofuzz_err err = {0};
+    if (canon(t, it->in, &it->raw, &it->enc, it->sha, &err) != 0) {
+      if (err.line > 0)
+        fprintf(stderr, "%s%s:%d: %s; skipping it\n", pfx, it->in->path,
+                err.line, err.msg);
+      else
+        fprintf(stderr, "%s%s: %s; skipping it\n", pfx, it->in->path, err.msg);
+      it->bad = true;
+    }
+  }
+  qsort(items + first.n, rest.n, sizeof *items, by_size);
+  /* Each item's leader: the first good one with the same values. */
+  size_t ngood = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!items[i].bad)
+      order[ngood++] = i;
+  sort_items = items;
+  qsort(order, ngood, sizeof *order, by_item_sha);
+  for (size_t k = 0; k < ngood; k++) {
+    size_t i = order[k];
+    bool same = k && memcmp(items[order[k - 1]].sha, items[i].sha, 32) == 0;
+    items[i].leader = same ? items[order[k - 1]].leader : i;
+  }
+  st->files = n;
+  st->initial = first.n;
+  for (size_t i = 0; i < n; i++) /* the runs the records save */
+    st->recorded += !items[i].bad && items[i].leader == i &&
+                    control_find(&ctl, items[i].sha) != NULL;
+  if (job->loaded)
+    job->loaded(job->ctx, n, first.n, st->recorded);
+  if (ctl.counters) {
+    if (!(mask = calloc(ctl.counters, 1)))
+      goto oom;
+    mask_len = ctl.counters;
+  }
+  for (size_t i = 0; i < n; i++) {
+    item *it = &items[i];
+    if (it->bad) {
+      it->disp = CGOFUZZ_LF_MERGE_BAD;
+      st->bad++;
+      continue;
+    }
+    /* Same values as an input already seen: the same outcome. */
+    if (it->leader != i) {
+      int toc = items[it->leader].oc;
+      it->oc = toc;
+      if (it->initial)
+        it->disp = CGOFUZZ_LF_MERGE_INITIAL;
+      else if (toc == OC_OK)
+        it->disp = CGOFUZZ_LF_MERGE_DUP, st->dups++;
+      else
+        it->disp = CGOFUZZ_LF_MERGE_FAILED, st->failed++;
+      continue;
+    }
+    const record *r = control_find(&ctl, it->sha);
+    int oc;
+    const feat *f;
+    size_t nf;
+    if (r) {
+      oc = r->oc;
+      f = r->f;
+      nf = r->nf;
+    } else {
+      lf_outcome loc;
+      if (cgofuzz_lf_exec_run(&x, it->enc.data, it->enc.len, &loc) != 0)
+        goto out;
+      st->executed++;
+      oc = loc == LF_OK        ? OC_OK
+           : loc == LF_TIMEOUT ? OC_TIMEOUT
+           : loc == LF_OOM     ? OC_OOM
+                               : OC_CRASH;
+      nf = 0;
+      if (oc == OC_OK) {
+        if (mask_len && x.cov_len != mask_len) {
+          fprintf(stderr,
+                  "ERROR: %s has %zu coverage counters, the control file "
+                  "%zu\n",
+                  t->binary, x.cov_len, mask_len);
+          goto out;
+        }
+        for (size_t k = 0; k < x.cov_len; k++) {
+          if (!x.cov[k])
+            continue;
+          if (nf == fcap) {
+            size_t nc = fcap ? 2 * fcap : 1024;
+            feat *nv = realloc(fv, nc * sizeof *nv);
+            if (!nv)
+              goto oom;
+            fv = nv;
+            fcap = nc;
+          }
+          fv[nf++] = (feat){(uint32_t)k, x.cov[k]};
+        }
+        if (!mask && x.cov_len) {
+          if (!(mask = calloc(x.cov_len, 1)))
+            goto oom;
+          mask_len = x.cov_len;
+        }
+      }
+      f = fv;
+      if (control_append(&ctl, it, oc, fv, nf, x.cov_len) != 0)
+        goto out;
+    }
+    it->oc = oc;
+    if (oc != OC_OK) {
+      fprintf(stderr, "%s%s on %s; skipping it\n", pfx, oc_names[oc],
+              it->in->path);
+      it->disp =
+          it->initial ? CGOFUZZ_LF_MERGE_INITIAL : CGOFUZZ_LF_MERGE_FAILED;
+      st->failed += !it->initial;
+      continue;
+    }
+    size_t edges = 0, bits = nf ? add_feats(mask, f, nf, &edges) : 0;
+    st->bits += bits;
+    st->edges += edges;
+    if (it->initial) {
+      it->disp = CGOFUZZ_LF_MERGE_INITIAL;
+      continue;
+    }
+    if (!bits) {
+      it->disp = CGOFUZZ_LF_MERGE_REDUNDANT;
+      st->redundant++;
+      continue;
+    }
+    it->disp = CGOFUZZ_LF_MERGE_KEPT;
+    st->kept++;
+    st->new_bits += bits;
+    st->new_edges += edges;
+    cgofuzz_lf_merge_input mi = {it->in->path, it->enc.data, it->enc.len,
+                                 it->raw.data, it->raw.len,  it->sha,
+                                 it->disp};
+    if (job->keep && job->keep(job->ctx, &mi) != 0)
+      goto out;
+  }
+  st->counters = mask_len;
+  if (job->account)
+    for (size_t i = 0; i < n; i++) {
+      item *it = &items[i];
+      cgofuzz_lf_merge_input mi = {it->in->path, it->enc.data, it->enc.len,
+                                   it->raw.data, it->raw.len,  it->sha,
+                                   it->disp};
+      job->account(job->ctx, &mi);
+    }
+  rc = 0;
+  goto out;
+oom:
+  fprintf(stderr, "ERROR: merge: out of memory\n");
+out:
+  fflush(stderr);
+  for (size_t i = 0; items && i < n; i++) {
+    cgofuzz_buf_free(&items[i].raw);
+    cgofuzz_buf_free(&items[i].enc);
+  }
+  free(items);
+  free(order);
+  free(mask);
+  free(fv);
+  control_free(&ctl);
+  cgofuzz_lf_inputs_free(&first);
+  cgofuzz_lf_inputs_free(&rest);
+  cgofuzz_lf_exec_free(&x); /* safe after a failed init too */
+  return rc;
+}
+
+/* --- -merge=1 */
+typedef struct lf_merge_ctx {
+  const cgofuzz_lf_target *t;
+  const char *dir;
+} lf_merge_ctx;
+
+static void lf_loaded(void *ctx, size_t n, size_t n_initial,
+                      size_t n_recorded) {
+  (void)ctx;
+  fprintf(stderr,
+          "MERGE-OUTER: %zu files, %zu in the initial corpus, %zu processed "
+          "earlier\n",
+          n, n_initial, n_recorded);
+}
+
+static int lf_keep(void *ctx, const cgofuzz_lf_merge_input *in) {
+  lf_merge_ctx *c = ctx;
+  return cgofuzz_lf_write_named(c->dir, in->raw, in->raw_len, NULL);
 }
 
 int cgofuzz_lf_merge(const cgofuzz_lf_target *t, const lf_opts *o) {
@@ -50,80 +618,28 @@ int cgofuzz_lf_merge(const cgofuzz_lf_target *t, const lf_opts *o) {
     fprintf(stderr, "INFO: Merge requires two or more corpus dirs\n");
     return LF_EXIT_USAGE;
   }
-  lf_inputs first = {0}, rest = {0};
-  item *items = NULL;
-  uint8_t *mask = NULL;
-  size_t mask_len = 0;
-  int rc = LF_EXIT_USAGE;
-  lf_exec x;
-  bool exec_ok = cgofuzz_lf_exec_init(&x, t, o, -1) == 0;
-  if (!exec_ok || cgofuzz_lf_read_dir(t, o->inputs[0], o->max_len, &first) != 0)
-    goto out;
-  for (size_t i = 1; i < o->n_inputs; i++)
-    if (cgofuzz_lf_read_dir(t, o->inputs[i], o->max_len, &rest) != 0)
-      goto out;
-  size_t n = first.n + rest.n;
-  fprintf(stderr,
-          "MERGE-OUTER: %zu files, %zu in the initial corpus, 0 processed "
-          "earlier\n",
-          n, first.n);
-  items = calloc(n ? n : 1, sizeof *items);
-  if (!items)
-    goto out;
-  for (size_t i = 0; i < first.n; i++)
-    items[i] = (item){&first.v[i], true};
-  for (size_t i = 0; i < rest.n; i++)
-    items[first.n + i] = (item){&rest.v[i], false};
-  qsort(items + first.n, rest.n, sizeof *items, by_size);
-  size_t new_files = 0, new_bits = 0, new_edges = 0;
-  for (size_t i = 0; i < n; i++) {
-    lf_outcome oc;
-    lf_input *in = items[i].in;
-    if (cgofuzz_lf_exec_run(&x, in->enc.data, in->enc.len, &oc) != 0)
-      goto out;
-    if (oc != LF_OK) {
-      fprintf(stderr, "MERGE-INNER: %s on %s; skipping it\n",
-              cgofuzz_lf_outcome_kind(oc), in->path);
-      continue;
-    }
-    if (!x.cov_len)
-      continue; /* no coverage: nothing to compare (a blind binary) */
-    if (!mask) {
-      if (!(mask = calloc(x.cov_len, 1)))
-        goto out;
-      mask_len = x.cov_len;
-    }
-    if (x.cov_len != mask_len)
-      continue;
-    size_t edges = 0, bits = add_cov(mask, x.cov, mask_len, &edges);
-    if (items[i].initial)
-      continue;
-    if (!bits)
-      continue;
-    new_bits += bits;
-    new_edges += edges;
-    cgofuzz_buf raw = {0};
-    if (cgofuzz_lf_raw(t, in->enc.data, in->enc.len, &raw) != 0 ||
-        cgofuzz_lf_write_named(o->inputs[0], raw.data, raw.len, NULL) != 0) {
-      cgofuzz_buf_free(&raw);
-      goto out;
-    }
-    cgofuzz_buf_free(&raw);
-    new_files++;
+  lf_merge_ctx c = {t, o->inputs[0]};
+  cgofuzz_lf_merge_job job = {.t = t,
+                              .initial = o->inputs,
+                              .n_initial = 1,
+                              .dirs = o->inputs + 1,
+                              .n_dirs = o->n_inputs - 1,
+                              .max_len = o->max_len,
+                              .output_fd = -1,
+                              .prefix = "MERGE-INNER: ",
+                              .loaded = lf_loaded,
+                              .keep = lf_keep,
+                              .ctx = &c,
+                              .lf = o};
+  cgofuzz_lf_merge_stats st;
+  if (cgofuzz_lf_merge_run(&job, &st) != 0) {
+    fprintf(stderr, "ERROR: merge failed\n");
+    return LF_EXIT_USAGE;
   }
   fprintf(stderr,
           "MERGE-OUTER: %zu new files with %zu new features added; %zu new "
           "coverage edges\n",
-          new_files, new_bits, new_edges);
-  rc = 0;
-out:
-  if (rc != 0 && !items)
-    fprintf(stderr, "ERROR: merge failed\n");
+          st.kept, st.new_bits, st.new_edges);
   fflush(stderr);
-  free(items);
-  free(mask);
-  cgofuzz_lf_inputs_free(&first);
-  cgofuzz_lf_inputs_free(&rest);
-  cgofuzz_lf_exec_free(&x); /* safe after a failed init too */
-  return rc;
+  return 0;
 }

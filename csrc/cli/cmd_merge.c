@@ -1,0 +1,396 @@
+/*
+ * cmd_merge.c: `cgofuzz corpus merge` and `cgofuzz corpus prune`: corpus
+ * minimization for Go test binaries and C targets, like libFuzzer's
+ * -merge=1 and afl-cmin (docs/corpus-tools.md).
+ *
+ *   cgofuzz corpus merge -o OUTDIR [flags] BINARY [-fuzz RE] DIR...
+ *   cgofuzz corpus prune [flags] BINARY [-fuzz RE] DIR...
+ *
+ * Both run the merge of the libFuzzer front end (lf.h,
+ * cgofuzz_lf_merge_run): every input of the DIRs (`go test fuzz v1` files
+ * or raw bytes, core/rawargs.h) runs once in the target's own worker, and
+ * an input is kept when it adds coverage the smaller ones before it did
+ * not reach. merge writes the kept inputs to OUTDIR (whose own files are
+ * the initial set: they stay and count first), as Go corpus files named as
+ * Go names them (-to go) or raw files named by SHA-1 (-to raw). prune
+ * deletes, from the DIRs, the inputs the merge proved redundant (ran fine,
+ * added nothing) or duplicate (same values as one that ran fine) and
+ * nothing else: a file that crashed, hung, could not be read or decoded,
+ * or changed since it was read stays.
+ *
+ * Crash safety: the control file (-control, by default a dot file in
+ * OUTDIR, or in the first DIR for prune, removed after a successful run)
+ * records every input run; running the same command again after a kill
+ * replays the records and ends with the same files.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "codec.h"
+#include "coord.h"
+#include "lf.h"
+#include "sha1.h"
+
+#define MERGE_CONTROL ".cgofuzz-merge-control"
+#define PRUNE_CONTROL ".cgofuzz-prune-control"
+
+typedef struct merge_cli {
+  const char *cmd; /* "corpus merge" or "corpus prune" */
+  bool prune;
+  const char *outdir, *to, *control, *fuzz;
+  int64_t timeout, rss_limit_mb;
+  bool dry_run, verbose;
+  /* prune: the inputs it may delete, and how many it did */
+  struct doomed {
+    char *path;
+    uint8_t sha[32];
+    int disp;
+  } * doomed;
+  size_t n_doomed, cap_doomed;
+  size_t written;
+} merge_cli;
+
+static void usage(const merge_cli *m, const cgofuzz_flag *flags, size_t n) {
+  if (m->prune)
+    fprintf(stderr,
+            "usage: cgofuzz corpus prune [flags] BINARY [-fuzz RE] DIR...\n"
+            "Deletes from the DIRs the inputs that add no coverage to the "
+            "others (a minimal set stays).\n");
+  else
+    fprintf(stderr,
+            "usage: cgofuzz corpus merge -o OUTDIR [flags] BINARY [-fuzz RE] "
+            "DIR...\n"
+            "Writes to OUTDIR a minimal set of the DIRs' inputs with all "
+            "their coverage.\n");
+  cli_print_flags(flags, n);
+}
+
+static int keep_one(void *ctx, const cgofuzz_lf_merge_input *in) {
+  merge_cli *m = ctx;
+  if (m->prune)
+    return 0; /* the input stays where it is */
+  bool go = strcmp(m->to, "go") == 0;
+  char name[41];
+  if (go)
+    cgofuzz_codec_name(in->enc, in->enc_len, name);
+  else
+    cgofuzz_sha1_hex(in->raw, in->raw_len, name);
+  cgofuzz_buf path = {0};
+  if (cgofuzz_buf_printf(&path, "%s/%s%c", m->outdir, name, 0) != 0) {
+    fprintf(stderr, "cgofuzz %s: out of memory\n", m->cmd);
+    return -1;
+  }
+  int rc = 0;
+  struct stat st;
+  /* Content-named: an existing file is this input (an earlier run's). */
+  if (stat((const char *)path.data, &st) != 0) {
+    rc = go ? cli_write_file_atomic((const char *)path.data, in->enc,
+                                    in->enc_len, 0644)
+            : cli_write_file_atomic((const char *)path.data, in->raw,
+                                    in->raw_len, 0644);
+    m->written += rc == 0;
+  }
+  if (rc == 0 && m->verbose)
+    fprintf(stderr, "kept %s as %s\n", in->path, (const char *)path.data);
+  cgofuzz_buf_free(&path);
+  return rc;
+}
+
+static void account_one(void *ctx, const cgofuzz_lf_merge_input *in) {
+  merge_cli *m = ctx;
+  if (!m->prune || (in->disposition != CGOFUZZ_LF_MERGE_REDUNDANT &&
+                    in->disposition != CGOFUZZ_LF_MERGE_DUP))
+    return;
+  if (m->n_doomed == m->cap_doomed) {
+    size_t nc = m->cap_doomed ? 2 * m->cap_doomed : 64;
+    struct doomed *nd = realloc(m->doomed, nc * sizeof *nd);
+    if (!nd)
+      return; /* not recorded: not deleted */
+    m->doomed = nd;
+    m->cap_doomed = nc;
+  }
+  struct doomed *d = &m->doomed[m->n_doomed];
+  if (!(d->path = strdup(in->path)))
+    return;
+  memcpy(d->sha, in->sha256, 32);
+  d->disp = in->disposition;
+  m->n_doomed++;
+}
+
+static void loaded(void *ctx, size_t n, size_t n_initial, size_t recorded) {
+  merge_cli *m = ctx;
+  fprintf(stderr, "cgofuzz %s: %zu inputs", m->cmd, n - n_initial);
+  if (n_initial)
+    fprintf(stderr, ", %zu already in %s", n_initial, m->outdir);
+  if (recorded)
+    fprintf(stderr, ", %zu of them recorded by an earlier run (%s)", recorded,
+            m->control);
+  fprintf(stderr, "\n");
+}
+
+/* Deletes the inputs the merge accounted for, each only if its content is
+ * still what was accounted. Returns how many were deleted. */
+static size_t delete_doomed(merge_cli *m, const cgofuzz_lf_target *t,
+                            size_t *changed) {
+  size_t deleted = 0;
+  for (size_t i = 0; i < m->n_doomed; i++) {
+    struct doomed *d = &m->doomed[i];
+    uint8_t sha[32];
+    if (cgofuzz_lf_merge_file_sha(t, d->path, 0, sha) != 0 ||
+        memcmp(sha, d->sha, 32) != 0) {
+      fprintf(stderr, "cgofuzz %s: %s changed since it was read; kept\n",
+              m->cmd, d->path);
+      (*changed)++;
+      continue;
+    }
+    if (m->dry_run) {
+      printf("would remove %s\n", d->path);
+      continue;
+    }
+    if (unlink(d->path) != 0) {
+      fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, d->path, strerror(errno));
+      continue;
+    }
+    if (m->verbose)
+      fprintf(stderr, "removed %s (%s)\n", d->path,
+              d->disp == CGOFUZZ_LF_MERGE_DUP ? "duplicate" : "redundant");
+    deleted++;
+  }
+  return deleted;
+}
+
+/* The one target of binary that re matches (all of them without -fuzz). */
+static int pick_target(const merge_cli *m, const char *bin, char **out) {
+  char **names = NULL;
+  size_t n = 0;
+  cgofuzz_err err = {0};
+  int rc = -1;
+  const char *want = m->fuzz ? m->fuzz : ".";
+  if (cgofuzz_coord_list_targets(bin, want, &names, &n, &err) != 0) {
+    fprintf(stderr, "cgofuzz %s: %s\n", m->cmd, err.msg);
+  } else if (n != 1) {
+    fprintf(stderr, "cgofuzz %s: -fuzz %s matches %zu fuzz targets of %s",
+            m->cmd, want, n, bin);
+    for (size_t i = 0; i < n; i++)
+      fprintf(stderr, "%s%s", i ? " " : ": ", names[i]);
+    fprintf(stderr, "%s\n", n ? "; name one" : "");
+  } else if ((*out = strdup(names[0]))) {
+    rc = 0;
+  }
+  cgofuzz_coord_free_names(names, n);
+  return rc;
+}
+
+static int run(merge_cli *m, int argc, char **argv) {
+  cgofuzz_flag flags[] = {
+      {.name = "o",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &m->outdir,
+       .usage = "merge: the output `dir` (created; its files are kept and "
+                "count first)"},
+      {.name = "to",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &m->to,
+       .usage = "merge: write `go` test fuzz v1 files (default) or raw files"},
+      {.name = "fuzz",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &m->fuzz,
+       .usage = "the fuzz target, a `regexp` matching one (default: the "
+                "binary's only one)"},
+      {.name = "control",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &m->control,
+       .usage = "the control `file` that makes a killed run resumable "
+                "(default: a dot file in OUTDIR or the first DIR, removed at "
+                "the end)"},
+      {.name = "timeout",
+       .type = CGOFUZZ_FLAG_INT,
+       .dst = &m->timeout,
+       .usage = "`seconds` an input may run before it counts as a hang"},
+      {.name = "rss_limit_mb",
+       .type = CGOFUZZ_FLAG_INT,
+       .dst = &m->rss_limit_mb,
+       .usage = "a C worker's memory limit in `MB` (0: none)"},
+      {.name = "n",
+       .type = CGOFUZZ_FLAG_BOOL,
+       .dst = &m->dry_run,
+       .usage = "prune: print what would be removed, remove nothing"},
+      {.name = "v",
+       .type = CGOFUZZ_FLAG_BOOL,
+       .dst = &m->verbose,
+       .usage = "say what is kept and removed"},
+  };
+  size_t nflags = sizeof flags / sizeof flags[0];
+  /* Flags may come before and after BINARY (go test style -fuzz). */
+  char **pos = calloc((size_t)argc + 1, sizeof *pos);
+  size_t npos = 0;
+  if (!pos)
+    return CLI_EXIT_FAIL;
+  for (int i = 0; i < argc;) {
+    int first = cli_parse_flags(m->cmd, flags, nflags, argc - i, argv + i);
+    if (first < 0) {
+      usage(m, flags, nflags);
+      free(pos);
+      return first == CGOFUZZ_FLAGS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    }
+    i += first;
+    if (i < argc)
+      pos[npos++] = argv[i++];
+  }
+  int rc = CLI_EXIT_USAGE;
+  char bin[PATH_MAX], self[PATH_MAX];
+  char *target = NULL, *ctl_alloc = NULL;
+  cgofuzz_coord_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  if (npos < 2) {
+    fprintf(stderr, "cgofuzz %s: give BINARY and at least one DIR\n", m->cmd);
+    usage(m, flags, nflags);
+    goto done;
+  }
+  if (!m->prune && !m->outdir) {
+    fprintf(stderr, "cgofuzz %s: -o OUTDIR is required\n", m->cmd);
+    goto done;
+  }
+  if (strcmp(m->to, "go") != 0 && strcmp(m->to, "raw") != 0) {
+    fprintf(stderr, "cgofuzz %s: -to must be go or raw, not %s\n", m->cmd,
+            m->to);
+    goto done;
+  }
+  if (m->timeout < 0 || m->rss_limit_mb < 0) {
+    fprintf(stderr, "cgofuzz %s: -timeout and -rss_limit_mb must be >= 0\n",
+            m->cmd);
+    goto done;
+  }
+  if (!realpath(pos[0], bin)) {
+    fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, pos[0], strerror(errno));
+    goto done;
+  }
+  for (size_t i = 1; i < npos; i++) {
+    struct stat st;
+    if (stat(pos[i], &st) != 0) {
+      fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, pos[i], strerror(errno));
+      goto done;
+    }
+    if (m->prune && !S_ISDIR(st.st_mode)) {
+      fprintf(stderr, "cgofuzz %s: %s: not a directory\n", m->cmd, pos[i]);
+      goto done;
+    }
+  }
+  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (sl <= 0) {
+    fprintf(stderr, "cgofuzz %s: cannot find our own executable\n", m->cmd);
+    rc = CLI_EXIT_FAIL;
+    goto done;
+  }
+  self[sl] = '\0';
+  rc = CLI_EXIT_FAIL;
+  if (pick_target(m, bin, &target) != 0)
+    goto done;
+  cgofuzz_err err = {0};
+  cfg.binary = bin;
+  cfg.target = target;
+  cfg.parallel = 1;
+  if (cgofuzz_coord_discover(&cfg, self, &err) != 0) {
+    fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, target, err.msg);
+    goto done;
+  }
+  if (!cfg.n_kinds) {
+    fprintf(stderr, "cgofuzz %s: %s takes no arguments to fuzz\n", m->cmd,
+            target);
+    goto done;
+  }
+  if (!m->prune && mkdir(m->outdir, 0755) != 0 && errno != EEXIST) {
+    fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, m->outdir, strerror(errno));
+    goto done;
+  }
+  bool own_control = !m->control;
+  if (own_control) {
+    const char *dir = m->prune ? pos[1] : m->outdir;
+    size_t l = strlen(dir) + sizeof MERGE_CONTROL + 2;
+    if (!(ctl_alloc = malloc(l)))
+      goto done;
+    snprintf(ctl_alloc, l, "%s/%s", dir,
+             m->prune ? PRUNE_CONTROL : MERGE_CONTROL);
+    m->control = ctl_alloc;
+  }
+  /* A Go test binary enforces none of the libFuzzer limits in its worker;
+   * the merge's executor does (a C target gets them as flags). */
+  cgofuzz_lf_target t = {.binary = bin,
+                         .name = target,
+                         .kinds = cfg.kinds,
+                         .n_kinds = cfg.n_kinds,
+                         .go = cgofuzz_coord_go_counters(bin) > 0};
+  char *outv[] = {(char *)m->outdir};
+  cgofuzz_lf_merge_job job = {.t = &t,
+                              .initial = outv,
+                              .n_initial = m->prune ? 0 : 1,
+                              .dirs = pos + 1,
+                              .n_dirs = npos - 1,
+                              .control = m->control,
+                              .timeout_s = m->timeout,
+                              .rss_limit_mb = m->rss_limit_mb,
+                              .output_fd = -1,
+                              .prefix = m->prune ? "cgofuzz corpus prune: "
+                                                 : "cgofuzz corpus merge: ",
+                              .loaded = loaded,
+                              .keep = keep_one,
+                              .account = account_one,
+                              .ctx = m};
+  cgofuzz_lf_merge_stats st;
+  if (cgofuzz_lf_merge_run(&job, &st) != 0) {
+    fprintf(stderr, "cgofuzz %s: failed; run it again to resume (%s)\n", m->cmd,
+            m->control);
+    goto done;
+  }
+  size_t changed = 0, deleted = m->prune ? delete_doomed(m, &t, &changed) : 0;
+  fprintf(stderr,
+          "cgofuzz %s: %zu run (%zu replayed from the control file): %zu "
+          "kept, %zu redundant, %zu duplicates, %zu failed, %zu "
+          "unreadable as %s's arguments\n",
+          m->cmd, st.executed, st.recorded, st.kept, st.redundant, st.dups,
+          st.failed, st.bad, target);
+  if (m->prune)
+    fprintf(stderr, "cgofuzz %s: %s %zu files%s\n", m->cmd,
+            m->dry_run ? "would remove" : "removed",
+            m->dry_run ? m->n_doomed - changed : deleted,
+            changed ? " (changed ones kept)" : "");
+  else
+    fprintf(stderr, "cgofuzz %s: %s: %zu files written\n", m->cmd, m->outdir,
+            m->written);
+  fprintf(stderr,
+          "cgofuzz %s: coverage of the %s set: %zu features, %zu edges "
+          "(of %zu counters)\n",
+          m->cmd, m->prune ? "remaining" : "merged", st.bits, st.edges,
+          st.counters);
+  if (own_control && unlink(m->control) != 0)
+    fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, m->control,
+            strerror(errno));
+  rc = CLI_EXIT_OK;
+done:
+  if (fflush(stdout) != 0)
+    rc = CLI_EXIT_FAIL;
+  for (size_t i = 0; i < m->n_doomed; i++)
+    free(m->doomed[i].path);
+  free(m->doomed);
+  cgofuzz_coord_free_discovery(&cfg);
+  free(target);
+  free(ctl_alloc);
+  free(pos);
+  return rc;
+}
+
+int cli_cmd_merge(int argc, char **argv, bool prune) {
+  merge_cli m;
+  memset(&m, 0, sizeof m);
+  m.cmd = prune ? "corpus prune" : "corpus merge";
+  m.prune = prune;
+  m.to = "go";
+  m.timeout = 10;
+  return run(&m, argc, argv);
+}

@@ -1,0 +1,3 @@
+module example.com/corpuspkg
+
+go 1.18
