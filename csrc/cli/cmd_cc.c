@@ -15,6 +15,13 @@
  * libFuzzer build line works unchanged; "fuzzer-no-link" likewise), other
  * sanitizers are kept.
  *
+ * Coverage mode: `cgofuzz cc -cover ...` (the flag is cgofuzz's, not
+ * clang's, and is removed) adds clang's source-based coverage,
+ * -fprofile-instr-generate -fcoverage-mapping, to compiles and links, so a
+ * run with LLVM_PROFILE_FILE set writes a profile for llvm-profdata and
+ * llvm-cov (`cgofuzz cover BINARY` does that over a corpus; the runtime
+ * libraries themselves carry no coverage mapping).
+ *
  * Finding the runtime, first match wins:
  *  1. $CGOFUZZ_LIBDIR (holding libcgofuzz.a, libcgofuzz_main.a) and
  *     $CGOFUZZ_INCLUDEDIR (holding cgofuzz/target.h);
@@ -162,8 +169,17 @@ int cli_cmd_cc(int argc, char **argv, bool cxx) {
   for (size_t i = 0; i < n_no_builtin; i++)
     av[n++] = (char *)no_builtin[i];
   bool san[N_INTERCEPTING] = {0};
+  bool cover = false;
+  for (int i = 0; i < argc; i++)
+    cover = cover || strcmp(argv[i], "-cover") == 0;
+  if (cover) {
+    av[n++] = "-fprofile-instr-generate";
+    av[n++] = "-fcoverage-mapping";
+  }
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
+    if (strcmp(a, "-cover") == 0)
+      continue; /* handled above */
     if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 ||
         strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0)
       link = false;
