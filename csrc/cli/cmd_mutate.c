@@ -8,6 +8,8 @@
  * with the shared-memory capacity as the size budget, and print the result
  * as a corpus file. With the state and count from a dead Go worker
  * (K = ((count-1) % 5) + 1) the output is the input that killed it.
+ * -go 1.N decodes and prints as that Go release does (gover.h; the
+ * mutations themselves are the same in every release); default the newest.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,13 +21,14 @@
 static void usage_mutate(const cgofuzz_flag *flags, size_t n) {
   fprintf(stderr,
           "usage: cgofuzz mutate -rand-state S -rand-inc I -n K [-cap BYTES] "
-          "FILE\n"
+          "[-go 1.N] FILE\n"
           "Prints FILE after K chained mutations from the PCG state (S, I).\n");
   cli_print_flags(flags, n);
 }
 
 int cli_cmd_mutate(int argc, char **argv) {
   uint64_t state = 0, inc = 0, k = 0, cap = CGOFUZZ_SHM_VALUE_CAP;
+  cgofuzz_gover gover = CGOFUZZ_GOVER_DEFAULT;
   cgofuzz_flag flags[] = {
       {.name = "rand-state",
        .type = CGOFUZZ_FLAG_UINT,
@@ -43,6 +46,7 @@ int cli_cmd_mutate(int argc, char **argv) {
        .type = CGOFUZZ_FLAG_UINT,
        .dst = &cap,
        .usage = "shared-memory value capacity in `BYTES` (default 104857600)"},
+      CLI_GOVER_FLAG(&gover),
   };
   size_t nflags = sizeof flags / sizeof flags[0];
   int first = cli_parse_flags("mutate", flags, nflags, argc, argv);
@@ -69,7 +73,7 @@ int cli_cmd_mutate(int argc, char **argv) {
   cgofuzz_mutator m;
   cgofuzz_mutator_init(&m, state, inc);
   int rc = CLI_EXIT_USAGE;
-  if (cli_load_corpus_file(path, &in, &vals) != 0)
+  if (cli_load_corpus_file_v(path, &in, &vals, gover) != 0)
     goto done;
   rc = CLI_EXIT_FAIL;
   for (uint64_t i = 0; i < k; i++) {
@@ -78,7 +82,7 @@ int cli_cmd_mutate(int argc, char **argv) {
       goto done;
     }
   }
-  if (cgofuzz_codec_encode(vals.v, vals.n, &out, &err) != 0) {
+  if (cgofuzz_codec_encode_v(vals.v, vals.n, gover, &out, &err) != 0) {
     fprintf(stderr, "%s: %s\n", path, err.msg);
     goto done;
   }

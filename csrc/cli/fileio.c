@@ -102,10 +102,15 @@ int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
 
 int cli_load_corpus_file(const char *path, cgofuzz_buf *in,
                          cgofuzz_values *vals) {
+  return cli_load_corpus_file_v(path, in, vals, CGOFUZZ_GOVER_DEFAULT);
+}
+
+int cli_load_corpus_file_v(const char *path, cgofuzz_buf *in,
+                           cgofuzz_values *vals, int g) {
   cgofuzz_err err = {0};
   if (cli_read_file(path, in) != 0)
     return -1;
-  if (cgofuzz_codec_decode(in->data, in->len, vals, &err) != 0) {
+  if (cgofuzz_codec_decode_v(in->data, in->len, g, vals, &err) != 0) {
     if (err.line > 0)
       fprintf(stderr, "%s:%d: %s\n", path, err.line, err.msg);
     else

@@ -225,7 +225,7 @@ static int shape(const cgofuzz_scan *sc, size_t *fun_end, long *op, size_t *arg,
 }
 
 static int parse_value(const uint8_t *s, size_t n, cgofuzz_value *v,
-                       reason *r) {
+                       cgofuzz_gover g, reason *r) {
   cgofuzz_scan sc;
   if (cgofuzz_scan_line(s, n, &sc, r->msg, sizeof r->msg) < 0)
     return -1;
@@ -235,6 +235,8 @@ static int parse_value(const uint8_t *s, size_t n, cgofuzz_value *v,
     return -1;
   const cgofuzz_token *t = sc.t, *arg = &t[ai];
   const cgofuzz_token *op = oi >= 0 ? &t[oi] : NULL;
+  if (op && s[op->off] == '~' && !cgofuzz_gover_unary_tilde(g))
+    return why(r, "%s", "expected operand"); /* go1.18's parser */
   memset(v, 0, sizeof *v);
 
   if (t[0].tok == CGOFUZZ_T_LBRACK) { /* []elt(...) */
@@ -330,13 +332,18 @@ int cgofuzz_codec_decode_line(const uint8_t *line, size_t len,
   reason r;
   cgofuzz_trim_space(&line, &len);
   memset(out, 0, sizeof *out);
-  if (parse_value(line, len, out, &r) < 0)
+  if (parse_value(line, len, out, CGOFUZZ_GOVER_DEFAULT, &r) < 0)
     return line_error(err, 1, line, len, &r);
   return 0;
 }
 
 int cgofuzz_codec_decode(const uint8_t *data, size_t len, cgofuzz_values *out,
                          cgofuzz_err *err) {
+  return cgofuzz_codec_decode_v(data, len, CGOFUZZ_GOVER_DEFAULT, out, err);
+}
+
+int cgofuzz_codec_decode_v(const uint8_t *data, size_t len, cgofuzz_gover g,
+                           cgofuzz_values *out, cgofuzz_err *err) {
   cgofuzz_values_clear(out);
   if (len == 0)
     return cgofuzz_errf(err, 0, "cannot unmarshal empty string");
@@ -344,7 +351,7 @@ int cgofuzz_codec_decode(const uint8_t *data, size_t len, cgofuzz_values *out,
   if (!nl)
     return cgofuzz_errf(err, 0, "must include version and at least one value");
   size_t hl = (size_t)(nl - data);
-  if (hl > 0 && data[hl - 1] == '\r')
+  if (hl > 0 && data[hl - 1] == '\r' && cgofuzz_gover_header_cr_ok(g))
     hl--;
   size_t want = strlen(CGOFUZZ_CORPUS_HEADER);
   if (hl != want || memcmp(data, CGOFUZZ_CORPUS_HEADER, want) != 0)
@@ -361,7 +368,7 @@ int cgofuzz_codec_decode(const uint8_t *data, size_t len, cgofuzz_values *out,
     if (n > 0) {
       cgofuzz_value v;
       reason r;
-      if (parse_value(s, n, &v, &r) < 0) {
+      if (parse_value(s, n, &v, g, &r) < 0) {
         cgofuzz_values_clear(out);
         return line_error(err, lineno, s, n, &r);
       }

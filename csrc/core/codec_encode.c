@@ -17,20 +17,25 @@
 #include <inttypes.h>
 #include <string.h>
 
-static int wrap_quoted(cgofuzz_buf *out, const char *fn,
-                       const cgofuzz_value *v) {
+static int wrap_quoted(cgofuzz_buf *out, const char *fn, const cgofuzz_value *v,
+                       cgofuzz_gover g) {
   if (cgofuzz_buf_puts(out, fn) < 0 || cgofuzz_buf_putc(out, '(') < 0 ||
-      cgofuzz_quote(v->s.data, v->s.len, out) < 0)
+      cgofuzz_quote_v(v->s.data, v->s.len, g, out) < 0)
     return -1;
   return cgofuzz_buf_putc(out, ')');
 }
 
 int cgofuzz_codec_encode_value(const cgofuzz_value *v, cgofuzz_buf *out) {
+  return cgofuzz_codec_encode_value_v(v, CGOFUZZ_GOVER_DEFAULT, out);
+}
+
+int cgofuzz_codec_encode_value_v(const cgofuzz_value *v, cgofuzz_gover g,
+                                 cgofuzz_buf *out) {
   const char *name = cgofuzz_kind_name(v->kind);
   switch (v->kind) {
   case CGOFUZZ_BYTES:
   case CGOFUZZ_STRING:
-    return wrap_quoted(out, name, v);
+    return wrap_quoted(out, name, v, g);
   case CGOFUZZ_BOOL:
     return cgofuzz_buf_puts(out, v->b ? "bool(true)" : "bool(false)");
   case CGOFUZZ_INT:
@@ -43,13 +48,13 @@ int cgofuzz_codec_encode_value(const cgofuzz_value *v, cgofuzz_buf *out) {
     if (r < 0 || r > CGOFUZZ_MAX_RUNE || (r >= 0xD800 && r < 0xE000))
       return cgofuzz_buf_printf(out, "int32(%" PRId64 ")", r);
     if (cgofuzz_buf_puts(out, "rune(") < 0 ||
-        cgofuzz_quote_rune((int32_t)r, out) < 0)
+        cgofuzz_quote_rune_v((int32_t)r, g, out) < 0)
       return -1;
     return cgofuzz_buf_putc(out, ')');
   }
   case CGOFUZZ_UINT8:
     if (cgofuzz_buf_puts(out, "byte(") < 0 ||
-        cgofuzz_quote_rune((int32_t)(v->u & 0xFF), out) < 0)
+        cgofuzz_quote_rune_v((int32_t)(v->u & 0xFF), g, out) < 0)
       return -1;
     return cgofuzz_buf_putc(out, ')');
   case CGOFUZZ_UINT:
@@ -63,7 +68,7 @@ int cgofuzz_codec_encode_value(const cgofuzz_value *v, cgofuzz_buf *out) {
     if ((b & 0x7FFFFFFFu) > 0x7F800000u && b != 0x7FC00000u)
       return cgofuzz_buf_printf(out, "math.Float32frombits(0x%" PRIx32 ")", b);
     if (cgofuzz_buf_puts(out, "float32(") < 0 ||
-        cgofuzz_format_float32(v->f32, out) < 0)
+        cgofuzz_format_float32_v(v->f32, g, out) < 0)
       return -1;
     return cgofuzz_buf_putc(out, ')');
   }
@@ -74,7 +79,7 @@ int cgofuzz_codec_encode_value(const cgofuzz_value *v, cgofuzz_buf *out) {
         b != UINT64_C(0x7FF8000000000001))
       return cgofuzz_buf_printf(out, "math.Float64frombits(0x%" PRIx64 ")", b);
     if (cgofuzz_buf_puts(out, "float64(") < 0 ||
-        cgofuzz_format_float64(v->f64, out) < 0)
+        cgofuzz_format_float64_v(v->f64, g, out) < 0)
       return -1;
     return cgofuzz_buf_putc(out, ')');
   }
@@ -85,12 +90,17 @@ int cgofuzz_codec_encode_value(const cgofuzz_value *v, cgofuzz_buf *out) {
 
 int cgofuzz_codec_encode(const cgofuzz_value *vals, size_t n, cgofuzz_buf *out,
                          cgofuzz_err *err) {
+  return cgofuzz_codec_encode_v(vals, n, CGOFUZZ_GOVER_DEFAULT, out, err);
+}
+
+int cgofuzz_codec_encode_v(const cgofuzz_value *vals, size_t n, cgofuzz_gover g,
+                           cgofuzz_buf *out, cgofuzz_err *err) {
   if (n == 0)
     return cgofuzz_errf(err, 0, "must have at least one value to marshal");
   if (cgofuzz_buf_puts(out, CGOFUZZ_CORPUS_HEADER "\n") < 0)
     return cgofuzz_errf(err, 0, "out of memory");
   for (size_t i = 0; i < n; i++) {
-    if (cgofuzz_codec_encode_value(&vals[i], out) < 0 ||
+    if (cgofuzz_codec_encode_value_v(&vals[i], g, out) < 0 ||
         cgofuzz_buf_putc(out, '\n') < 0)
       return cgofuzz_errf(err, 0, "cannot encode value %zu (kind %d)", i,
                           (int)vals[i].kind);
@@ -99,12 +109,20 @@ int cgofuzz_codec_encode(const cgofuzz_value *vals, size_t n, cgofuzz_buf *out,
 }
 
 void cgofuzz_codec_name(const uint8_t *data, size_t len, char out[17]) {
+  char full[CGOFUZZ_CODEC_NAME_MAX];
+  cgofuzz_codec_name_v(data, len, CGOFUZZ_GOVER_DEFAULT, full);
+  memcpy(out, full, 17);
+}
+
+void cgofuzz_codec_name_v(const uint8_t *data, size_t len, cgofuzz_gover g,
+                          char out[CGOFUZZ_CODEC_NAME_MAX]) {
   static const char hex[] = "0123456789abcdef";
   uint8_t sum[32];
+  int nbytes = cgofuzz_gover_name_digits(g) / 2;
   cgofuzz_sha256(data, len, sum);
-  for (int i = 0; i < 8; i++) {
+  for (int i = 0; i < nbytes; i++) {
     out[2 * i] = hex[sum[i] >> 4];
     out[2 * i + 1] = hex[sum[i] & 0xF];
   }
-  out[16] = 0;
+  out[2 * nbytes] = 0;
 }

@@ -388,6 +388,15 @@ static const uint8_t esc_tab[128] = {
     ['>'] = 'u',  ['&'] = 'u'};
 
 int cgofuzz_json_put_string(cgofuzz_buf *b, const uint8_t *s, size_t n) {
+  return cgofuzz_json_put_string_v(b, s, n, CGOFUZZ_JSON_SHORT_BF);
+}
+
+int cgofuzz_json_put_string_v(cgofuzz_buf *b, const uint8_t *s, size_t n,
+                              unsigned flags) {
+  bool short_bf = flags & CGOFUZZ_JSON_SHORT_BF;
+  const char *bad =
+      (flags & CGOFUZZ_JSON_RAW_FFFD) ? "\xEF\xBF\xBD" : "\\ufffd";
+  size_t badlen = (flags & CGOFUZZ_JSON_RAW_FFFD) ? 3 : 6;
   static const char hex[] = "0123456789abcdef";
   /* Most strings need no escapes: reserve for that case up front. */
   if (n > SIZE_MAX - 2 || cgofuzz_buf_reserve(b, n + 2) != 0)
@@ -398,6 +407,8 @@ int cgofuzz_json_put_string(cgofuzz_buf *b, const uint8_t *s, size_t n) {
     uint8_t c = s[i];
     if (c < 0x80) {
       uint8_t e = esc_tab[c];
+      if (!short_bf && (c == '\b' || c == '\f'))
+        e = 'u';
       if (!e) {
         i++;
         continue;
@@ -412,14 +423,15 @@ int cgofuzz_json_put_string(cgofuzz_buf *b, const uint8_t *s, size_t n) {
     }
     size_t l = cgofuzz_json_utf8_len(s + i, n - i);
     const char *rep = NULL;
+    size_t replen = 6;
     if (l == 0)
-      rep = "\\ufffd", l = 1;
+      rep = bad, replen = badlen, l = 1;
     else if (l == 3 && c == 0xE2 && s[i + 1] == 0x80 &&
              (s[i + 2] == 0xA8 || s[i + 2] == 0xA9))
       rep = s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029";
     if (rep) {
       if (cgofuzz_buf_append(b, s + run, i - run) != 0 ||
-          cgofuzz_buf_append(b, rep, 6) != 0)
+          cgofuzz_buf_append(b, rep, replen) != 0)
         return -1;
       run = i + l;
     }

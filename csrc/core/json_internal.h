@@ -85,6 +85,15 @@ int cgofuzz_json_parse_uint8(const uint8_t *s, size_t n, uint8_t *out);
 
 /* Writers. */
 int cgofuzz_json_put_string(cgofuzz_buf *b, const uint8_t *s, size_t n);
+/* The same, as a given release's encoding/json writes strings:
+ * CGOFUZZ_JSON_SHORT_BF writes '\b' and '\f' as "\b" / "\f" (go1.22 on)
+ * rather than "\u0008" / "\u000c"; CGOFUZZ_JSON_RAW_FFFD writes each
+ * invalid UTF-8 byte as a raw U+FFFD (go1.27's json v2 based encoder)
+ * rather than "\ufffd". cgofuzz_json_put_string is SHORT_BF alone. */
+#define CGOFUZZ_JSON_SHORT_BF 1u
+#define CGOFUZZ_JSON_RAW_FFFD 2u
+int cgofuzz_json_put_string_v(cgofuzz_buf *b, const uint8_t *s, size_t n,
+                              unsigned flags);
 int cgofuzz_json_put_int64(cgofuzz_buf *b, int64_t v);
 
 /* Length of the valid UTF-8 sequence at s[0..n) by Go's rules (no

@@ -283,11 +283,13 @@ static void step(char *d, int nd, int *e10, int delta) {
   }
 }
 
-/* Go's Dragonbox, for a power of two whose rounding interval is lopsided,
- * rounds an exact tie between two shortest candidates up, where printf
- * rounds to even; except at the one binary exponent (-77) where it rounds
- * to even too. Returns the exact decimal digits of ax in exact (NUL
- * terminated, no trailing zeros) when those ties must go up, else NULL. */
+/* go1.26's Dragonbox, for a power of two whose rounding interval is
+ * lopsided, rounds an exact tie between two shortest candidates up, where
+ * printf rounds to even; except at the one binary exponent (-77) where it
+ * rounds to even too. Ryu (go1.18-go1.25) and go1.27's algorithm round to
+ * even (gover.h: cgofuzz_gover_float_tie_up; only float32 2^-12 differs).
+ * Returns the exact decimal digits of ax in exact (NUL terminated, no trailing
+ * zeros) when those ties must go up, else NULL. */
 static const char *tie_up_digits(double ax, bool is32, uint64_t bits,
                                  char *exact, size_t size) {
   int mbits = is32 ? 23 : 52;
@@ -310,10 +312,12 @@ static const char *tie_up_digits(double ax, bool is32, uint64_t bits,
 
 /* Shortest digits of the finite nonzero |x|: out holds nd digits (no
  * trailing zeros), value = 0.out x 10^dp. */
-static int shortest(double ax, bool is32, uint64_t bits, char *out, int *dp) {
+static int shortest(double ax, bool is32, uint64_t bits, bool tie_up, char *out,
+                    int *dp) {
   int maxd = is32 ? 9 : 17;
   char exact[832];
-  const char *tie = tie_up_digits(ax, is32, bits, exact, sizeof exact);
+  const char *tie =
+      tie_up ? tie_up_digits(ax, is32, bits, exact, sizeof exact) : NULL;
   for (int nd = 1; nd <= maxd; nd++) {
     char s[64];
     snprintf(s, sizeof s, "%.*e", nd - 1, ax);
@@ -352,9 +356,9 @@ static int shortest(double ax, bool is32, uint64_t bits, char *out, int *dp) {
 }
 
 static int format_finite(double x, bool is32, uint64_t bits, bool neg,
-                         cgofuzz_buf *out) {
+                         bool tie_up, cgofuzz_buf *out) {
   char d[32];
-  int dp, nd = shortest(neg ? -x : x, is32, bits, d, &dp);
+  int dp, nd = shortest(neg ? -x : x, is32, bits, tie_up, d, &dp);
   char s[64];
   int k = 0;
   if (neg)
@@ -389,6 +393,10 @@ static int format_finite(double x, bool is32, uint64_t bits, bool neg,
 }
 
 int cgofuzz_format_float64(double f, cgofuzz_buf *out) {
+  return cgofuzz_format_float64_v(f, CGOFUZZ_GOVER_DEFAULT, out);
+}
+
+int cgofuzz_format_float64_v(double f, cgofuzz_gover g, cgofuzz_buf *out) {
   uint64_t b;
   memcpy(&b, &f, 8);
   bool neg = b >> 63;
@@ -399,10 +407,14 @@ int cgofuzz_format_float64(double f, cgofuzz_buf *out) {
     return cgofuzz_buf_puts(out, neg ? "-Inf" : "+Inf");
   if (mag == 0)
     return cgofuzz_buf_puts(out, neg ? "-0" : "0");
-  return format_finite(f, false, mag, neg, out);
+  return format_finite(f, false, mag, neg, cgofuzz_gover_float_tie_up(g), out);
 }
 
 int cgofuzz_format_float32(float f, cgofuzz_buf *out) {
+  return cgofuzz_format_float32_v(f, CGOFUZZ_GOVER_DEFAULT, out);
+}
+
+int cgofuzz_format_float32_v(float f, cgofuzz_gover g, cgofuzz_buf *out) {
   uint32_t b;
   memcpy(&b, &f, 4);
   bool neg = b >> 31;
@@ -413,5 +425,6 @@ int cgofuzz_format_float32(float f, cgofuzz_buf *out) {
     return cgofuzz_buf_puts(out, neg ? "-Inf" : "+Inf");
   if (mag == 0)
     return cgofuzz_buf_puts(out, neg ? "-0" : "0");
-  return format_finite((double)f, true, mag, neg, out);
+  return format_finite((double)f, true, mag, neg, cgofuzz_gover_float_tie_up(g),
+                       out);
 }

@@ -6,18 +6,16 @@
  * UnquoteChar):
  *  - an invalid UTF-8 sequence decodes as U+FFFD with width 1, so quoting
  *    writes each bad byte as \xNN;
- *  - printability comes from isprint_table.c, generated from the installed
- *    Go's strconv.IsPrint;
+ *  - printability comes from isprint_table.c, generated from each Go
+ *    release's strconv.IsPrint (gover.h: the newest unless told);
  *  - hex digits in escapes are lower case, \u for runes below 0x10000.
  */
 #include "codec.h"
 #include "codec_internal.h"
+#include "isprint_table.h"
 #include "text.h"
 
 #include <string.h>
-
-extern const uint32_t cgofuzz_isprint_ranges[][2];
-extern const size_t cgofuzz_isprint_nranges;
 
 static bool valid_rune(int32_t r) {
   return r >= 0 && r <= CGOFUZZ_MAX_RUNE && !(r >= 0xD800 && r < 0xE000);
@@ -73,20 +71,39 @@ void cgofuzz_trim_space(const uint8_t **sp, size_t *np) {
   *sp = s, *np = n;
 }
 
-int cgofuzz_is_print(int32_t r) {
-  if (r < 0)
-    return 0;
-  size_t lo = 0, hi = cgofuzz_isprint_nranges;
+/* Whether r lies in one of the sorted, disjoint ranges t[0..n). */
+static bool in_ranges(const uint32_t (*t)[2], size_t n, uint32_t r) {
+  size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if ((uint32_t)r < cgofuzz_isprint_ranges[mid][0])
+    if (r < t[mid][0])
       hi = mid;
-    else if ((uint32_t)r > cgofuzz_isprint_ranges[mid][1])
+    else if (r > t[mid][1])
       lo = mid + 1;
     else
-      return 1;
+      return true;
   }
-  return 0;
+  return false;
+}
+
+int cgofuzz_is_print_v(int32_t r, cgofuzz_gover g) {
+  if (r < 0)
+    return 0;
+  bool p =
+      in_ranges(cgofuzz_isprint_ranges, cgofuzz_isprint_nranges, (uint32_t)r);
+  g = cgofuzz_gover_clamp(g);
+  if (g >= cgofuzz_isprint_minor_lo && g <= cgofuzz_isprint_minor_hi) {
+    const cgofuzz_isprint_release *rel =
+        &cgofuzz_isprint_releases[g - cgofuzz_isprint_minor_lo];
+    if (rel->n > 0 &&
+        in_ranges(cgofuzz_isprint_delta + rel->off, rel->n, (uint32_t)r))
+      p = !p;
+  }
+  return p;
+}
+
+int cgofuzz_is_print(int32_t r) {
+  return cgofuzz_is_print_v(r, CGOFUZZ_GOVER_DEFAULT);
 }
 
 static const char hexd[] = "0123456789abcdef";
@@ -102,13 +119,14 @@ static int put_hex(cgofuzz_buf *out, const char *pfx, uint32_t v, int digits) {
 
 /* Appends rune r (valid, or U+FFFD stand-in) escaped as in a literal
  * delimited by quote. */
-static int escape_rune(cgofuzz_buf *out, int32_t r, char quote) {
+static int escape_rune(cgofuzz_buf *out, int32_t r, char quote,
+                       cgofuzz_gover g) {
   uint8_t enc[4];
   if (r == quote || r == '\\') {
     char e[2] = {'\\', (char)r};
     return cgofuzz_buf_append(out, e, 2);
   }
-  if (cgofuzz_is_print(r))
+  if (cgofuzz_is_print_v(r, g))
     return cgofuzz_buf_append(out, enc, (size_t)cgofuzz_utf8_encode(r, enc));
   switch (r) {
   case '\a':
@@ -126,7 +144,7 @@ static int escape_rune(cgofuzz_buf *out, int32_t r, char quote) {
   case '\v':
     return cgofuzz_buf_puts(out, "\\v");
   }
-  if (r < ' ' || r == 0x7F)
+  if (r < ' ' || (r == 0x7F && cgofuzz_gover_quote_del_x(g)))
     return put_hex(out, "\\x", (uint32_t)r, 2);
   if (!valid_rune(r))
     r = CGOFUZZ_RUNE_ERROR;
@@ -136,6 +154,11 @@ static int escape_rune(cgofuzz_buf *out, int32_t r, char quote) {
 }
 
 int cgofuzz_quote(const uint8_t *s, size_t len, cgofuzz_buf *out) {
+  return cgofuzz_quote_v(s, len, CGOFUZZ_GOVER_DEFAULT, out);
+}
+
+int cgofuzz_quote_v(const uint8_t *s, size_t len, cgofuzz_gover g,
+                    cgofuzz_buf *out) {
   if (cgofuzz_buf_reserve(out, len + 2) < 0 || cgofuzz_buf_putc(out, '"') < 0)
     return -1;
   size_t i = 0;
@@ -143,7 +166,7 @@ int cgofuzz_quote(const uint8_t *s, size_t len, cgofuzz_buf *out) {
     int32_t r;
     int w = cgofuzz_utf8_decode(s + i, len - i, &r);
     int rc = (w == 1 && r == CGOFUZZ_RUNE_ERROR) ? put_hex(out, "\\x", s[i], 2)
-                                                 : escape_rune(out, r, '"');
+                                                 : escape_rune(out, r, '"', g);
     if (rc < 0)
       return -1;
     i += (size_t)w;
@@ -152,9 +175,13 @@ int cgofuzz_quote(const uint8_t *s, size_t len, cgofuzz_buf *out) {
 }
 
 int cgofuzz_quote_rune(int32_t r, cgofuzz_buf *out) {
+  return cgofuzz_quote_rune_v(r, CGOFUZZ_GOVER_DEFAULT, out);
+}
+
+int cgofuzz_quote_rune_v(int32_t r, cgofuzz_gover g, cgofuzz_buf *out) {
   if (!valid_rune(r))
     r = CGOFUZZ_RUNE_ERROR;
-  if (cgofuzz_buf_putc(out, '\'') < 0 || escape_rune(out, r, '\'') < 0)
+  if (cgofuzz_buf_putc(out, '\'') < 0 || escape_rune(out, r, '\'', g) < 0)
     return -1;
   return cgofuzz_buf_putc(out, '\'');
 }

@@ -48,11 +48,16 @@ static int put_bytes(cgofuzz_buf *b, const cgofuzz_wire_bytes *v) {
          cgofuzz_buf_putc(b, '"');
 }
 
-/* n == 0 means "NUL-terminated", so callers that only set the pointer work. */
-static int put_str(cgofuzz_buf *b, const char *s, size_t n) {
+/* n == 0 means "NUL-terminated", so callers that only set the pointer work.
+ * Written as release g's encoding/json writes it (gover.h). */
+static int put_str(cgofuzz_buf *b, const char *s, size_t n, cgofuzz_gover g) {
   if (!s)
     return put_lit(b, "\"\"");
-  return cgofuzz_json_put_string(b, (const uint8_t *)s, n ? n : strlen(s));
+  unsigned flags =
+      (cgofuzz_gover_json_short_bf(g) ? CGOFUZZ_JSON_SHORT_BF : 0) |
+      (cgofuzz_gover_json_raw_fffd(g) ? CGOFUZZ_JSON_RAW_FFFD : 0);
+  return cgofuzz_json_put_string_v(b, (const uint8_t *)s, n ? n : strlen(s),
+                                   flags);
 }
 
 static int put_bool(cgofuzz_buf *b, bool v) {
@@ -89,22 +94,32 @@ int cgofuzz_wire_encode_call(const cgofuzz_call *c, cgofuzz_buf *out) {
 
 int cgofuzz_wire_encode_fuzz_resp(const cgofuzz_fuzz_resp *r,
                                   cgofuzz_buf *out) {
+  return cgofuzz_wire_encode_fuzz_resp_v(r, CGOFUZZ_GOVER_DEFAULT, out);
+}
+
+int cgofuzz_wire_encode_fuzz_resp_v(const cgofuzz_fuzz_resp *r, cgofuzz_gover g,
+                                    cgofuzz_buf *out) {
   int rc = put_key_int(out, "{\"TotalDuration\":", r->total_duration_ns);
   rc |=
       put_key_int(out, ",\"InterestingDuration\":", r->interesting_duration_ns);
   rc |= put_key_int(out, ",\"Count\":", r->count);
   rc |= put_lit(out, ",\"CoverageData\":") | put_bytes(out, &r->coverage_data);
-  rc |= put_lit(out, ",\"Err\":") | put_str(out, r->err, r->err_len);
+  rc |= put_lit(out, ",\"Err\":") | put_str(out, r->err, r->err_len, g);
   rc |= put_lit(out, ",\"InternalErr\":") |
-        put_str(out, r->internal_err, r->internal_err_len);
+        put_str(out, r->internal_err, r->internal_err_len, g);
   rc |= put_lit(out, "}\n");
   return rc ? -1 : 0;
 }
 
 int cgofuzz_wire_encode_minimize_resp(const cgofuzz_minimize_resp *r,
                                       cgofuzz_buf *out) {
+  return cgofuzz_wire_encode_minimize_resp_v(r, CGOFUZZ_GOVER_DEFAULT, out);
+}
+
+int cgofuzz_wire_encode_minimize_resp_v(const cgofuzz_minimize_resp *r,
+                                        cgofuzz_gover g, cgofuzz_buf *out) {
   int rc = put_lit(out, "{\"WroteToMem\":") | put_bool(out, r->wrote_to_mem);
-  rc |= put_lit(out, ",\"Err\":") | put_str(out, r->err, r->err_len);
+  rc |= put_lit(out, ",\"Err\":") | put_str(out, r->err, r->err_len, g);
   rc |= put_lit(out, ",\"CoverageData\":") | put_bytes(out, &r->coverage_data);
   rc |= put_key_int(out, ",\"Duration\":", r->duration_ns);
   rc |= put_key_int(out, ",\"Count\":", r->count);

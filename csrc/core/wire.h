@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "gover.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -98,6 +99,14 @@ int cgofuzz_wire_encode_fuzz_resp(const cgofuzz_fuzz_resp *r, cgofuzz_buf *out);
 int cgofuzz_wire_encode_minimize_resp(const cgofuzz_minimize_resp *r,
                                       cgofuzz_buf *out);
 int cgofuzz_wire_encode_ping_resp(cgofuzz_buf *out);
+/* The responses as release g's encoding/json writes them (go1.18-go1.21
+ * escape '\b' and '\f' in Err strings as "\u0008" and "\u000c"); the
+ * functions above write the newest release's bytes. Go's decoders accept
+ * both forms, so this matters only for byte-exact comparisons. */
+int cgofuzz_wire_encode_fuzz_resp_v(const cgofuzz_fuzz_resp *r, cgofuzz_gover g,
+                                    cgofuzz_buf *out);
+int cgofuzz_wire_encode_minimize_resp_v(const cgofuzz_minimize_resp *r,
+                                        cgofuzz_gover g, cgofuzz_buf *out);
 
 /* Decoders parse exactly one JSON value in msg[0..len) (surrounding white
  * space allowed). They return 0, or -1 with err->msg saying what is wrong

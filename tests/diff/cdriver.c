@@ -6,6 +6,9 @@
  * (tests/diff/refdriver/main.go.txt) answers the same requests with Go's
  * internal/fuzz; tests/diff/difftest.py compares the two line by line.
  * The protocol is described in tests/diff/README.md.
+ *
+ * Usage: cgofuzz_cdriver [-go 1.N]. The Go release to behave like (gover.h)
+ * defaults to the newest; difftest.py passes the reference driver's.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -17,6 +20,7 @@
 #include "cgofuzz/value.h"
 #include "codec.h"
 #include "codec_internal.h" /* cgofuzz_hexval */
+#include "gover.h"
 #include "minimize.h"
 #include "mutator.h"
 #include "pcg.h"
@@ -25,6 +29,7 @@
 /* ---- output ------------------------------------------------------------ */
 
 static cgofuzz_buf out; /* the response being built */
+static cgofuzz_gover gover = CGOFUZZ_GOVER_DEFAULT; /* -go 1.N */
 
 static void oom(void) {
   fprintf(stderr, "cdriver: out of memory\n");
@@ -264,7 +269,7 @@ static void do_dec(char **f) {
     return;
   cgofuzz_values vs = {0};
   cgofuzz_err err = {0};
-  if (cgofuzz_codec_decode(file, n, &vs, &err) != 0) {
+  if (cgofuzz_codec_decode_v(file, n, gover, &vs, &err) != 0) {
     put("err");
   } else {
     put("ok\t");
@@ -279,7 +284,7 @@ static void do_enc(char **f) {
   if (parse_vals(f[1], &vs) == 0) {
     cgofuzz_buf b = {0};
     cgofuzz_err err = {0};
-    if (cgofuzz_codec_encode(vs.v, vs.n, &b, &err) != 0) {
+    if (cgofuzz_codec_encode_v(vs.v, vs.n, gover, &b, &err) != 0) {
       put("panic");
     } else {
       put("ok\t");
@@ -313,6 +318,14 @@ static void do_mut(char **f) {
     putx(m.r.state);
     put("\t");
     putx(m.r.inc);
+    /* The mutated values as the corpus file the release writes. */
+    cgofuzz_buf b = {0};
+    put("\t");
+    if (cgofuzz_codec_encode_v(vs.v, vs.n, gover, &b, &err) != 0)
+      put("panic");
+    else
+      puthex(b.data, b.len);
+    cgofuzz_buf_free(&b);
   }
   /* Values may borrow the scratch buffer: release them before it goes. */
   cgofuzz_values_free(&vs);
@@ -571,7 +584,7 @@ static void do_wenc(char **f) {
     r.err = opt_str(a[4], &r.err_len);
     r.internal_err = opt_str(a[5], &r.internal_err_len);
     if (bad_request == NULL)
-      rc = cgofuzz_wire_encode_fuzz_resp(&r, &b);
+      rc = cgofuzz_wire_encode_fuzz_resp_v(&r, gover, &b);
     free(r.coverage_data.data);
     free(r.err);
     free(r.internal_err);
@@ -583,7 +596,7 @@ static void do_wenc(char **f) {
     r.duration_ns = (int64_t)u64s(a[3]);
     r.count = (int64_t)u64s(a[4]);
     if (bad_request == NULL)
-      rc = cgofuzz_wire_encode_minimize_resp(&r, &b);
+      rc = cgofuzz_wire_encode_minimize_resp_v(&r, gover, &b);
     free(r.coverage_data.data);
     free(r.err);
   } else if (strcmp(f[1], "pingresp") == 0) {
@@ -726,7 +739,18 @@ static void handle(char *line) {
   fwrite(out.data, 1, out.len, stdout);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "-go") == 0) {
+    if (cgofuzz_gover_parse(argv[2], strlen(argv[2]), &gover) != 0 ||
+        !cgofuzz_gover_known(gover)) {
+      fprintf(stderr, "cdriver: -go %s: want 1.%d ... 1.%d\n", argv[2],
+              CGOFUZZ_GOVER_OLDEST, CGOFUZZ_GOVER_NEWEST);
+      return 2;
+    }
+  } else if (argc != 1) {
+    fprintf(stderr, "usage: cgofuzz_cdriver [-go 1.N]\n");
+    return 2;
+  }
   char *line = NULL;
   size_t cap = 0;
   ssize_t n;

@@ -21,6 +21,7 @@ import argparse
 from fractions import Fraction
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -57,9 +58,61 @@ def find_go(arg):
     die("no Go toolchain found (use --go PATH)")
 
 
+SKIP = 77  # exit status when --no-fetch finds the toolchain missing (ctest SKIP_RETURN_CODE)
+
+
+def go_minor(version):
+    """The minor number of a GOVERSION such as go1.26.8 or go1.27rc1."""
+    m = re.match(r"go1\.(\d+)", version)
+    if not m:
+        die("cannot read the minor version of %r" % version)
+    return int(m.group(1))
+
+
+def parse_goversion(v):
+    """'go1.N[.P]' -> N, or dies."""
+    parts = v[len("go"):].split(".") if v.startswith("go1.") else []
+    if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts) or int(parts[1]) < 18:
+        die("--goversion wants go1.N or go1.N.P with N >= 18, not %r" % v)
+    return int(parts[1])
+
+
+def toolchain_go(go, version, fetch):
+    """The go command of release `version` (e.g. go1.18.10). Toolchains live in
+    the module cache as golang.org/toolchain@v0.0.1-<version>.<os>-<arch>;
+    GOTOOLCHAIN=<version> makes the installed go command find one there (with
+    GOPROXY=off: no network) or, when fetch is true, download it through the
+    module proxy (about 100 MB, once). Returns <GOROOT>/bin/go, which is then
+    run with GOTOOLCHAIN=local."""
+    def goroot(env_extra):
+        env = dict(os.environ, GOTOOLCHAIN=version, GOWORK="off", **env_extra)
+        r = subprocess.run([go, "env", "GOROOT"], capture_output=True, text=True, env=env,
+                           cwd=tempfile.gettempdir())
+        return r.stdout.strip() if r.returncode == 0 else None, r.stderr
+
+    root, err = goroot({"GOPROXY": "off"})
+    if not root and fetch:
+        print("difftest: fetching %s through the Go module proxy (once)" % version)
+        sys.stdout.flush()
+        root, err = goroot({})
+    if not root:
+        if not fetch:
+            print("difftest: SKIP: toolchain %s is not in the module cache (fetch it with "
+                  "`GOTOOLCHAIN=%s go version`, as scripts/install-deps.sh does)"
+                  % (version, version))
+            sys.exit(SKIP)
+        die("cannot get toolchain %s:\n%s" % (version, err))
+    exe = os.path.join(root, "bin", "go")
+    if not os.path.exists(exe):
+        die("toolchain %s has no %s" % (version, exe))
+    return exe
+
+
 def build_refdriver(go, workdir):
+    # GODEBUG=goindex=0: go1.19's module index fails on a GOROOT in the
+    # module cache ("import "": import of unknown directory").
     env = dict(os.environ, GOFLAGS="-mod=mod", GOTOOLCHAIN="local", GOWORK="off",
-               GOPROXY="off", CGO_ENABLED="0")
+               GOPROXY="off", CGO_ENABLED="0", GODEBUG="goindex=0")
     goroot = subprocess.run([go, "env", "GOROOT"], capture_output=True, text=True,
                             env=env, check=True).stdout.strip()
     version = subprocess.run([go, "env", "GOVERSION"], capture_output=True, text=True,
@@ -72,8 +125,16 @@ def build_refdriver(go, workdir):
     shutil.copy(os.path.join(HERE, "refdriver", "export.go.txt"),
                 os.path.join(mod, "fuzz", "export.go"))
     shutil.copy(os.path.join(HERE, "refdriver", "main.go.txt"), os.path.join(mod, "main.go"))
+    # The PCG stream counter became an atomic.Uint64 in Go 1.22.
+    with open(os.path.join(src, "pcg.go")) as fh:
+        plain = "var globalInc uint64" in fh.read()
+    shutil.copy(os.path.join(HERE, "refdriver",
+                             "globalinc_uint64.go.txt" if plain else "globalinc_atomic.go.txt"),
+                os.path.join(mod, "fuzz", "globalinc.go"))
+    # The module's language version is the release's own: 1.18's files define
+    # their own min(), 1.27's use unsafe.SliceData (go >= 1.20).
     with open(os.path.join(mod, "go.mod"), "w") as fh:
-        fh.write("module cgofuzzref\n\ngo 1.22\n")
+        fh.write("module cgofuzzref\n\ngo 1.%d\n" % go_minor(version))
     exe = os.path.join(workdir, "refdriver")
     r = subprocess.run([go, "build", "-o", exe, "."], cwd=mod, env=env,
                        capture_output=True, text=True)
@@ -101,11 +162,11 @@ def run_drivers(exes, lines, workdir, timeout):
         for ln in lines:
             fh.write(ln.encode("ascii") + b"\n")
     procs = []
-    for name, exe in exes:
+    for name, argv in exes:
         outp = os.path.join(workdir, "out-%s.txt" % name)
         errp = os.path.join(workdir, "err-%s.txt" % name)
         with open(req, "rb") as fin, open(outp, "wb") as fout, open(errp, "wb") as ferr:
-            p = subprocess.Popen([exe], stdin=fin, stdout=fout, stderr=ferr)
+            p = subprocess.Popen(argv, stdin=fin, stdout=fout, stderr=ferr)
         procs.append((name, p, outp, errp))
     deadline = time.time() + timeout
     results = {}
@@ -1038,6 +1099,12 @@ def main():
     ap.add_argument("cdriver_pos", nargs="?", help="path of the C driver")
     ap.add_argument("--cdriver", help="path of the C driver (default build/tests/cgofuzz_cdriver)")
     ap.add_argument("--go", help="go command to build the reference driver with")
+    ap.add_argument("--goversion", help="compare against this Go release (go1.N.P), fetched "
+                    "through GOTOOLCHAIN into the module cache when absent; the C driver "
+                    "gets -go 1.N")
+    ap.add_argument("--no-fetch", action="store_true",
+                    help="with --goversion: exit %d (a skip) instead of downloading a "
+                         "toolchain that is not in the module cache" % SKIP)
     ap.add_argument("--seed", type=int, help="replay the run with this seed")
     ap.add_argument("--cases", type=int, default=4000,
                     help="scale: cases for encode (decode 2.5x, mutate 1.5x, wire 1x, "
@@ -1061,11 +1128,15 @@ def main():
 
     t0 = time.time()
     go = find_go(args.go)
+    if args.goversion:
+        parse_goversion(args.goversion)
+        go = toolchain_go(go, args.goversion, not args.no_fetch)
     cdriver = find_cdriver(args.cdriver or args.cdriver_pos)
     workdir = tempfile.mkdtemp(prefix="cgofuzz-difftest-")
     try:
         ref, version, goroot = build_refdriver(go, workdir)
-        exes = [("go", ref), ("c", cdriver)]
+        # The C driver follows the reference's release (go1.N.P -> -go 1.N).
+        exes = [("go", [ref]), ("c", [cdriver, "-go", "1.%d" % go_minor(version)])]
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 62)
         print("difftest: %s (%s), C driver %s" % (version, goroot, cdriver))
         if args.replay:

@@ -1,0 +1,160 @@
+/*
+ * coord_gover.c: which Go release built a test binary, read from the
+ * binary itself without running it (issue 14: the corpus codec, %q tables,
+ * file names, timers and -test.* flags follow that release; gover.h).
+ *
+ * Every Go binary since go1.18 carries its build info in the ELF section
+ * .go.buildinfo (or, without section headers, at a 16-byte aligned spot of
+ * its writable data): the 14-byte magic "\xff Go buildinf:", a pointer size
+ * byte, a flags byte whose bit 1 (0x2) says the strings are inline, padding
+ * to 32 bytes, then the Go version and the module info, each as a uvarint
+ * length followed by that many bytes. (Binaries before go1.18 used
+ * pointers instead of inline strings; they cannot fuzz and are refused.)
+ * This is the layout Go's debug/buildinfo reads.
+ */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coord.h"
+#include "gover.h"
+
+#define BI_MAGIC "\xff Go buildinf:"
+#define BI_MAGIC_LEN 14
+#define BI_HEADER 32
+#define BI_ALIGN 16
+#define BI_FLAG_INLINE 0x2
+#define BI_MAX (1u << 20) /* build info read; versions are tiny */
+
+/* Reads up to n bytes at off into buf; returns how many were read. */
+static size_t read_at(FILE *f, uint64_t off, void *buf, size_t n) {
+  if (fseeko(f, (off_t)off, SEEK_SET) != 0)
+    return 0;
+  return fread(buf, 1, n, f);
+}
+
+/* Decodes the version from build info bytes p[0..n) (starting at the
+ * magic). Returns 1 and fills out, or -1 with err set. */
+static int decode_info(const uint8_t *p, size_t n, const char *binary,
+                       char *out, size_t outsize, cgofuzz_err *err) {
+  if (n < BI_HEADER)
+    return cgofuzz_errf(err, 0, "%s: truncated Go build info", binary);
+  if (!(p[15] & BI_FLAG_INLINE))
+    return cgofuzz_errf(err, 0,
+                        "%s: built by a Go release older than go1.18 (no "
+                        "inline build info), which cannot fuzz",
+                        binary);
+  uint64_t len = 0;
+  size_t i = BI_HEADER;
+  for (int shift = 0;; shift += 7) {
+    if (i >= n || shift > 63)
+      return cgofuzz_errf(err, 0, "%s: bad Go version length in build info",
+                          binary);
+    len |= (uint64_t)(p[i] & 0x7F) << shift;
+    if (!(p[i++] & 0x80))
+      break;
+  }
+  if (len == 0 || len > n - i || len >= outsize)
+    return cgofuzz_errf(err, 0, "%s: bad Go version in build info", binary);
+  memcpy(out, p + i, (size_t)len);
+  out[len] = '\0';
+  return 1;
+}
+
+/* Finds the build info of an ELF64 file: 1 (version in out), 0 (none: not
+ * a Go binary), -1 (err set). */
+static int find_version(FILE *f, const char *binary, char *out, size_t outsize,
+                        cgofuzz_err *err) {
+  Elf64_Ehdr eh;
+  if (read_at(f, 0, &eh, sizeof eh) != sizeof eh ||
+      memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+    return cgofuzz_errf(err, 0, "%s: not an ELF file", binary);
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
+    return cgofuzz_errf(err, 0, "%s: not a little-endian 64-bit ELF file",
+                        binary);
+  uint8_t *buf = malloc(BI_MAX);
+  if (!buf)
+    return cgofuzz_errf(err, 0, "out of memory");
+  int rc = 0;
+  /* 1. The section .go.buildinfo. */
+  if (eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shnum > 0 &&
+      eh.e_shstrndx < eh.e_shnum && eh.e_shnum < 65535) {
+    Elf64_Shdr *sh = calloc(eh.e_shnum, sizeof *sh);
+    size_t want = (size_t)eh.e_shnum * sizeof *sh;
+    if (sh && read_at(f, eh.e_shoff, sh, want) == want) {
+      Elf64_Shdr *strs = &sh[eh.e_shstrndx];
+      size_t nn = strs->sh_size < BI_MAX ? (size_t)strs->sh_size : BI_MAX;
+      char *names = malloc(nn + 1);
+      if (names && read_at(f, strs->sh_offset, names, nn) == nn) {
+        names[nn] = '\0';
+        for (size_t i = 0; i < eh.e_shnum && rc == 0; i++) {
+          if (sh[i].sh_name >= nn ||
+              strcmp(names + sh[i].sh_name, ".go.buildinfo") != 0)
+            continue;
+          size_t n = sh[i].sh_size < BI_MAX ? (size_t)sh[i].sh_size : BI_MAX;
+          n = read_at(f, sh[i].sh_offset, buf, n);
+          if (n < BI_MAGIC_LEN || memcmp(buf, BI_MAGIC, BI_MAGIC_LEN) != 0)
+            rc = cgofuzz_errf(err, 0, "%s: .go.buildinfo without its magic",
+                              binary);
+          else
+            rc = decode_info(buf, n, binary, out, outsize, err);
+        }
+      }
+      free(names);
+    }
+    free(sh);
+  }
+  /* 2. Without the section (headers stripped): the first writable
+   * PT_LOAD segment, at 16-byte alignment, as debug/buildinfo does. */
+  if (rc == 0 && eh.e_phentsize == sizeof(Elf64_Phdr) && eh.e_phnum > 0 &&
+      eh.e_phnum < 65535) {
+    for (size_t i = 0; i < eh.e_phnum && rc == 0; i++) {
+      Elf64_Phdr ph;
+      if (read_at(f, eh.e_phoff + i * sizeof ph, &ph, sizeof ph) != sizeof ph)
+        break;
+      if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W))
+        continue;
+      size_t n = ph.p_filesz < BI_MAX ? (size_t)ph.p_filesz : BI_MAX;
+      n = read_at(f, ph.p_offset, buf, n);
+      for (size_t o = 0; o + BI_HEADER <= n; o += BI_ALIGN) {
+        if (memcmp(buf + o, BI_MAGIC, BI_MAGIC_LEN) == 0) {
+          rc = decode_info(buf + o, n - o, binary, out, outsize, err);
+          break;
+        }
+      }
+      break; /* only the first writable segment */
+    }
+  }
+  free(buf);
+  return rc;
+}
+
+int cgofuzz_coord_binary_goversion(const char *binary, char *out,
+                                   size_t outsize, cgofuzz_err *err) {
+  if (outsize > 0)
+    out[0] = '\0';
+  FILE *f = fopen(binary, "rb");
+  if (!f)
+    return cgofuzz_errf(err, 0, "%s: cannot open", binary);
+  int rc = find_version(f, binary, out, outsize, err);
+  fclose(f);
+  return rc;
+}
+
+int cgofuzz_coord_binary_gover(const char *binary, cgofuzz_gover *g,
+                               cgofuzz_err *err) {
+  char v[128];
+  *g = CGOFUZZ_GOVER_NEWEST;
+  int rc = cgofuzz_coord_binary_goversion(binary, v, sizeof v, err);
+  if (rc <= 0)
+    return rc;
+  /* "go1.27.4", "go1.27rc1", or "devel go1.28-abcdef Tue ..." */
+  const char *s = strncmp(v, "devel ", 6) == 0 ? v + 6 : v;
+  size_t n = strcspn(s, " -+");
+  cgofuzz_gover parsed;
+  if (cgofuzz_gover_parse(s, n, &parsed) != 0)
+    return cgofuzz_errf(err, 0, "%s: cannot read Go version \"%s\"", binary, v);
+  *g = cgofuzz_gover_clamp(parsed);
+  return 1;
+}
