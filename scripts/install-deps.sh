@@ -83,3 +83,32 @@ if ! command -v go >/dev/null 2>&1; then
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq golang >/dev/null
 fi
+
+# go-118-fuzz-build and go-fuzz-headers (the code OSS-Fuzz's native Go
+# fuzzers consume their bytes with), at the versions pinned in
+# tests/corpus/go118mod/go.mod, into the default module cache: the
+# corpus_tools suite checks `cgofuzz corpus convert -from go118` against
+# them offline, and skips (visibly) without them. Downloaded from a copy of
+# that module, so the source tree gets no go.sum.
+if command -v go >/dev/null 2>&1; then
+  g118=$(mktemp -d)
+  cp "$(dirname "$0")/../tests/corpus/go118mod/go.mod" "$g118/" &&
+    (cd "$g118" && GOFLAGS=-mod=mod go mod download \
+      github.com/AdamKorcz/go-118-fuzz-build github.com/AdaLogics/go-fuzz-headers) ||
+    echo "install-deps: WARNING: could not download go-118-fuzz-build and" \
+         "go-fuzz-headers (the corpus_tools go118 cases will skip)"
+  rm -rf "$g118"
+fi
+
+# Other Go releases (issue 14): the differential tests diff_vs_go_1_18 and
+# diff_vs_go_1_27 compare the C core with the oldest and the newest release
+# cgofuzz follows. `GOTOOLCHAIN=<release> go version` downloads a toolchain
+# (about 100 MB each, once) through the Go module proxy into the module
+# cache, where the tests find it offline; they skip, visibly, without it.
+# scripts/diff_matrix.sh fetches the other eight releases on demand.
+if command -v go >/dev/null 2>&1; then
+  for gotc in go1.18.10 go1.27.4; do
+    (cd / && GOTOOLCHAIN=$gotc go version >/dev/null) ||
+      echo "install-deps: WARNING: could not fetch $gotc (diff_vs_go for it will skip)"
+  done
+fi

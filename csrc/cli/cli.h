@@ -12,8 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include "buf.h"
 #include "cgofuzz/value.h"
+#include "coord.h"
 #include "flags.h"
 
 #define CLI_EXIT_OK 0
@@ -52,6 +55,22 @@ int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
 struct cgofuzz_values;
 int cli_load_corpus_file(const char *path, cgofuzz_buf *in,
                          struct cgofuzz_values *vals);
+/* The same, decoding as Go release g does (gover.h: only go1.18 differs,
+ * rejecting a '\r' on the version line and float64(~Inf)). */
+int cli_load_corpus_file_v(const char *path, cgofuzz_buf *in,
+                           struct cgofuzz_values *vals, int g);
+
+/* --- goverflag.c: `-go 1.N` for commands that work on files alone (corpus
+ * fmt, mutate): which Go release's corpus format to follow (gover.h).
+ * CLI_GOVER_FLAG(&g) is the flag table entry; g (a cgofuzz_gover) keeps its
+ * value, normally CGOFUZZ_GOVER_DEFAULT (the newest), unless given. */
+int cli_gover_flag_set(void *dst, const char *value, cgofuzz_err *why);
+#define CLI_GOVER_FLAG(dstp)                                                   \
+  {                                                                            \
+    .name = "go", .type = CGOFUZZ_FLAG_FUNC, .dst = (dstp),                    \
+    .func = cli_gover_flag_set,                                                \
+    .usage = "follow Go release `1.N` (1.18 ... 1.27; default: the newest)"    \
+  }
 
 /* --- golaunch.c: Go fuzz target launchers (the payload format is
  * described there): this program with a Go test binary, its fuzz target's
@@ -89,12 +108,83 @@ void cli_golaunch_free(cli_golaunch *g);
  * cgofuzz), else the exit status of the launcher's run. */
 int cli_golaunch_main(int argc, char **argv);
 
+/* --- campaign.c: `cgofuzz fuzz` over every matching target of one or
+ * more test binaries in one run (docs/campaigns.md). */
+struct cgofuzz_coord_dict;
+enum { CLI_CT_PENDING, CLI_CT_PASS, CLI_CT_FAIL, CLI_CT_NOTRUN };
+typedef struct cli_ctarget {
+  char *label;          /* "FuzzX", or "bin.test:FuzzX" with several binaries */
+  const char *bin_base; /* the binary's base name (its JUnit suite) */
+  const char *binary;   /* the binary's absolute path */
+  cgofuzz_coord_config cfg; /* its run's config, discovery done */
+  struct cgofuzz_coord_dict *dict;
+  cgofuzz_coord_report report; /* failures of all its slices */
+  char *error; /* why it could not be fuzzed at all (discovery), or NULL */
+  int state;   /* CLI_CT_* */
+  int slices;
+  int64_t used_ms;     /* wall time of its slices */
+  int64_t execs;       /* over all slices (warm-up included) */
+  size_t new_inputs;   /* over all slices */
+  size_t cov_bits;     /* at the end of its last slice */
+  size_t corpus_start; /* entries loaded by its first slice */
+  size_t corpus_end;   /* entries at the end of its last slice */
+  double energy;       /* decayed new inputs per budget unit */
+  /* -fuzzstats: the figures of slices before the current one, and the
+   * last row written (for execs_per_s). */
+  int64_t base_execs;
+  size_t base_new;
+  int64_t last_row_execs;
+  double last_row_s;
+  struct cli_campaign *cp;
+} cli_ctarget;
+
+typedef struct cli_campaign {
+  cli_ctarget *t;
+  size_t n;
+  /* Budgets: whole run (-fuzztime with several targets) and per target
+   * (-fuzztimeper), each a duration (ns) or a count (Nx); 0: none. */
+  int64_t total_ns, total_count, per_ns, per_count;
+  bool cont;          /* -fuzzcontinue: other targets go on after a failure */
+  bool verbose;       /* -v */
+  bool single;        /* one target: run as go test would, no summary */
+  FILE *stats;        /* -fuzzstats, or NULL */
+  int64_t start_ms;   /* the run's start (monotonic) */
+  int64_t start_wall; /* time(NULL) at the start, for JUnit */
+  int64_t stop_ms;    /* when the run ended */
+} cli_campaign;
+
+/* Writes the -fuzzstats header; a failure is printed and returns -1. */
+int cli_stats_open(cli_campaign *cp, const char *path);
+/* Fuzzes every target of cp (slices scheduled by energy, budgets shared,
+ * see docs/campaigns.md); prints the per-target lines and, with several
+ * targets, the summary. Returns the exit status: 1 if any target failed. */
+int cli_campaign_run(cli_campaign *cp);
+/* The line of a failure's text that says what failed: its first line
+ * that is not blank or a "--- FAIL: ..." header (Go's worker errors start
+ * with one), trimmed; else its first line. *len is its length. */
+const char *cli_failure_headline(const char *msg, size_t *len);
+/* --- junit.c: the JUnit XML report of a campaign (-junit): one
+ * <testsuite> per binary, one <testcase> per target. 0, or -1 after
+ * printing why. */
+int cli_junit_write(const cli_campaign *cp, const char *path);
+
 /* --- the commands */
 int cli_cmd_corpus(int argc, char **argv);
 int cli_cmd_convert(int argc, char **argv);
+/* cmd_merge.c: corpus merge (prune false) and corpus prune. */
+int cli_cmd_merge(int argc, char **argv, bool prune);
+int cli_cmd_stats(int argc, char **argv); /* cmd_stats.c */
 int cli_cmd_gofuzzer(int argc, char **argv);
 int cli_cmd_mutate(int argc, char **argv);
 int cli_cmd_fuzz(int argc, char **argv);
+/* cmd_cover.c, cmd_plot.c: thin commands running the Python report tools. */
+int cli_cmd_cover(int argc, char **argv);
+int cli_cmd_plot(int argc, char **argv);
+/* --- pytool.c: execs python3 on the report tool `script` (found in
+ * $CGOFUZZ_TOOLS_DIR, the source tree's tools/report, or an install's
+ * share/cgofuzz/report) with "--prog cgofuzz CMD" and argv. Returns only
+ * on failure, after printing what is missing. */
+int cli_run_pytool(const char *cmd, const char *script, int argc, char **argv);
 /* The fake worker of argument discovery (see cmd_fuzz.c). */
 int cli_fake_worker(void);
 

@@ -19,6 +19,14 @@
  * -dictout writes the dictionary used. Only for Go test binaries: a C
  * target's worker has comparison feedback of its own.
  *
+ * Several targets (-fuzz matching more than one, or several BINARY
+ * arguments: the leading arguments that are executable files, up to an
+ * optional "--"; the rest go to the workers) are fuzzed in one run by
+ * campaign.c (docs/campaigns.md): -fuzztime is then the whole run's
+ * budget, shared by an energy schedule, and -fuzztimeper each target's
+ * cap. -junit writes a JUnit report and -fuzzstats a CSV time series, for
+ * one target too (whose output is otherwise exactly go test's).
+ *
  * Also the fake worker: when the test binary we run for discovery starts
  * its workers as `cgofuzz -test.fuzzworker ...` (see coord_discover.c),
  * main() lands in cli_fake_worker.
@@ -28,10 +36,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "coord.h"
 #include "spawn.h"
 
@@ -40,14 +50,14 @@ int cli_fake_worker(void) { return cgofuzz_coord_fake_worker(); }
 /* Runs the tests matching run_re (the fuzz target skipped), as go test
  * does before fuzzing. Their output is passed on, except the binary's
  * final PASS line when they pass. Returns 0 when they pass. */
-static int run_tests_first(const char *binary, const char *target,
+static int run_tests_first(const char *binary, const char *skip_re,
                            const char *run_re, bool verbose, char **extra,
                            size_t n_extra) {
   size_t n = 0;
   char **av = calloc(n_extra + 6, sizeof *av);
   cgofuzz_buf run = {0}, skip = {0}, out = {0};
   if (!av || cgofuzz_buf_printf(&run, "-test.run=%s", run_re) != 0 ||
-      cgofuzz_buf_printf(&skip, "-test.skip=^%s$", target) != 0 ||
+      cgofuzz_buf_printf(&skip, "-test.skip=%s", skip_re) != 0 ||
       cgofuzz_buf_putc(&run, 0) != 0 || cgofuzz_buf_putc(&skip, 0) != 0) {
     free(av);
     cgofuzz_buf_free(&run);
@@ -146,27 +156,60 @@ static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
 }
 
 static void usage_fuzz(const cgofuzz_flag *flags, size_t n) {
-  fprintf(stderr, "usage: cgofuzz fuzz [flags] BINARY [ARGS...]\n"
-                  "Fuzzes the target of a Go test binary (go test -c "
-                  "-fuzz=.) matching -fuzz, from the package directory.\n");
+  fprintf(stderr,
+          "usage: cgofuzz fuzz [flags] BINARY... [--] [ARGS...]\n"
+          "Fuzzes the targets matching -fuzz of Go test binaries (go test -c "
+          "-fuzz=.) or C target binaries, from the package directory; "
+          "several targets share one run (docs/campaigns.md).\n");
   cli_print_flags(flags, n);
 }
+
+/* Whether a positional argument names a test binary: not a flag, an
+ * executable regular file. */
+static bool is_binary_arg(const char *a) {
+  struct stat sb;
+  return a[0] != '-' && stat(a, &sb) == 0 && S_ISREG(sb.st_mode) &&
+         access(a, X_OK) == 0;
+}
+
+/* "^T$" for one target, "^(A|B|C)$" for several (a -test.skip). */
+static char *skip_pattern(char **names, size_t n) {
+  cgofuzz_buf b = {0};
+  cgofuzz_buf_puts(&b, n == 1 ? "^" : "^(");
+  for (size_t i = 0; i < n; i++)
+    cgofuzz_buf_printf(&b, "%s%s", i ? "|" : "", names[i]);
+  cgofuzz_buf_puts(&b, n == 1 ? "$" : ")$");
+  if (cgofuzz_buf_putc(&b, 0) != 0) {
+    cgofuzz_buf_free(&b);
+    return NULL;
+  }
+  return (char *)b.data;
+}
+
+/* The binaries given and their matching targets. */
+typedef struct bin_info {
+  char path[PATH_MAX];
+  const char *base;
+  char **names;
+  size_t n;
+} bin_info;
 
 int cli_cmd_fuzz(int argc, char **argv) {
   const char *fuzz_re = NULL, *run_re = NULL, *cachedir = NULL;
   /* -fuzztime and -fuzzminimizetime are go test's duration-or-count
    * flags: "Nx" or a duration; only the latter may be zero (off). */
-  cgofuzz_flag_dur fuzztime = {0}, mintime = {0};
+  cgofuzz_flag_dur fuzztime = {0}, mintime = {0}, fuzztimeper = {0};
+  cgofuzz_flag_dur fuzztimeout = {0}; /* -fuzztimeout, -fuzzrsslimitmb */
+  int64_t rsslimit = 0;
   int64_t parallel = 0;
   bool verbose = false, cont = false, autodict = true;
-  const char *dictout = NULL;
+  const char *dictout = NULL, *junit = NULL, *fuzzstats = NULL;
   dict_files dicts = {0};
-  cgofuzz_coord_dict *dict = NULL;
   cgofuzz_flag flags[] = {
       {.name = "fuzz",
        .type = CGOFUZZ_FLAG_STRING,
        .dst = &fuzz_re,
-       .usage = "`regexp` selecting the fuzz target"},
+       .usage = "`regexp` selecting the fuzz targets"},
       {.name = "run",
        .type = CGOFUZZ_FLAG_STRING,
        .dst = &run_re,
@@ -174,7 +217,8 @@ int cli_cmd_fuzz(int argc, char **argv) {
       {.name = "fuzztime",
        .type = CGOFUZZ_FLAG_DURATION_OR_COUNT,
        .dst = &fuzztime,
-       .usage = "time (e.g. 10s) or Nx execs"},
+       .usage = "time (e.g. 10s) or Nx execs; with several targets, the "
+                "whole run's budget, shared by the schedule"},
       {.name = "fuzzminimizetime",
        .type = CGOFUZZ_FLAG_DURATION_OR_COUNT,
        .dst = &mintime,
@@ -196,7 +240,8 @@ int cli_cmd_fuzz(int argc, char **argv) {
       {.name = "fuzzcontinue",
        .type = CGOFUZZ_FLAG_BOOL,
        .dst = &cont,
-       .usage = "keep fuzzing after a failure; write every distinct failure"},
+       .usage = "keep fuzzing after a failure; write every distinct failure "
+                "(other targets go on)"},
       {.name = "dict",
        .type = CGOFUZZ_FLAG_FUNC,
        .dst = &dicts,
@@ -212,6 +257,30 @@ int cli_cmd_fuzz(int argc, char **argv) {
        .type = CGOFUZZ_FLAG_STRING,
        .dst = &dictout,
        .usage = "write the dictionary used to `file` (libFuzzer format)"},
+      {.name = "fuzztimeper",
+       .type = CGOFUZZ_FLAG_DURATION_OR_COUNT,
+       .dst = &fuzztimeper,
+       .usage = "time or Nx execs per target: each target's cap (with "
+                "-fuzztime) or its whole budget (without)"},
+      {.name = "junit",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &junit,
+       .usage = "write a JUnit XML report to `file`: a test case per target"},
+      {.name = "fuzzstats",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &fuzzstats,
+       .usage = "write a CSV time series of each target's figures to "
+                "`file` (docs/campaigns.md)"},
+      {.name = "fuzztimeout",
+       .type = CGOFUZZ_FLAG_DURATION,
+       .dst = &fuzztimeout,
+       .usage = "a worker that runs one input this long is hung: it is "
+                "stopped and the input recorded (default 10s, as Go's)"},
+      {.name = "fuzzrsslimitmb",
+       .type = CGOFUZZ_FLAG_INT,
+       .dst = &rsslimit,
+       .usage = "a worker whose resident set grows above this many MiB is "
+                "stopped and its input recorded (default 0: no limit)"},
   };
   size_t nflags = sizeof flags / sizeof flags[0];
   int first = cli_parse_flags("fuzz", flags, nflags, argc, argv);
@@ -241,64 +310,101 @@ int cli_cmd_fuzz(int argc, char **argv) {
     free(dicts.path);
     return CLI_EXIT_USAGE;
   }
+  if ((fuzztime.ns || fuzztime.count) &&
+      (fuzztimeper.ns || fuzztimeper.count) &&
+      !fuzztime.count != !fuzztimeper.count) {
+    fprintf(stderr, "cgofuzz fuzz: -fuzztime and -fuzztimeper must both be "
+                    "durations or both be counts (Nx)\n");
+    free(dicts.path);
+    return CLI_EXIT_USAGE;
+  }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   cfg.parallel = parallel ? (int)(parallel > INT_MAX ? INT_MAX : parallel)
                           : (int)(cpus > 0 ? cpus : 1);
   cfg.verbose = verbose;
   cfg.fuzz_continue = cont;
-  cfg.extra_args = argv + first + 1;
-  cfg.n_extra = (size_t)(argc - first - 1);
-
-  char binpath[PATH_MAX], self[PATH_MAX];
-  if (!realpath(argv[first], binpath)) {
-    fprintf(stderr, "cgofuzz fuzz: %s: not found\n", argv[first]);
+  if (fuzztimeout.ns < 0 || rsslimit < 0) {
+    fprintf(stderr, "cgofuzz fuzz: -%s must not be negative\n",
+            fuzztimeout.ns < 0 ? "fuzztimeout" : "fuzzrsslimitmb");
     free(dicts.path);
     return CLI_EXIT_USAGE;
+  }
+  cfg.exec_timeout_ns = fuzztimeout.ns;
+  cfg.rss_limit_mb = rsslimit;
+  /* The binaries: the leading positional arguments that are executable
+   * files (the first always is one), up to an optional "--". */
+  int nbin = 1;
+  while (first + nbin < argc && is_binary_arg(argv[first + nbin]))
+    nbin++;
+  int extra_at = first + nbin;
+  if (extra_at < argc && strcmp(argv[extra_at], "--") == 0)
+    extra_at++;
+  cfg.extra_args = argv + extra_at;
+  cfg.n_extra = (size_t)(argc - extra_at);
+
+  char self[PATH_MAX];
+  bin_info *bins = calloc((size_t)nbin, sizeof *bins);
+  if (!bins) {
+    free(dicts.path);
+    return CLI_EXIT_FAIL;
+  }
+  for (int i = 0; i < nbin; i++) {
+    if (!realpath(argv[first + i], bins[i].path)) {
+      fprintf(stderr, "cgofuzz fuzz: %s: not found\n", argv[first + i]);
+      free(bins);
+      free(dicts.path);
+      return CLI_EXIT_USAGE;
+    }
+    const char *sl = strrchr(bins[i].path, '/');
+    bins[i].base = sl ? sl + 1 : bins[i].path;
   }
   ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
   if (sl <= 0) {
     fprintf(stderr, "cgofuzz fuzz: cannot find our own executable\n");
+    free(bins);
     free(dicts.path);
     return CLI_EXIT_FAIL;
   }
   self[sl] = '\0';
-  cfg.binary = binpath;
 
   int rc = CLI_EXIT_FAIL;
-  char **names = NULL, *cache_alloc = NULL, *gocache = NULL, *imp = NULL;
-  size_t nnames = 0;
+  char *cache_alloc = NULL, *gocache = NULL, *imp = NULL;
+  cli_campaign cp;
+  memset(&cp, 0, sizeof cp);
+  cp.start_ms = cgofuzz_mono_ms();
+  size_t total = 0;
   cgofuzz_err err = {0};
-  if (cgofuzz_coord_list_targets(binpath, fuzz_re ? fuzz_re : ".", &names,
-                                 &nnames, &err) != 0) {
-    fprintf(stderr, "cgofuzz fuzz: %s\n", err.msg);
-    rc = CLI_EXIT_USAGE;
-    goto done;
+  for (int i = 0; i < nbin; i++) {
+    if (cgofuzz_coord_list_targets(bins[i].path, fuzz_re ? fuzz_re : ".",
+                                   &bins[i].names, &bins[i].n, &err) != 0) {
+      fprintf(stderr, "cgofuzz fuzz: %s\n", err.msg);
+      rc = CLI_EXIT_USAGE;
+      goto done;
+    }
+    total += bins[i].n;
   }
   if (!fuzz_re) {
     fprintf(stderr, "cgofuzz fuzz: -fuzz is required\n");
     rc = CLI_EXIT_USAGE;
     goto done;
   }
-  if (nnames == 0) {
+  if (total == 0) {
     fprintf(stderr, "testing: warning: no fuzz tests to fuzz\n");
     printf("PASS\n");
     rc = CLI_EXIT_OK;
     goto done;
   }
-  if (nnames > 1) {
-    fprintf(stderr,
-            "testing: will not fuzz, -fuzz matches more than one fuzz test: [");
-    for (size_t i = 0; i < nnames; i++)
-      fprintf(stderr, "%s%s", i ? " " : "", names[i]);
-    fprintf(stderr, "]\n");
-    printf("FAIL\n");
-    rc = CLI_EXIT_FAIL;
-    goto done;
+  cp.single = total == 1;
+  cp.verbose = verbose;
+  cp.cont = cont;
+  cp.total_ns = fuzztime.ns;
+  cp.total_count = fuzztime.count;
+  cp.per_ns = fuzztimeper.ns;
+  cp.per_count = fuzztimeper.count;
+  if (cp.single && !cp.total_ns && !cp.total_count) {
+    cp.total_ns = cp.per_ns; /* one target: its budget is the run's */
+    cp.total_count = cp.per_count;
   }
-  cfg.target = names[0];
-  if ((rc = build_dict(&cfg, &dicts, autodict, dictout != NULL, &dict)) != 0)
-    goto done;
-  rc = CLI_EXIT_FAIL;
   if (cachedir) {
     cfg.cache_root = cachedir;
   } else {
@@ -317,27 +423,81 @@ int cli_cmd_fuzz(int argc, char **argv) {
     snprintf(cache_alloc, l, "%s/fuzz/%s", gocache, imp);
     cfg.cache_root = cache_alloc;
   }
-  if (run_re && run_tests_first(binpath, cfg.target, run_re, verbose,
-                                cfg.extra_args, cfg.n_extra) != 0) {
-    rc = CLI_EXIT_FAIL;
+  if (!(cp.t = calloc(total, sizeof *cp.t)))
+    goto done;
+  /* -run: the tests of each binary first, its fuzzed targets skipped. */
+  for (int i = 0; i < nbin && run_re; i++) {
+    char *skip = bins[i].n ? skip_pattern(bins[i].names, bins[i].n) : NULL;
+    int r = bins[i].n
+                ? (skip ? run_tests_first(bins[i].path, skip, run_re, verbose,
+                                          cfg.extra_args, cfg.n_extra)
+                        : -1)
+                : 0;
+    free(skip);
+    if (r != 0) {
+      rc = CLI_EXIT_FAIL;
+      goto done;
+    }
+  }
+  for (int i = 0; i < nbin; i++)
+    for (size_t k = 0; k < bins[i].n; k++) {
+      cli_ctarget *t = &cp.t[cp.n++];
+      cgofuzz_buf lb = {0}, cb = {0};
+      t->cfg = cfg;
+      t->binary = bins[i].path;
+      t->bin_base = bins[i].base;
+      t->cfg.binary = bins[i].path;
+      t->cfg.target = bins[i].names[k];
+      if (nbin > 1)
+        cgofuzz_buf_printf(&lb, "%s:", bins[i].base);
+      cgofuzz_buf_puts(&lb, bins[i].names[k]);
+      cgofuzz_buf_putc(&lb, 0);
+      t->label = (char *)lb.data;
+      if (nbin > 1) { /* binaries of several packages: a cache each */
+        cgofuzz_buf_printf(&cb, "%s/%s", cfg.cache_root, bins[i].base);
+        cgofuzz_buf_putc(&cb, 0);
+        t->cfg.cache_root = (const char *)cb.data;
+      }
+      if (!t->label || (nbin > 1 && !cb.data))
+        goto done;
+      if ((rc = build_dict(&t->cfg, &dicts, autodict,
+                           cp.single && dictout != NULL, &t->dict)) != 0)
+        goto done;
+      rc = CLI_EXIT_FAIL;
+      if (cgofuzz_coord_discover(&t->cfg, self, &err) != 0) {
+        if (!(t->error = strdup(err.msg)))
+          goto done;
+      }
+      t->cfg.dict = t->dict;
+      t->cfg.dict_out = cp.single ? dictout : NULL;
+    }
+  if (dictout && !cp.single)
+    fprintf(stderr, "cgofuzz fuzz: -dictout is for one target; ignored\n");
+  if (fuzzstats && cli_stats_open(&cp, fuzzstats) != 0) {
+    rc = CLI_EXIT_USAGE;
     goto done;
   }
-  if (cgofuzz_coord_discover(&cfg, self, &err) != 0) {
-    printf("--- FAIL: %s (0.00s)\n", cfg.target);
-    fflush(stdout);
-    fprintf(stderr, "%s\n", err.msg);
-    printf("FAIL\n");
+  rc = cli_campaign_run(&cp);
+  if (junit && cli_junit_write(&cp, junit) != 0 && rc == CLI_EXIT_OK)
     rc = CLI_EXIT_FAIL;
-    goto done;
-  }
-  cfg.dict = dict;
-  cfg.dict_out = dictout;
-  rc = cgofuzz_coord_run(&cfg);
-  cgofuzz_coord_free_discovery(&cfg);
 done:
-  cgofuzz_coord_dict_free(dict);
+  for (size_t i = 0; i < cp.n; i++) {
+    cli_ctarget *t = &cp.t[i];
+    cgofuzz_coord_free_discovery(&t->cfg);
+    cgofuzz_coord_dict_free(t->dict);
+    cgofuzz_coord_report_free(&t->report);
+    if (t->cfg.cache_root != cfg.cache_root)
+      free((char *)t->cfg.cache_root);
+    free(t->label);
+    free(t->error);
+  }
+  free(cp.t);
+  if (cp.stats)
+    fclose(cp.stats);
+  for (int i = 0; i < nbin; i++)
+    cgofuzz_coord_free_names(bins[i].names, bins[i].n);
+  free(bins);
   free(dicts.path);
-  cgofuzz_coord_free_names(names, nnames);
   free(cache_alloc);
   free(gocache);
   free(imp);

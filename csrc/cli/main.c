@@ -20,6 +20,15 @@ static const char usage_text[] =
     "                            canonical \"go test fuzz v1\" form\n"
     "  corpus convert [-to go|raw] (-launcher FILE | -types LIST) [-o DIR]\n"
     "                 FILE...    raw fuzzer inputs to corpus files, or back\n"
+    "                            (-from go118: go-118-fuzz-build's layout)\n"
+    "  corpus merge -o OUTDIR BINARY [-fuzz RE] DIR...\n"
+    "                            a minimal set of the inputs with all their\n"
+    "                            coverage (libFuzzer -merge=1, resumable)\n"
+    "  corpus prune BINARY [-fuzz RE] DIR...\n"
+    "                            the same, in place: deletes what adds\n"
+    "                            nothing\n"
+    "  corpus stats [-v] DIR...  counts, sizes, types, duplicates, files Go\n"
+    "                            would reject\n"
     "  mutate -rand-state S -rand-inc I -n K [-cap BYTES] FILE\n"
     "                            replay K of Go's chained mutations\n"
     "  fuzz [-fuzz RE] [-fuzztime D|Nx] [-parallel N] ... BINARY [ARGS]\n"
@@ -30,6 +39,11 @@ static const char usage_text[] =
     "                            build $OUT/NAME, a libFuzzer-style fuzz\n"
     "                            target for ClusterFuzz/OSS-Fuzz from a Go\n"
     "                            package's fuzz test\n"
+    "  cover [-o report.html] [-fuzz T] [-corpus DIR]... PKG|BINARY\n"
+    "                            coverage of a fuzz corpus: Go and C lines,\n"
+    "                            text summary, HTML page (tools/report)\n"
+    "  plot FILE [-o run.svg]    draw a -fuzzstats file: coverage and\n"
+    "                            execs/s over time, as an SVG\n"
     "  version                   print the version\n"
     "  help                      print this help\n";
 
@@ -60,6 +74,10 @@ int main(int argc, char **argv) {
     return cli_cmd_gofuzzer(argc - 2, argv + 2);
   if (strcmp(cmd, "cc") == 0 || strcmp(cmd, "c++") == 0)
     return cli_cmd_cc(argc - 2, argv + 2, cmd[1] == '+');
+  if (strcmp(cmd, "cover") == 0)
+    return cli_cmd_cover(argc - 2, argv + 2);
+  if (strcmp(cmd, "plot") == 0)
+    return cli_cmd_plot(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0) {
     printf("cgofuzz %s\n", CGOFUZZ_VERSION);
     return CLI_EXIT_OK;

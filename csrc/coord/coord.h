@@ -57,7 +57,9 @@ typedef struct cgofuzz_coord_observer {
   void (*pulse)(void *ctx, const cgofuzz_coord_stats *st);
   /* An input failed: msg is the worker's error text, or says how the
    * worker died; status is the worker's wait status when it died (else
-   * -1). The run then ends unless fuzz_continue. */
+   * -1), except that a hang or an out-of-memory death (coord_death.c) is
+   * given as exit status 70 or 71, libFuzzer's codes for them. The run
+   * then ends unless fuzz_continue. */
   void (*failure)(void *ctx, const uint8_t *data, size_t len, const char *msg,
                   size_t msg_len, int status, const cgofuzz_coord_stats *st);
   /* The run is over; fatal_msg is the error that ended it, if any. */
@@ -81,6 +83,17 @@ typedef struct cgofuzz_coord_config {
   /* -fuzzcontinue: keep fuzzing after a failure and write every distinct
    * one (by failure site); the exit status is still 1. */
   bool fuzz_continue;
+  /* -fuzztimeout: a worker whose shared-memory exec count does not move
+   * for this long while it has a call in flight is hung; the coordinator
+   * stops it (a Go worker with SIGQUIT first, for its goroutine dump) and
+   * records the input it was running (coord_death.c). 0: Go's 10 s, the
+   * time after which Go's own worker panics with "deadlocked!"; negative:
+   * no limit (libFuzzer's -timeout=0). */
+  int64_t exec_timeout_ns;
+  /* -fuzzrsslimitmb: a busy worker whose resident set grows above this
+   * many MiB is stopped and its input recorded as an out-of-memory
+   * failure. 0: no limit (Go has none; a C worker keeps its own 2048). */
+  int64_t rss_limit_mb;
   /* Filled by discovery: the target's argument kinds and f.Add seeds
    * (encoded corpus files, in order). */
   cgofuzz_kind *kinds;
@@ -109,7 +122,46 @@ typedef struct cgofuzz_coord_config {
   struct cgofuzz_coord_dict *dict;
   bool dict_corpus;
   const char *dict_out;
+  /* What a campaign (cli/campaign.c, docs/campaigns.md) needs to know of
+   * a run. report: when set, cgofuzz_coord_run fills it (see
+   * cgofuzz_coord_report). on_stats: when set, called with the run's
+   * figures at every progress line (every 3 s, the warm-up's included)
+   * and once at the end (final true), with report (if any) up to date;
+   * stats_ctx is passed along. campaign: the run is one slice of a
+   * campaign, which prints the test's lines itself: no "=== RUN", no
+   * "--- PASS" and no final PASS/FAIL line (failure blocks and progress
+   * lines are printed as usual). */
+  struct cgofuzz_coord_report *report;
+  void (*on_stats)(void *stats_ctx, const cgofuzz_coord_stats *st, bool final);
+  void *stats_ctx;
+  bool campaign;
 } cgofuzz_coord_config;
+
+/* A failure a run recorded: the file written (NULL when none could be),
+ * the failure's text as printed, and shell command lines (one per line,
+ * '\n'-separated, each run from the directory the run was started in)
+ * that reproduce it from where the file is. All malloc'd. */
+typedef struct cgofuzz_coord_failure {
+  char *path;
+  char *msg;
+  char *repro;
+} cgofuzz_coord_failure;
+
+/* Filled by cgofuzz_coord_run when cfg->report is set. failures are
+ * appended (a report may collect several runs of one target); the other
+ * fields describe the last run: corpus_start is the corpus size after the
+ * seeds, testdata and cache were loaded, stats the figures at its end,
+ * failed its verdict. Each failure is appended once: when it is written
+ * (-fuzzcontinue) or when it ends the run (a failure that could not be
+ * written anywhere, or an error such as a failing seed, has path NULL). */
+typedef struct cgofuzz_coord_report {
+  cgofuzz_coord_stats stats;
+  size_t corpus_start;
+  bool failed;
+  cgofuzz_coord_failure *failures;
+  size_t n_failures;
+} cgofuzz_coord_report;
+void cgofuzz_coord_report_free(cgofuzz_coord_report *r);
 
 /* --- the coordinator's dictionary (coord_dict.c, coord_godict.c) */
 
@@ -208,6 +260,25 @@ char **cgofuzz_coord_worker_argv(const cgofuzz_coord_config *cfg, size_t *n);
 /* Runs a shell-free command (argv[0] looked up in PATH) and returns its
  * first output line, trimmed, in out (malloc'd). -1 if it fails. */
 int cgofuzz_coord_cmd_line(char *const argv[], char **out);
+
+/* ---- coord_gover.c: the Go release that built a test binary (issue 14).
+ * Read from the binary's build info (.go.buildinfo) without running it.
+ * The coordinator follows that release (gover.h): a binary without Go build
+ * info (a C target from `cgofuzz cc`) follows the newest. */
+
+/* Copies the Go version recorded in binary ("go1.18.10") to out. Returns 1,
+ * 0 when binary has no Go build info (not a Go binary), or -1 with err set
+ * (unreadable, not a 64-bit little-endian ELF file, malformed build info,
+ * or a Go release before go1.18). */
+int cgofuzz_coord_binary_goversion(const char *binary, char *out,
+                                   size_t outsize, cgofuzz_err *err);
+
+/* The release to follow for binary: sets *g to the release recorded in it
+ * (cgofuzz_gover_clamp'd, so a future go1.N follows the newest) and
+ * returns 1; returns 0 with *g = CGOFUZZ_GOVER_NEWEST when binary has no Go
+ * build info (a C target); -1 with err set and *g = CGOFUZZ_GOVER_NEWEST
+ * on errors as above. *g is an int (cgofuzz_gover of core/gover.h). */
+int cgofuzz_coord_binary_gover(const char *binary, int *g, cgofuzz_err *err);
 
 #ifdef __cplusplus
 }

@@ -172,6 +172,15 @@ typedef struct slot {
   cgofuzz_buf sent;
   uint32_t tok[3];
   size_t ntok;
+  /* The watch on a busy worker (coord_resp.c, cgofuzz_coord_watch): the
+   * shm count last seen and when it last moved; what the coordinator
+   * stopped it for (CGOFUZZ_DEATH_HANG/_OOM, else _NONE) and the resident
+   * set it saw; the kernel's OOM-kill count when the call began. */
+  int64_t watch_count, watch_ms;
+  int stopped_for;
+  int64_t rss_mb;
+  int64_t rss_over_ms; /* when the resident set was first seen over */
+  int64_t oom_base;
 } slot;
 
 /* --- dictionary mutations (coord_dict.c, docs/godict.md) */
@@ -268,6 +277,8 @@ typedef struct coord {
   bool cache_warned;    /* said once that the cache is not writable */
   int death_status;     /* wait status of the worker whose death is being
                            handled, -1 while handling a reply */
+  int go_binary;        /* workers are a Go test binary's: 1 yes, 2 no, 0
+                           not known yet (coord_resp.c) */
 } coord;
 
 /* The run's figures for an observer (coord.h). */
@@ -287,6 +298,62 @@ void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
 void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n);
 /* Appends the elapsed time as Go prints it in progress lines. */
 void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b);
+
+/* --- why a worker died (coord_death.c) */
+
+enum {
+  CGOFUZZ_DEATH_NONE,
+  CGOFUZZ_DEATH_HANG,      /* no progress for the timeout, or a worker's own
+                              timer ("panic: deadlocked!") */
+  CGOFUZZ_DEATH_OOM,       /* resident set over the limit, the Go runtime out
+                              of memory, the kernel's OOM killer */
+  CGOFUZZ_DEATH_PANIC,     /* a Go panic no goroutine recovered */
+  CGOFUZZ_DEATH_FATAL,     /* a Go "fatal error:" (concurrent map writes) */
+  CGOFUZZ_DEATH_SANITIZER, /* ASan, UBSan, MSan, TSan, LSan report */
+  CGOFUZZ_DEATH_SIGNAL,    /* a crash signal (SIGSEGV, SIGABRT...) */
+  CGOFUZZ_DEATH_EXIT,      /* an exit status and no report */
+  CGOFUZZ_DEATH_EXTERNAL,  /* SIGKILL, SIGTERM... from outside: Go records
+                              nothing */
+};
+
+/* What is known of a dead worker. */
+typedef struct cgofuzz_death {
+  int status;         /* its wait status */
+  int stopped_for;    /* CGOFUZZ_DEATH_HANG/_OOM: the coordinator stopped
+                         it for that; else CGOFUZZ_DEATH_NONE */
+  int64_t timeout_ns; /* the per-exec timeout in force (0: Go's 10 s) */
+  int64_t rss_mb;     /* _OOM: the resident set seen */
+  int64_t rss_limit_mb;
+  int64_t oom_kills;   /* kernel OOM kills while its call ran, -1: unknown */
+  bool reproduced;     /* a signal from outside came again when its input
+                          was re-run alone */
+  const uint8_t *tail; /* the end of its stderr (may be NULL) */
+  size_t tail_len;
+} cgofuzz_death;
+
+/* Explains a death: appends to msg the class's headline, Go's own line
+ * ("fuzzing process hung or terminated unexpectedly: exit status 2", or
+ * "... no crash will be recorded: ..." for a signal from outside), the
+ * report found at the end of the tail, and how to reproduce a hang or a
+ * memory blow-up; no newline at the end. Returns the class
+ * (CGOFUZZ_DEATH_*); *record says whether the input is a failure to write
+ * (everything but a signal from outside that did not come again). */
+int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
+                          bool *record);
+/* A short name of a class ("hang", "out of memory", "Go panic"...). */
+const char *cgofuzz_death_class_name(int cls);
+
+/* Checks every busy worker (every WATCH_MS): stops one whose shm count has
+ * not moved for the exec timeout, or whose resident set is over the
+ * limit, and handles its death (coord_resp.c). */
+void cgofuzz_coord_watch(coord *c);
+#define WATCH_MS 100
+#define C_WATCHDOG_GRACE_MS 1000 /* a C worker's own watchdog goes first */
+/* The kernel's count of OOM kills so far (oom_kill in /proc/vmstat, which
+ * a memory cgroup's kills raise too); -1 when unknown. */
+int64_t cgofuzz_coord_oom_kills(void);
+/* Whether the workers are a Go test binary's (else a C target's). */
+bool cgofuzz_coord_go_workers(coord *c);
 
 /* --- the exact-input slot (coord_exact.c, cgofuzz/exact.h) */
 
@@ -309,6 +376,15 @@ bool cgofuzz_coord_can_minimize(coord *c);
 /* Appends Go's "--- FAIL" block for msg (and the written file) to b. */
 void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
                               size_t len, const char *path);
+/* Shell command lines ('\n'-terminated) that re-run the failing input at
+ * path, from the directory the run started in: Go's `go test -run=T/NAME`
+ * (a C target: the binary with -test.run) when path is in testdata;
+ * otherwise the binary run in a temporary directory given testdata's
+ * layout, then (Go binaries) the copy back and go test. */
+void cgofuzz_coord_repro(coord *c, const char *path, cgofuzz_buf *out);
+/* Appends a failure to cfg->report (if any), once per failure. */
+void cgofuzz_coord_report_failure(coord *c, const char *path, const char *msg,
+                                  size_t len);
 /* Writes a crasher to testdata; ends the run unless -fuzzcontinue. */
 void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
                                   const cgofuzz_buf *msg);

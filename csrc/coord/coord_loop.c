@@ -19,8 +19,11 @@
  *    Go's round robin, and a bounded share of the calls start from a value
  *    built with dictionary tokens (coord_dict.c), kept in the slot;
  *  - replies and deaths are handled in coord_resp.c;
- *  - there is no per-call timeout here: hang detection is the worker's
- *    (Go panics after 10 s in one exec and exits with status 2).
+ *  - every WATCH_MS the busy workers are watched (coord_resp.c): one whose
+ *    exec count stands still for -fuzztimeout (Go's 10 s) or whose
+ *    resident set is over -fuzzrsslimitmb is stopped and its input
+ *    recorded; every worker's stderr is drained here into a tail that
+ *    explains its death (coord_death.c).
  * The loop is single-threaded: poll() on every live worker's response pipe
  * (an idle one that closes it has died between calls), with a time-out at
  * the next 3 s progress line or the -fuzztime deadline.
@@ -69,7 +72,8 @@ void cgofuzz_coord_stats_get(coord *c, cgofuzz_coord_stats *st) {
   }
 }
 
-static void log_stats(coord *c) {
+/* Prints the progress line (or tells the observer). */
+static void log_line(coord *c) {
   cgofuzz_buf b = {0};
   int64_t now = cgofuzz_mono_ms();
   const cgofuzz_coord_observer *ob = c->cfg->observer;
@@ -82,7 +86,10 @@ static void log_stats(coord *c) {
     c->last_log_ms = now;
     return;
   }
-  cgofuzz_buf_puts(&b, "fuzz: elapsed: ");
+  if (c->cfg->campaign) /* several targets: say whose line it is */
+    cgofuzz_buf_printf(&b, "fuzz: %s: elapsed: ", c->cfg->target);
+  else
+    cgofuzz_buf_puts(&b, "fuzz: elapsed: ");
   cgofuzz_coord_put_elapsed(c, &b);
   if (c->warmup_left > 0) {
     cgofuzz_buf_printf(&b, ", %s: %zu/%zu completed\n",
@@ -108,6 +115,27 @@ static void log_stats(coord *c) {
   c->last_log_ms = now;
 }
 
+/* cfg->on_stats, with the report's figures up to date. */
+static void tell_stats(coord *c, bool final) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  cgofuzz_coord_stats st;
+  if (!cfg->on_stats && !cfg->report)
+    return;
+  cgofuzz_coord_stats_get(c, &st);
+  if (cfg->report) {
+    cfg->report->stats = st;
+    cfg->report->failed = c->failed;
+  }
+  if (cfg->on_stats)
+    cfg->on_stats(cfg->stats_ctx, &st, final);
+}
+
+/* A progress tick: the line, then cfg->on_stats. */
+static void log_stats(coord *c) {
+  log_line(c);
+  tell_stats(c, false);
+}
+
 /* Ends the run with a failure whose text is msg (printed indented). */
 void cgofuzz_coord_fail(coord *c, const char *msg, size_t len) {
   if (c->fatal)
@@ -129,6 +157,34 @@ int cgofuzz_coord_start_worker(coord *c, slot *s) {
   const uint8_t *l;
   size_t n;
   int out = c->cfg->observer ? c->cfg->worker_output_fd : -1;
+  /* A C target's worker has a watchdog of its own (10 s, 2048 MiB): give
+   * it our limits, so that it does not stop an input before we would. A Go
+   * test binary would reject these flags. */
+  if (!c->go_binary && !cgofuzz_coord_go_workers(c) &&
+      (c->cfg->exec_timeout_ns > 0 || c->cfg->rss_limit_mb > 0)) {
+    char **v = realloc(c->wargv, (c->nwargv + 3) * sizeof *v);
+    if (v) {
+      char tmp[64];
+      c->wargv = v;
+      if (c->cfg->exec_timeout_ns > 0) {
+        snprintf(tmp, sizeof tmp, "-test.fuzztimeout=%" PRId64 "ms",
+                 c->cfg->exec_timeout_ns / 1000000);
+        if ((v[c->nwargv] = strdup(tmp)))
+          c->nwargv++;
+      }
+      if (c->cfg->rss_limit_mb > 0) {
+        snprintf(tmp, sizeof tmp, "-test.fuzzrsslimitmb=%" PRId64,
+                 c->cfg->rss_limit_mb);
+        if ((v[c->nwargv] = strdup(tmp)))
+          c->nwargv++;
+      }
+      v[c->nwargv] = NULL;
+    }
+  }
+  /* The worker's stderr is drained into a tail that explains its death
+   * (coord_death.c); under a front end it is also copied to out, so
+   * reports still reach the front end's stderr. */
+  s->w.keep_stderr = true;
   if (cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, c->wenv, NULL, out,
                            out, &err) != 0) {
     cgofuzz_coord_failf(c, "fuzzing process terminated without fuzzing: %s",
@@ -151,6 +207,9 @@ int cgofuzz_coord_start_worker(coord *c, slot *s) {
   }
   s->state = W_IDLE;
   s->sent_gen = 0; /* a new process has no mask yet */
+  /* The watch reads it per call; a death before the watch's first look
+   * (coord_resp.c) compares with this. */
+  s->oom_base = cgofuzz_coord_oom_kills();
   return 0;
 }
 
@@ -399,7 +458,14 @@ static void print_verdict(coord *c) {
   }
   double secs = (double)(cgofuzz_mono_ms() - c->start_ms) / 1000.0;
   cgofuzz_buf b = {0};
-  if (c->failed) {
+  if (c->fatal) /* the failure that ended the run, once */
+    cgofuzz_coord_report_failure(
+        c, c->crash_path, (const char *)c->fail_msg.data, c->fail_msg.len);
+  if (c->cfg->campaign) { /* the campaign prints the rest */
+    if (c->fatal)
+      cgofuzz_coord_fail_block(c, &b, (const char *)c->fail_msg.data,
+                               c->fail_msg.len, c->crash_path);
+  } else if (c->failed) {
     /* With -fuzzcontinue, failures were printed as they were found; a
      * block here is for the error that ended the run, if any. */
     if (c->fatal)
@@ -415,20 +481,23 @@ static void print_verdict(coord *c) {
     cgofuzz_buf_puts(&b, "PASS\n");
   }
   fflush(stderr);
-  fwrite(b.data, 1, b.len, stdout);
+  if (b.len) /* nothing in a campaign's slice that passed */
+    fwrite(b.data, 1, b.len, stdout);
   fflush(stdout);
   cgofuzz_buf_free(&b);
 }
 
 static void run_loop(coord *c) {
   const cgofuzz_coord_config *cfg = c->cfg;
-  struct pollfd *pfd = calloc(c->np, sizeof *pfd);
-  slot **ps = calloc(c->np, sizeof *ps);
+  /* Per worker: its response pipe, then its stderr (drained). */
+  struct pollfd *pfd = calloc(2 * c->np, sizeof *pfd);
+  slot **ps = calloc(2 * c->np, sizeof *ps);
   if (!pfd || !ps) {
     cgofuzz_coord_failf(c, "%s", "out of memory");
     goto done;
   }
   int64_t next_log = c->start_ms + 3000;
+  int64_t next_watch = c->start_ms + WATCH_MS;
   while (!c->done && !got_signal) {
     int64_t now = cgofuzz_mono_ms();
     if (cfg->fuzz_ns && now - c->start_ms >= cfg->fuzz_ns / 1000000)
@@ -450,6 +519,12 @@ static void run_loop(coord *c) {
       pfd[nb].events = POLLIN;
       pfd[nb].revents = 0;
       ps[nb++] = s;
+      if (s->w.err_r >= 0) {
+        pfd[nb].fd = s->w.err_r;
+        pfd[nb].events = POLLIN;
+        pfd[nb].revents = 0;
+        ps[nb++] = NULL; /* stderr: drained below */
+      }
     }
     if (busy == 0)
       break; /* nothing in flight and nothing left to send */
@@ -460,6 +535,8 @@ static void run_loop(coord *c) {
       if (left < wait)
         wait = left;
     }
+    if (wait > next_watch - now) /* the watch on busy workers */
+      wait = next_watch - now;
     if (wait < 0)
       wait = 0;
     int r = poll(pfd, nb, (int)wait);
@@ -476,8 +553,11 @@ static void run_loop(coord *c) {
         log_stats(c);
       next_log += 3000;
     }
+    for (size_t i = 0; r > 0 && i < nb; i++)
+      if (!ps[i] && pfd[i].revents && ps[i - 1]->w.err_r == pfd[i].fd)
+        cgofuzz_worker_drain_stderr(&ps[i - 1]->w);
     for (size_t i = 0; r > 0 && i < nb && !c->done; i++) {
-      if (!pfd[i].revents)
+      if (!pfd[i].revents || !ps[i])
         continue;
       slot *s = ps[i];
       const uint8_t *l;
@@ -492,6 +572,10 @@ static void run_loop(coord *c) {
         cgofuzz_coord_on_reply(c, s, l, n);
       else if (got < 0)
         cgofuzz_coord_on_death(c, s);
+    }
+    if (now >= next_watch && !c->done) {
+      cgofuzz_coord_watch(c);
+      next_watch = now + WATCH_MS;
     }
   }
 done:
@@ -519,7 +603,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   sigaction(SIGPIPE, &sa, &old_pipe);
   sigaction(SIGXFSZ, &sa, &old_xfsz);
 
-  if (cfg->verbose) {
+  if (cfg->verbose && !cfg->campaign) {
     printf("=== RUN   %s\n", cfg->target);
     fflush(stdout);
   }
@@ -539,6 +623,8 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   }
   if (load_corpus(&c) != 0)
     goto finish;
+  if (cfg->report)
+    cfg->report->corpus_start = c.corpus.n;
   c.mask_len = cgofuzz_cov_counters_size(cfg->binary);
   if (c.mask_len && !(c.mask = calloc(c.mask_len, 1))) {
     cgofuzz_coord_failf(&c, "%s", "out of memory");
@@ -598,7 +684,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
     run_loop(&c);
     cgofuzz_mjob_flush(&c);
     if (!cfg->observer) /* its finished callback has the last word */
-      log_stats(&c);
+      log_line(&c);
   }
 
 finish:
@@ -613,6 +699,7 @@ finish:
   }
   cgofuzz_dict_stop(&c);
   print_verdict(&c);
+  tell_stats(&c, true);
   int rc = c.failed ? 1 : 0;
   free(c.slots);
   for (size_t i = 0; i < c.nwargv; i++)

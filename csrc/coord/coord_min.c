@@ -8,6 +8,7 @@
  * (interesting), so it can be written whenever the run stops. The mask was
  * already merged when an interesting job was queued.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,74 @@ bool cgofuzz_coord_can_minimize(coord *c) {
   return false;
 }
 
+/* Appends s to b quoted for a POSIX shell when it holds anything but
+ * [A-Za-z0-9_./:=+,@%-] (in single quotes, a quote as '\''). */
+static void put_sh(cgofuzz_buf *b, const char *s) {
+  bool plain = *s != '\0';
+  for (const char *p = s; *p && plain; p++)
+    plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+            (*p >= '0' && *p <= '9') || strchr("_./:=+,@%-", *p);
+  if (plain) {
+    cgofuzz_buf_puts(b, s);
+    return;
+  }
+  cgofuzz_buf_putc(b, '\'');
+  for (const char *p = s; *p; p++)
+    if (*p == '\'')
+      cgofuzz_buf_puts(b, "'\\''");
+    else
+      cgofuzz_buf_putc(b, *p);
+  cgofuzz_buf_putc(b, '\'');
+}
+
+/* Whether the binary is a C target (cgofuzz's runtime, clang's counters)
+ * rather than a Go test binary: `go test` cannot re-run its failures, the
+ * binary itself can (from the directory holding testdata/). */
+static bool c_target(coord *c) {
+  return cgofuzz_coord_go_counters(c->cfg->binary) == 0 &&
+         cgofuzz_cov_section_size(c->cfg->binary, "__sancov_cntrs") > 0;
+}
+
+void cgofuzz_coord_repro(coord *c, const char *path, cgofuzz_buf *out) {
+  const char *t = c->cfg->target;
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t tl = strlen(c->testdata_dir);
+  bool in_testdata = strncmp(path, c->testdata_dir, tl) == 0 &&
+                     path[tl] == '/' && !strchr(path + tl + 1, '/');
+  bool is_c = c_target(c);
+  if (in_testdata) {
+    if (is_c) {
+      put_sh(out, c->cfg->binary);
+      cgofuzz_buf_printf(out, " -test.run=%s/%s\n", t, base);
+    } else {
+      cgofuzz_buf_printf(out, "go test -run=%s/%s\n", t, base);
+    }
+    return;
+  }
+  /* Not in testdata/fuzz/<Target>, where the test binary looks: give the
+   * binary a directory of its own that has that layout. */
+  cgofuzz_buf_printf(out,
+                     "d=$(mktemp -d) && mkdir -p \"$d/testdata/fuzz/%s\" && "
+                     "cp ",
+                     t);
+  put_sh(out, path);
+  cgofuzz_buf_printf(out, " \"$d/testdata/fuzz/%s/\" && cd \"$d\" && ", t);
+  put_sh(out, c->cfg->binary);
+  cgofuzz_buf_printf(out, " -test.run=%s/%s\n", t, base);
+  if (!is_c) {
+    cgofuzz_buf_printf(out, "mkdir -p %s && cp ", c->testdata_dir);
+    put_sh(out, path);
+    cgofuzz_buf_printf(out, " %s/ && go test -run=%s/%s\n", c->testdata_dir, t,
+                       base);
+  }
+}
+
 /* Appends Go's failure block for msg (and the written file) to b: every
- * line of the error indented by 4 spaces, as testing prints it. */
+ * line of the error indented by 4 spaces, as testing prints it. A file in
+ * testdata gets Go's two re-run lines; one that went to a fallback
+ * directory gets a command that works from there (and, for a Go binary,
+ * the one that works once it is copied back). */
 void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
                               size_t len, const char *path) {
   double secs = (double)(cgofuzz_mono_ms() - c->start_ms) / 1000.0;
@@ -36,11 +103,25 @@ void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
   cgofuzz_buf_append(&txt, msg, len);
   cgofuzz_buf_putc(&txt, '\n');
   if (path) {
-    const char *base = strrchr(path, '/');
-    cgofuzz_buf_printf(&txt,
-                       "Failing input written to %s\nTo re-run:\ngo test "
-                       "-run=%s/%s\n",
-                       path, c->cfg->target, base ? base + 1 : "");
+    cgofuzz_buf r = {0};
+    cgofuzz_coord_repro(c, path, &r);
+    const char *nl = memchr(r.data, '\n', r.len);
+    size_t first = nl ? (size_t)(nl - (const char *)r.data) + 1 : r.len;
+    cgofuzz_buf_printf(&txt, "Failing input written to %s\n", path);
+    if (first == r.len) {
+      cgofuzz_buf_puts(&txt, "To re-run:\n");
+      cgofuzz_buf_append(&txt, r.data, r.len);
+    } else {
+      cgofuzz_buf_printf(&txt,
+                         "To re-run (%s could not be written), in a "
+                         "directory of its own:\n",
+                         c->testdata_dir);
+      cgofuzz_buf_append(&txt, r.data, first);
+      cgofuzz_buf_printf(&txt, "or, once %s can be written:\n",
+                         c->testdata_dir);
+      cgofuzz_buf_append(&txt, r.data + first, r.len - first);
+    }
+    cgofuzz_buf_free(&r);
   }
   for (size_t i = 0; i < txt.len;) {
     size_t j = i;
@@ -52,6 +133,54 @@ void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
     i = j + 1;
   }
   cgofuzz_buf_free(&txt);
+}
+
+static char *dup_n(const char *s, size_t n) {
+  char *d = malloc(n + 1);
+  if (d) {
+    if (n)
+      memcpy(d, s, n);
+    d[n] = '\0';
+  }
+  return d;
+}
+
+void cgofuzz_coord_report_failure(coord *c, const char *path, const char *msg,
+                                  size_t len) {
+  cgofuzz_coord_report *r = c->cfg->report;
+  if (!r)
+    return;
+  cgofuzz_coord_failure *f =
+      realloc(r->failures, (r->n_failures + 1) * sizeof *f);
+  if (!f)
+    return;
+  r->failures = f;
+  f += r->n_failures;
+  memset(f, 0, sizeof *f);
+  cgofuzz_buf rb = {0};
+  if (path)
+    cgofuzz_coord_repro(c, path, &rb);
+  f->path = path ? strdup(path) : NULL;
+  f->msg = dup_n(msg ? msg : "", msg ? len : 0);
+  f->repro = dup_n(rb.len ? (const char *)rb.data : "", rb.len);
+  cgofuzz_buf_free(&rb);
+  if ((path && !f->path) || !f->msg || !f->repro) {
+    free(f->path);
+    free(f->msg);
+    free(f->repro);
+    return;
+  }
+  r->n_failures++;
+}
+
+void cgofuzz_coord_report_free(cgofuzz_coord_report *r) {
+  for (size_t i = 0; i < r->n_failures; i++) {
+    free(r->failures[i].path);
+    free(r->failures[i].msg);
+    free(r->failures[i].repro);
+  }
+  free(r->failures);
+  memset(r, 0, sizeof *r);
 }
 
 /* Writes a failing input where go test looks for it, or, when that fails
@@ -83,9 +212,9 @@ static char *write_failure(coord *c, const cgofuzz_buf *data) {
               dirs[i], err.msg);
     } else if (i > 0) {
       fprintf(stderr,
-              "cgofuzz: the failing input was written to %s instead; copy it "
-              "to %s/ to re-run it with go test\n",
-              path, c->testdata_dir);
+              "cgofuzz: the failing input was written to %s instead; see "
+              "\"To re-run\" below for a command that runs it from there\n",
+              path);
     }
   }
   if (!path) {
@@ -126,6 +255,7 @@ void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
     cgofuzz_coord_fail(c, (const char *)msg->data, msg->len);
     return;
   }
+  cgofuzz_coord_report_failure(c, path, (const char *)msg->data, msg->len);
   cgofuzz_buf b = {0};
   cgofuzz_coord_fail_block(c, &b, (const char *)msg->data, msg->len, path);
   fflush(stderr);

@@ -8,13 +8,20 @@
  *    in shm, starting from the input that was sent;
  *  - the mask grows as soon as new coverage is seen, even while the input
  *    is still being minimized, so other workers do not report it again;
- *  - a worker that dies mid-call is classified from its wait status: crash
- *    signals and exit statuses make a crasher, other signals do not.
+ *  - a worker that dies mid-call is classified from its wait status, the
+ *    tail of its stderr and what the watch saw (coord_death.c): crash
+ *    signals, reports and exit statuses make a crasher, signals from
+ *    outside do not, unless the kernel's OOM killer sent them;
+ *  - the watch (cgofuzz_coord_watch) stops a busy worker whose exec count
+ *    stands still for the exec timeout or whose resident set is over the
+ *    limit: its input is rebuilt and recorded like a crasher's.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "codec.h"
 #include "coord_internal.h"
@@ -128,7 +135,10 @@ static void warmup_done(coord *c, bool with_cov) {
     return;
   }
   cgofuzz_buf b = {0};
-  cgofuzz_buf_puts(&b, "fuzz: elapsed: ");
+  if (c->cfg->campaign) /* as log_stats: say whose line it is */
+    cgofuzz_buf_printf(&b, "fuzz: %s: elapsed: ", c->cfg->target);
+  else
+    cgofuzz_buf_puts(&b, "fuzz: elapsed: ");
   cgofuzz_coord_put_elapsed(c, &b);
   cgofuzz_buf_printf(&b,
                      ", %s: %zu/%zu completed, now fuzzing with %zu "
@@ -223,7 +233,158 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
   cgofuzz_fuzz_resp_free(&r);
 }
 
-/* The worker closed its pipe: it died. Classify it by wait status. */
+/* The kernel's count of OOM kills so far (oom_kill in /proc/vmstat, which
+ * a memory cgroup's kills raise too); -1 when unknown. */
+int64_t cgofuzz_coord_oom_kills(void) {
+  FILE *f = fopen("/proc/vmstat", "re");
+  if (!f)
+    return -1;
+  char line[128];
+  long long v = -1;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "oom_kill %lld", &v) == 1)
+      break;
+  fclose(f);
+  return v;
+}
+
+/* The resident set of pid in MiB (/proc/PID/statm), -1 when unknown. */
+static int64_t resident_mb(pid_t pid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
+  FILE *f = fopen(path, "re");
+  if (!f)
+    return -1;
+  long long size, res;
+  int got = fscanf(f, "%lld %lld", &size, &res);
+  fclose(f);
+  if (got != 2)
+    return -1;
+  return (int64_t)(res * sysconf(_SC_PAGESIZE) >> 20);
+}
+
+/* Whether the workers are a Go test binary's (Go's counters, or Go's build
+ * info section: a Go binary built without -fuzz has no counters). */
+bool cgofuzz_coord_go_workers(coord *c) {
+  if (!c->go_binary)
+    c->go_binary =
+        cgofuzz_cov_counters_size(c->cfg->binary) ||
+                cgofuzz_cov_section_size(c->cfg->binary, ".go.buildinfo")
+            ? 1
+            : 2;
+  return c->go_binary == 1;
+}
+
+/* Stops a hung or bloated worker and handles its death. A Go worker gets
+ * SIGQUIT first: the runtime then prints every goroutine's stack (where
+ * the input hangs or allocates) and exits with status 2; SIGKILL if it has
+ * not ended within STOP_GRACE_MS * 3. A C worker's input is in the exact
+ * slot: SIGKILL at once. */
+static void stop_for(coord *c, slot *s, int why) {
+  s->stopped_for = why;
+  if (cgofuzz_coord_go_workers(c)) {
+    kill(s->w.pid, SIGQUIT);
+    if (!cgofuzz_worker_reap(&s->w, STOP_GRACE_MS * 3))
+      kill(s->w.pid, SIGKILL);
+  } else {
+    kill(s->w.pid, SIGKILL);
+  }
+  cgofuzz_coord_on_death(c, s);
+}
+
+void cgofuzz_coord_watch(coord *c) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  int64_t now = cgofuzz_mono_ms();
+  /* 0: Go's 10 s; negative: no limit (timeout_ms 0). */
+  int64_t timeout_ms =
+      cfg->exec_timeout_ns < 0
+          ? 0
+          : (cfg->exec_timeout_ns ? cfg->exec_timeout_ns : 10000000000LL) /
+                1000000;
+  int64_t ook = -2; /* not read yet this tick */
+  /* A C worker was given the same limits (coord_loop.c) and its watchdog
+   * reports them in the words its front end expects (libFuzzer's under
+   * csrc/lf): the watch is only its backstop, GRACE_MS later. */
+  int64_t grace = cgofuzz_coord_go_workers(c) ? 0 : C_WATCHDOG_GRACE_MS;
+  for (size_t i = 0; i < c->np && !c->done; i++) {
+    slot *s = &c->slots[i];
+    if ((s->state != W_BUSY && s->state != W_MIN) || s->w.pid == 0 ||
+        s->w.exited) {
+      s->watch_ms = 0;
+      s->rss_over_ms = 0;
+      if (ook == -2)
+        ook = cgofuzz_coord_oom_kills();
+      s->oom_base = ook;
+      continue;
+    }
+    int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
+    if (s->watch_ms == 0) { /* a call began since the last look */
+      s->oom_base = cgofuzz_coord_oom_kills();
+      s->watch_ms = now;
+      s->watch_count = count;
+    } else if (count != s->watch_count) {
+      s->watch_ms = now;
+      s->watch_count = count;
+    } else if (timeout_ms > 0 && now - s->watch_ms >= timeout_ms + grace) {
+      stop_for(c, s, CGOFUZZ_DEATH_HANG);
+      continue;
+    }
+    if (cfg->rss_limit_mb > 0) {
+      int64_t mb = resident_mb(s->w.pid);
+      if (mb <= cfg->rss_limit_mb) {
+        s->rss_over_ms = 0;
+      } else if (!s->rss_over_ms) {
+        s->rss_over_ms = now;
+      }
+      if (s->rss_over_ms && now - s->rss_over_ms >= grace) {
+        s->rss_mb = mb;
+        s->rss_over_ms = 0;
+        stop_for(c, s, CGOFUZZ_DEATH_OOM);
+      }
+    }
+  }
+}
+
+/* Runs data once (a warm-up call: no mutation) in a fresh process of s
+ * and says whether it was killed by SIGKILL again. Used when a signal from
+ * outside killed a worker: an input that kills its own process, or one the
+ * kernel's OOM killer stops, does it again; a kill from outside does not. */
+static bool killed_again(coord *c, slot *s, const cgofuzz_buf *data) {
+  cgofuzz_err err = {0};
+  if (cgofuzz_coord_start_worker(c, s) != 0)
+    return false;
+  cgofuzz_shm_hdr(&s->w.mem)->count = 0;
+  if (cgofuzz_coord_set_value(&s->w.mem, data->data, data->len, &err) != 0)
+    return false;
+  cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
+  call.fuzz.timeout_ns = FUZZ_CALL_NS;
+  call.fuzz.limit = 1;
+  call.fuzz.warmup = true;
+  c->line.len = 0;
+  cgofuzz_wire_encode_call(&call, &c->line);
+  int64_t wait_ms =
+      (c->cfg->exec_timeout_ns > 0 ? c->cfg->exec_timeout_ns : 10000000000LL) /
+          1000000 +
+      5000;
+  const uint8_t *l;
+  size_t n;
+  int got =
+      cgofuzz_worker_send(&s->w, &c->line, &err) != 0
+          ? -1
+          : cgofuzz_worker_recv(&s->w, (int)wait_ms, MAX_LINE, &l, &n, &err);
+  if (got == 1)
+    return false; /* it answered: the worker is idle and well */
+  if (got == 0 || !cgofuzz_worker_reap(&s->w, 5000))
+    kill(s->w.pid, SIGKILL);
+  int st = cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
+  s->state = W_DOWN;
+  return got < 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+}
+
+/* The worker closed its pipe: it died (or the watch stopped it). The wait
+ * status, the tail of its stderr and what the watch saw say why
+ * (coord_death.c); a busy worker's input is recorded unless a signal from
+ * outside killed it, as Go does. */
 void cgofuzz_coord_on_death(coord *c, slot *s) {
   int state = s->state;
   bool busy = state == W_BUSY;
@@ -237,6 +398,46 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
     c->outstanding -= s->limit;
   char sts[160];
   cgofuzz_wait_status_string(st, sts, sizeof sts);
+  int64_t ook = s->oom_base >= 0 ? cgofuzz_coord_oom_kills() : -1;
+  cgofuzz_death d = {
+      .status = st,
+      .stopped_for = s->stopped_for,
+      .timeout_ns = c->cfg->exec_timeout_ns,
+      .rss_mb = s->rss_mb,
+      .rss_limit_mb = c->cfg->rss_limit_mb,
+      .oom_kills = ook >= 0 && s->oom_base >= 0 ? ook - s->oom_base : -1,
+      .tail = s->w.tail,
+      .tail_len = s->w.tail_len,
+  };
+  s->stopped_for = CGOFUZZ_DEATH_NONE;
+  s->watch_ms = 0;
+  cgofuzz_buf why = {0};
+  bool record;
+  int cls = cgofuzz_death_explain(&d, &why, &record);
+  if (!record && busy && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL &&
+      !cgofuzz_coord_interrupted() && !c->minimizing && !c->done) {
+    /* SIGKILL from outside: Go records nothing, as the kernel's OOM killer
+     * or a person may have sent it. Re-running the input alone tells. */
+    cgofuzz_buf data = {0};
+    int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
+    if (rebuild(c, s, count, &data) == 0 && killed_again(c, s, &data)) {
+      c->count += count;
+      d.reproduced = true;
+      if (d.oom_kills >= 0)
+        d.oom_kills = cgofuzz_coord_oom_kills() - s->oom_base;
+      d.tail = s->w.tail;
+      d.tail_len = s->w.tail_len;
+      why.len = 0;
+      cls = cgofuzz_death_explain(&d, &why, &record);
+      c->death_status = st;
+      cgofuzz_coord_record_failure(c, &data, &why);
+      c->death_status = -1;
+      cgofuzz_buf_free(&data);
+      cgofuzz_buf_free(&why);
+      return;
+    }
+    cgofuzz_buf_free(&data);
+  }
   if (state == W_MIN) {
     /* Keep the last value the job was known to hold. */
     mjob *j = &c->jobs[0];
@@ -245,44 +446,47 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
       j->msg.len = 0;
       cgofuzz_buf_printf(&j->msg,
                          "fuzzing process hung or terminated unexpectedly "
-                         "while minimizing: %s",
+                         "while minimizing: %s\n",
                          sts);
+      cgofuzz_buf_append(&j->msg, why.data, why.len);
     }
+    cgofuzz_buf_free(&why);
     cgofuzz_mjob_finish(c);
     return;
   }
-  if (cgofuzz_coord_interrupted())
+  if (cgofuzz_coord_interrupted() && !d.stopped_for) {
+    cgofuzz_buf_free(&why);
     return; /* ^C reached the workers too: not a crash */
-  if (WIFSIGNALED(st) && !cgofuzz_is_crash_signal(WTERMSIG(st))) {
-    cgofuzz_coord_failf(
-        c,
-        "fuzzing process terminated by unexpected signal; no crash will be "
-        "recorded: %s",
-        sts);
-    return;
   }
-  if (!busy) {
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+  if (!record || !busy) {
+    if (record && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+      cgofuzz_buf_free(&why);
       return;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 70)
+    }
+    if (record && WIFEXITED(st) && WEXITSTATUS(st) == 70 &&
+        cls == CGOFUZZ_DEATH_EXIT) {
+      cgofuzz_buf_free(&why);
       cgofuzz_coord_failf(
           c,
           "fuzzing process exited unexpectedly due to an internal failure: "
           "%s",
           sts);
-    else
-      cgofuzz_coord_failf(
-          c, "fuzzing process hung or terminated unexpectedly: %s", sts);
+      return;
+    }
+    cgofuzz_coord_fail(c, (const char *)why.data, why.len);
+    cgofuzz_buf_free(&why);
     return;
   }
   int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
   c->count += count;
   if (!s->warmup || s->dict)
     cgofuzz_dict_done(c, s, count, true);
-  char msg[256];
-  snprintf(msg, sizeof msg,
-           "fuzzing process hung or terminated unexpectedly: %s", sts);
-  c->death_status = st;
-  crash(c, s, count, msg, strlen(msg), false);
+  /* A front end is told a hang or an OOM in libFuzzer's exit codes, as a C
+   * worker's own watchdog would exit under it (coord.h). */
+  c->death_status = cls == CGOFUZZ_DEATH_HANG  ? 70 << 8
+                    : cls == CGOFUZZ_DEATH_OOM ? 71 << 8
+                                               : st;
+  crash(c, s, count, (const char *)why.data, why.len, false);
   c->death_status = -1;
+  cgofuzz_buf_free(&why);
 }

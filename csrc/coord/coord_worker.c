@@ -5,7 +5,8 @@
  * the coordinator keeps is close-on-exec, so a worker holds only its own
  * pipe ends, and EOF on fuzz_out means that this worker (and no sibling)
  * is gone. Starting the process (descriptors 3/4/5, exec errors) is
- * spawn.c's.
+ * spawn.c's. A kept stderr is drained whenever we wait for the worker
+ * (recv, reap), so a worker writing megabytes of it never blocks.
  */
 #include "coord_worker.h"
 #include "clock.h"
@@ -24,7 +25,7 @@
 
 int cgofuzz_worker_init(cgofuzz_worker *w, size_t value_cap, cgofuzz_err *err) {
   memset(w, 0, sizeof *w);
-  w->in_w = w->out_r = -1;
+  w->in_w = w->out_r = w->err_r = w->err_tee = -1;
   w->mem.fd = -1;
   return cgofuzz_shm_create(&w->mem, value_cap, err);
 }
@@ -33,17 +34,29 @@ int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
                          char *const argv[], char *const envp[],
                          const char *dir, int stdout_fd, int stderr_fd,
                          cgofuzz_err *err) {
-  int in[2] = {-1, -1}, out[2] = {-1, -1};
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1};
   if (w->pid != 0)
     return cgofuzz_errf(err, 0, "worker already running (pid %d)", w->pid);
-  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 ||
+      (w->keep_stderr && pipe2(errp, O_CLOEXEC | O_NONBLOCK) != 0)) {
     int e = errno;
-    if (in[0] >= 0) {
-      close(in[0]);
-      close(in[1]);
-    }
+    int *ps[] = {in, out, errp};
+    for (size_t i = 0; i < 3; i++)
+      if (ps[i][0] >= 0) {
+        close(ps[i][0]);
+        close(ps[i][1]);
+      }
     return cgofuzz_errf(err, 0, "starting worker %s: %s", path, strerror(e));
   }
+  if (w->keep_stderr) {
+    /* The worker's end blocks as usual; only ours is non-blocking. */
+    fcntl(errp[1], F_SETFL, fcntl(errp[1], F_GETFL) & ~O_NONBLOCK);
+    if (w->err_r >= 0)
+      close(w->err_r);
+    w->err_tee = stderr_fd;
+    stderr_fd = errp[1];
+  }
+  w->tail_len = 0;
   /* fds 3, 4, 5 as Go's worker expects them; only 0-5 reach the worker
    * (close_others), and it dies with us (die_with_parent). */
   int from[] = {in[0], out[1], w->mem.fd};
@@ -64,9 +77,15 @@ int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
   int e = errno;
   close(in[0]);
   close(out[1]);
+  if (errp[1] >= 0)
+    close(errp[1]);
+  w->err_r = errp[0];
   if (pid < 0) {
     close(in[1]);
     close(out[0]);
+    if (w->err_r >= 0)
+      close(w->err_r);
+    w->err_r = -1;
     return cgofuzz_errf(err, 0, "starting worker %s: %s", path, strerror(e));
   }
   w->pid = pid;
@@ -76,6 +95,50 @@ int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
   w->exited = false;
   w->wait_status = 0;
   return 0;
+}
+
+int cgofuzz_worker_drain_stderr(cgofuzz_worker *w) {
+  uint8_t chunk[16 << 10];
+  if (w->err_r < 0)
+    return 0;
+  for (;;) {
+    ssize_t k = read(w->err_r, chunk, sizeof chunk);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+      return 1;
+    if (k <= 0) {
+      close(w->err_r);
+      w->err_r = -1;
+      return 0;
+    }
+    if (w->err_tee >= 0) {
+      /* Best effort: a front end's stderr that fails loses only a copy. */
+      for (ssize_t off = 0; off < k;) {
+        ssize_t m = write(w->err_tee, chunk + off, (size_t)(k - off));
+        if (m < 0 && errno == EINTR)
+          continue;
+        if (m <= 0)
+          break;
+        off += m;
+      }
+    }
+    if (!w->tail && !(w->tail = malloc(CGOFUZZ_WORKER_TAIL)))
+      continue; /* out of memory: drained, not kept */
+    size_t n = (size_t)k;
+    const uint8_t *p = chunk;
+    if (n >= CGOFUZZ_WORKER_TAIL) {
+      p += n - CGOFUZZ_WORKER_TAIL;
+      n = CGOFUZZ_WORKER_TAIL;
+      w->tail_len = 0;
+    } else if (w->tail_len + n > CGOFUZZ_WORKER_TAIL) {
+      size_t drop = w->tail_len + n - CGOFUZZ_WORKER_TAIL;
+      memmove(w->tail, w->tail + drop, w->tail_len - drop);
+      w->tail_len -= drop;
+    }
+    memcpy(w->tail + w->tail_len, p, n);
+    w->tail_len += n;
+  }
 }
 
 int cgofuzz_worker_send(cgofuzz_worker *w, const cgofuzz_buf *line,
@@ -134,8 +197,9 @@ int cgofuzz_worker_recv(cgofuzz_worker *w, int timeout_ms, size_t max_line,
       int64_t left = deadline - cgofuzz_mono_ms();
       wait = left > 0 ? (int)left : 0;
     }
-    struct pollfd p = {.fd = w->out_r, .events = POLLIN};
-    int r = poll(&p, 1, wait);
+    struct pollfd p[2] = {{.fd = w->out_r, .events = POLLIN},
+                          {.fd = w->err_r, .events = POLLIN}};
+    int r = poll(p, w->err_r >= 0 ? 2 : 1, wait);
     if (r < 0 && errno == EINTR)
       continue;
     if (r < 0)
@@ -145,7 +209,9 @@ int cgofuzz_worker_recv(cgofuzz_worker *w, int timeout_ms, size_t max_line,
         return 0;
       continue;
     }
-    if (pump(w, max_line, err) < 0)
+    if (w->err_r >= 0 && p[1].revents)
+      cgofuzz_worker_drain_stderr(w);
+    if (p[0].revents && pump(w, max_line, err) < 0)
       return -1;
   }
 }
@@ -169,6 +235,13 @@ int cgofuzz_worker_reap(cgofuzz_worker *w, int timeout_ms) {
     }
     if (deadline >= 0 && cgofuzz_mono_ms() >= deadline)
       return 0;
+    /* A dying worker may still be writing its report: keep draining. */
+    if (w->err_r >= 0) {
+      struct pollfd p = {.fd = w->err_r, .events = POLLIN};
+      if (poll(&p, 1, 2) > 0)
+        cgofuzz_worker_drain_stderr(w);
+      continue;
+    }
     struct timespec ts = {0, 2 * 1000 * 1000};
     nanosleep(&ts, NULL);
   }
@@ -192,6 +265,13 @@ int cgofuzz_worker_stop(cgofuzz_worker *w, int grace_ms) {
     close(w->out_r);
     w->out_r = -1;
   }
+  /* What it wrote before it ended is kept; a descendant that still holds
+   * the pipe's other end does not keep us waiting. */
+  cgofuzz_worker_drain_stderr(w);
+  if (w->err_r >= 0) {
+    close(w->err_r);
+    w->err_r = -1;
+  }
   w->pid = 0;
   cgofuzz_lines_free(&w->in);
   return w->wait_status;
@@ -200,6 +280,9 @@ int cgofuzz_worker_stop(cgofuzz_worker *w, int grace_ms) {
 void cgofuzz_worker_free(cgofuzz_worker *w) {
   cgofuzz_worker_stop(w, 1000);
   cgofuzz_lines_free(&w->in);
+  free(w->tail);
+  w->tail = NULL;
+  w->tail_len = 0;
   cgofuzz_shm_close(&w->mem);
 }
 

@@ -17,6 +17,13 @@
  * The shared memory outlives worker processes: after a crash, it still holds
  * the input and the PCG state needed to rebuild the failing value, and the
  * next process started for the same slot reuses it.
+ *
+ * With keep_stderr, the worker's stderr is a pipe the coordinator drains
+ * (cgofuzz_worker_drain_stderr; recv and reap drain it while they wait), so
+ * a worker never blocks on a full stderr; the last CGOFUZZ_WORKER_TAIL
+ * bytes are kept in tail (from the start of the current process until the
+ * next start: they survive stop, for explaining a death), and everything
+ * read is also written to the stderr_fd given to start (-1: nowhere).
  */
 #ifndef CGOFUZZ_WORKER_CLIENT_H
 #define CGOFUZZ_WORKER_CLIENT_H
@@ -42,18 +49,33 @@ typedef struct cgofuzz_worker {
   cgofuzz_lines in; /* replies read from out_r, framed by newlines */
   bool exited;      /* the process has been reaped */
   int wait_status;  /* its status from waitpid, valid when exited */
+  bool keep_stderr; /* set before start: capture stderr into tail */
+  int err_r;        /* our end of its stderr pipe, -1 when none or closed */
+  int err_tee;      /* where captured stderr is copied to, -1: nowhere */
+  uint8_t *tail;    /* the last tail_len bytes of its stderr, malloc'd */
+  size_t tail_len;  /* <= CGOFUZZ_WORKER_TAIL */
 } cgofuzz_worker;
+
+/* How much of a worker's stderr is kept (the end of it). */
+#define CGOFUZZ_WORKER_TAIL ((size_t)64 << 10)
 
 /* Creates the shared memory (value capacity value_cap) for one worker slot.*/
 int cgofuzz_worker_init(cgofuzz_worker *w, size_t value_cap, cgofuzz_err *err);
 
 /* Starts a worker process: path with argv (NULL-terminated; argv[0] is what
  * the worker sees as its name), envp (NULL: inherit), in directory dir (NULL:
- * ours). stdout_fd/stderr_fd become its fd 1/2 (-1: /dev/null). */
+ * ours). stdout_fd/stderr_fd become its fd 1/2 (-1: /dev/null); with
+ * keep_stderr its fd 2 is a pipe instead and stderr_fd gets a copy. */
 int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
                          char *const argv[], char *const envp[],
                          const char *dir, int stdout_fd, int stderr_fd,
                          cgofuzz_err *err);
+
+/* Reads whatever the worker's stderr pipe holds now, without blocking:
+ * appends it to the tail (dropping the oldest bytes beyond
+ * CGOFUZZ_WORKER_TAIL) and copies it to err_tee. Returns 1 while the pipe
+ * is open, 0 once it reached EOF (err_r is then closed) or there is none. */
+int cgofuzz_worker_drain_stderr(cgofuzz_worker *w);
 
 /* Writes one encoded call (a full line). Returns 0, or -1 when the worker
  * cannot take it (it has closed its end: it died). */
@@ -78,7 +100,7 @@ int cgofuzz_worker_reap(cgofuzz_worker *w, int timeout_ms);
  * Returns the wait status. Safe to call on a dead or stopped worker. */
 int cgofuzz_worker_stop(cgofuzz_worker *w, int grace_ms);
 
-/* Stops any process and removes the shared memory. */
+/* Stops any process, frees the tail and removes the shared memory. */
 void cgofuzz_worker_free(cgofuzz_worker *w);
 
 /* Describes a wait status as Go's os/exec does ("exit status 2",

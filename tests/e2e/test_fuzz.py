@@ -250,11 +250,16 @@ def test_exec_budget_exact(case):
     assert r.rc == 0 and execs and execs[-1] == "5000", str(r)
 
 
-def test_several_targets_refused(case):
-    """A -fuzz pattern matching several targets is an error."""
-    r = run(testlib.fuzz_cmd(case.cgofuzz, case.binary, "Fuzz.*", case.cache),
+def test_several_targets_one_run(case):
+    """A -fuzz pattern matching several targets fuzzes them all in one run
+    (go test refuses; docs/campaigns.md, tests/campaign): FuzzExit fails,
+    FuzzClean passes, and the summary names both."""
+    r = run([case.cgofuzz, "fuzz", "-fuzz=^Fuzz(Clean|Exit)$",
+             "-parallel=2", "-fuzzcachedir=" + case.cache,
+             "-fuzztime=60000x", "-fuzzcontinue", case.binary],
             case.pkg, case.env)
-    assert r.rc == 1 and "matches more than one fuzz test" in r.stderr, str(r)
+    assert r.rc == 1 and "cgofuzz: summary: 2 targets, 1 failed" in \
+        r.stderr and "exit status 3" in r.stdout, str(r)
 
 
 def test_malformed_cache_file_skipped(case):

@@ -176,3 +176,57 @@ TEST(WorkerClient, RestartReusesSharedMemory) {
 }
 
 } // namespace
+
+namespace {
+
+std::string Tail(const cgofuzz_worker &w) {
+  return std::string(reinterpret_cast<const char *>(w.tail), w.tail_len);
+}
+
+// keep_stderr: a worker writing far more than a pipe holds on stderr
+// before it answers is not blocked (recv drains it), only the last
+// CGOFUZZ_WORKER_TAIL bytes are kept, and they outlive the process.
+TEST(WorkerClient, StderrIsDrainedAndItsTailKept) {
+  Worker k;
+  k.w.keep_stderr = true;
+  ASSERT_EQ(k.start("head -c 300000 /dev/zero | tr '\\0' x >&2; "
+                    "echo; echo last words >&2; echo ready >&4; sleep 5"),
+            0)
+      << k.err.msg;
+  EXPECT_EQ(k.recv(10000), "ready");
+  cgofuzz_worker_stop(&k.w, 100);
+  std::string t = Tail(k.w);
+  EXPECT_EQ(t.size(), CGOFUZZ_WORKER_TAIL);
+  EXPECT_EQ(t.substr(t.size() - 11), "last words\n");
+  EXPECT_EQ(t.find_first_not_of('x'), t.size() - 11) << t.substr(0, 40);
+  // A new process starts a new tail.
+  ASSERT_EQ(k.start("echo again >&2"), 0);
+  EXPECT_EQ(cgofuzz_worker_reap(&k.w, 5000), 1);
+  cgofuzz_worker_stop(&k.w, 100);
+  EXPECT_EQ(Tail(k.w), "again\n");
+}
+
+// With a stderr_fd as well, everything captured is copied there too (a
+// front end's stderr keeps showing sanitizer reports).
+TEST(WorkerClient, StderrIsCopiedToStderrFd) {
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  Worker k;
+  k.w.keep_stderr = true;
+  char *argv[] = {(char *)"sh", (char *)"-c",
+                  (char *)"echo report >&2; echo done >&4", nullptr};
+  ASSERT_EQ(cgofuzz_worker_start(&k.w, "/bin/sh", argv, nullptr, nullptr, -1,
+                                 p[1], &k.err),
+            0);
+  EXPECT_EQ(k.recv(5000), "done");
+  EXPECT_EQ(cgofuzz_worker_reap(&k.w, 5000), 1);
+  cgofuzz_worker_stop(&k.w, 100);
+  close(p[1]);
+  char buf[64] = {0};
+  EXPECT_EQ(read(p[0], buf, sizeof buf - 1), 7);
+  EXPECT_STREQ(buf, "report\n");
+  close(p[0]);
+  EXPECT_EQ(Tail(k.w), "report\n");
+}
+
+} // namespace

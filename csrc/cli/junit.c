@@ -1,0 +1,215 @@
+/*
+ * junit.c: the JUnit XML report of `cgofuzz fuzz -junit FILE`, the format
+ * CI systems (Jenkins, GitLab, GitHub actions' reporters) read. Layout
+ * (docs/campaigns.md; valid against the Jenkins xUnit plugin's
+ * junit-10.xsd, which tests/campaign checks with xmllint):
+ *
+ *   <testsuites name="cgofuzz fuzz" tests failures errors time>
+ *     <testsuite name=BINARY-BASE-NAME package=BINARY-PATH tests failures
+ *                errors skipped time timestamp hostname id>
+ *       <properties> fuzztime, parallel </properties>
+ *       <testcase classname=BINARY-BASE-NAME name=TARGET time=SECONDS>
+ *         <failure message=FIRST-LINE type="fuzz">text, file, re-run</failure>
+ *           (one per failure written; <error type="fuzz"> for a failure
+ *            without a file: a failing seed, no worker started, ...)
+ *         <skipped message=.../> (not fuzzed: the run stopped before)
+ *         <system-out> the target's figures </system-out>
+ *       </testcase>
+ *     </testsuite>
+ *   </testsuites>
+ *
+ * Failure texts are the workers' output: any bytes. The writer keeps the
+ * document well-formed whatever they hold: invalid UTF-8 and the control
+ * characters XML 1.0 forbids become U+FFFD, markup characters are escaped.
+ * The file is written atomically (cli_write_file_atomic).
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "text.h"
+
+/* Appends s[0..n) escaped for XML text (attr false: newlines, tabs kept
+ * as they are) or an attribute value (attr: as character references, so
+ * that they survive attribute normalization). */
+static void put_xml(cgofuzz_buf *b, const char *s, size_t n, bool attr) {
+  const uint8_t *p = (const uint8_t *)s;
+  for (size_t i = 0; i < n;) {
+    int32_t r;
+    int w = cgofuzz_utf8_decode(p + i, n - i, &r);
+    if ((r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0xFFFE ||
+        r == 0xFFFF)
+      r = CGOFUZZ_RUNE_ERROR;
+    switch (r) {
+    case '&':
+      cgofuzz_buf_puts(b, "&amp;");
+      break;
+    case '<':
+      cgofuzz_buf_puts(b, "&lt;");
+      break;
+    case '>':
+      cgofuzz_buf_puts(b, "&gt;");
+      break;
+    case '"':
+      cgofuzz_buf_puts(b, "&quot;");
+      break;
+    case '\n':
+      cgofuzz_buf_puts(b, attr ? "&#10;" : "\n");
+      break;
+    case '\r':
+      cgofuzz_buf_puts(b, "&#13;");
+      break;
+    case '\t':
+      cgofuzz_buf_puts(b, attr ? "&#9;" : "\t");
+      break;
+    default: {
+      uint8_t enc[4];
+      cgofuzz_buf_append(b, enc, (size_t)cgofuzz_utf8_encode(r, enc));
+    }
+    }
+    i += (size_t)w;
+  }
+}
+
+static void put_xs(cgofuzz_buf *b, const char *s) {
+  put_xml(b, s, strlen(s), true);
+}
+static void put_text(cgofuzz_buf *b, const char *s) {
+  put_xml(b, s, strlen(s), false);
+}
+
+static void put_case(cgofuzz_buf *b, const cli_ctarget *t) {
+  cgofuzz_buf_puts(b, "    <testcase classname=\"");
+  put_xs(b, t->bin_base);
+  cgofuzz_buf_puts(b, "\" name=\"");
+  put_xs(b, t->cfg.target);
+  cgofuzz_buf_printf(b, "\" time=\"%.3f\">\n", (double)t->used_ms / 1000.0);
+  for (size_t k = 0; k < t->report.n_failures; k++) {
+    const cgofuzz_coord_failure *f = &t->report.failures[k];
+    const char *el = f->path ? "failure" : "error";
+    size_t hl;
+    const char *h = cli_failure_headline(f->msg, &hl);
+    cgofuzz_buf_printf(b, "      <%s type=\"fuzz\" message=\"", el);
+    put_xml(b, h, hl, true);
+    cgofuzz_buf_puts(b, "\">");
+    put_text(b, f->msg);
+    if (f->path) {
+      cgofuzz_buf_puts(b, "\nFailing input written to ");
+      put_text(b, f->path);
+    }
+    if (*f->repro) {
+      cgofuzz_buf_puts(b, "\nTo re-run:\n");
+      put_text(b, f->repro);
+    }
+    cgofuzz_buf_printf(b, "</%s>\n", el);
+  }
+  if (t->state == CLI_CT_NOTRUN)
+    cgofuzz_buf_puts(b, "      <skipped message=\"not fuzzed: the run "
+                        "stopped at a failure (-fuzzcontinue goes on)\"/>\n");
+  cgofuzz_buf_printf(b,
+                     "      <system-out>slices: %d, execs: %" PRId64
+                     ", coverage bits: %zu, corpus: %zu -&gt; %zu, new "
+                     "interesting: %zu, failures: %zu</system-out>\n",
+                     t->slices, t->execs, t->cov_bits, t->corpus_start,
+                     t->corpus_end, t->new_inputs, t->report.n_failures);
+  cgofuzz_buf_puts(b, "    </testcase>\n");
+}
+
+static void put_budget(cgofuzz_buf *b, const char *name, int64_t ns,
+                       int64_t count) {
+  if (!ns && !count)
+    return;
+  cgofuzz_buf_printf(b, "      <property name=\"%s\" value=\"", name);
+  if (count)
+    cgofuzz_buf_printf(b, "%" PRId64 "x", count);
+  else
+    cgofuzz_buf_printf(b, "%.3fs", (double)ns / 1e9);
+  cgofuzz_buf_puts(b, "\"/>\n");
+}
+
+int cli_junit_write(const cli_campaign *cp, const char *path) {
+  cgofuzz_buf b = {0};
+  char host[256] = "localhost", stamp[32];
+  if (gethostname(host, sizeof host) != 0)
+    strcpy(host, "localhost");
+  host[sizeof host - 1] = '\0';
+  time_t now = (time_t)cp->start_wall;
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+  size_t tests = 0, fails = 0, errors = 0;
+  for (size_t i = 0; i < cp->n; i++) {
+    const cli_ctarget *t = &cp->t[i];
+    bool f = false, e = false;
+    for (size_t k = 0; k < t->report.n_failures; k++)
+      if (t->report.failures[k].path)
+        f = true;
+      else
+        e = true;
+    tests++;
+    fails += f;
+    errors += e && !f;
+  }
+  cgofuzz_buf_printf(&b,
+                     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                     "<testsuites name=\"cgofuzz fuzz\" tests=\"%zu\" "
+                     "failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
+                     tests, fails, errors,
+                     (double)(cp->stop_ms - cp->start_ms) / 1000.0);
+  /* One suite per binary, in the order the binaries were given. */
+  for (size_t i = 0, id = 0; i < cp->n; i++) {
+    bool first = true;
+    for (size_t j = 0; j < i && first; j++)
+      first = strcmp(cp->t[j].binary, cp->t[i].binary) != 0;
+    if (!first)
+      continue;
+    size_t st = 0, sf = 0, se = 0, ss = 0;
+    double secs = 0;
+    for (size_t j = i; j < cp->n; j++) {
+      const cli_ctarget *t = &cp->t[j];
+      if (strcmp(t->binary, cp->t[i].binary) != 0)
+        continue;
+      bool f = false, e = false;
+      for (size_t k = 0; k < t->report.n_failures; k++)
+        if (t->report.failures[k].path)
+          f = true;
+        else
+          e = true;
+      st++;
+      sf += f;
+      se += e && !f;
+      ss += t->state == CLI_CT_NOTRUN;
+      secs += (double)t->used_ms / 1000.0;
+    }
+    cgofuzz_buf_puts(&b, "  <testsuite name=\"");
+    put_xs(&b, cp->t[i].bin_base);
+    cgofuzz_buf_puts(&b, "\" package=\"");
+    put_xs(&b, cp->t[i].binary);
+    cgofuzz_buf_printf(&b,
+                       "\" id=\"%zu\" tests=\"%zu\" failures=\"%zu\" "
+                       "errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\" "
+                       "timestamp=\"%s\" hostname=\"",
+                       id++, st, sf, se, ss, secs, stamp);
+    put_xs(&b, host);
+    cgofuzz_buf_puts(&b, "\">\n    <properties>\n");
+    put_budget(&b, "fuzztime", cp->total_ns, cp->total_count);
+    put_budget(&b, "fuzztimeper", cp->per_ns, cp->per_count);
+    cgofuzz_buf_printf(&b,
+                       "      <property name=\"parallel\" value=\"%d\"/>\n"
+                       "    </properties>\n",
+                       cp->t[i].cfg.parallel);
+    for (size_t j = i; j < cp->n; j++)
+      if (strcmp(cp->t[j].binary, cp->t[i].binary) == 0)
+        put_case(&b, &cp->t[j]);
+    cgofuzz_buf_puts(&b, "  </testsuite>\n");
+  }
+  cgofuzz_buf_puts(&b, "</testsuites>\n");
+  int rc = cli_write_file_atomic(path, b.data, b.len, 0666);
+  cgofuzz_buf_free(&b);
+  return rc;
+}

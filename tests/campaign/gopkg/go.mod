@@ -1,0 +1,3 @@
+module example.com/campaign
+
+go 1.18

@@ -1,0 +1,3 @@
+module deaths
+
+go 1.18

@@ -1,0 +1,137 @@
+// test_death.cc: cgofuzz_death_explain, the words for a worker's death
+// (csrc/coord/coord_death.c). The tails are what go1.26.8 workers and
+// cgofuzz's C workers write on stderr (shortened).
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <string>
+#include <sys/wait.h>
+
+extern "C" {
+#include "coord_internal.h"
+}
+
+namespace {
+
+struct Explained {
+  int cls;
+  bool record;
+  std::string msg;
+};
+
+Explained Explain(int status, const std::string &tail, int stopped = 0,
+                  int64_t oom = -1, bool reproduced = false) {
+  cgofuzz_death d{};
+  d.status = status;
+  d.stopped_for = stopped;
+  d.timeout_ns = 2000000000;
+  d.rss_mb = 412;
+  d.rss_limit_mb = 300;
+  d.oom_kills = oom;
+  d.reproduced = reproduced;
+  d.tail = reinterpret_cast<const uint8_t *>(tail.data());
+  d.tail_len = tail.size();
+  cgofuzz_buf b{};
+  Explained e;
+  e.cls = cgofuzz_death_explain(&d, &b, &e.record);
+  e.msg.assign(reinterpret_cast<const char *>(b.data), b.len);
+  cgofuzz_buf_free(&b);
+  return e;
+}
+
+const int kExit2 = 2 << 8;
+const int kKilled = SIGKILL;
+
+bool Has(const std::string &s, const std::string &sub) {
+  return s.find(sub) != std::string::npos;
+}
+
+TEST(Death, GoPanicInAGoroutine) {
+  auto e = Explain(kExit2, "noise\npanic: boom\n\ngoroutine 7 [running]:\n"
+                           "pkg.f()\n\t/x/f.go:3 +0x1\n");
+  EXPECT_EQ(e.cls, CGOFUZZ_DEATH_PANIC);
+  EXPECT_TRUE(e.record);
+  EXPECT_EQ(e.msg.rfind("fuzzing process crashed: Go panic", 0), 0u) << e.msg;
+  EXPECT_TRUE(Has(e.msg, "fuzzing process hung or terminated unexpectedly: "
+                         "exit status 2\n"));
+  EXPECT_TRUE(Has(e.msg, "  panic: boom\n")) << e.msg;
+  EXPECT_TRUE(Has(e.msg, "/x/f.go:3")) << e.msg;
+  EXPECT_FALSE(Has(e.msg, "noise")) << e.msg;
+  EXPECT_NE(e.msg.back(), '\n');
+}
+
+TEST(Death, GoFatalErrorAndOutOfMemory) {
+  EXPECT_EQ(Explain(kExit2, "fatal error: concurrent map writes\n").cls,
+            CGOFUZZ_DEATH_FATAL);
+  auto e = Explain(kExit2, "fatal error: runtime: out of memory\n");
+  EXPECT_EQ(e.cls, CGOFUZZ_DEATH_OOM);
+  EXPECT_TRUE(Has(e.msg, "ulimit -v")) << e.msg;
+}
+
+TEST(Death, HangByOurWatchByGoTimerByCWatchdog) {
+  auto e = Explain(kExit2, "SIGQUIT: quit\n", CGOFUZZ_DEATH_HANG);
+  EXPECT_EQ(e.cls, CGOFUZZ_DEATH_HANG);
+  EXPECT_EQ(e.msg.rfind("fuzzing process hung: no progress for 2s", 0), 0u);
+  EXPECT_TRUE(Has(e.msg, "-timeout=7s")) << e.msg;
+  auto g = Explain(kExit2, "panic: deadlocked!\n\ngoroutine 5 [running]:\n");
+  EXPECT_EQ(g.cls, CGOFUZZ_DEATH_HANG);
+  EXPECT_TRUE(Has(g.msg, "panic: deadlocked!")) << g.msg;
+  EXPECT_EQ(
+      Explain(kExit2, "cgofuzz: exec timed out (-test.fuzztimeout)\n").cls,
+      CGOFUZZ_DEATH_HANG);
+}
+
+TEST(Death, TheFuzzFunctionsGoroutineIsQuoted) {
+  std::string dump = "SIGQUIT: quit\nPC=0x1 m=0\n\n"
+                     "goroutine 1 [chan receive]:\nmain.main()\n\n"
+                     "goroutine 9 [sleep]:\ntime.Sleep(0x1)\n"
+                     "pkg.FuzzX.func1()\n\t/x/x_test.go:9\n"
+                     "reflect.Value.call()\ntesting.(*F).Fuzz.func1.1()\n";
+  auto e = Explain(kExit2, dump, CGOFUZZ_DEATH_HANG);
+  EXPECT_TRUE(Has(e.msg, "goroutine 9 [sleep]")) << e.msg;
+  EXPECT_FALSE(Has(e.msg, "goroutine 1 [chan receive]")) << e.msg;
+}
+
+TEST(Death, MemoryLimit) {
+  auto e = Explain(kKilled, "", CGOFUZZ_DEATH_OOM);
+  EXPECT_EQ(e.cls, CGOFUZZ_DEATH_OOM);
+  EXPECT_TRUE(e.record);
+  EXPECT_TRUE(Has(e.msg, "resident set 412 MiB, above -fuzzrsslimitmb=300"));
+}
+
+TEST(Death, SanitizerReport) {
+  auto e = Explain(1 << 8, "==12==ERROR: AddressSanitizer: heap-buffer-"
+                           "overflow on address 0x1\nREAD of size 1\n");
+  EXPECT_EQ(e.cls, CGOFUZZ_DEATH_SANITIZER);
+  EXPECT_TRUE(Has(e.msg, "heap-buffer-overflow")) << e.msg;
+  EXPECT_EQ(Explain(SIGABRT, "x.c:3:5: runtime error: signed integer "
+                             "overflow\n")
+                .cls,
+            CGOFUZZ_DEATH_SANITIZER);
+}
+
+TEST(Death, SignalsAndExits) {
+  auto s = Explain(SIGSEGV, "");
+  EXPECT_EQ(s.cls, CGOFUZZ_DEATH_SIGNAL);
+  EXPECT_TRUE(Has(s.msg, "killed by signal 11 (SIGSEGV) with no report"));
+  auto x = Explain(3 << 8, "");
+  EXPECT_EQ(x.cls, CGOFUZZ_DEATH_EXIT);
+  EXPECT_TRUE(Has(x.msg, "exited with status 3"));
+  EXPECT_TRUE(x.record);
+}
+
+TEST(Death, SigkillFromOutsideIsNotRecordedUnlessItComesAgain) {
+  auto e = Explain(kKilled, "", 0, 0);
+  EXPECT_EQ(e.cls, CGOFUZZ_DEATH_EXTERNAL);
+  EXPECT_FALSE(e.record);
+  EXPECT_TRUE(Has(e.msg, "no crash will be recorded: signal: killed"));
+  EXPECT_TRUE(Has(e.msg, "not by the kernel's OOM killer"));
+  auto r = Explain(kKilled, "", 0, 0, true);
+  EXPECT_TRUE(r.record);
+  auto o = Explain(kKilled, "", 0, 1);
+  EXPECT_EQ(o.cls, CGOFUZZ_DEATH_OOM);
+  EXPECT_TRUE(o.record);
+  EXPECT_TRUE(Has(o.msg, "OOM killer"));
+}
+
+} // namespace
