@@ -49,8 +49,12 @@ int cli_fake_worker(void) { return cgofuzz_coord_fake_worker(); }
 
 /* Runs the tests matching run_re (the fuzz target skipped), as go test
  * does before fuzzing. Their output is passed on, except the binary's
- * final PASS line when they pass. Returns 0 when they pass. */
-static int run_tests_first(const char *binary, const char *skip_re,
+ * final PASS line when they pass. Returns 0 when they pass. A binary of
+ * go1.18 or go1.19 (gover) has no -test.skip: it is run with -test.run
+ * alone, so the fuzz targets matching run_re run their seed corpus too, as
+ * that release's own `go test -run=RE -fuzz=F` does; extra -test.* flags
+ * it does not know are left out (cgofuzz_coord_test_flag_ok). */
+static int run_tests_first(const char *binary, int gover, const char *skip_re,
                            const char *run_re, bool verbose, char **extra,
                            size_t n_extra) {
   size_t n = 0;
@@ -67,11 +71,13 @@ static int run_tests_first(const char *binary, const char *skip_re,
   av[n++] = (char *)binary;
   av[n++] = "-test.paniconexit0";
   av[n++] = (char *)run.data;
-  av[n++] = (char *)skip.data;
+  if (cgofuzz_coord_test_flag_ok(gover, "-test.skip"))
+    av[n++] = (char *)skip.data;
   if (verbose)
     av[n++] = "-test.v=true";
   for (size_t i = 0; i < n_extra; i++)
-    av[n++] = extra[i];
+    if (cgofuzz_coord_test_flag_ok(gover, extra[i]))
+      av[n++] = extra[i];
   fflush(stdout);
   fflush(stderr);
   cgofuzz_spawn sp = {.path = binary, .argv = av};
@@ -192,6 +198,7 @@ typedef struct bin_info {
   const char *base;
   char **names;
   size_t n;
+  int gover; /* the Go release that built it (cgofuzz_coord_binary_gover) */
 } bin_info;
 
 int cli_cmd_fuzz(int argc, char **argv) {
@@ -275,7 +282,8 @@ int cli_cmd_fuzz(int argc, char **argv) {
        .type = CGOFUZZ_FLAG_DURATION,
        .dst = &fuzztimeout,
        .usage = "a worker that runs one input this long is hung: it is "
-                "stopped and the input recorded (default 10s, as Go's)"},
+                "stopped and the input recorded (default: the binary's Go "
+                "release's own timer, 10s, or 60s from Go 1.27)"},
       {.name = "fuzzrsslimitmb",
        .type = CGOFUZZ_FLAG_INT,
        .dst = &rsslimit,
@@ -357,6 +365,21 @@ int cli_cmd_fuzz(int argc, char **argv) {
     }
     const char *sl = strrchr(bins[i].path, '/');
     bins[i].base = sl ? sl + 1 : bins[i].path;
+    /* The release to follow (issue 14): read from the binary's build info;
+     * a C target, or a binary whose build info cannot be read, follows the
+     * newest (the latter with a warning). */
+    cgofuzz_err gerr = {0};
+    if (cgofuzz_coord_binary_gover(bins[i].path, &bins[i].gover, &gerr) < 0)
+      fprintf(stderr,
+              "cgofuzz fuzz: warning: %s: cannot tell which Go release built "
+              "it (%s); following go1.%d\n",
+              argv[first + i], gerr.msg, bins[i].gover);
+    for (int k = extra_at; k < argc; k++)
+      if (!cgofuzz_coord_test_flag_ok(bins[i].gover, argv[k]))
+        fprintf(stderr,
+                "cgofuzz fuzz: warning: %s was built by go1.%d, which has no "
+                "flag %s: not passed to it\n",
+                argv[first + i], bins[i].gover, argv[k]);
   }
   ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
   if (sl <= 0) {
@@ -428,11 +451,12 @@ int cli_cmd_fuzz(int argc, char **argv) {
   /* -run: the tests of each binary first, its fuzzed targets skipped. */
   for (int i = 0; i < nbin && run_re; i++) {
     char *skip = bins[i].n ? skip_pattern(bins[i].names, bins[i].n) : NULL;
-    int r = bins[i].n
-                ? (skip ? run_tests_first(bins[i].path, skip, run_re, verbose,
-                                          cfg.extra_args, cfg.n_extra)
-                        : -1)
-                : 0;
+    int r =
+        bins[i].n
+            ? (skip ? run_tests_first(bins[i].path, bins[i].gover, skip, run_re,
+                                      verbose, cfg.extra_args, cfg.n_extra)
+                    : -1)
+            : 0;
     free(skip);
     if (r != 0) {
       rc = CLI_EXIT_FAIL;
@@ -448,6 +472,7 @@ int cli_cmd_fuzz(int argc, char **argv) {
       t->bin_base = bins[i].base;
       t->cfg.binary = bins[i].path;
       t->cfg.target = bins[i].names[k];
+      t->cfg.gover = bins[i].gover;
       if (nbin > 1)
         cgofuzz_buf_printf(&lb, "%s:", bins[i].base);
       cgofuzz_buf_puts(&lb, bins[i].names[k]);

@@ -86,8 +86,9 @@ typedef struct cgofuzz_coord_config {
   /* -fuzztimeout: a worker whose shared-memory exec count does not move
    * for this long while it has a call in flight is hung; the coordinator
    * stops it (a Go worker with SIGQUIT first, for its goroutine dump) and
-   * records the input it was running (coord_death.c). 0: Go's 10 s, the
-   * time after which Go's own worker panics with "deadlocked!"; negative:
+   * records the input it was running (coord_death.c). 0: the hang timer of
+   * the worker of release gover (10 s up to go1.26, 60 s in go1.27), after
+   * which Go's own worker panics; negative:
    * no limit (libFuzzer's -timeout=0). */
   int64_t exec_timeout_ns;
   /* -fuzzrsslimitmb: a busy worker whose resident set grows above this
@@ -135,6 +136,11 @@ typedef struct cgofuzz_coord_config {
   void (*on_stats)(void *stats_ctx, const cgofuzz_coord_stats *st, bool final);
   void *stats_ctx;
   bool campaign;
+  /* The Go release the binary was built by (cgofuzz_gover of core/gover.h,
+   * from cgofuzz_coord_binary_gover): corpus file names, quoting, decoding,
+   * the hang timer, the -fuzztime=Nx check and the worker's -test.* flags
+   * follow it. 0: the newest. */
+  int gover;
 } cgofuzz_coord_config;
 
 /* A failure a run recorded: the file written (NULL when none could be),
@@ -253,7 +259,8 @@ void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
 bool cgofuzz_coord_interrupted(void);
 
 /* The argv every worker of cfg is started with (cfg->binary, Go's worker
- * flags, then cfg->extra_args), NULL-terminated and malloc'd, each string
+ * flags, then those of cfg->extra_args that release cfg->gover accepts:
+ * cgofuzz_coord_test_flag_ok), NULL-terminated and malloc'd, each string
  * too; NULL when out of memory. Free with cgofuzz_coord_free_names. */
 char **cgofuzz_coord_worker_argv(const cgofuzz_coord_config *cfg, size_t *n);
 
@@ -279,6 +286,13 @@ int cgofuzz_coord_binary_goversion(const char *binary, char *out,
  * build info (a C target); -1 with err set and *g = CGOFUZZ_GOVER_NEWEST
  * on errors as above. *g is an int (cgofuzz_gover of core/gover.h). */
 int cgofuzz_coord_binary_gover(const char *binary, int *g, cgofuzz_err *err);
+
+/* Whether a test binary of release g (0: the newest) accepts the argument
+ * arg: false only for a -test.<name> flag that arrived after g (such as
+ * -test.skip before go1.20), which would make it exit with a usage error.
+ * Arguments that are not -test.* flags, and -test.* names cgofuzz has no
+ * record of (a C target's own), are accepted. */
+bool cgofuzz_coord_test_flag_ok(int g, const char *arg);
 
 #ifdef __cplusplus
 }

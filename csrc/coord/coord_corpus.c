@@ -84,11 +84,11 @@ static void append_kinds(cgofuzz_buf *msg, const cgofuzz_value *v,
 
 int cgofuzz_coord_corpus_typecheck(const uint8_t *data, size_t len,
                                    const cgofuzz_kind *kinds, size_t n,
-                                   cgofuzz_buf *msg) {
+                                   int gover, cgofuzz_buf *msg) {
   cgofuzz_values vals = {0};
   cgofuzz_err err = {0};
   int rc = -1;
-  if (cgofuzz_codec_decode(data, len, &vals, &err) != 0) {
+  if (cgofuzz_codec_decode_v(data, len, gover, &vals, &err) != 0) {
     cgofuzz_buf_printf(msg, "unmarshal: %s", err.msg);
     goto done;
   }
@@ -139,7 +139,7 @@ static int read_whole(const char *path, cgofuzz_buf *out) {
 
 int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
                                   const cgofuzz_kind *kinds, size_t n,
-                                  bool strict, bool is_seed,
+                                  int gover, bool strict, bool is_seed,
                                   cgofuzz_buf *errors, cgofuzz_buf *skipped) {
   DIR *d = opendir(dir);
   if (!d) {
@@ -189,8 +189,8 @@ int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
       break;
     }
     msg.len = 0;
-    if (cgofuzz_coord_corpus_typecheck(data.data, data.len, kinds, n, &msg) !=
-        0) {
+    if (cgofuzz_coord_corpus_typecheck(data.data, data.len, kinds, n, gover,
+                                       &msg) != 0) {
       if (strict) {
         cgofuzz_buf_printf(errors, "%s\"%s\": %.*s", errors->len ? "\n" : "",
                            coord_cstr(&path), (int)msg.len, coord_cstr(&msg));
@@ -240,13 +240,19 @@ static int mkdir_p(char *dir) {
  * than writing in dir. */
 int cgofuzz_coord_corpus_write(const char *dir, const uint8_t *data, size_t len,
                                char **path, cgofuzz_err *err) {
-  char name[17];
-  cgofuzz_codec_name(data, len, name);
+  return cgofuzz_coord_corpus_write_v(dir, data, len, 0, path, err);
+}
+
+int cgofuzz_coord_corpus_write_v(const char *dir, const uint8_t *data,
+                                 size_t len, int gover, char **path,
+                                 cgofuzz_err *err) {
+  char name[CGOFUZZ_CODEC_NAME_MAX];
+  cgofuzz_codec_name_v(data, len, gover ? gover : CGOFUZZ_GOVER_NEWEST, name);
   size_t dl = strlen(dir);
   char *d = strdup(dir);
-  char *p = malloc(dl + 18);
-  char *tdir = malloc(dl + 32);
-  char *tmp = malloc(dl + 48);
+  char *p = malloc(dl + 2 + CGOFUZZ_CODEC_NAME_MAX);
+  char *tdir = malloc(dl + 16 + CGOFUZZ_CODEC_NAME_MAX);
+  char *tmp = malloc(dl + 32 + 2 * CGOFUZZ_CODEC_NAME_MAX);
   if (!d || !p || !tdir || !tmp) {
     free(d);
     free(p);
@@ -254,8 +260,9 @@ int cgofuzz_coord_corpus_write(const char *dir, const uint8_t *data, size_t len,
     free(tmp);
     return cgofuzz_errf(err, 0, "out of memory");
   }
-  snprintf(p, dl + 18, "%s/%s", dir, name);
-  snprintf(tdir, dl + 32, "%s/.%s.tmp-XXXXXX", dir, name);
+  snprintf(p, dl + 2 + CGOFUZZ_CODEC_NAME_MAX, "%s/%s", dir, name);
+  snprintf(tdir, dl + 16 + CGOFUZZ_CODEC_NAME_MAX, "%s/.%s.tmp-XXXXXX", dir,
+           name);
   int fd = -1, e = 0;
   bool made_tdir = false, made_tmp = false;
   const char *what = "mkdir";
@@ -265,7 +272,7 @@ int cgofuzz_coord_corpus_write(const char *dir, const uint8_t *data, size_t len,
   if (!mkdtemp(tdir))
     goto fail;
   made_tdir = true;
-  snprintf(tmp, dl + 48, "%s/%s", tdir, name);
+  snprintf(tmp, dl + 32 + 2 * CGOFUZZ_CODEC_NAME_MAX, "%s/%s", tdir, name);
   /* O_EXCL in our own new directory; mode 0666 & ~umask as Go's
    * os.WriteFile. */
   if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0)

@@ -56,7 +56,9 @@ done:
 }
 
 size_t cgofuzz_cov_counters_size(const char *binary) {
-  return cgofuzz_cov_section_size(binary, ".go.fuzzcntrs");
+  size_t n = cgofuzz_cov_section_size(binary, ".go.fuzzcntrs");
+  /* go1.18 and go1.19 named the section as libFuzzer does (issue 14). */
+  return n ? n : cgofuzz_cov_section_size(binary, "__libfuzzer_extra_counters");
 }
 
 size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap,

@@ -306,7 +306,8 @@ static void corpus_tokens(coord *c, cgofuzz_coord_dict *d) {
   for (size_t i = 0; i < c->corpus.n; i++) {
     cgofuzz_err err = {0};
     const cgofuzz_centry *e = &c->corpus.e[i];
-    if (cgofuzz_codec_decode(e->data, e->len, &vals, &err) != 0)
+    if (cgofuzz_codec_decode_v(e->data, e->len, coord_gover(c->cfg), &vals,
+                               &err) != 0)
       continue;
     for (size_t k = 0; k < vals.n; k++) {
       const cgofuzz_value *v = &vals.v[k];
@@ -556,7 +557,8 @@ int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
   const cgofuzz_coord_dict *d = c->cfg->dict;
   const cgofuzz_centry *e = &c->corpus.e[idx];
   cgofuzz_err err = {0};
-  if (cgofuzz_codec_decode(e->data, e->len, &x->vals, &err) != 0)
+  if (cgofuzz_codec_decode_v(e->data, e->len, coord_gover(c->cfg), &x->vals,
+                             &err) != 0)
     return 1;
   size_t want = 1 + (rndn(x, 4) == 0) + (rndn(x, 16) == 0);
   s->ntok = 0;
@@ -586,7 +588,8 @@ int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
   if (!s->ntok)
     return 1;
   s->sent.len = 0;
-  if (cgofuzz_codec_encode(x->vals.v, x->vals.n, &s->sent, &err) != 0)
+  if (cgofuzz_codec_encode_v(x->vals.v, x->vals.n, coord_gover(c->cfg),
+                             &s->sent, &err) != 0)
     return -1;
   return 0;
 }

@@ -207,7 +207,8 @@ static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
   if (!typed)
     return cgofuzz_errf(err, 0, "discovery: the binary sent no input");
   cgofuzz_values vals = {0};
-  if (cgofuzz_codec_decode(typed, typed_len, &vals, err) != 0)
+  if (cgofuzz_codec_decode_v(typed, typed_len, coord_gover(cfg), &vals, err) !=
+      0)
     return -1;
   cfg->kinds = malloc((vals.n ? vals.n : 1) * sizeof *cfg->kinds);
   if (!cfg->kinds) {
@@ -223,13 +224,13 @@ static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
 
 /* The input re-encoded by our encoder, so that a file and the bytes Go
  * sent for it compare equal whatever literal forms the file used. */
-static int canonical(const uint8_t *data, size_t len, cgofuzz_buf *out) {
+static int canonical(const uint8_t *data, size_t len, int g, cgofuzz_buf *out) {
   cgofuzz_values vals = {0};
   cgofuzz_err err = {0};
   out->len = 0;
-  int rc = cgofuzz_codec_decode(data, len, &vals, &err);
+  int rc = cgofuzz_codec_decode_v(data, len, g, &vals, &err);
   if (rc == 0)
-    rc = cgofuzz_codec_encode(vals.v, vals.n, out, &err);
+    rc = cgofuzz_codec_encode_v(vals.v, vals.n, g, out, &err);
   cgofuzz_values_free(&vals);
   return rc;
 }
@@ -243,14 +244,16 @@ static void drop_testdata(cgofuzz_coord_config *cfg) {
   cgofuzz_buf dir = {0}, errs = {0}, a = {0}, b = {0};
   cgofuzz_buf_printf(&dir, "testdata/fuzz/%s", cfg->target);
   cgofuzz_coord_corpus_load_dir(&td, coord_cstr(&dir), cfg->kinds, cfg->n_kinds,
-                                false, true, &errs, NULL);
+                                coord_gover(cfg), false, true, &errs, NULL);
   bool *used = td.n ? calloc(td.n, sizeof *used) : NULL;
   size_t k = 0;
   for (size_t i = 0; i < cfg->n_seeds; i++) {
     bool drop = false;
-    if (used && canonical(cfg->seeds[i].data, cfg->seeds[i].len, &a) == 0)
+    if (used && canonical(cfg->seeds[i].data, cfg->seeds[i].len,
+                          coord_gover(cfg), &a) == 0)
       for (size_t j = 0; j < td.n && !drop; j++)
-        if (!used[j] && canonical(td.e[j].data, td.e[j].len, &b) == 0 &&
+        if (!used[j] &&
+            canonical(td.e[j].data, td.e[j].len, coord_gover(cfg), &b) == 0 &&
             a.len == b.len && memcmp(a.data, b.data, a.len) == 0)
           drop = used[j] = true;
     if (drop)
@@ -304,7 +307,8 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   argv[na++] = "-test.parallel=1";
   argv[na++] = cachearg;
   for (size_t i = 0; i < cfg->n_extra; i++)
-    argv[na++] = cfg->extra_args[i];
+    if (cgofuzz_coord_test_flag_ok(cfg->gover, cfg->extra_args[i]))
+      argv[na++] = cfg->extra_args[i];
   argv[na] = NULL;
   /* In our directory: a target may read files relative to it before
    * f.Fuzz. The cache stays private and empty. */

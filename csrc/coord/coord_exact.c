@@ -54,7 +54,8 @@ int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
   else if (e.len > room)
     why = "its length exceeds the shared memory";
   else if (cgofuzz_coord_corpus_typecheck(data, (size_t)e.len, c->cfg->kinds,
-                                          c->cfg->n_kinds, &msg) != 0)
+                                          c->cfg->n_kinds, coord_gover(c->cfg),
+                                          &msg) != 0)
     why = coord_cstr(&msg);
   if (why) {
     ignore_slot(c, why);

@@ -158,3 +158,22 @@ int cgofuzz_coord_binary_gover(const char *binary, cgofuzz_gover *g,
   *g = cgofuzz_gover_clamp(parsed);
   return 1;
 }
+
+bool cgofuzz_coord_test_flag_ok(int g, const char *arg) {
+  if (arg[0] != '-')
+    return true;
+  const char *p = arg + 1 + (arg[1] == '-');
+  if (strncmp(p, "test.", 5) != 0)
+    return true;
+  p += 5;
+  char name[64];
+  size_t n = strcspn(p, "=");
+  if (n == 0 || n >= sizeof name)
+    return true;
+  memcpy(name, p, n);
+  name[n] = '\0';
+  /* Only flags known to arrive after g are dropped: others (a C target's
+   * own, or ones cgofuzz has no record of) are passed on as given. */
+  return cgofuzz_gover_has_test_flag(g ? g : CGOFUZZ_GOVER_NEWEST, name) ||
+         !cgofuzz_gover_has_test_flag(CGOFUZZ_GOVER_NEWEST, name);
+}

@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "coord.h"
 #include "coord_worker.h"
+#include "gover.h"
 
 typedef struct cgofuzz_centry {
   uint8_t *data; /* encoded corpus file, owned */
@@ -43,7 +44,7 @@ void cgofuzz_coord_corpus_free(cgofuzz_coord_corpus *c);
  * [..], want [..]", "wrong number of values ...", "unmarshal: ...") to msg.*/
 int cgofuzz_coord_corpus_typecheck(const uint8_t *data, size_t len,
                                    const cgofuzz_kind *kinds, size_t n,
-                                   cgofuzz_buf *msg);
+                                   int gover, cgofuzz_buf *msg);
 
 /* Loads the regular files of dir (sorted by name, as Go's ReadDir) into c.
  * strict: a malformed file is an error (appended to *errors as one
@@ -53,7 +54,7 @@ int cgofuzz_coord_corpus_typecheck(const uint8_t *data, size_t len,
  * errors (message in *errors). */
 int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
                                   const cgofuzz_kind *kinds, size_t n,
-                                  bool strict, bool is_seed,
+                                  int gover, bool strict, bool is_seed,
                                   cgofuzz_buf *errors, cgofuzz_buf *skipped);
 
 /* mkdir -p dir, then writes data to dir/<Go's name> atomically (written in
@@ -62,6 +63,25 @@ int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
  * path; on failure err names the file, the step and the reason. */
 int cgofuzz_coord_corpus_write(const char *dir, const uint8_t *data, size_t len,
                                char **path, cgofuzz_err *err);
+/* The same, named as release gover names it (64 hex digits in go1.18 and
+ * go1.19, 16 from go1.20; 0: the newest). */
+int cgofuzz_coord_corpus_write_v(const char *dir, const uint8_t *data,
+                                 size_t len, int gover, char **path,
+                                 cgofuzz_err *err);
+
+/* The release cfg follows (cfg->gover, 0 meaning the newest). Used for
+ * every codec call, file name and timer that differs between releases. */
+static inline int coord_gover(const cgofuzz_coord_config *cfg) {
+  return cfg->gover ? cfg->gover : CGOFUZZ_GOVER_NEWEST;
+}
+
+/* The per-exec hang limit in force: -fuzztimeout when given (negative: no
+ * limit), else the hang timer of the Go worker of cfg's release (10 s up to
+ * go1.26, 60 s in go1.27), after which that worker panics itself. */
+static inline int64_t coord_hang_ns(const cgofuzz_coord_config *cfg) {
+  return cfg->exec_timeout_ns ? cfg->exec_timeout_ns
+                              : cgofuzz_gover_hang_timeout_ns(coord_gover(cfg));
+}
 
 /* The buffer's bytes as a C string: cgofuzz_buf_printf does not keep a
  * NUL after the data, so add one past len (len is unchanged). */
@@ -321,7 +341,7 @@ typedef struct cgofuzz_death {
   int status;         /* its wait status */
   int stopped_for;    /* CGOFUZZ_DEATH_HANG/_OOM: the coordinator stopped
                          it for that; else CGOFUZZ_DEATH_NONE */
-  int64_t timeout_ns; /* the per-exec timeout in force (0: Go's 10 s) */
+  int64_t timeout_ns; /* the per-exec timeout in force (coord_hang_ns) */
   int64_t rss_mb;     /* _OOM: the resident set seen */
   int64_t rss_limit_mb;
   int64_t oom_kills;   /* kernel OOM kills while its call ran, -1: unknown */

@@ -20,8 +20,8 @@
  *    built with dictionary tokens (coord_dict.c), kept in the slot;
  *  - replies and deaths are handled in coord_resp.c;
  *  - every WATCH_MS the busy workers are watched (coord_resp.c): one whose
- *    exec count stands still for -fuzztimeout (Go's 10 s) or whose
- *    resident set is over -fuzzrsslimitmb is stopped and its input
+ *    exec count stands still for -fuzztimeout (the release's hang timer)
+ *    or whose resident set is over -fuzzrsslimitmb is stopped and its input
  *    recorded; every worker's stderr is drained here into a tail that
  *    explains its death (coord_death.c).
  * The loop is single-threaded: poll() on every live worker's response pipe
@@ -333,8 +333,9 @@ char **cgofuzz_coord_worker_argv(const cgofuzz_coord_config *cfg, size_t *np) {
   b.len = 0;
   cgofuzz_buf_printf(&b, "-test.run=^%s$", cfg->target);
   v[n++] = strdup(coord_cstr(&b));
-  for (size_t i = 0; i < cfg->n_extra; i++)
-    v[n++] = strdup(cfg->extra_args[i]);
+  for (size_t i = 0; i < cfg->n_extra; i++) /* cli warns of the dropped */
+    if (cgofuzz_coord_test_flag_ok(cfg->gover, cfg->extra_args[i]))
+      v[n++] = strdup(cfg->extra_args[i]);
   cgofuzz_buf_free(&b);
   bool ok = true;
   for (size_t i = 0; i < n; i++)
@@ -382,7 +383,8 @@ static int load_corpus(coord *c) {
     snprintf(name, sizeof name, "seed#%zu", i);
     msg.len = 0;
     if (cgofuzz_coord_corpus_typecheck(cfg->seeds[i].data, cfg->seeds[i].len,
-                                       cfg->kinds, cfg->n_kinds, &msg) != 0)
+                                       cfg->kinds, cfg->n_kinds,
+                                       coord_gover(cfg), &msg) != 0)
       continue;
     cgofuzz_coord_corpus_add(&c->corpus, cfg->seeds[i].data, cfg->seeds[i].len,
                              true, name);
@@ -392,9 +394,9 @@ static int load_corpus(coord *c) {
     for (size_t i = 0; i < cfg->n_inputs; i++) {
       const char *name = cfg->input_names ? cfg->input_names[i] : "input";
       msg.len = 0;
-      if (cgofuzz_coord_corpus_typecheck(cfg->inputs[i].data,
-                                         cfg->inputs[i].len, cfg->kinds,
-                                         cfg->n_kinds, &msg) != 0) {
+      if (cgofuzz_coord_corpus_typecheck(
+              cfg->inputs[i].data, cfg->inputs[i].len, cfg->kinds, cfg->n_kinds,
+              coord_gover(cfg), &msg) != 0) {
         fprintf(stderr, "WARNING: skipping %s: %s\n", name, coord_cstr(&msg));
         continue;
       }
@@ -405,13 +407,13 @@ static int load_corpus(coord *c) {
     return 0;
   }
   if (cgofuzz_coord_corpus_load_dir(&c->corpus, c->testdata_dir, cfg->kinds,
-                                    cfg->n_kinds, true, true, &errs,
-                                    NULL) != 0) {
+                                    cfg->n_kinds, coord_gover(cfg), true, true,
+                                    &errs, NULL) != 0) {
     cgofuzz_coord_fail(c, coord_cstr(&errs), errs.len);
     rc = -1;
-  } else if (cgofuzz_coord_corpus_load_dir(&c->corpus, c->cache_dir, cfg->kinds,
-                                           cfg->n_kinds, false, false, &errs,
-                                           &skipped) != 0) {
+  } else if (cgofuzz_coord_corpus_load_dir(
+                 &c->corpus, c->cache_dir, cfg->kinds, cfg->n_kinds,
+                 coord_gover(cfg), false, false, &errs, &skipped) != 0) {
     cgofuzz_coord_fail(c, coord_cstr(&errs), errs.len);
     rc = -1;
   } else if (skipped.len) {
@@ -437,7 +439,8 @@ static int add_zero_entry(coord *c) {
     return -1;
   for (size_t i = 0; i < c->cfg->n_kinds; i++)
     v[i].kind = c->cfg->kinds[i];
-  if (cgofuzz_codec_encode(v, c->cfg->n_kinds, &b, &err) == 0 &&
+  if (cgofuzz_codec_encode_v(v, c->cfg->n_kinds, coord_gover(c->cfg), &b,
+                             &err) == 0 &&
       cgofuzz_coord_corpus_add(&c->corpus, b.data, b.len, false, "zero") >= 0)
     rc = 0;
   free(v);

@@ -205,8 +205,8 @@ static char *write_failure(coord *c, const cgofuzz_buf *data) {
     cgofuzz_err err = {0};
     if (!dirs[i])
       continue;
-    if (cgofuzz_coord_corpus_write(dirs[i], data->data, data->len, &path,
-                                   &err) != 0) {
+    if (cgofuzz_coord_corpus_write_v(dirs[i], data->data, data->len,
+                                     coord_gover(c->cfg), &path, &err) != 0) {
       path = NULL;
       fprintf(stderr, "cgofuzz: could not write the failing input to %s: %s\n",
               dirs[i], err.msg);
@@ -269,8 +269,8 @@ void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
 /* Adds a new interesting input to the corpus and the cache. */
 void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
                                    const uint8_t *snap) {
-  char hex[17];
-  cgofuzz_codec_name(data->data, data->len, hex);
+  char hex[CGOFUZZ_CODEC_NAME_MAX];
+  cgofuzz_codec_name_v(data->data, data->len, coord_gover(c->cfg), hex);
   hex[8] = '\0';
   int added =
       cgofuzz_coord_corpus_add(&c->corpus, data->data, data->len, false, hex);
@@ -290,8 +290,8 @@ void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
   }
   char *path = NULL;
   cgofuzz_err err = {0};
-  if (cgofuzz_coord_corpus_write(c->cache_dir, data->data, data->len, &path,
-                                 &err) != 0) {
+  if (cgofuzz_coord_corpus_write_v(c->cache_dir, data->data, data->len,
+                                   coord_gover(c->cfg), &path, &err) != 0) {
     /* The input stays in the in-memory corpus; only resuming loses it. */
     if (!c->cache_warned)
       fprintf(stderr,

@@ -48,7 +48,8 @@ static int rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
   cgofuzz_mutator m;
   cgofuzz_mutator_init(&m, h->rand_state, h->rand_inc);
   int rc = -1;
-  if (cgofuzz_codec_decode(base, base_len, &vals, &err) != 0)
+  if (cgofuzz_codec_decode_v(base, base_len, coord_gover(c->cfg), &vals,
+                             &err) != 0)
     goto done;
   if (!s->warmup) {
     int64_t k = ((count - 1) % CGOFUZZ_CHAINED_MUTATIONS) + 1;
@@ -73,7 +74,8 @@ static int rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
     vals.v[idx] = v;
   }
   out->len = 0;
-  if (cgofuzz_codec_encode(vals.v, vals.n, out, &err) != 0)
+  if (cgofuzz_codec_encode_v(vals.v, vals.n, coord_gover(c->cfg), out, &err) !=
+      0)
     goto done;
   rc = 0;
 done:
@@ -295,12 +297,9 @@ static void stop_for(coord *c, slot *s, int why) {
 void cgofuzz_coord_watch(coord *c) {
   const cgofuzz_coord_config *cfg = c->cfg;
   int64_t now = cgofuzz_mono_ms();
-  /* 0: Go's 10 s; negative: no limit (timeout_ms 0). */
+  /* 0: the release's hang timer; negative: no limit (timeout_ms 0). */
   int64_t timeout_ms =
-      cfg->exec_timeout_ns < 0
-          ? 0
-          : (cfg->exec_timeout_ns ? cfg->exec_timeout_ns : 10000000000LL) /
-                1000000;
+      cfg->exec_timeout_ns < 0 ? 0 : coord_hang_ns(cfg) / 1000000;
   int64_t ook = -2; /* not read yet this tick */
   /* A C worker was given the same limits (coord_loop.c) and its watchdog
    * reports them in the words its front end expects (libFuzzer's under
@@ -362,10 +361,11 @@ static bool killed_again(coord *c, slot *s, const cgofuzz_buf *data) {
   call.fuzz.warmup = true;
   c->line.len = 0;
   cgofuzz_wire_encode_call(&call, &c->line);
-  int64_t wait_ms =
-      (c->cfg->exec_timeout_ns > 0 ? c->cfg->exec_timeout_ns : 10000000000LL) /
-          1000000 +
-      5000;
+  int64_t wait_ms = (c->cfg->exec_timeout_ns > 0
+                         ? c->cfg->exec_timeout_ns
+                         : cgofuzz_gover_hang_timeout_ns(coord_gover(c->cfg))) /
+                        1000000 +
+                    5000;
   const uint8_t *l;
   size_t n;
   int got =
@@ -402,7 +402,7 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   cgofuzz_death d = {
       .status = st,
       .stopped_for = s->stopped_for,
-      .timeout_ns = c->cfg->exec_timeout_ns,
+      .timeout_ns = coord_hang_ns(c->cfg),
       .rss_mb = s->rss_mb,
       .rss_limit_mb = c->cfg->rss_limit_mb,
       .oom_kills = ook >= 0 && s->oom_base >= 0 ? ook - s->oom_base : -1,
