@@ -160,19 +160,12 @@ static int convert_one(const char *path, bool to_go, bool go118,
               "with the same values\n",
               path, back.len);
   }
-  if (to_go && go118 && !corpus) {
-    if (cgofuzz_codec_encode(vals.v, vals.n, &out, &err) != 0) {
-      fprintf(stderr, "%s: %s\n", path, err.msg);
-      rc = CLI_EXIT_FAIL;
-      goto done;
-    }
-    char h[17];
-    cgofuzz_codec_name(out.data, out.len, h);
-    if (cgofuzz_buf_printf(&name, "%s/%s%c", outdir, h, 0) != 0)
-      goto oom;
-  } else if (to_go) {
-    if (cgofuzz_rawargs_to_corpus(kinds, nk, raw.data, raw.len, &out, &err) !=
-        0) {
+  if (to_go) {
+    /* go118 decoded the values already; a raw file maps to them by
+     * core/rawargs' layout. */
+    if ((go118 && !corpus) ? cgofuzz_codec_encode(vals.v, vals.n, &out, &err)
+                           : cgofuzz_rawargs_to_corpus(kinds, nk, raw.data,
+                                                       raw.len, &out, &err)) {
       fprintf(stderr, "%s: %s\n", path, err.msg);
       rc = CLI_EXIT_FAIL;
       goto done;

@@ -27,7 +27,6 @@
  * memory: `go test -msan`; undefined: the C code with UBSan; coverage,
  * none or unset: no sanitizer.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -39,6 +38,7 @@
 
 #include "cli.h"
 #include "coord.h"
+#include "dir.h"
 #include "rawargs.h"
 #include "spawn.h"
 
@@ -237,10 +237,6 @@ static int run(const char *path, char **argv, const char *dir, char **env,
 
 static bool ok(int st) { return st >= 0 && WIFEXITED(st) && !WEXITSTATUS(st); }
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Appends the files of dir/testdata/fuzz/target (sorted by name, as Go
  * reads them) to g's seeds, each checked against the target's kinds.
  * Returns 0, or -1 after printing why. */
@@ -248,8 +244,9 @@ static int add_testdata(const char *dir, const char *target, cli_golaunch *g) {
   cgofuzz_buf td = {0};
   if (cgofuzz_buf_printf(&td, "%s/testdata/fuzz/%s%c", dir, target, 0) != 0)
     return -1;
-  DIR *d = opendir((const char *)td.data);
-  if (!d) {
+  char **names;
+  size_t n;
+  if (cgofuzz_dir_names((const char *)td.data, false, &names, &n) != 0) {
     int e = errno;
     cgofuzz_buf_free(&td);
     if (e == ENOENT || e == ENOTDIR)
@@ -258,30 +255,7 @@ static int add_testdata(const char *dir, const char *target, cli_golaunch *g) {
             strerror(e));
     return -1;
   }
-  char **names = NULL;
-  size_t n = 0, cap = 0;
   int rc = 0;
-  struct dirent *de;
-  while (rc == 0 && (de = readdir(d)) != NULL) {
-    if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-      continue;
-    if (n == cap) {
-      cap = cap ? 2 * cap : 16;
-      char **nn = realloc(names, cap * sizeof *nn);
-      if (!nn) {
-        rc = -1;
-        break;
-      }
-      names = nn;
-    }
-    if (!(names[n] = strdup(de->d_name)))
-      rc = -1;
-    else
-      n++;
-  }
-  closedir(d);
-  if (n)
-    qsort(names, n, sizeof *names, cmp_str);
   for (size_t i = 0; i < n && rc == 0; i++) {
     cgofuzz_buf path = {0}, data = {0}, raw = {0};
     cgofuzz_err err = {0};
@@ -319,9 +293,7 @@ static int add_testdata(const char *dir, const char *target, cli_golaunch *g) {
     cgofuzz_buf_free(&data);
     cgofuzz_buf_free(&raw);
   }
-  for (size_t i = 0; i < n; i++)
-    free(names[i]);
-  free(names);
+  cgofuzz_dir_names_free(names, n);
   cgofuzz_buf_free(&td);
   return rc;
 }

@@ -16,7 +16,6 @@
  * without -v. With several directories a last block sums them all.
  * Exit status 0 unless a directory cannot be read (2).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 
 #include "cli.h"
 #include "codec.h"
+#include "dir.h"
 #include "rawargs.h"
 #include "sha256.h"
 
@@ -128,45 +128,26 @@ oom:
 
 static int read_dir(const char *dir, entries *es, cgofuzz_buf *rejects,
                     size_t *n_rejects, bool verbose) {
-  DIR *d = opendir(dir);
-  if (!d) {
+  char **names;
+  size_t n;
+  if (cgofuzz_dir_names(dir, true, &names, &n) != 0) {
     fprintf(stderr, "cgofuzz corpus stats: %s: %s\n", dir, strerror(errno));
     return -1;
   }
-  char **names = NULL;
-  size_t n = 0, cap = 0;
-  struct dirent *de;
   int rc = 0;
-  while ((de = readdir(d))) {
-    if (de->d_name[0] == '.')
-      continue;
-    if (n == cap) {
-      cap = cap ? 2 * cap : 64;
-      char **nn = realloc(names, cap * sizeof *nn);
-      if (!nn) {
-        rc = -1;
-        break;
-      }
-      names = nn;
-    }
-    size_t l = strlen(dir) + strlen(de->d_name) + 2;
-    if (!(names[n] = malloc(l))) {
+  cgofuzz_buf path = {0};
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    path.len = 0;
+    if (cgofuzz_buf_printf(&path, "%s/%s%c", dir, names[i], 0) != 0) {
       rc = -1;
       break;
     }
-    snprintf(names[n++], l, "%s/%s", dir, de->d_name);
-  }
-  closedir(d);
-  if (names)
-    qsort(names, n, sizeof *names, by_str);
-  for (size_t i = 0; rc == 0 && i < n; i++) {
     struct stat st;
-    if (stat(names[i], &st) == 0 && S_ISREG(st.st_mode))
-      rc = add_file(es, names[i], rejects, n_rejects, verbose);
+    if (stat((const char *)path.data, &st) == 0 && S_ISREG(st.st_mode))
+      rc = add_file(es, (const char *)path.data, rejects, n_rejects, verbose);
   }
-  for (size_t i = 0; i < n; i++)
-    free(names[i]);
-  free(names);
+  cgofuzz_dir_names_free(names, n);
+  cgofuzz_buf_free(&path);
   return rc;
 }
 

@@ -9,7 +9,6 @@
  * files that do not are skipped (Go silently; the coordinator names them
  * in one warning).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 
 #include "codec.h"
 #include "coord_internal.h"
+#include "dir.h"
 #include "sha256.h"
 #include "wire.h"
 
@@ -113,10 +113,6 @@ done:
   return rc;
 }
 
-static int cmp_names(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int read_whole(const char *path, cgofuzz_buf *out) {
   FILE *f = fopen(path, "rb");
   if (!f)
@@ -141,40 +137,15 @@ int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
                                   const cgofuzz_kind *kinds, size_t n,
                                   int gover, bool strict, bool is_seed,
                                   cgofuzz_buf *errors, cgofuzz_buf *skipped) {
-  DIR *d = opendir(dir);
-  if (!d) {
+  char **names;
+  size_t nn;
+  if (cgofuzz_dir_names(dir, false, &names, &nn) != 0) {
     if (errno == ENOENT || errno == ENOTDIR)
       return 0;
     cgofuzz_buf_printf(errors, "open %s: %s", dir, strerror(errno));
     return -1;
   }
-  char **names = NULL;
-  size_t nn = 0, cap = 0;
   int rc = 0;
-  struct dirent *de;
-  while ((de = readdir(d)) != NULL) {
-    if (de->d_name[0] == '.' &&
-        (de->d_name[1] == '\0' ||
-         (de->d_name[1] == '.' && de->d_name[2] == '\0')))
-      continue;
-    if (nn == cap) {
-      cap = cap ? cap * 2 : 32;
-      char **nnames = realloc(names, cap * sizeof *nnames);
-      if (!nnames) {
-        rc = -1;
-        break;
-      }
-      names = nnames;
-    }
-    if (!(names[nn] = strdup(de->d_name))) {
-      rc = -1;
-      break;
-    }
-    nn++;
-  }
-  closedir(d);
-  if (rc == 0 && nn)
-    qsort(names, nn, sizeof *names, cmp_names);
   cgofuzz_buf path = {0}, data = {0}, msg = {0};
   for (size_t i = 0; rc == 0 && i < nn; i++) {
     path.len = 0;
@@ -203,9 +174,7 @@ int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
     if (cgofuzz_coord_corpus_add(c, data.data, data.len, is_seed, names[i]) < 0)
       rc = -1;
   }
-  for (size_t i = 0; i < nn; i++)
-    free(names[i]);
-  free(names);
+  cgofuzz_dir_names_free(names, nn);
   cgofuzz_buf_free(&path);
   cgofuzz_buf_free(&data);
   cgofuzz_buf_free(&msg);

@@ -12,7 +12,6 @@
  * the coordinator's argv verbatim, so every flag a coordinator may pass is
  * accepted here even when it means nothing to a worker.
  */
-#include <dirent.h>
 #include <limits.h>
 #include <regex.h>
 #include <signal.h>
@@ -26,6 +25,7 @@
 #include "clock.h"
 #include "codec.h"
 #include "coord.h"
+#include "dir.h"
 #include "driver_internal.h"
 #include "flags.h"
 #include "lf.h"
@@ -259,40 +259,23 @@ static void put_indented(cgofuzz_buf *out, const uint8_t *p, size_t n,
   }
 }
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Regular files of dir, sorted like Go's os.ReadDir. */
+/* Regular files of dir, sorted like Go's os.ReadDir; NULL (and *n 0)
+ * when there are none or dir cannot be read. */
 static char **list_dir(const char *dir, size_t *n) {
+  char **names;
+  size_t k;
   *n = 0;
-  DIR *d = opendir(dir);
-  if (!d)
+  if (cgofuzz_dir_names(dir, false, &names, &k) != 0)
     return NULL;
-  char **names = NULL;
-  size_t cap = 0;
-  struct dirent *de;
-  while ((de = readdir(d)) != NULL) {
-    if (de->d_name[0] == '.' &&
-        (de->d_name[1] == 0 || (de->d_name[1] == '.' && de->d_name[2] == 0)))
-      continue;
+  for (size_t i = 0; i < k; i++) {
     char path[PATH_MAX + 258];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-      continue;
-    if (*n == cap) {
-      cap = cap ? cap * 2 : 16;
-      char **nn = realloc(names, cap * sizeof *nn);
-      if (!nn)
-        break;
-      names = nn;
-    }
-    names[(*n)++] = strdup(de->d_name);
+      free(names[i]);
+    else
+      names[(*n)++] = names[i];
   }
-  closedir(d);
-  if (*n)
-    qsort(names, *n, sizeof *names, cmp_str);
   return names;
 }
 

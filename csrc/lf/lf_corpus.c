@@ -10,7 +10,6 @@
  * Writes are atomic (a temporary beside the file, then rename) and a
  * failed artifact write prints the bytes, so nothing found is ever lost.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 
 #include "base64.h"
 #include "codec.h"
+#include "dir.h"
 #include "lf_internal.h"
 #include "rawargs.h"
 #include "sha1.h"
@@ -84,51 +84,31 @@ int cgofuzz_lf_read_input(const cgofuzz_lf_target *t, const char *path,
   return rc;
 }
 
-static int cmp_names(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int cgofuzz_lf_read_dir(const cgofuzz_lf_target *t, const char *dir,
                         int64_t max_len, lf_inputs *out) {
-  DIR *d = opendir(dir);
-  if (!d) {
+  char **names;
+  size_t n;
+  /* Names starting with '.' are skipped: ., .., and our own temporaries. */
+  if (cgofuzz_dir_names(dir, true, &names, &n) != 0) {
     if (errno == ENOENT)
       return 0; /* libFuzzer creates nothing either: an empty corpus */
     fprintf(stderr, "ERROR: %s: %s\n", dir, strerror(errno));
     return -1;
   }
-  char **names = NULL;
-  size_t n = 0, cap = 0;
   int rc = 0;
-  struct dirent *de;
-  while ((de = readdir(d))) {
-    if (de->d_name[0] == '.')
-      continue; /* ., .., and our own temporaries */
-    if (n == cap) {
-      cap = cap ? 2 * cap : 64;
-      char **nn = realloc(names, cap * sizeof *nn);
-      if (!nn) {
-        rc = -1;
-        break;
-      }
-      names = nn;
-    }
-    size_t len = strlen(dir) + strlen(de->d_name) + 2;
-    if (!(names[n] = malloc(len))) {
+  cgofuzz_buf path = {0};
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    path.len = 0;
+    if (cgofuzz_buf_printf(&path, "%s/%s%c", dir, names[i], 0) != 0) {
       rc = -1;
       break;
     }
-    snprintf(names[n++], len, "%s/%s", dir, de->d_name);
-  }
-  closedir(d);
-  if (names)
-    qsort(names, n, sizeof *names, cmp_names);
-  for (size_t i = 0; rc == 0 && i < n; i++) {
+    const char *file = (const char *)path.data;
     struct stat st;
-    if (stat(names[i], &st) != 0)
+    if (stat(file, &st) != 0)
       continue; /* vanished or a dangling link: libFuzzer skips it too */
     if (S_ISDIR(st.st_mode)) {
-      rc = cgofuzz_lf_read_dir(t, names[i], max_len, out);
+      rc = cgofuzz_lf_read_dir(t, file, max_len, out);
       continue;
     }
     if (!S_ISREG(st.st_mode))
@@ -145,12 +125,11 @@ int cgofuzz_lf_read_dir(const cgofuzz_lf_target *t, const char *dir,
     }
     /* An unreadable file is said and skipped: one bad file must not stop
      * a bot from fuzzing the rest. */
-    if (cgofuzz_lf_read_input(t, names[i], max_len, &out->v[out->n]) == 0)
+    if (cgofuzz_lf_read_input(t, file, max_len, &out->v[out->n]) == 0)
       out->n++;
   }
-  for (size_t i = 0; i < n; i++)
-    free(names[i]);
-  free(names);
+  cgofuzz_dir_names_free(names, n);
+  cgofuzz_buf_free(&path);
   if (rc != 0)
     fprintf(stderr, "ERROR: reading %s: out of memory\n", dir);
   return rc;

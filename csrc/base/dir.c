@@ -1,0 +1,57 @@
+/*
+ * dir.c: sorted directory listings (dir.h).
+ */
+#include "dir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cgofuzz_dir_names(const char *dir, bool skip_hidden, char ***names,
+                      size_t *n) {
+  *names = NULL;
+  *n = 0;
+  DIR *d = opendir(dir);
+  if (!d)
+    return -1;
+  char **v = NULL;
+  size_t k = 0, cap = 0;
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL) {
+    const char *s = de->d_name;
+    if (s[0] == '.' && (skip_hidden || s[1] == 0 || (s[1] == '.' && s[2] == 0)))
+      continue;
+    if (k == cap) {
+      cap = cap ? 2 * cap : 32;
+      char **nv = realloc(v, cap * sizeof *nv);
+      if (!nv)
+        goto oom;
+      v = nv;
+    }
+    if (!(v[k] = strdup(s)))
+      goto oom;
+    k++;
+  }
+  closedir(d);
+  if (k)
+    qsort(v, k, sizeof *v, by_name);
+  *names = v;
+  *n = k;
+  return 0;
+oom:
+  closedir(d);
+  cgofuzz_dir_names_free(v, k);
+  errno = ENOMEM;
+  return -1;
+}
+
+void cgofuzz_dir_names_free(char **names, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(names[i]);
+  free(names);
+}

@@ -1,0 +1,23 @@
+/*
+ * dir.h: the entries of a directory, sorted, as Go's os.ReadDir lists them
+ * (byte order of the names). One listing for every place that walks a
+ * corpus directory: the coordinator's corpus, a C target's regression run,
+ * libFuzzer's corpus directories, corpus stats and the Go launcher's seeds.
+ */
+#ifndef CGOFUZZ_BASE_DIR_H
+#define CGOFUZZ_BASE_DIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The names (not paths) of dir's entries but "." and "..", sorted by
+ * strcmp; with skip_hidden, every name starting with '.' is left out too
+ * (libFuzzer's temporaries and ours). Types are not looked at: callers
+ * stat what they need. Returns 0 with *names malloc'd (NULL when empty),
+ * each name malloc'd too; -1 with errno set (opendir's, or ENOMEM) and
+ * nothing to free. */
+int cgofuzz_dir_names(const char *dir, bool skip_hidden, char ***names,
+                      size_t *n);
+void cgofuzz_dir_names_free(char **names, size_t n);
+
+#endif
