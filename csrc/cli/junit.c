@@ -83,6 +83,20 @@ static void put_text(cgofuzz_buf *b, const char *s) {
   put_xml(b, s, strlen(s), false);
 }
 
+/* A target's JUnit outcome: a <failure> when any failing input was
+ * written (a file to re-run), else an <error> when it failed without one
+ * (a death with no input, a discovery error), else it passed. */
+enum { OUT_PASS, OUT_FAILURE, OUT_ERROR };
+static int outcome(const cli_ctarget *t) {
+  int o = OUT_PASS;
+  for (size_t k = 0; k < t->report.n_failures; k++) {
+    if (t->report.failures[k].path)
+      return OUT_FAILURE;
+    o = OUT_ERROR;
+  }
+  return o;
+}
+
 static void put_case(cgofuzz_buf *b, const cli_ctarget *t) {
   cgofuzz_buf_puts(b, "    <testcase classname=\"");
   put_xs(b, t->bin_base);
@@ -144,16 +158,10 @@ int cli_junit_write(const cli_campaign *cp, const char *path) {
   strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
   size_t tests = 0, fails = 0, errors = 0;
   for (size_t i = 0; i < cp->n; i++) {
-    const cli_ctarget *t = &cp->t[i];
-    bool f = false, e = false;
-    for (size_t k = 0; k < t->report.n_failures; k++)
-      if (t->report.failures[k].path)
-        f = true;
-      else
-        e = true;
+    int o = outcome(&cp->t[i]);
     tests++;
-    fails += f;
-    errors += e && !f;
+    fails += o == OUT_FAILURE;
+    errors += o == OUT_ERROR;
   }
   cgofuzz_buf_printf(&b,
                      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -174,15 +182,10 @@ int cli_junit_write(const cli_campaign *cp, const char *path) {
       const cli_ctarget *t = &cp->t[j];
       if (strcmp(t->binary, cp->t[i].binary) != 0)
         continue;
-      bool f = false, e = false;
-      for (size_t k = 0; k < t->report.n_failures; k++)
-        if (t->report.failures[k].path)
-          f = true;
-        else
-          e = true;
+      int o = outcome(t);
       st++;
-      sf += f;
-      se += e && !f;
+      sf += o == OUT_FAILURE;
+      se += o == OUT_ERROR;
       ss += t->state == CLI_CT_NOTRUN;
       secs += (double)t->used_ms / 1000.0;
     }
