@@ -1,9 +1,12 @@
 # cgofuzzConfig.cmake: find_package(cgofuzz) for C fuzz targets.
 #
-# Usable from a build tree (-Dcgofuzz_DIR=<cgofuzz source>/cmake, with
-# CGOFUZZ_BUILD_DIR or $ENV{CGOFUZZ_BUILD_DIR} naming the build directory,
-# default <source>/build) or from an install (<prefix>/lib/cmake/cgofuzz with
-# lib/ and include/ next to it).
+# Usable from an install (`cmake --install build --prefix DIR`: this file is
+# DIR/lib/cmake/cgofuzz/cgofuzzConfig.cmake, found with
+# -DCMAKE_PREFIX_PATH=DIR or in /usr, the libraries are DIR/lib/cgofuzz and
+# the headers DIR/include; the tree may be moved) or from a build tree
+# (-Dcgofuzz_DIR=<cgofuzz source>/cmake, with CGOFUZZ_BUILD_DIR or
+# $ENV{CGOFUZZ_BUILD_DIR} naming the build directory, default
+# <source>/build).
 #
 # Provides the imported targets cgofuzz::runtime and cgofuzz::main and
 #   cgofuzz_add_fuzz_target(NAME SOURCES... [SEED_CORPUS dir])
@@ -19,7 +22,11 @@
 # source directory), as `go test` does. The targets must be compiled by
 # clang (the coverage flags are clang's).
 get_filename_component(_cgofuzz_here "${CMAKE_CURRENT_LIST_FILE}" DIRECTORY)
-if(EXISTS "${_cgofuzz_here}/../../libcgofuzz.a")
+if(EXISTS "${_cgofuzz_here}/../../cgofuzz/libcgofuzz.a")
+  get_filename_component(_cgofuzz_lib "${_cgofuzz_here}/../../cgofuzz" ABSOLUTE)
+  get_filename_component(_cgofuzz_inc "${_cgofuzz_here}/../../../include"
+                         ABSOLUTE)
+elseif(EXISTS "${_cgofuzz_here}/../../libcgofuzz.a")
   get_filename_component(_cgofuzz_lib "${_cgofuzz_here}/../.." ABSOLUTE)
   get_filename_component(_cgofuzz_inc "${_cgofuzz_here}/../../../include"
                          ABSOLUTE)

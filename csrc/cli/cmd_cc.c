@@ -25,7 +25,10 @@
  * Finding the runtime, first match wins:
  *  1. $CGOFUZZ_LIBDIR (holding libcgofuzz.a, libcgofuzz_main.a) and
  *     $CGOFUZZ_INCLUDEDIR (holding cgofuzz/target.h);
- *  2. an install tree: <exe dir>/../lib and <exe dir>/../include;
+ *  2. an install tree (`cmake --install`, moved or not): <exe dir>/../lib/
+ *     cgofuzz (else <exe dir>/../lib) and <exe dir>/../include, <exe dir>
+ *     from the executable's real path (/proc/self/exe, so a symbolic link
+ *     to bin/cgofuzz works);
  *  3. a build tree: <exe dir>/.. holds the libraries and CMakeCache.txt,
  *     whose cgofuzz_SOURCE_DIR gives <source>/include.
  * The compiler is $CGOFUZZ_CLANG (or $CGOFUZZ_CLANGXX), else clang
@@ -80,15 +83,21 @@ static int locate(char *lib, char *inc, size_t n) {
     return -1;
   exe[k] = 0;
   char *slash = strrchr(exe, '/');
+  if (!slash)
+    return -1;
   *slash = 0; /* exe is now the bin directory */
   char up[PATH_MAX];
   /* (Checked lengths: a truncated path would name another directory.) */
   if (snprintf(up, sizeof up, "%s/..", exe) >= (int)sizeof up ||
-      snprintf(lib, n, "%s/../lib", exe) >= (int)n ||
       snprintf(inc, n, "%s/../include", exe) >= (int)n)
     return -1;
-  if (exists(lib, "libcgofuzz.a") && exists(inc, "cgofuzz/target.h"))
-    return 0;
+  static const char *const libdirs[] = {"lib/cgofuzz", "lib"};
+  for (size_t i = 0; i < sizeof libdirs / sizeof libdirs[0]; i++) {
+    if (snprintf(lib, n, "%s/../%s", exe, libdirs[i]) >= (int)n)
+      return -1;
+    if (exists(lib, "libcgofuzz.a") && exists(inc, "cgofuzz/target.h"))
+      return 0;
+  }
   if (snprintf(lib, n, "%s", up) >= (int)n)
     return -1;
   if (exists(lib, "libcgofuzz.a") && from_cache(up, inc, n))

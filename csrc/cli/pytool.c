@@ -8,9 +8,11 @@
  *
  * The tools directory, first match wins (it must hold the script):
  *  1. $CGOFUZZ_TOOLS_DIR;
- *  2. CGOFUZZ_TOOLS_DIR, defined at compile time by CMake as
- *     <source>/tools/report (a build tree, or an install from it);
- *  3. <exe dir>/../share/cgofuzz/report (an install tree).
+ *  2. <exe dir>/../share/cgofuzz/report, <exe dir> from the executable's
+ *     real path (an install tree, `cmake --install`, wherever it was
+ *     moved, also through a symbolic link to bin/cgofuzz);
+ *  3. CGOFUZZ_TOOLS_DIR, defined at compile time by CMake as
+ *     <source>/tools/report (a build tree).
  * The interpreter is $CGOFUZZ_PYTHON, else python3 from PATH; the scripts
  * themselves move to Debian's /usr/bin/python3 when the first one lacks
  * their modules, and name the missing Debian package otherwise.
@@ -31,13 +33,8 @@ static bool tool_at(const char *dir, const char *script, char *path, size_t n) {
   return k > 0 && (size_t)k < n && access(path, R_OK) == 0;
 }
 
-static bool find_tool(const char *script, char *path, size_t n) {
-  if (tool_at(getenv("CGOFUZZ_TOOLS_DIR"), script, path, n))
-    return true;
-#ifdef CGOFUZZ_TOOLS_DIR
-  if (tool_at(CGOFUZZ_TOOLS_DIR, script, path, n))
-    return true;
-#endif
+/* <exe dir>/../share/cgofuzz/report (/proc/self/exe is the real path). */
+static bool installed_tool(const char *script, char *path, size_t n) {
   char exe[PATH_MAX];
   ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (k <= 0)
@@ -54,12 +51,25 @@ static bool find_tool(const char *script, char *path, size_t n) {
   return tool_at(share, script, path, n);
 }
 
+static bool find_tool(const char *script, char *path, size_t n) {
+  if (tool_at(getenv("CGOFUZZ_TOOLS_DIR"), script, path, n))
+    return true;
+  if (installed_tool(script, path, n))
+    return true;
+#ifdef CGOFUZZ_TOOLS_DIR
+  if (tool_at(CGOFUZZ_TOOLS_DIR, script, path, n))
+    return true;
+#endif
+  return false;
+}
+
 int cli_run_pytool(const char *cmd, const char *script, int argc, char **argv) {
   static char path[PATH_MAX + 64];
   if (!find_tool(script, path, sizeof path)) {
     fprintf(stderr,
-            "cgofuzz %s: cannot find the report tools (%s, in the source "
-            "tree's tools/report): set CGOFUZZ_TOOLS_DIR to that directory\n",
+            "cgofuzz %s: cannot find the report tools (%s, in an install's "
+            "share/cgofuzz/report or the source tree's tools/report): set "
+            "CGOFUZZ_TOOLS_DIR to that directory\n",
             cmd, script);
     return CLI_EXIT_FAIL;
   }
