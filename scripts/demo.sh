@@ -10,10 +10,30 @@
 #      state, as the coordinator does to rebuild the input a worker died on.
 # The example package is copied to a temporary directory, so the repository
 # is left as it was.
+#
+# It installs only what this needs (install-deps.sh --minimal: cmake, ninja,
+# a C compiler, and Go when there is none) and builds only the cgofuzz
+# command in build/ (scripts/test.sh installs the rest and builds all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/install-deps.sh
-./scripts/build.sh build >/dev/null
+./scripts/install-deps.sh --minimal
+if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
+  export PATH=$PATH:/usr/local/go/bin
+fi
+# A new build directory gets Ninja (make without it); an existing one keeps
+# its generator. Configure's output is shown only when it fails.
+gen=()
+if [ ! -f build/CMakeCache.txt ]; then
+  if command -v ninja >/dev/null 2>&1; then gen=(-G Ninja); else gen=(-G "Unix Makefiles"); fi
+fi
+log=$(mktemp)
+if ! cmake -S . -B build "${gen[@]}" >"$log" 2>&1; then
+  cat "$log"
+  exit 1
+fi
+rm -f "$log"
+echo "== building cgofuzz in build/"
+cmake --build build --target cgofuzz_cli >/dev/null
 bin=$PWD/build/bin/cgofuzz
 
 work=$(mktemp -d)

@@ -1,34 +1,60 @@
 #!/usr/bin/env bash
-# install-deps.sh: installs what cgofuzz needs to build and test, from
-# Debian packages. Idempotent: it asks apt only for what is missing, and
-# runs `apt-get update` only when something is.
+# install-deps.sh [--minimal]: installs what cgofuzz needs, from Debian
+# packages. Idempotent: it asks apt only for what is missing, and runs
+# `apt-get update` only when something is.
+#
+# --minimal: only what building cgofuzz and its main job (scripts/demo.sh,
+# `cgofuzz fuzz` on a Go test binary) need: cmake, ninja, a C compiler and
+# the C library's headers, and Go when there is none on PATH. Without it,
+# everything the tests and benchmarks need as well (scripts/test.sh):
+# GoogleTest, clang and llvm-14, Chromium, pytest, the report tools' Python
+# modules, source packages, a ClusterFuzz venv and four more Go releases.
 set -euo pipefail
 
-pkgs=(cmake ninja-build gcc g++ libgtest-dev googletest python3 valgrind
-      clang clang-14 libclang-rt-14-dev clang-format zlib1g-dev dpkg-dev
-      libcjson-dev strace python3-pytest python3-venv
-      llvm-14 chromium python3-matplotlib python3-jinja2 python3-pygments
-      python3-junitparser python3-lxml libxml2-utils)
-missing=()
-for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
-    || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+updated=0
+# apt_install PKG...: installs those of the Debian packages that are missing.
+apt_install() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+      || missing+=("$p")
+  done
+  [ ${#missing[@]} -gt 0 ] || return 0
   echo "install-deps: installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
+  if [ "$updated" -eq 0 ]; then
+    $SUDO apt-get update -qq
+    updated=1
+  fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
     "${missing[@]}" >/dev/null
+}
+
+# The main job's: building cgofuzz (C only) and fuzzing a Go package.
+apt_install cmake ninja-build gcc libc6-dev
+# (The official tarball's go, when it is not on PATH, is used as it is.)
+if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
+  export PATH=$PATH:/usr/local/go/bin
 fi
+if ! command -v go >/dev/null 2>&1; then
+  # The reference Go toolchain; the machine image normally has a newer one.
+  echo "install-deps: no go on PATH, installing Debian's golang"
+  apt_install golang
+fi
+[ "${1:-}" = "--minimal" ] && exit 0
+
+# The tests' and benchmarks'.
+apt_install g++ libgtest-dev googletest python3 valgrind \
+  clang clang-14 libclang-rt-14-dev clang-format zlib1g-dev dpkg-dev \
+  libcjson-dev strace python3-pytest python3-venv \
+  llvm-14 chromium python3-matplotlib python3-jinja2 python3-pygments \
+  python3-junitparser python3-lxml libxml2-utils
 # Source packages (apt-get source) for the tests and benchmarks that build
 # real C libraries and their upstream fuzz harnesses (cJSON, zlib, libpng).
 src_entry=/etc/apt/sources.list.d/cgofuzz-src.sources
 if ! grep -qsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/*; then
   code=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
     "$code" "$code" | $SUDO tee "$src_entry" >/dev/null
   echo "install-deps: added $src_entry"
@@ -75,13 +101,6 @@ if ! cf_ready; then
     echo "install-deps: WARNING: could not set up clusterfuzz==2.6.0 in $cf_venv" \
          "(tests/clusterfuzz and bench/cf_bench.py will skip); remove it and run again"
   fi
-fi
-if ! command -v go >/dev/null 2>&1; then
-  # The reference Go toolchain; the machine image normally has a newer one.
-  echo "install-deps: no go on PATH, installing Debian's golang"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq golang >/dev/null
 fi
 
 # go-118-fuzz-build and go-fuzz-headers (the code OSS-Fuzz's native Go
