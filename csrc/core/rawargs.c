@@ -222,12 +222,19 @@ int cgofuzz_rawargs_encode(const cgofuzz_value *v, size_t n, cgofuzz_buf *out) {
 int cgofuzz_rawargs_to_corpus(const cgofuzz_kind *kinds, size_t n,
                               const uint8_t *raw, size_t len, cgofuzz_buf *out,
                               cgofuzz_err *err) {
+  return cgofuzz_rawargs_to_corpus_v(kinds, n, raw, len, CGOFUZZ_GOVER_DEFAULT,
+                                     out, err);
+}
+
+int cgofuzz_rawargs_to_corpus_v(const cgofuzz_kind *kinds, size_t n,
+                                const uint8_t *raw, size_t len, cgofuzz_gover g,
+                                cgofuzz_buf *out, cgofuzz_err *err) {
   cgofuzz_values vals = {0};
   int rc;
   if (cgofuzz_rawargs_decode(kinds, n, raw, len, &vals) < 0)
     rc = cgofuzz_errf(err, 0, "out of memory");
   else
-    rc = cgofuzz_codec_encode(vals.v, vals.n, out, err);
+    rc = cgofuzz_codec_encode_v(vals.v, vals.n, g, out, err);
   cgofuzz_values_free(&vals); /* frees only the array: the bytes are raw's */
   return rc;
 }
@@ -235,8 +242,16 @@ int cgofuzz_rawargs_to_corpus(const cgofuzz_kind *kinds, size_t n,
 int cgofuzz_rawargs_from_corpus(const cgofuzz_kind *kinds, size_t n,
                                 const uint8_t *file, size_t len,
                                 cgofuzz_buf *raw, cgofuzz_err *err) {
+  return cgofuzz_rawargs_from_corpus_v(kinds, n, file, len,
+                                       CGOFUZZ_GOVER_DEFAULT, raw, err);
+}
+
+int cgofuzz_rawargs_from_corpus_v(const cgofuzz_kind *kinds, size_t n,
+                                  const uint8_t *file, size_t len,
+                                  cgofuzz_gover g, cgofuzz_buf *raw,
+                                  cgofuzz_err *err) {
   cgofuzz_values vals = {0};
-  int rc = cgofuzz_codec_decode(file, len, &vals, err);
+  int rc = cgofuzz_codec_decode_v(file, len, g, &vals, err);
   if (rc == 0 && vals.n != n)
     rc = cgofuzz_errf(err, 0,
                       "corpus file has %zu value%s, the target takes %zu",

@@ -42,6 +42,7 @@
 
 #include "buf.h"
 #include "cgofuzz/value.h"
+#include "gover.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -65,6 +66,10 @@ int cgofuzz_rawargs_encode(const cgofuzz_value *v, size_t n, cgofuzz_buf *out);
 int cgofuzz_rawargs_to_corpus(const cgofuzz_kind *kinds, size_t n,
                               const uint8_t *raw, size_t len, cgofuzz_buf *out,
                               cgofuzz_err *err);
+/* The same, encoding as Go release g does (gover.h). */
+int cgofuzz_rawargs_to_corpus_v(const cgofuzz_kind *kinds, size_t n,
+                                const uint8_t *raw, size_t len, cgofuzz_gover g,
+                                cgofuzz_buf *out, cgofuzz_err *err);
 
 /* Decodes the corpus file file[0..len) (cgofuzz_codec_decode), checks that
  * it holds exactly n values of kinds[0..n) (int32/rune and uint8/byte are
@@ -74,6 +79,11 @@ int cgofuzz_rawargs_to_corpus(const cgofuzz_kind *kinds, size_t n,
 int cgofuzz_rawargs_from_corpus(const cgofuzz_kind *kinds, size_t n,
                                 const uint8_t *file, size_t len,
                                 cgofuzz_buf *raw, cgofuzz_err *err);
+/* The same, decoding as Go release g does (gover.h). */
+int cgofuzz_rawargs_from_corpus_v(const cgofuzz_kind *kinds, size_t n,
+                                  const uint8_t *file, size_t len,
+                                  cgofuzz_gover g, cgofuzz_buf *raw,
+                                  cgofuzz_err *err);
 
 /* Whether data is meant as a corpus file rather than raw bytes: it has a
  * '\n' and the line before it, less one trailing '\r', is exactly
