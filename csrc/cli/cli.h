@@ -18,6 +18,7 @@
 #include "cgofuzz/value.h"
 #include "coord.h"
 #include "flags.h"
+#include "gover.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
@@ -61,16 +62,34 @@ int cli_load_corpus_file_v(const char *path, cgofuzz_buf *in,
                            struct cgofuzz_values *vals, int g);
 
 /* --- goverflag.c: `-go 1.N` for commands that work on files alone (corpus
- * fmt, mutate): which Go release's corpus format to follow (gover.h).
- * CLI_GOVER_FLAG(&g) is the flag table entry; g (a cgofuzz_gover) keeps its
- * value, normally CGOFUZZ_GOVER_DEFAULT (the newest), unless given. */
+ * fmt, convert, stats, mutate): which Go release's corpus format to follow
+ * (gover.h). CLI_GOVER_FLAG(&g) is the flag table entry; g (a
+ * cgofuzz_gover) starts at 0 and is set only when the flag is given; the
+ * command then calls cli_gover_default() for a g still 0, after parsing its
+ * flags, so that -go spares it from running go. */
 int cli_gover_flag_set(void *dst, const char *value, cgofuzz_err *why);
 #define CLI_GOVER_FLAG(dstp)                                                   \
   {                                                                            \
     .name = "go", .type = CGOFUZZ_FLAG_FUNC, .dst = (dstp),                    \
     .func = cli_gover_flag_set,                                                \
-    .usage = "follow Go release `1.N` (1.18 ... 1.27; default: the newest)"    \
+    .usage = "follow Go release `1.N` (1.18 ... 1.27; default: that of the "   \
+             "go on PATH, else go.mod's, else the newest)"                     \
   }
+/* The user's Go release, which a file-only command follows without -go.
+ * In this order:
+ *  1. the go on PATH: `go env GOVERSION` (so GOTOOLCHAIN, and the toolchain
+ *     switch a go.mod asks for, are honoured as go honours them); its
+ *     stderr is discarded;
+ *  2. else (no go on PATH, or it fails) the nearest go.mod, in the current
+ *     directory or above: its `toolchain goX.Y.Z` line, else its `go 1.N`
+ *     line;
+ *  3. else the newest release (CGOFUZZ_GOVER_NEWEST).
+ * A release cgofuzz does not know is clamped (cgofuzz_gover_clamp): a
+ * later one is followed as the newest; an earlier one, which cannot fuzz
+ * (a go.mod's `go 1.16` is only a minimum: the module is fuzzed by 1.18 or
+ * later), as the oldest, go1.18, whose files every later release reads.
+ * Found once per process: go runs at most once. */
+cgofuzz_gover cli_gover_default(void);
 
 /* --- golaunch.c: Go fuzz target launchers (the payload format is
  * described there): this program with a Go test binary, its fuzz target's

@@ -5,22 +5,25 @@
  * `go test -run=<Target>/<name>` replays.
  *
  *   cgofuzz corpus convert [-to go|raw] [-from raw|go118] (-launcher FILE
- *       | -types LIST [-target NAME]) [-o DIR] FILE...
+ *       | -types LIST [-target NAME]) [-o DIR] [-go 1.N] FILE...
  *
  * The target's argument kinds come from a launcher's payload (-launcher
  * $OUT/NAME, which also names the target) or from -types ("[]byte,int").
  * Raw bytes map to the arguments by core/rawargs.h. -to go (the default)
  * writes each file as Go names it (the first 16 hex digits of the sha256
- * of its encoding) into -o, by default testdata/fuzz/<Target>; a file that
- * already is a corpus file is checked against the kinds and written in
- * canonical form. -to raw writes each corpus file's raw encoding into -o
- * (required), named by the sha1 of its bytes as libFuzzer names corpus
- * files. Each path written is printed on stdout.
+ * of its encoding, all 64 for go1.18 and go1.19) into -o, by default
+ * testdata/fuzz/<Target>; a file that already is a corpus file is checked
+ * against the kinds and written in canonical form. -to raw writes each corpus
+ * file's raw encoding into -o (required), named by the sha1 of its bytes as
+ * libFuzzer names corpus files. Each path written is printed on stdout.
  *
  * -from go118: the raw files come from a go-118-fuzz-build target
  * (OSS-Fuzz's native Go fuzzers), whose bytes map to the arguments the way
  * go-fuzz-headers consumes them (go118.h), not by core/rawargs.h; a file
  * that build would not pass to the target at all is an error (exit 1).
+ *
+ * Corpus files are read, written and named as Go release -go 1.N does, by
+ * default the user's (cli_gover_default).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,7 +40,8 @@
 static void usage_convert(const cgofuzz_flag *flags, size_t n) {
   fprintf(stderr,
           "usage: cgofuzz corpus convert [-to go|raw] [-from raw|go118] "
-          "(-launcher FILE | -types LIST [-target NAME]) [-o DIR] FILE...\n"
+          "(-launcher FILE | -types LIST [-target NAME]) [-o DIR] [-go 1.N] "
+          "FILE...\n"
           "Converts raw fuzzer inputs to \"go test fuzz v1\" files (-to go) "
           "or back (-to raw).\n");
   cli_print_flags(flags, n);
@@ -110,8 +114,8 @@ static int parse_types(const char *list, cgofuzz_kind **kinds, size_t *n) {
 
 /* Converts one file. Returns an exit status. */
 static int convert_one(const char *path, bool to_go, bool go118,
-                       const char *outdir, const cgofuzz_kind *kinds,
-                       size_t nk) {
+                       const char *outdir, const cgofuzz_kind *kinds, size_t nk,
+                       cgofuzz_gover gover) {
   cgofuzz_buf in = {0}, raw = {0}, out = {0}, back = {0}, name = {0};
   cgofuzz_values vals = {0};
   cgofuzz_err err = {0};
@@ -127,8 +131,8 @@ static int convert_one(const char *path, bool to_go, bool go118,
               path);
       goto done;
     }
-    if (cgofuzz_rawargs_from_corpus(kinds, nk, in.data, in.len, &raw, &err) !=
-        0) {
+    if (cgofuzz_rawargs_from_corpus_v(kinds, nk, in.data, in.len, gover, &raw,
+                                      &err) != 0) {
       if (err.line > 0)
         fprintf(stderr, "%s:%d: %s\n", path, err.line, err.msg);
       else
@@ -163,15 +167,16 @@ static int convert_one(const char *path, bool to_go, bool go118,
   if (to_go) {
     /* go118 decoded the values already; a raw file maps to them by
      * core/rawargs' layout. */
-    if ((go118 && !corpus) ? cgofuzz_codec_encode(vals.v, vals.n, &out, &err)
-                           : cgofuzz_rawargs_to_corpus(kinds, nk, raw.data,
-                                                       raw.len, &out, &err)) {
+    if ((go118 && !corpus)
+            ? cgofuzz_codec_encode_v(vals.v, vals.n, gover, &out, &err)
+            : cgofuzz_rawargs_to_corpus_v(kinds, nk, raw.data, raw.len, gover,
+                                          &out, &err)) {
       fprintf(stderr, "%s: %s\n", path, err.msg);
       rc = CLI_EXIT_FAIL;
       goto done;
     }
-    char h[17];
-    cgofuzz_codec_name(out.data, out.len, h);
+    char h[CGOFUZZ_CODEC_NAME_MAX];
+    cgofuzz_codec_name_v(out.data, out.len, gover, h);
     if (cgofuzz_buf_printf(&name, "%s/%s%c", outdir, h, 0) != 0)
       goto oom;
   } else {
@@ -204,6 +209,7 @@ done:
 int cli_cmd_convert(int argc, char **argv) {
   const char *to = "go", *from = "raw", *launcher = NULL, *types = NULL,
              *target = NULL, *outdir = NULL;
+  cgofuzz_gover gover = 0; /* -go, else cli_gover_default() */
   cgofuzz_flag flags[] = {
       {.name = "to",
        .type = CGOFUZZ_FLAG_STRING,
@@ -232,6 +238,7 @@ int cli_cmd_convert(int argc, char **argv) {
        .type = CGOFUZZ_FLAG_STRING,
        .dst = &outdir,
        .usage = "output `dir` (-to go: default testdata/fuzz/<Target>)"},
+      CLI_GOVER_FLAG(&gover),
   };
   size_t nflags = sizeof flags / sizeof flags[0];
   int first = cli_parse_flags("corpus convert", flags, nflags, argc, argv);
@@ -268,6 +275,8 @@ int cli_cmd_convert(int argc, char **argv) {
     usage_convert(flags, nflags);
     return CLI_EXIT_USAGE;
   }
+  if (!gover)
+    gover = cli_gover_default();
   int rc = CLI_EXIT_USAGE;
   cli_golaunch g = {0};
   cgofuzz_kind *kinds = NULL;
@@ -312,7 +321,7 @@ int cli_cmd_convert(int argc, char **argv) {
   }
   rc = CLI_EXIT_OK;
   for (int i = first; i < argc; i++) {
-    int r = convert_one(argv[i], to_go, go118, outdir, kinds, nk);
+    int r = convert_one(argv[i], to_go, go118, outdir, kinds, nk, gover);
     if (r > rc)
       rc = r;
   }

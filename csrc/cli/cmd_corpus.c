@@ -15,7 +15,7 @@
 #include "codec.h"
 
 static void usage_fmt(const cgofuzz_flag *flags, size_t n) {
-  fprintf(stderr, "usage: cgofuzz corpus fmt [-w] FILE...\n"
+  fprintf(stderr, "usage: cgofuzz corpus fmt [-w] [-go 1.N] FILE...\n"
                   "Prints the canonical \"go test fuzz v1\" form of each "
                   "corpus file.\n");
   cli_print_flags(flags, n);
@@ -63,17 +63,17 @@ int cli_cmd_corpus(int argc, char **argv) {
     return cli_cmd_stats(argc - 1, argv + 1);
   if (argc < 1 || strcmp(argv[0], "fmt") != 0) {
     fprintf(stderr,
-            "usage: cgofuzz corpus fmt [-w] FILE...\n"
+            "usage: cgofuzz corpus fmt [-w] [-go 1.N] FILE...\n"
             "       cgofuzz corpus convert [-to go|raw] [-from raw|go118] "
-            "(-launcher FILE | -types LIST) [-o DIR] FILE...\n"
+            "(-launcher FILE | -types LIST) [-o DIR] [-go 1.N] FILE...\n"
             "       cgofuzz corpus merge -o OUTDIR [flags] BINARY [-fuzz RE] "
             "DIR...\n"
             "       cgofuzz corpus prune [flags] BINARY [-fuzz RE] DIR...\n"
-            "       cgofuzz corpus stats [-v] DIR...\n");
+            "       cgofuzz corpus stats [-v] [-go 1.N] DIR...\n");
     return CLI_EXIT_USAGE;
   }
   bool write = false;
-  cgofuzz_gover gover = CGOFUZZ_GOVER_DEFAULT;
+  cgofuzz_gover gover = 0; /* -go, else cli_gover_default() */
   cgofuzz_flag flags[] = {
       {.name = "w",
        .type = CGOFUZZ_FLAG_BOOL,
@@ -92,6 +92,8 @@ int cli_cmd_corpus(int argc, char **argv) {
     usage_fmt(flags, nflags);
     return CLI_EXIT_USAGE;
   }
+  if (!gover)
+    gover = cli_gover_default();
   int rc = CLI_EXIT_OK;
   for (int i = 1 + first; i < argc; i++) {
     int r = fmt_one(argv[i], write, gover);

@@ -9,7 +9,8 @@
  * as a corpus file. With the state and count from a dead Go worker
  * (K = ((count-1) % 5) + 1) the output is the input that killed it.
  * -go 1.N decodes and prints as that Go release does (gover.h; the
- * mutations themselves are the same in every release); default the newest.
+ * mutations themselves are the same in every release); default the user's
+ * release (cli_gover_default).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@ static void usage_mutate(const cgofuzz_flag *flags, size_t n) {
 
 int cli_cmd_mutate(int argc, char **argv) {
   uint64_t state = 0, inc = 0, k = 0, cap = CGOFUZZ_SHM_VALUE_CAP;
-  cgofuzz_gover gover = CGOFUZZ_GOVER_DEFAULT;
+  cgofuzz_gover gover = 0; /* -go, else cli_gover_default() */
   cgofuzz_flag flags[] = {
       {.name = "rand-state",
        .type = CGOFUZZ_FLAG_UINT,
@@ -66,6 +67,8 @@ int cli_cmd_mutate(int argc, char **argv) {
     usage_mutate(flags, nflags);
     return CLI_EXIT_USAGE;
   }
+  if (!gover)
+    gover = cli_gover_default();
   const char *path = argv[first];
   cgofuzz_buf in = {0}, out = {0};
   cgofuzz_values vals = {0};

@@ -14,6 +14,9 @@
  * rejected only with -v (Go rejects every one of them in testdata, which
  * is expected of a libFuzzer corpus). Lists stop after 20 entries
  * without -v. With several directories a last block sums them all.
+ * Files are decoded (and duplicates told) as Go release -go 1.N does, by
+ * default the user's (cli_gover_default): go1.18 rejects a few files later
+ * releases accept (gover.h).
  * Exit status 0 unless a directory cannot be read (2).
  */
 #include <errno.h>
@@ -58,7 +61,7 @@ static int by_str(const void *a, const void *b) {
 
 /* Reads and classifies one file; a reject is printed into rejects. */
 static int add_file(entries *es, const char *path, cgofuzz_buf *rejects,
-                    size_t *n_rejects, bool verbose) {
+                    size_t *n_rejects, bool verbose, cgofuzz_gover gover) {
   cgofuzz_buf in = {0}, enc = {0}, sig = {0};
   cgofuzz_values vals = {0};
   cgofuzz_err err = {0};
@@ -79,7 +82,7 @@ static int add_file(entries *es, const char *path, cgofuzz_buf *rejects,
   es->n++;
   e->size = in.len;
   e->raw = !cgofuzz_rawargs_is_corpus_file(in.data, in.len);
-  int drc = cgofuzz_codec_decode(in.data, in.len, &vals, &err);
+  int drc = cgofuzz_codec_decode_v(in.data, in.len, gover, &vals, &err);
   if (drc == 0 && vals.n == 0) {
     drc = -1;
     err.line = 0;
@@ -101,7 +104,7 @@ static int add_file(entries *es, const char *path, cgofuzz_buf *rejects,
       }
     }
   } else {
-    if (cgofuzz_codec_encode(vals.v, vals.n, &enc, &err) != 0)
+    if (cgofuzz_codec_encode_v(vals.v, vals.n, gover, &enc, &err) != 0)
       goto oom;
     cgofuzz_sha256(enc.data, enc.len, e->sha);
     cgofuzz_buf_putc(&sig, '(');
@@ -127,7 +130,7 @@ oom:
 }
 
 static int read_dir(const char *dir, entries *es, cgofuzz_buf *rejects,
-                    size_t *n_rejects, bool verbose) {
+                    size_t *n_rejects, bool verbose, cgofuzz_gover gover) {
   char **names;
   size_t n;
   if (cgofuzz_dir_names(dir, true, &names, &n) != 0) {
@@ -144,7 +147,8 @@ static int read_dir(const char *dir, entries *es, cgofuzz_buf *rejects,
     }
     struct stat st;
     if (stat((const char *)path.data, &st) == 0 && S_ISREG(st.st_mode))
-      rc = add_file(es, (const char *)path.data, rejects, n_rejects, verbose);
+      rc = add_file(es, (const char *)path.data, rejects, n_rejects, verbose,
+                    gover);
   }
   cgofuzz_dir_names_free(names, n);
   cgofuzz_buf_free(&path);
@@ -245,21 +249,25 @@ static void free_entries(entries *es) {
 
 int cli_cmd_stats(int argc, char **argv) {
   bool verbose = false;
+  cgofuzz_gover gover = 0; /* -go, else cli_gover_default() */
   cgofuzz_flag flags[] = {
       {.name = "v",
        .type = CGOFUZZ_FLAG_BOOL,
        .dst = &verbose,
        .usage = "list every duplicate and rejected file (raw ones too)"},
+      CLI_GOVER_FLAG(&gover),
   };
   size_t nflags = sizeof flags / sizeof flags[0];
   int first = cli_parse_flags("corpus stats", flags, nflags, argc, argv);
   if (first < 0 || first == argc) {
-    fprintf(stderr, "usage: cgofuzz corpus stats [-v] DIR...\n"
+    fprintf(stderr, "usage: cgofuzz corpus stats [-v] [-go 1.N] DIR...\n"
                     "Counts, sizes, types, duplicates and files Go would "
                     "reject in fuzz corpus directories.\n");
     cli_print_flags(flags, nflags);
     return first == CGOFUZZ_FLAGS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
   }
+  if (!gover)
+    gover = cli_gover_default();
   int rc = CLI_EXIT_OK;
   entries all = {0};
   size_t all_rejects = 0;
@@ -267,7 +275,7 @@ int cli_cmd_stats(int argc, char **argv) {
     entries es = {0};
     cgofuzz_buf rejects = {0};
     size_t n_rejects = 0;
-    if (read_dir(argv[i], &es, &rejects, &n_rejects, verbose) != 0) {
+    if (read_dir(argv[i], &es, &rejects, &n_rejects, verbose, gover) != 0) {
       rc = CLI_EXIT_USAGE;
     } else {
       report(argv[i], &es, &rejects, n_rejects, verbose);
