@@ -11,9 +11,10 @@
  *
  * How the release is chosen: for a Go test binary, the release recorded in
  * the binary's build info (cgofuzz_coord_binary_gover in coord.h); for a C
- * target, and for commands that work on files alone unless given -go 1.N,
- * the newest (CGOFUZZ_GOVER_NEWEST). Functions of the core that take no
- * release behave like the newest.
+ * target, the newest (CGOFUZZ_GOVER_NEWEST); for commands that work on
+ * files alone, -go 1.N, else the user's release (the go on PATH, else
+ * go.mod's, else the newest: cli_gover_default in cli.h). Functions of the
+ * core that take no release behave like the newest.
  */
 #ifndef CGOFUZZ_GOVER_H
 #define CGOFUZZ_GOVER_H
