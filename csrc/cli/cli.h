@@ -138,8 +138,9 @@ typedef struct cli_ctarget {
   cgofuzz_coord_config cfg; /* its run's config, discovery done */
   struct cgofuzz_coord_dict *dict;
   cgofuzz_coord_report report; /* failures of all its slices */
-  char *error; /* why it could not be fuzzed at all (discovery), or NULL */
-  int state;   /* CLI_CT_* */
+  char *error;   /* why it could not be fuzzed at all (discovery), or NULL */
+  char *prelude; /* cfg.prelude's storage (go test -exec -v), or NULL */
+  int state;     /* CLI_CT_* */
   int slices;
   int64_t used_ms;     /* wall time of its slices */
   int64_t execs;       /* over all slices (warm-up included) */
@@ -196,6 +197,19 @@ int cli_cmd_stats(int argc, char **argv); /* cmd_stats.c */
 int cli_cmd_gofuzzer(int argc, char **argv);
 int cli_cmd_mutate(int argc, char **argv);
 int cli_cmd_fuzz(int argc, char **argv);
+/* cli_cmd_fuzz, or (exec_mode) its run for go test -exec (cmd_exec.c): a
+ * target that cannot be fuzzed is reported by the binary's own output and
+ * exit status from discovery. */
+int cli_fuzz_main(int argc, char **argv, bool exec_mode);
+/* --- cmd_exec.c: go test -exec=cgofuzz. Whether arg (where a command
+ * belongs) names an executable file, and cgofuzz run as BINARY ARGS...
+ * (argv[0] is the binary): execs it unchanged unless it is to fuzz. */
+bool cli_exec_wanted(const char *arg);
+int cli_exec_main(int argc, char **argv);
+/* The exit status to end with so that a caller sees what it would of the
+ * child whose wait status is st: its exit code, or (after re-raising the
+ * same signal with its default action) 1. */
+int cli_exit_like(int st);
 /* cmd_cover.c, cmd_plot.c: thin commands running the Python report tools. */
 int cli_cmd_cover(int argc, char **argv);
 int cli_cmd_plot(int argc, char **argv);

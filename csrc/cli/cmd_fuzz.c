@@ -153,7 +153,7 @@ static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
     size_t added = 0;
     if (cgofuzz_coord_dict_from_binary(d, cfg->binary, cfg->target, &added,
                                        &err) != 0 &&
-        cfg->verbose)
+        cfg->verbose && !cfg->quiet)
       fprintf(stderr, "cgofuzz: %s\n", err.msg);
     cfg->dict_corpus = true;
   }
@@ -192,6 +192,38 @@ static char *skip_pattern(char **names, size_t n) {
   return (char *)b.data;
 }
 
+/* go test -exec -v: what the target's body logged before f.Fuzz, from
+ * the discovery run's chatty output (the lines after "=== RUN   T" up to
+ * the first of Go's fuzzing lines), for the coordinator to print after
+ * its own "=== RUN" as the binary would. */
+static bool starts(const char *l, size_t n, const char *with) {
+  size_t k = strlen(with);
+  return n >= k && memcmp(l, with, k) == 0;
+}
+static void prelude_from(const cgofuzz_buf *log, cli_ctarget *t) {
+  cgofuzz_buf head = {0};
+  cgofuzz_buf_printf(&head, "=== RUN   %s\n", t->cfg.target);
+  const char *p = (const char *)log->data, *end = p + log->len;
+  const char *at = NULL;
+  for (const char *l = p; l && l < end;) {
+    const char *nl = memchr(l, '\n', (size_t)(end - l));
+    size_t n = nl ? (size_t)(nl + 1 - l) : (size_t)(end - l);
+    if (!at && n == head.len && memcmp(l, head.data, n) == 0) {
+      at = l + n;
+    } else if (at && (starts(l, n, "fuzz: ") || starts(l, n, "=== ") ||
+                      starts(l, n, "--- ") || starts(l, n, "warning: "))) {
+      if (l > at) {
+        t->prelude = strndup(at, (size_t)(l - at));
+        t->cfg.prelude = t->prelude;
+        t->cfg.prelude_len = t->prelude ? (size_t)(l - at) : 0;
+      }
+      break;
+    }
+    l = nl ? nl + 1 : NULL;
+  }
+  cgofuzz_buf_free(&head);
+}
+
 /* The binaries given and their matching targets. */
 typedef struct bin_info {
   char path[PATH_MAX];
@@ -202,6 +234,10 @@ typedef struct bin_info {
 } bin_info;
 
 int cli_cmd_fuzz(int argc, char **argv) {
+  return cli_fuzz_main(argc, argv, false);
+}
+
+int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
   const char *fuzz_re = NULL, *run_re = NULL, *cachedir = NULL;
   /* -fuzztime and -fuzzminimizetime are go test's duration-or-count
    * flags: "Nx" or a duration; only the latter may be zero (off). */
@@ -330,6 +366,7 @@ int cli_cmd_fuzz(int argc, char **argv) {
   cfg.parallel = parallel ? (int)(parallel > INT_MAX ? INT_MAX : parallel)
                           : (int)(cpus > 0 ? cpus : 1);
   cfg.verbose = verbose;
+  cfg.quiet = exec_mode;
   cfg.fuzz_continue = cont;
   if (fuzztimeout.ns < 0 || rsslimit < 0) {
     fprintf(stderr, "cgofuzz fuzz: -%s must not be negative\n",
@@ -489,7 +526,30 @@ int cli_cmd_fuzz(int argc, char **argv) {
                            cp.single && dictout != NULL, &t->dict)) != 0)
         goto done;
       rc = CLI_EXIT_FAIL;
-      if (cgofuzz_coord_discover(&t->cfg, self, &err) != 0) {
+      /* go test -exec: a target that cannot be fuzzed is shown as the
+       * binary shows it (cmd_exec.c), with -test.v when -v was given. */
+      char *dargs[] = {"-test.v=true"};
+      cgofuzz_buf dlog = {0};
+      if (exec_mode) {
+        t->cfg.discover_args = verbose ? dargs : NULL;
+        t->cfg.n_discover_args = verbose ? 1 : 0;
+        t->cfg.discover_log = &dlog;
+      }
+      int drc = cgofuzz_coord_discover(&t->cfg, self, &err);
+      t->cfg.discover_args = NULL;
+      t->cfg.n_discover_args = 0;
+      t->cfg.discover_log = NULL;
+      if (drc != 0 && exec_mode && cp.single && t->cfg.discover_status >= 0) {
+        if (dlog.len)
+          fwrite(dlog.data, 1, dlog.len, stdout);
+        cgofuzz_buf_free(&dlog);
+        rc = cli_exit_like(t->cfg.discover_status);
+        goto done;
+      }
+      if (drc == 0 && exec_mode && verbose)
+        prelude_from(&dlog, t);
+      cgofuzz_buf_free(&dlog);
+      if (drc != 0) {
         if (!(t->error = strdup(err.msg)))
           goto done;
       }
@@ -515,6 +575,7 @@ done:
       free((char *)t->cfg.cache_root);
     free(t->label);
     free(t->error);
+    free(t->prelude);
   }
   free(cp.t);
   if (cp.stats)

@@ -87,6 +87,9 @@ int main(int argc, char **argv) {
     fputs(usage_text, stdout);
     return CLI_EXIT_OK;
   }
+  /* go test -exec=cgofuzz: a test binary where a command belongs. */
+  if (cli_exec_wanted(cmd))
+    return cli_exec_main(argc - 1, argv + 1);
   fprintf(stderr, "cgofuzz: unknown command \"%s\"\n\n%s", cmd, usage_text);
   return CLI_EXIT_USAGE;
 }

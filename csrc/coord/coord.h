@@ -80,6 +80,9 @@ typedef struct cgofuzz_coord_config {
   bool minimize_off;      /* -fuzzminimizetime=0 or 0x */
   int parallel;           /* number of workers, >= 1 */
   bool verbose;           /* -v: === RUN / --- PASS lines */
+  /* With verbose: go test's lines only, none of cgofuzz's own "cgofuzz:"
+   * notes (go test -exec -v, whose output is read as the binary's). */
+  bool quiet;
   /* -fuzzcontinue: keep fuzzing after a failure and write every distinct
    * one (by failure site); the exit status is still 1. */
   bool fuzz_continue;
@@ -141,6 +144,22 @@ typedef struct cgofuzz_coord_config {
    * the hang timer, the -fuzztime=Nx check and the worker's -test.* flags
    * follow it. 0: the newest. */
   int gover;
+  /* Discovery (cgofuzz_coord_discover) only: arguments added to its run of
+   * the binary, and, when discover_log is set and that run fails, what the
+   * binary printed (stdout and stderr, in order) and its wait status
+   * (discover_status; -1 when it timed out or could not start; both are
+   * kept when it succeeds too). go test
+   * -exec (cli/cmd_exec.c) shows a target that cannot be fuzzed (it fails,
+   * skips or returns before f.Fuzz) in the binary's own words, with -test.v
+   * among discover_args when go test was given -v. */
+  char **discover_args;
+  size_t n_discover_args;
+  cgofuzz_buf *discover_log;
+  int discover_status;
+  /* Printed after "=== RUN" with -v (go test -exec): what the fuzz
+   * target's body logged before f.Fuzz, in the discovery run. */
+  const char *prelude;
+  size_t prelude_len;
 } cgofuzz_coord_config;
 
 /* A failure a run recorded: the file written (NULL when none could be),

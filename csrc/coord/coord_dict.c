@@ -409,7 +409,7 @@ int cgofuzz_dict_start(coord *c) {
       return -1;
     }
   }
-  if (cfg->verbose && !cfg->observer)
+  if (cfg->verbose && !cfg->quiet && !cfg->observer)
     fprintf(stderr,
             "cgofuzz: dictionary: %zu tokens (%zu from -dict files, %zu from "
             "the target's package, %zu from its module, %zu from the "
@@ -442,7 +442,7 @@ int cgofuzz_dict_start(coord *c) {
 
 void cgofuzz_dict_stop(coord *c) {
   cgofuzz_dsched *x = &c->dx;
-  if (x->on && c->cfg->verbose && !c->cfg->observer)
+  if (x->on && c->cfg->verbose && !c->cfg->quiet && !c->cfg->observer)
     fprintf(stderr,
             "cgofuzz: dictionary calls: %llu exact (%llu found), %llu from a "
             "built base (%llu found); plain calls: %llu (%llu found); "

@@ -294,7 +294,7 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   }
   logfd = open(coord_cstr(&log), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   size_t na = 0;
-  char **argv = calloc(8 + cfg->n_extra, sizeof *argv);
+  char **argv = calloc(8 + cfg->n_extra + cfg->n_discover_args, sizeof *argv);
   if (!argv || logfd < 0) {
     free(argv);
     cgofuzz_errf(err, 0, "out of memory");
@@ -309,6 +309,8 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   for (size_t i = 0; i < cfg->n_extra; i++)
     if (cgofuzz_coord_test_flag_ok(cfg->gover, cfg->extra_args[i]))
       argv[na++] = cfg->extra_args[i];
+  for (size_t i = 0; i < cfg->n_discover_args; i++)
+    argv[na++] = cfg->discover_args[i];
   argv[na] = NULL;
   /* In our directory: a target may read files relative to it before
    * f.Fuzz. The cache stays private and empty. */
@@ -326,6 +328,15 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
       cgofuzz_buf_append(&rec, tmp, k);
     fclose(f);
   }
+  if (cfg->discover_log) {
+    lseek(logfd, 0, SEEK_SET);
+    char tmp[4096];
+    ssize_t k;
+    cfg->discover_log->len = 0;
+    while ((k = read(logfd, tmp, sizeof tmp)) > 0)
+      cgofuzz_buf_append(cfg->discover_log, tmp, (size_t)k);
+    cfg->discover_status = st;
+  }
   if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || rec.len == 0) {
     /* Show what the binary said: an f.Add type mismatch, a TestMain
      * failure... */
@@ -334,6 +345,7 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
     ssize_t k;
     while ((k = read(logfd, tmp, sizeof tmp)) > 0)
       cgofuzz_buf_append(&logtxt, tmp, (size_t)k);
+
     cgofuzz_errf(err, 0, "%s: finding the arguments of %s failed%s:\n%.*s",
                  cfg->binary, cfg->target, st < 0 ? " (timed out)" : "",
                  (int)(logtxt.len > 400 ? 400 : logtxt.len),

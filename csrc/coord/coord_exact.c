@@ -28,7 +28,7 @@ int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
 /* A slot that fails a check is not used: the input is rebuilt by replay,
  * as for a Go worker. Says why with -v; returns 0 (no exact input). */
 static int ignore_slot(const coord *c, const char *why) {
-  if (c->cfg->verbose)
+  if (c->cfg->verbose && !c->cfg->quiet)
     fprintf(stderr,
             "cgofuzz: ignoring the worker's exact-input slot (%s); "
             "replaying the mutations instead\n",

@@ -608,6 +608,8 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
 
   if (cfg->verbose && !cfg->campaign) {
     printf("=== RUN   %s\n", cfg->target);
+    if (cfg->prelude_len)
+      fwrite(cfg->prelude, 1, cfg->prelude_len, stdout);
     fflush(stdout);
   }
   cgofuzz_buf b = {0};

@@ -104,7 +104,7 @@ static void crash(coord *c, slot *s, int64_t count, const char *msg,
     return;
   if (rebuild(c, s, count, &data) != 0)
     goto done;
-  if (s->dict && c->cfg->verbose && !ob)
+  if (s->dict && c->cfg->verbose && !c->cfg->quiet && !ob)
     fprintf(stderr,
             "cgofuzz: the failing input came from a dictionary call "
             "(%s)\n",
