@@ -28,12 +28,14 @@
  * decreases.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "clock.h"
@@ -95,6 +97,8 @@ static void on_stats(void *ctx, const cgofuzz_coord_stats *st, bool final) {
   t->last_row_execs = execs;
 }
 
+static void fix_paths(cli_ctarget *t);
+
 /* Runs one slice of t with the given -fuzztime (ns or count; both 0: no
  * limit) and adds its figures to t. */
 static void run_slice(cli_campaign *cp, cli_ctarget *t, int64_t ns,
@@ -112,9 +116,21 @@ static void run_slice(cli_campaign *cp, cli_ctarget *t, int64_t ns,
   }
   t->last_row_s = since_start(cp);
   t->last_row_execs = t->base_execs;
+  /* Package mode: in the package's directory, as go test runs it. */
+  int home = t->dir ? open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  if (t->dir && (home < 0 || chdir(t->dir) != 0))
+    fprintf(stderr, "cgofuzz fuzz: cannot change to %s: %s\n", t->dir,
+            strerror(errno));
   int64_t t0 = cgofuzz_mono_ms();
   int rc = cgofuzz_coord_run(&t->cfg);
   t->used_ms += cgofuzz_mono_ms() - t0;
+  if (home >= 0) {
+    if (fchdir(home) != 0)
+      fprintf(stderr, "cgofuzz fuzz: cannot change back: %s\n",
+              strerror(errno));
+    close(home);
+  }
+  fix_paths(t);
   const cgofuzz_coord_stats *st = &t->report.stats;
   if (!t->slices)
     t->corpus_start = t->report.corpus_start;
@@ -127,6 +143,70 @@ static void run_slice(cli_campaign *cp, cli_ctarget *t, int64_t ns,
   t->base_new = t->new_inputs;
   if (rc != 0 || t->report.failed)
     t->state = CLI_CT_FAIL;
+}
+
+/* Appends s to b, single-quoted for the shell unless it is plain. */
+static void put_sh(cgofuzz_buf *b, const char *s) {
+  if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                      "0123456789_./-+,:@%=") == strlen(s)) {
+    cgofuzz_buf_puts(b, s);
+    return;
+  }
+  cgofuzz_buf_putc(b, '\'');
+  for (; *s; s++)
+    if (*s == '\'')
+      cgofuzz_buf_puts(b, "'\\''");
+    else
+      cgofuzz_buf_putc(b, *s);
+  cgofuzz_buf_putc(b, '\'');
+}
+
+/* Package mode: the file paths and re-run commands of t's new failures,
+ * which the coordinator gives from the package's directory, made to work
+ * from the run's starting directory. */
+static void fix_paths(cli_ctarget *t) {
+  const char *rel = t->reldir;
+  bool here = !rel || strcmp(rel, ".") == 0;
+  for (size_t k = t->n_fixed; k < t->report.n_failures && !here; k++) {
+    cgofuzz_coord_failure *f = &t->report.failures[k];
+    cgofuzz_buf p = {0}, r = {0};
+    if (f->path && f->path[0] != '/') {
+      cgofuzz_buf_printf(&p, "%s/%s", rel, f->path);
+      if (cgofuzz_buf_putc(&p, 0) == 0) {
+        free(f->path);
+        f->path = (char *)p.data;
+      }
+    }
+    /* "go test -run=T/F" gets the package (./rel); any other command
+     * (the fallback's mkdir/cp lines) runs in a subshell in the package
+     * directory. */
+    for (const char *l = f->repro; *l;) {
+      size_t n = strcspn(l, "\n");
+      const char *gt = "go test -run=";
+      if (rel[0] != '/' && n > strlen(gt) && strncmp(l, gt, strlen(gt)) == 0 &&
+          !memchr(l + 8, ' ', n - 8)) {
+        cgofuzz_buf dot = {0};
+        cgofuzz_buf_printf(&dot, "./%s", rel);
+        cgofuzz_buf_putc(&dot, 0);
+        cgofuzz_buf_printf(&r, "%.*s ", (int)n, l);
+        put_sh(&r, dot.data ? (const char *)dot.data : rel);
+        cgofuzz_buf_free(&dot);
+      } else {
+        cgofuzz_buf_puts(&r, "(cd ");
+        put_sh(&r, rel);
+        cgofuzz_buf_printf(&r, " && %.*s)", (int)n, l);
+      }
+      cgofuzz_buf_putc(&r, '\n');
+      l += n + (l[n] == '\n');
+    }
+    if (r.len && cgofuzz_buf_putc(&r, 0) == 0) {
+      free(f->repro);
+      f->repro = (char *)r.data;
+    } else {
+      cgofuzz_buf_free(&r);
+    }
+  }
+  t->n_fixed = t->report.n_failures;
 }
 
 /* Budget units a target used: execs in count mode, else milliseconds. */
@@ -197,15 +277,17 @@ const char *cli_failure_headline(const char *msg, size_t *len) {
  * file and the command that reproduces it. */
 static void summary(const cli_campaign *cp, size_t failed) {
   double secs = (double)(cp->stop_ms - cp->start_ms) / 1000.0;
-  size_t w = 6;
+  size_t w = 6, broken = cli_campaign_broken(cp);
   for (size_t i = 0; i < cp->n; i++)
     if (strlen(cp->t[i].label) > w)
       w = strlen(cp->t[i].label);
-  fprintf(stderr,
-          "cgofuzz: summary: %zu targets, %zu failed, %.1fs\n"
-          "  %-*s %-6s %8s %7s %12s %5s %12s %6s %8s\n",
-          cp->n, failed, secs, (int)w, "TARGET", "RESULT", "TIME", "SLICES",
-          "EXECS", "COV", "CORPUS", "NEW", "FAILURES");
+  fprintf(stderr, "cgofuzz: summary: %zu targets, %zu failed, ", cp->n, failed);
+  if (broken)
+    fprintf(stderr, "%zu package%s did not build, ", broken,
+            broken == 1 ? "" : "s");
+  fprintf(stderr, "%.1fs\n  %-*s %-6s %8s %7s %12s %5s %12s %6s %8s\n", secs,
+          (int)w, "TARGET", "RESULT", "TIME", "SLICES", "EXECS", "COV",
+          "CORPUS", "NEW", "FAILURES");
   static const char *const res[] = {"?", "PASS", "FAIL", "NOTRUN"};
   for (size_t i = 0; i < cp->n; i++) {
     const cli_ctarget *t = &cp->t[i];
@@ -233,7 +315,35 @@ static void summary(const cli_campaign *cp, size_t failed) {
       }
     }
   }
+  for (size_t i = 0; cp->pkgs && i < cp->pkgs->n; i++) {
+    const cli_gopkg *p = &cp->pkgs->p[i];
+    if (!p->error)
+      continue;
+    size_t hl;
+    const char *h = cli_build_headline(p->error, &hl);
+    fprintf(stderr, "  %s: build failed: %.*s\n", p->imp, (int)hl, h);
+  }
   fflush(stderr);
+}
+
+size_t cli_campaign_broken(const cli_campaign *cp) {
+  size_t n = 0;
+  for (size_t i = 0; cp->pkgs && i < cp->pkgs->n; i++)
+    n += cp->pkgs->p[i].error != NULL;
+  return n;
+}
+
+const char *cli_build_headline(const char *out, size_t *len) {
+  for (const char *p = out; *p;) {
+    size_t l = strcspn(p, "\n");
+    if (l && strncmp(p, "# ", 2) != 0 && strncmp(p, "FAIL", 4) != 0) {
+      *len = l;
+      return p;
+    }
+    p += l + (p[l] == '\n');
+  }
+  *len = strcspn(out, "\n");
+  return out;
 }
 
 int cli_campaign_run(cli_campaign *cp) {
@@ -287,7 +397,7 @@ int cli_campaign_run(cli_campaign *cp) {
       if (t->state == CLI_CT_PENDING)
         t->state = CLI_CT_PASS;
     }
-  } else if (!stop) {
+  } else if (!stop && n > 0) {
     if (!total && cap)
       total = cap * n;
     int64_t slice;
@@ -354,8 +464,9 @@ int cli_campaign_run(cli_campaign *cp) {
     stats_row(t, at, t->execs, s > 0 ? (double)t->execs / s : 0, t->cov_bits,
               t->corpus_end, t->new_inputs);
   }
+  bool bad = failed || cli_campaign_broken(cp);
   if (cp->single)
-    return failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+    return bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
   for (size_t i = 0; i < cp->n && cp->verbose; i++) {
     const cli_ctarget *t = &cp->t[i];
     if (t->state == CLI_CT_PASS)
@@ -368,8 +479,8 @@ int cli_campaign_run(cli_campaign *cp) {
   }
   if (cp->verbose)
     printf("=== NAME  \n");
-  printf("%s\n", failed ? "FAIL" : "PASS");
+  printf("%s\n", bad ? "FAIL" : "PASS");
   fflush(stdout);
   summary(cp, failed);
-  return failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+  return bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

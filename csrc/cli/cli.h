@@ -127,6 +127,30 @@ void cli_golaunch_free(cli_golaunch *g);
  * cgofuzz), else the exit status of the launcher's run. */
 int cli_golaunch_main(int argc, char **argv);
 
+/* --- gopkgs.c: the package mode of `cgofuzz fuzz` (docs/campaigns.md):
+ * the packages matching `go list` patterns, each with test files built
+ * into a test binary by `go test -c -fuzz=RE [-tags T]` (in parallel, up
+ * to the CPU count) in a temporary directory. */
+typedef struct cli_gopkg {
+  char *imp;    /* import path */
+  char *dir;    /* its directory (absolute, as go list gives it) */
+  char *binary; /* the test binary built, or NULL when the build failed */
+  char *error;  /* go's output when the build failed, or NULL */
+} cli_gopkg;
+typedef struct cli_gopkgs {
+  cli_gopkg *p; /* in go list's order */
+  size_t n;
+  char *tmpdir; /* holds the binaries */
+} cli_gopkgs;
+/* Lists the packages (go list -e) and builds those with test files (and
+ * those go list has an error for, so that go says what it is). 0, or -1
+ * after printing why nothing could be listed (no go, go list failed);
+ * cli_gopkgs_free in either case. */
+int cli_gopkgs_build(char *const *patterns, size_t n, const char *fuzz_re,
+                     const char *tags, cli_gopkgs *g);
+/* Removes the binaries and the temporary directory, frees g. */
+void cli_gopkgs_free(cli_gopkgs *g);
+
 /* --- campaign.c: `cgofuzz fuzz` over every matching target of one or
  * more test binaries in one run (docs/campaigns.md). */
 struct cgofuzz_coord_dict;
@@ -135,6 +159,15 @@ typedef struct cli_ctarget {
   char *label;          /* "FuzzX", or "bin.test:FuzzX" with several binaries */
   const char *bin_base; /* the binary's base name (its JUnit suite) */
   const char *binary;   /* the binary's absolute path */
+  /* Package mode (gopkgs.c): the package's import path and directory,
+   * where the target runs (testdata/fuzz is relative to it), and that
+   * directory as the run's starting directory names it ("a", "." or an
+   * absolute path), for the file paths and re-run commands of the
+   * summary and report. NULL otherwise: the run's own directory. */
+  const char *imp;
+  const char *dir;
+  const char *reldir;
+  size_t n_fixed;           /* failures whose path and re-run were made so */
   cgofuzz_coord_config cfg; /* its run's config, discovery done */
   struct cgofuzz_coord_dict *dict;
   cgofuzz_coord_report report; /* failures of all its slices */
@@ -164,10 +197,13 @@ typedef struct cli_campaign {
   /* Budgets: whole run (-fuzztime with several targets) and per target
    * (-fuzztimeper), each a duration (ns) or a count (Nx); 0: none. */
   int64_t total_ns, total_count, per_ns, per_count;
-  bool cont;          /* -fuzzcontinue: other targets go on after a failure */
-  bool verbose;       /* -v */
-  bool single;        /* one target: run as go test would, no summary */
-  FILE *stats;        /* -fuzzstats, or NULL */
+  bool cont;    /* -fuzzcontinue: other targets go on after a failure */
+  bool verbose; /* -v */
+  bool single;  /* one target: run as go test would, no summary */
+  FILE *stats;  /* -fuzzstats, or NULL */
+  /* Package mode: the packages, of which those that did not build are
+   * reported as errors (summary, JUnit) and make the exit status 1. */
+  const cli_gopkgs *pkgs;
   int64_t start_ms;   /* the run's start (monotonic) */
   int64_t start_wall; /* time(NULL) at the start, for JUnit */
   int64_t stop_ms;    /* when the run ended */
@@ -183,6 +219,11 @@ int cli_campaign_run(cli_campaign *cp);
  * that is not blank or a "--- FAIL: ..." header (Go's worker errors start
  * with one), trimmed; else its first line. *len is its length. */
 const char *cli_failure_headline(const char *msg, size_t *len);
+/* Package mode: how many packages did not build (0 without packages). */
+size_t cli_campaign_broken(const cli_campaign *cp);
+/* The line of go's output for a failed build that says why: its first
+ * line that is not blank, a "# pkg" header or a "FAIL" line. */
+const char *cli_build_headline(const char *out, size_t *len);
 /* --- junit.c: the JUnit XML report of a campaign (-junit): one
  * <testsuite> per binary, one <testcase> per target. 0, or -1 after
  * printing why. */

@@ -27,11 +27,19 @@
  * cap. -junit writes a JUnit report and -fuzzstats a CSV time series, for
  * one target too (whose output is otherwise exactly go test's).
  *
+ * Package mode: positional arguments that are not executable files are
+ * `go list` patterns (./..., ./pkg, example.com/m/..., a directory);
+ * gopkgs.c builds each package's test binary (go test -c -fuzz, -tags)
+ * and every matching target runs in its package's directory, with go
+ * test's cache for the package ($GOCACHE/fuzz/<import path>, or
+ * <-fuzzcachedir>/<import path>). Binaries and patterns do not mix.
+ *
  * Also the fake worker: when the test binary we run for discovery starts
  * its workers as `cgofuzz -test.fuzzworker ...` (see coord_discover.c),
  * main() lands in cli_fake_worker.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +236,11 @@ static void prelude_from(const cgofuzz_buf *log, cli_ctarget *t) {
 typedef struct bin_info {
   char path[PATH_MAX];
   const char *base;
+  const char *arg; /* as named in messages */
+  /* Package mode: the package's import path, directory and that directory
+   * as named from ours; NULL otherwise. */
+  const char *imp, *dir;
+  char *reldir;
   char **names;
   size_t n;
   int gover; /* the Go release that built it (cgofuzz_coord_binary_gover) */
@@ -235,6 +248,57 @@ typedef struct bin_info {
 
 int cli_cmd_fuzz(int argc, char **argv) {
   return cli_fuzz_main(argc, argv, false);
+}
+
+/* Package mode: into dir (NULL: stay) and back; the saved directory, or
+ * -1. */
+static int enter_dir(const char *dir) {
+  if (!dir)
+    return -1;
+  int home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (home >= 0 && chdir(dir) != 0)
+    fprintf(stderr, "cgofuzz fuzz: cannot change to %s: %s\n", dir,
+            strerror(errno));
+  return home;
+}
+static void leave_dir(int home) {
+  if (home < 0)
+    return;
+  if (fchdir(home) != 0)
+    fprintf(stderr, "cgofuzz fuzz: cannot change back: %s\n", strerror(errno));
+  close(home);
+}
+
+/* p made absolute (from the current directory), malloc'd; NULL stays. */
+static const char *absolute(const char *p, char ***keep, size_t *nkeep) {
+  char cwd[PATH_MAX];
+  if (!p || p[0] == '/' || !getcwd(cwd, sizeof cwd))
+    return p;
+  char **k = realloc(*keep, (*nkeep + 1) * sizeof *k);
+  char *a = malloc(strlen(cwd) + strlen(p) + 2);
+  if (k)
+    *keep = k;
+  if (!k || !a) {
+    free(a);
+    return p;
+  }
+  sprintf(a, "%s/%s", cwd, p);
+  (*keep)[(*nkeep)++] = a;
+  return a;
+}
+
+/* dir as named from the current directory: "." , "a/b", or dir itself
+ * (absolute) when it is not below; malloc'd. */
+static char *rel_dir(const char *dir) {
+  char cwd[PATH_MAX], rd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd) || !realpath(dir, rd))
+    return strdup(dir);
+  size_t l = strlen(cwd);
+  if (strcmp(rd, cwd) == 0)
+    return strdup(".");
+  if (strncmp(rd, cwd, l) == 0 && (rd[l] == '/' || l == 1))
+    return strdup(rd + l + (l > 1));
+  return strdup(dir);
 }
 
 int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
@@ -247,6 +311,7 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
   int64_t parallel = 0;
   bool verbose = false, cont = false, autodict = true;
   const char *dictout = NULL, *junit = NULL, *fuzzstats = NULL;
+  const char *tags = NULL;
   dict_files dicts = {0};
   cgofuzz_flag flags[] = {
       {.name = "fuzz",
@@ -325,6 +390,11 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
        .dst = &rsslimit,
        .usage = "a worker whose resident set grows above this many MiB is "
                 "stopped and its input recorded (default 0: no limit)"},
+      {.name = "tags",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &tags,
+       .usage = "package patterns: build `tags` for go list and go test -c "
+                "(comma-separated, as go's -tags)"},
   };
   size_t nflags = sizeof flags / sizeof flags[0];
   int first = cli_parse_flags("fuzz", flags, nflags, argc, argv);
@@ -334,7 +404,7 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
     return first == CGOFUZZ_FLAGS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
   }
   if (first >= argc) {
-    fprintf(stderr, "cgofuzz fuzz: BINARY expected\n");
+    fprintf(stderr, "cgofuzz fuzz: BINARY or PACKAGE expected\n");
     usage_fuzz(flags, nflags);
     free(dicts.path);
     return CLI_EXIT_USAGE;
@@ -377,31 +447,112 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
   cfg.exec_timeout_ns = fuzztimeout.ns;
   cfg.rss_limit_mb = rsslimit;
   /* The binaries: the leading positional arguments that are executable
-   * files (the first always is one), up to an optional "--". */
-  int nbin = 1;
-  while (first + nbin < argc && is_binary_arg(argv[first + nbin]))
-    nbin++;
-  int extra_at = first + nbin;
+   * files (the first always is one), up to an optional "--". Outside go
+   * test -exec, the leading ones that are not flags are binaries or, when
+   * not executable files, package patterns (package mode). */
+  int nbin = 1, npat = 0;
+  if (exec_mode) {
+    while (first + nbin < argc && is_binary_arg(argv[first + nbin]))
+      nbin++;
+  } else {
+    nbin = 0;
+    while (first + nbin + npat < argc && argv[first + nbin + npat][0] != '-') {
+      if (is_binary_arg(argv[first + nbin + npat]))
+        nbin++;
+      else
+        npat++;
+    }
+  }
+  int extra_at = first + nbin + npat;
   if (extra_at < argc && strcmp(argv[extra_at], "--") == 0)
     extra_at++;
   cfg.extra_args = argv + extra_at;
   cfg.n_extra = (size_t)(argc - extra_at);
+  if (npat && nbin) {
+    fprintf(stderr, "cgofuzz fuzz: give test binaries or package patterns, "
+                    "not both (a pattern is an argument that is not an "
+                    "executable file)\n");
+    free(dicts.path);
+    return CLI_EXIT_USAGE;
+  }
+  if (!nbin && !npat) {
+    fprintf(stderr, "cgofuzz fuzz: BINARY or PACKAGE expected\n");
+    usage_fuzz(flags, nflags);
+    free(dicts.path);
+    return CLI_EXIT_USAGE;
+  }
+  if (npat && !fuzz_re) {
+    fprintf(stderr, "cgofuzz fuzz: -fuzz is required\n");
+    free(dicts.path);
+    return CLI_EXIT_USAGE;
+  }
+  /* Package mode: the targets run in their packages' directories, so the
+   * user's paths are made absolute first; then the packages are built. */
+  cli_gopkgs pkgs = {0};
+  char **abs_keep = NULL;
+  size_t n_abs = 0;
+  if (npat) {
+    junit = absolute(junit, &abs_keep, &n_abs);
+    fuzzstats = absolute(fuzzstats, &abs_keep, &n_abs);
+    dictout = absolute(dictout, &abs_keep, &n_abs);
+    cachedir = absolute(cachedir, &abs_keep, &n_abs);
+    for (size_t i = 0; i < dicts.n; i++)
+      dicts.path[i] = absolute(dicts.path[i], &abs_keep, &n_abs);
+    if (cli_gopkgs_build(argv + first, (size_t)npat, fuzz_re, tags, &pkgs)) {
+      cli_gopkgs_free(&pkgs);
+      for (size_t i = 0; i < n_abs; i++)
+        free(abs_keep[i]);
+      free(abs_keep);
+      free(dicts.path);
+      return CLI_EXIT_FAIL;
+    }
+    for (size_t i = 0; i < pkgs.n; i++) {
+      if (!pkgs.p[i].error) {
+        nbin++;
+        continue;
+      }
+      fputs(pkgs.p[i].error, stderr);
+      fprintf(stderr,
+              "cgofuzz fuzz: %s: build failed; the other packages go "
+              "on\n",
+              pkgs.p[i].imp);
+    }
+  }
 
   char self[PATH_MAX];
-  bin_info *bins = calloc((size_t)nbin, sizeof *bins);
+  bin_info *bins = calloc((size_t)nbin + 1, sizeof *bins);
   if (!bins) {
+    cli_gopkgs_free(&pkgs);
     free(dicts.path);
     return CLI_EXIT_FAIL;
   }
-  for (int i = 0; i < nbin; i++) {
-    if (!realpath(argv[first + i], bins[i].path)) {
-      fprintf(stderr, "cgofuzz fuzz: %s: not found\n", argv[first + i]);
+  for (int i = 0, pk = 0; i < nbin; i++) {
+    bins[i].arg = argv[first + i];
+    if (npat) {
+      while (pkgs.p[pk].error)
+        pk++;
+      bins[i].arg = pkgs.p[pk].binary;
+      bins[i].imp = pkgs.p[pk].imp;
+      bins[i].dir = pkgs.p[pk].dir;
+      bins[i].reldir = rel_dir(pkgs.p[pk].dir);
+      pk++;
+    }
+    if (!realpath(bins[i].arg, bins[i].path)) {
+      fprintf(stderr, "cgofuzz fuzz: %s: not found\n", bins[i].arg);
+      for (int k = 0; k <= i; k++)
+        free(bins[k].reldir);
       free(bins);
+      cli_gopkgs_free(&pkgs);
+      for (size_t k = 0; k < n_abs; k++)
+        free(abs_keep[k]);
+      free(abs_keep);
       free(dicts.path);
       return CLI_EXIT_USAGE;
     }
     const char *sl = strrchr(bins[i].path, '/');
     bins[i].base = sl ? sl + 1 : bins[i].path;
+    if (bins[i].imp)
+      bins[i].base = bins[i].imp;
     /* The release to follow (issue 14): read from the binary's build info;
      * a C target, or a binary whose build info cannot be read, follows the
      * newest (the latter with a warning). */
@@ -410,13 +561,13 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
       fprintf(stderr,
               "cgofuzz fuzz: warning: %s: cannot tell which Go release built "
               "it (%s); following go1.%d\n",
-              argv[first + i], gerr.msg, bins[i].gover);
+              bins[i].arg, gerr.msg, bins[i].gover);
     for (int k = extra_at; k < argc; k++)
       if (!cgofuzz_coord_test_flag_ok(bins[i].gover, argv[k]))
         fprintf(stderr,
                 "cgofuzz fuzz: warning: %s was built by go1.%d, which has no "
                 "flag %s: not passed to it\n",
-                argv[first + i], bins[i].gover, argv[k]);
+                bins[i].arg, bins[i].gover, argv[k]);
   }
   ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
   if (sl <= 0) {
@@ -432,11 +583,15 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
   cli_campaign cp;
   memset(&cp, 0, sizeof cp);
   cp.start_ms = cgofuzz_mono_ms();
+  cp.pkgs = npat ? &pkgs : NULL;
   size_t total = 0;
   cgofuzz_err err = {0};
   for (int i = 0; i < nbin; i++) {
-    if (cgofuzz_coord_list_targets(bins[i].path, fuzz_re ? fuzz_re : ".",
-                                   &bins[i].names, &bins[i].n, &err) != 0) {
+    int home = enter_dir(bins[i].dir);
+    int lrc = cgofuzz_coord_list_targets(bins[i].path, fuzz_re ? fuzz_re : ".",
+                                         &bins[i].names, &bins[i].n, &err);
+    leave_dir(home);
+    if (lrc != 0) {
       fprintf(stderr, "cgofuzz fuzz: %s\n", err.msg);
       rc = CLI_EXIT_USAGE;
       goto done;
@@ -448,7 +603,7 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
     rc = CLI_EXIT_USAGE;
     goto done;
   }
-  if (total == 0) {
+  if (total == 0 && !cli_campaign_broken(&cp)) {
     fprintf(stderr, "testing: warning: no fuzz tests to fuzz\n");
     printf("PASS\n");
     rc = CLI_EXIT_OK;
@@ -467,6 +622,19 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
   }
   if (cachedir) {
     cfg.cache_root = cachedir;
+  } else if (npat) { /* go test's: $GOCACHE/fuzz/<import path> */
+    char *goenv[] = {"go", "env", "GOCACHE", NULL};
+    if (cgofuzz_coord_cmd_line(goenv, &gocache) != 0) {
+      fprintf(stderr, "cgofuzz fuzz: cannot find the cache dir with `go env "
+                      "GOCACHE`; pass -fuzzcachedir\n");
+      rc = CLI_EXIT_USAGE;
+      goto done;
+    }
+    size_t l = strlen(gocache) + 8;
+    if (!(cache_alloc = malloc(l)))
+      goto done;
+    snprintf(cache_alloc, l, "%s/fuzz", gocache);
+    cfg.cache_root = cache_alloc;
   } else {
     char *goenv[] = {"go", "env", "GOCACHE", NULL};
     char *golist[] = {"go", "list", NULL};
@@ -483,17 +651,19 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
     snprintf(cache_alloc, l, "%s/fuzz/%s", gocache, imp);
     cfg.cache_root = cache_alloc;
   }
-  if (!(cp.t = calloc(total, sizeof *cp.t)))
+  if (!(cp.t = calloc(total + 1, sizeof *cp.t)))
     goto done;
   /* -run: the tests of each binary first, its fuzzed targets skipped. */
   for (int i = 0; i < nbin && run_re; i++) {
     char *skip = bins[i].n ? skip_pattern(bins[i].names, bins[i].n) : NULL;
+    int home = enter_dir(bins[i].dir);
     int r =
         bins[i].n
             ? (skip ? run_tests_first(bins[i].path, bins[i].gover, skip, run_re,
                                       verbose, cfg.extra_args, cfg.n_extra)
                     : -1)
             : 0;
+    leave_dir(home);
     free(skip);
     if (r != 0) {
       rc = CLI_EXIT_FAIL;
@@ -510,17 +680,25 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
       t->cfg.binary = bins[i].path;
       t->cfg.target = bins[i].names[k];
       t->cfg.gover = bins[i].gover;
-      if (nbin > 1)
+      t->imp = bins[i].imp;
+      t->dir = bins[i].dir;
+      t->reldir = bins[i].reldir;
+      if (bins[i].imp)
+        cgofuzz_buf_printf(&lb, "%s.", bins[i].imp);
+      else if (nbin > 1)
         cgofuzz_buf_printf(&lb, "%s:", bins[i].base);
       cgofuzz_buf_puts(&lb, bins[i].names[k]);
       cgofuzz_buf_putc(&lb, 0);
       t->label = (char *)lb.data;
-      if (nbin > 1) { /* binaries of several packages: a cache each */
+      /* binaries of several packages: a cache each (package mode: go
+       * test's, by import path) */
+      bool own_cache = nbin > 1 || bins[i].imp;
+      if (own_cache) {
         cgofuzz_buf_printf(&cb, "%s/%s", cfg.cache_root, bins[i].base);
         cgofuzz_buf_putc(&cb, 0);
         t->cfg.cache_root = (const char *)cb.data;
       }
-      if (!t->label || (nbin > 1 && !cb.data))
+      if (!t->label || (own_cache && !cb.data))
         goto done;
       if ((rc = build_dict(&t->cfg, &dicts, autodict,
                            cp.single && dictout != NULL, &t->dict)) != 0)
@@ -535,7 +713,9 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
         t->cfg.n_discover_args = verbose ? 1 : 0;
         t->cfg.discover_log = &dlog;
       }
+      int home = enter_dir(t->dir);
       int drc = cgofuzz_coord_discover(&t->cfg, self, &err);
+      leave_dir(home);
       t->cfg.discover_args = NULL;
       t->cfg.n_discover_args = 0;
       t->cfg.discover_log = NULL;
@@ -580,9 +760,15 @@ done:
   free(cp.t);
   if (cp.stats)
     fclose(cp.stats);
-  for (int i = 0; i < nbin; i++)
+  for (int i = 0; i < nbin; i++) {
     cgofuzz_coord_free_names(bins[i].names, bins[i].n);
+    free(bins[i].reldir);
+  }
   free(bins);
+  cli_gopkgs_free(&pkgs);
+  for (size_t i = 0; i < n_abs; i++)
+    free(abs_keep[i]);
+  free(abs_keep);
   free(dicts.path);
   free(cache_alloc);
   free(gocache);

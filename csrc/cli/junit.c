@@ -18,6 +18,10 @@
  *     </testsuite>
  *   </testsuites>
  *
+ * Package mode (gopkgs.c): a suite per package, named by its import
+ * path; a package that did not build gets a suite whose one case,
+ * "[build failed]", is an <error type="build"> holding go's output.
+ *
  * Failure texts are the workers' output: any bytes. The writer keeps the
  * document well-formed whatever they hold: invalid UTF-8 and the control
  * characters XML 1.0 forbids become U+FFFD, markup characters are escaped.
@@ -163,6 +167,9 @@ int cli_junit_write(const cli_campaign *cp, const char *path) {
     fails += o == OUT_FAILURE;
     errors += o == OUT_ERROR;
   }
+  size_t broken = cli_campaign_broken(cp);
+  tests += broken;
+  errors += broken;
   cgofuzz_buf_printf(&b,
                      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                      "<testsuites name=\"cgofuzz fuzz\" tests=\"%zu\" "
@@ -170,7 +177,8 @@ int cli_junit_write(const cli_campaign *cp, const char *path) {
                      tests, fails, errors,
                      (double)(cp->stop_ms - cp->start_ms) / 1000.0);
   /* One suite per binary, in the order the binaries were given. */
-  for (size_t i = 0, id = 0; i < cp->n; i++) {
+  size_t id = 0;
+  for (size_t i = 0; i < cp->n; i++) {
     bool first = true;
     for (size_t j = 0; j < i && first; j++)
       first = strcmp(cp->t[j].binary, cp->t[i].binary) != 0;
@@ -192,7 +200,7 @@ int cli_junit_write(const cli_campaign *cp, const char *path) {
     cgofuzz_buf_puts(&b, "  <testsuite name=\"");
     put_xs(&b, cp->t[i].bin_base);
     cgofuzz_buf_puts(&b, "\" package=\"");
-    put_xs(&b, cp->t[i].binary);
+    put_xs(&b, cp->t[i].imp ? cp->t[i].imp : cp->t[i].binary);
     cgofuzz_buf_printf(&b,
                        "\" id=\"%zu\" tests=\"%zu\" failures=\"%zu\" "
                        "errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\" "
@@ -210,6 +218,33 @@ int cli_junit_write(const cli_campaign *cp, const char *path) {
       if (strcmp(cp->t[j].binary, cp->t[i].binary) == 0)
         put_case(&b, &cp->t[j]);
     cgofuzz_buf_puts(&b, "  </testsuite>\n");
+  }
+  /* Package mode: a suite for each package that did not build, its one
+   * case an <error> with go's output (go-junit-report's layout). */
+  for (size_t i = 0; cp->pkgs && i < cp->pkgs->n; i++) {
+    const cli_gopkg *p = &cp->pkgs->p[i];
+    if (!p->error)
+      continue;
+    cgofuzz_buf_puts(&b, "  <testsuite name=\"");
+    put_xs(&b, p->imp);
+    cgofuzz_buf_puts(&b, "\" package=\"");
+    put_xs(&b, p->imp);
+    cgofuzz_buf_printf(&b,
+                       "\" id=\"%zu\" tests=\"1\" failures=\"0\" "
+                       "errors=\"1\" skipped=\"0\" time=\"0.000\" "
+                       "timestamp=\"%s\" hostname=\"",
+                       id++, stamp);
+    put_xs(&b, host);
+    cgofuzz_buf_puts(&b, "\">\n    <testcase classname=\"");
+    put_xs(&b, p->imp);
+    cgofuzz_buf_puts(&b, "\" name=\"[build failed]\" time=\"0.000\">\n"
+                         "      <error type=\"build\" message=\"");
+    size_t hl;
+    const char *h = cli_build_headline(p->error, &hl);
+    put_xml(&b, h, hl, true);
+    cgofuzz_buf_puts(&b, "\">");
+    put_text(&b, p->error);
+    cgofuzz_buf_puts(&b, "</error>\n    </testcase>\n  </testsuite>\n");
   }
   cgofuzz_buf_puts(&b, "</testsuites>\n");
   int rc = cli_write_file_atomic(path, b.data, b.len, 0666);

@@ -1,0 +1,259 @@
+/*
+ * gopkgs.c: the package mode of `cgofuzz fuzz` (docs/campaigns.md): the
+ * positional arguments are `go list` patterns (./..., ./pkg/a,
+ * example.com/m/..., a directory); each matching package with test files
+ * is built into a test binary with `go test -c -fuzz=RE`, several at once
+ * (up to the CPU count), in a temporary directory removed at the end. go's
+ * build cache serves repeated runs; -tags and $GOFLAGS reach both go list
+ * and go test -c.
+ *
+ * A package that does not build (or that go list reports an error for)
+ * keeps go's output, which cmd_fuzz.c prints and campaign.c reports as an
+ * error; the others go on.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "spawn.h"
+
+/* go in PATH: malloc'd path or NULL. */
+static char *find_go(void) {
+  const char *p = getenv("PATH");
+  if (!p || !*p)
+    p = "/usr/local/bin:/usr/bin:/bin";
+  while (*p) {
+    const char *e = strchr(p, ':');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    char *full = malloc(l + 5);
+    if (!full)
+      return NULL;
+    sprintf(full, "%.*s/go", (int)l, l ? p : ".");
+    struct stat st;
+    if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
+      return full;
+    free(full);
+    p += l + (e ? 1 : 0);
+  }
+  return NULL;
+}
+
+static char *dup_n(const char *s, size_t n) {
+  char *d = malloc(n + 1);
+  if (d) {
+    memcpy(d, s, n);
+    d[n] = '\0';
+  }
+  return d;
+}
+
+/* Runs `go list -e -f ... [-tags T] patterns...`: one line per package,
+ * "importpath\tdir\tT\tE" (T: it has test files; E: go list has an error
+ * for it). go's stderr (warnings such as "matched no packages") is passed
+ * on. */
+static int go_list(const char *go, char *const *patterns, size_t n,
+                   const char *tags, cgofuzz_buf *out) {
+  char **av = calloc(n + 8, sizeof *av);
+  if (!av)
+    return -1;
+  size_t k = 0;
+  cgofuzz_buf tg = {0};
+  av[k++] = "go";
+  av[k++] = "list";
+  av[k++] = "-e";
+  if (tags) {
+    cgofuzz_buf_printf(&tg, "-tags=%s", tags);
+    cgofuzz_buf_putc(&tg, 0);
+    av[k++] = (char *)tg.data;
+  }
+  av[k++] = "-f";
+  av[k++] = "{{.ImportPath}}\t{{.Dir}}\t{{if or .TestGoFiles .XTestGoFiles}}"
+            "T{{end}}\t{{if .Error}}E{{end}}";
+  av[k++] = "--";
+  for (size_t i = 0; i < n; i++)
+    av[k++] = patterns[i];
+  fflush(stderr);
+  cgofuzz_spawn sp = {
+      .path = go, .argv = av, .stdout_fd = -1, .stderr_fd = STDERR_FILENO};
+  int st = cgofuzz_spawn_run(&sp, out, false, -1);
+  free(av);
+  cgofuzz_buf_free(&tg);
+  if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    fprintf(stderr, "cgofuzz fuzz: go list failed%s\n",
+            st < 0 ? " to start" : "");
+    return -1;
+  }
+  return 0;
+}
+
+/* One `go test -c` of package p, started with its output to log. */
+static pid_t start_build(const char *go, const cli_gopkg *p,
+                         const char *fuzz_re, const char *tags, int log) {
+  cgofuzz_buf fz = {0}, tg = {0};
+  cgofuzz_buf_printf(&fz, "-fuzz=%s", fuzz_re);
+  cgofuzz_buf_putc(&fz, 0);
+  cgofuzz_buf_printf(&tg, "-tags=%s", tags ? tags : "");
+  cgofuzz_buf_putc(&tg, 0);
+  char *av[] = {"go", "test", "-c", (char *)fz.data, "-o", p->binary,
+                NULL, NULL,   NULL};
+  size_t k = 6;
+  if (tags)
+    av[k++] = (char *)tg.data;
+  av[k++] = p->imp;
+  cgofuzz_spawn sp = {
+      .path = go, .argv = av, .stdout_fd = log, .stderr_fd = log};
+  pid_t pid = fz.data && tg.data ? cgofuzz_spawn_start(&sp) : -1;
+  cgofuzz_buf_free(&fz);
+  cgofuzz_buf_free(&tg);
+  return pid;
+}
+
+int cli_gopkgs_build(char *const *patterns, size_t n, const char *fuzz_re,
+                     const char *tags, cli_gopkgs *g) {
+  memset(g, 0, sizeof *g);
+  char *go = find_go();
+  if (!go) {
+    fprintf(stderr, "cgofuzz fuzz: package patterns need go, which is not in "
+                    "PATH\n");
+    return -1;
+  }
+  cgofuzz_buf list = {0};
+  int rc = -1;
+  if (go_list(go, patterns, n, tags, &list) != 0 || cgofuzz_buf_putc(&list, 0))
+    goto done;
+  const char *tmp = getenv("TMPDIR");
+  cgofuzz_buf td = {0};
+  cgofuzz_buf_printf(&td, "%s/cgofuzz-pkgs-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  cgofuzz_buf_putc(&td, 0);
+  if (!td.data || !mkdtemp((char *)td.data)) {
+    fprintf(stderr, "cgofuzz fuzz: cannot make a temporary directory: %s\n",
+            strerror(errno));
+    cgofuzz_buf_free(&td);
+    goto done;
+  }
+  g->tmpdir = (char *)td.data;
+  /* The packages to build: those with test files, and those go list has an
+   * error for (go test -c then says what it is, in go's words). */
+  for (char *line = (char *)list.data; *line;) {
+    char *nl = strchr(line, '\n');
+    if (nl)
+      *nl = '\0';
+    char *f[4] = {line, NULL, NULL, NULL};
+    for (int i = 1; i < 4 && f[i - 1]; i++) {
+      char *tab = strchr(f[i - 1], '\t');
+      if (tab) {
+        *tab = '\0';
+        f[i] = tab + 1;
+      }
+    }
+    if (f[3] && (*f[2] == 'T' || *f[3] == 'E')) {
+      cli_gopkg *p = realloc(g->p, (g->n + 1) * sizeof *p);
+      if (!p)
+        goto done;
+      g->p = p;
+      p += g->n++;
+      memset(p, 0, sizeof *p);
+      cgofuzz_buf b = {0};
+      cgofuzz_buf_printf(&b, "%s/%zu.test", g->tmpdir, g->n);
+      cgofuzz_buf_putc(&b, 0);
+      p->imp = strdup(f[0]);
+      p->dir = strdup(f[1]);
+      p->binary = (char *)b.data;
+      if (!p->imp || !p->dir || !p->binary)
+        goto done;
+    }
+    line = nl ? nl + 1 : line + strlen(line);
+  }
+  /* Build them, up to the CPU count at a time, each one's output to a
+   * log of its own; waited for in order. */
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t width = cpus > 0 ? (size_t)cpus : 1;
+  pid_t *pids = calloc(g->n + 1, sizeof *pids);
+  int *logs = calloc(g->n + 1, sizeof *logs);
+  if (!pids || !logs) {
+    free(pids);
+    free(logs);
+    goto done;
+  }
+  fflush(stdout);
+  fflush(stderr);
+  size_t started = 0;
+  for (size_t i = 0; i < g->n; i++) {
+    while (started < g->n && started < i + width) {
+      cli_gopkg *p = &g->p[started];
+      cgofuzz_buf lp = {0};
+      cgofuzz_buf_printf(&lp, "%s/%zu.log", g->tmpdir, started + 1);
+      cgofuzz_buf_putc(&lp, 0);
+      logs[started] = lp.data
+                          ? open((char *)lp.data,
+                                 O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)
+                          : -1;
+      cgofuzz_buf_free(&lp);
+      pids[started] = logs[started] >= 0
+                          ? start_build(go, p, fuzz_re, tags, logs[started])
+                          : -1;
+      started++;
+    }
+    cli_gopkg *p = &g->p[i];
+    int st = pids[i] > 0 ? cgofuzz_spawn_wait(pids[i], -1, NULL) : -1;
+    bool ok = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+              access(p->binary, X_OK) == 0;
+    if (!ok) {
+      cgofuzz_buf out = {0};
+      if (logs[i] >= 0 && lseek(logs[i], 0, SEEK_SET) == 0) {
+        char buf[4096];
+        ssize_t r;
+        while ((r = read(logs[i], buf, sizeof buf)) > 0)
+          cgofuzz_buf_append(&out, buf, (size_t)r);
+      }
+      if (!out.len)
+        cgofuzz_buf_printf(&out, "go test -c %s: %s\n", p->imp,
+                           pids[i] > 0 ? "failed" : strerror(errno));
+      p->error = dup_n(out.len ? (const char *)out.data : "", out.len);
+      cgofuzz_buf_free(&out);
+      unlink(p->binary);
+      free(p->binary);
+      p->binary = NULL;
+    }
+    if (logs[i] >= 0)
+      close(logs[i]);
+  }
+  free(pids);
+  free(logs);
+  rc = 0;
+done:
+  cgofuzz_buf_free(&list);
+  free(go);
+  return rc;
+}
+
+void cli_gopkgs_free(cli_gopkgs *g) {
+  for (size_t i = 0; i < g->n; i++) {
+    cli_gopkg *p = &g->p[i];
+    if (g->tmpdir) {
+      cgofuzz_buf lp = {0};
+      cgofuzz_buf_printf(&lp, "%s/%zu.log", g->tmpdir, i + 1);
+      cgofuzz_buf_putc(&lp, 0);
+      if (lp.data)
+        unlink((char *)lp.data);
+      cgofuzz_buf_free(&lp);
+    }
+    if (p->binary)
+      unlink(p->binary);
+    free(p->imp);
+    free(p->dir);
+    free(p->binary);
+    free(p->error);
+  }
+  if (g->tmpdir)
+    rmdir(g->tmpdir);
+  free(g->tmpdir);
+  free(g->p);
+  memset(g, 0, sizeof *g);
+}
