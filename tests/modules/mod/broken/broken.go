@@ -1,0 +1,6 @@
+// Package broken does not compile.
+package broken
+
+func Broken() int {
+	return "not an int"
+}

@@ -1,0 +1,7 @@
+package broken
+
+import "testing"
+
+func FuzzBroken(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) { Broken() })
+}
