@@ -172,9 +172,13 @@ static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
 static void usage_fuzz(const cgofuzz_flag *flags, size_t n) {
   fprintf(stderr,
           "usage: cgofuzz fuzz [flags] BINARY... [--] [ARGS...]\n"
+          "       cgofuzz fuzz [flags] PACKAGE... [--] [ARGS...]\n"
           "Fuzzes the targets matching -fuzz of Go test binaries (go test -c "
-          "-fuzz=.) or C target binaries, from the package directory; "
-          "several targets share one run (docs/campaigns.md).\n");
+          "-fuzz=.) or C target binaries, from the package directory, or of "
+          "the packages matching go list patterns (./..., any argument that "
+          "is not an executable file), each built with go test -c and run in "
+          "its package's directory; several targets share one run "
+          "(docs/campaigns.md).\n");
   cli_print_flags(flags, n);
 }
 
