@@ -10,7 +10,8 @@ tree, see no change. Without user namespaces the commands run with the
 trees in place and test_trees_hidden skips, saying so.
 
 From the prefix: the README's main job (cgofuzz fuzz on examples/goparse,
-the failing input written to testdata and reproduced by plain go test), a C
+the failing input written to testdata and reproduced by plain go test) and
+the same with `go test -fuzz -exec=cgofuzz`, a C
 target built with `cgofuzz cc` and fuzzed, find_package(cgofuzz) with
 cgofuzz_add_fuzz_target from a tiny CMake project, `cgofuzz cover` on the C
 target, `cgofuzz plot`, `cgofuzz compile-go-fuzzer` and its launcher, and
@@ -21,6 +22,7 @@ import os
 import re
 import shutil
 import subprocess
+import uuid
 
 import pytest
 
@@ -212,6 +214,30 @@ def test_go_demo(installed, go, source_dir, tmp_path):
     assert "go test -run=FuzzParseRecord/%s" % name in r.stdout, r
     rr = installed.run([go, "test", "-timeout=60s",
                         "-run=FuzzParseRecord/" + name, "."], pkg)
+    assert rr.rc == 1 and "index out of range" in rr.out, rr
+
+
+def test_go_test_exec(installed, go, source_dir, tmp_path):
+    """go test -fuzz -exec=cgofuzz, cgofuzz found on PATH in the prefix,
+    finds the planted bug, writes it, and plain go test reproduces it. The
+    copy gets a module path of its own, so that go test's fuzz cache
+    ($GOCACHE/fuzz/<import path>) is not shared with other suites."""
+    pkg = str(tmp_path / "goparse")
+    shutil.copytree(os.path.join(source_dir, "examples", "goparse"), pkg)
+    mod = "example.com/install%s" % uuid.uuid4().hex[:12]
+    for f in os.listdir(pkg):
+        p = os.path.join(pkg, f)
+        testlib.write(p, testlib.read(p).replace("example.com/goparse", mod))
+    env = testlib.fuzz_env(TMPDIR=str(tmp_path), GOFLAGS=None)
+    r = installed.run([go, "test", "-exec=cgofuzz", "-fuzz=FuzzParseRecord",
+                       FIND_BUDGET, "-parallel=2", "."], pkg, env=env)
+    assert r.rc == 1 and "index out of range" in r.stdout, r
+    m = re.search(r"Failing input written to "
+                  r"testdata/fuzz/FuzzParseRecord/(\w+)", r.stdout)
+    assert m, r
+    rr = installed.run([go, "test", "-timeout=60s",
+                        "-run=FuzzParseRecord/" + m.group(1), "."], pkg,
+                       env={"GOFLAGS": None})
     assert rr.rc == 1 and "index out of range" in rr.out, rr
 
 
