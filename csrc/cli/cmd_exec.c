@@ -469,7 +469,7 @@ static int exec_fuzz(const char *binary, exec_args *a) {
   char **names = NULL, **av = NULL;
   size_t n = 0;
   char *skip = NULL;
-  cgofuzz_buf fz = {0}, cache = {0}, ft = {0}, mt = {0}, par = {0};
+  cgofuzz_buf fz = {0}, cache = {0}, ft = {0}, mt = {0}, par = {0}, vb = {0};
   /* Without a cache directory the binary refuses -test.fuzz with its own
    * usage message: let it say so. */
   if (!a->cachedir || !*a->cachedir)
@@ -565,10 +565,12 @@ static int exec_fuzz(const char *binary, exec_args *a) {
       goto done;
     av[k++] = (char *)par.data;
   }
-  if (a->v && strcmp(a->v, "false") != 0 && strcmp(a->v, "0") != 0 &&
-      strcmp(a->v, "f") != 0 && strcmp(a->v, "F") != 0 &&
-      strcmp(a->v, "FALSE") != 0 && strcmp(a->v, "False") != 0)
-    av[k++] = "-v";
+  if (a->v) { /* as given: a boolean or "test2json" */
+    cgofuzz_buf_printf(&vb, "-v=%s", a->v);
+    if (cgofuzz_buf_putc(&vb, 0))
+      goto done;
+    av[k++] = (char *)vb.data;
+  }
   for (size_t i = 0; i < a->nown; i++)
     av[k++] = a->own[i];
   av[k++] = (char *)binary;
@@ -593,7 +595,7 @@ done:
   cgofuzz_coord_free_names(names, n);
   free(av);
   free(skip);
-  cgofuzz_buf *bufs[] = {&fz, &cache, &ft, &mt, &par};
+  cgofuzz_buf *bufs[] = {&fz, &cache, &ft, &mt, &par, &vb};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     cgofuzz_buf_free(bufs[i]);
   free_args(a);

@@ -114,6 +114,23 @@ static int run_tests_first(const char *binary, int gover, const char *skip_re,
   return ok ? 0 : -1;
 }
 
+/* -v, as go test's -test.v: a boolean, or "test2json" (verbose, the
+ * framing lines marked for test2json). */
+typedef struct chatty_flag {
+  bool on, json;
+} chatty_flag;
+
+static int set_chatty(void *dst, const char *v, cgofuzz_err *why) {
+  chatty_flag *c = dst;
+  const char *reason;
+  c->json = strcmp(v, "test2json") == 0;
+  if (c->json)
+    c->on = true;
+  else if (cgofuzz_flag_parse_bool(v, &c->on, &reason) != 0)
+    return cgofuzz_errf(why, 0, "%s", reason);
+  return 0;
+}
+
 /* -dict: every file given is kept (the flag may be repeated). */
 typedef struct dict_files {
   const char **path;
@@ -214,16 +231,19 @@ static bool starts(const char *l, size_t n, const char *with) {
 }
 static void prelude_from(const cgofuzz_buf *log, cli_ctarget *t) {
   cgofuzz_buf head = {0};
-  cgofuzz_buf_printf(&head, "=== RUN   %s\n", t->cfg.target);
+  cgofuzz_buf_printf(&head, "%s=== RUN   %s\n", t->cfg.json_marks ? "\x16" : "",
+                     t->cfg.target);
   const char *p = (const char *)log->data, *end = p + log->len;
   const char *at = NULL;
   for (const char *l = p; l && l < end;) {
     const char *nl = memchr(l, '\n', (size_t)(end - l));
     size_t n = nl ? (size_t)(nl + 1 - l) : (size_t)(end - l);
+    const char *u = l + (n && *l == 0x16); /* past test2json's mark */
+    size_t un = n - (size_t)(u - l);
     if (!at && n == head.len && memcmp(l, head.data, n) == 0) {
       at = l + n;
-    } else if (at && (starts(l, n, "fuzz: ") || starts(l, n, "=== ") ||
-                      starts(l, n, "--- ") || starts(l, n, "warning: "))) {
+    } else if (at && (starts(u, un, "fuzz: ") || starts(u, un, "=== ") ||
+                      starts(u, un, "--- ") || starts(u, un, "warning: "))) {
       if (l > at) {
         t->prelude = strndup(at, (size_t)(l - at));
         t->cfg.prelude = t->prelude;
@@ -313,7 +333,8 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
   cgofuzz_flag_dur fuzztimeout = {0}; /* -fuzztimeout, -fuzzrsslimitmb */
   int64_t rsslimit = 0;
   int64_t parallel = 0;
-  bool verbose = false, cont = false, autodict = true;
+  bool cont = false, autodict = true;
+  chatty_flag chatty = {0};
   const char *dictout = NULL, *junit = NULL, *fuzzstats = NULL;
   const char *tags = NULL;
   dict_files dicts = {0};
@@ -346,9 +367,11 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
        .usage = "parent of the <Target> cache `dir` (default "
                 "$GOCACHE/fuzz/<import path>)"},
       {.name = "v",
-       .type = CGOFUZZ_FLAG_BOOL,
-       .dst = &verbose,
-       .usage = "verbose: === RUN and --- PASS lines"},
+       .type = CGOFUZZ_FLAG_BOOL_FUNC,
+       .dst = &chatty,
+       .func = set_chatty,
+       .usage = "verbose: === RUN and --- PASS lines (=test2json: marked "
+                "for test2json, as go test -json runs a test binary)"},
       {.name = "fuzzcontinue",
        .type = CGOFUZZ_FLAG_BOOL,
        .dst = &cont,
@@ -439,7 +462,9 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   cfg.parallel = parallel ? (int)(parallel > INT_MAX ? INT_MAX : parallel)
                           : (int)(cpus > 0 ? cpus : 1);
+  bool verbose = chatty.on;
   cfg.verbose = verbose;
+  cfg.json_marks = chatty.json;
   cfg.quiet = exec_mode;
   cfg.fuzz_continue = cont;
   if (fuzztimeout.ns < 0 || rsslimit < 0) {
@@ -710,7 +735,7 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
       rc = CLI_EXIT_FAIL;
       /* go test -exec: a target that cannot be fuzzed is shown as the
        * binary shows it (cmd_exec.c), with -test.v when -v was given. */
-      char *dargs[] = {"-test.v=true"};
+      char *dargs[] = {chatty.json ? "-test.v=test2json" : "-test.v=true"};
       cgofuzz_buf dlog = {0};
       if (exec_mode) {
         t->cfg.discover_args = verbose ? dargs : NULL;

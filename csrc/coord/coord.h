@@ -83,6 +83,10 @@ typedef struct cgofuzz_coord_config {
   /* With verbose: go test's lines only, none of cgofuzz's own "cgofuzz:"
    * notes (go test -exec -v, whose output is read as the binary's). */
   bool quiet;
+  /* go test -json (the binary run with -test.v=test2json): the framing
+   * lines (=== RUN, --- PASS/FAIL, === NAME, PASS, FAIL) start with the
+   * 0x16 byte, as the testing package marks them for test2json. */
+  bool json_marks;
   /* -fuzzcontinue: keep fuzzing after a failure and write every distinct
    * one (by failure site); the exit status is still 1. */
   bool fuzz_continue;

@@ -460,6 +460,7 @@ static void print_verdict(coord *c) {
     return;
   }
   double secs = (double)(cgofuzz_mono_ms() - c->start_ms) / 1000.0;
+  const char *mark = c->cfg->json_marks ? "\x16" : "";
   cgofuzz_buf b = {0};
   if (c->fatal) /* the failure that ended the run, once */
     cgofuzz_coord_report_failure(
@@ -475,13 +476,13 @@ static void print_verdict(coord *c) {
       cgofuzz_coord_fail_block(c, &b, (const char *)c->fail_msg.data,
                                c->fail_msg.len, c->crash_path);
     if (c->cfg->verbose)
-      cgofuzz_buf_puts(&b, "=== NAME  \n");
-    cgofuzz_buf_puts(&b, "FAIL\n");
+      cgofuzz_buf_printf(&b, "%s=== NAME  \n", mark);
+    cgofuzz_buf_printf(&b, "%sFAIL\n", mark);
   } else {
     if (c->cfg->verbose)
-      cgofuzz_buf_printf(&b, "--- PASS: %s (%.2fs)\n=== NAME  \n",
-                         c->cfg->target, secs);
-    cgofuzz_buf_puts(&b, "PASS\n");
+      cgofuzz_buf_printf(&b, "%s--- PASS: %s (%.2fs)\n%s=== NAME  \n", mark,
+                         c->cfg->target, secs, mark);
+    cgofuzz_buf_printf(&b, "%sPASS\n", mark);
   }
   fflush(stderr);
   if (b.len) /* nothing in a campaign's slice that passed */
@@ -607,7 +608,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   sigaction(SIGXFSZ, &sa, &old_xfsz);
 
   if (cfg->verbose && !cfg->campaign) {
-    printf("=== RUN   %s\n", cfg->target);
+    printf("%s=== RUN   %s\n", cfg->json_marks ? "\x16" : "", cfg->target);
     if (cfg->prelude_len)
       fwrite(cfg->prelude, 1, cfg->prelude_len, stdout);
     fflush(stdout);

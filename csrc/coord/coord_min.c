@@ -98,7 +98,8 @@ void cgofuzz_coord_repro(coord *c, const char *path, cgofuzz_buf *out) {
 void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
                               size_t len, const char *path) {
   double secs = (double)(cgofuzz_mono_ms() - c->start_ms) / 1000.0;
-  cgofuzz_buf_printf(b, "--- FAIL: %s (%.2fs)\n", c->cfg->target, secs);
+  cgofuzz_buf_printf(b, "%s--- FAIL: %s (%.2fs)\n",
+                     c->cfg->json_marks ? "\x16" : "", c->cfg->target, secs);
   cgofuzz_buf txt = {0};
   cgofuzz_buf_append(&txt, msg, len);
   cgofuzz_buf_putc(&txt, '\n');

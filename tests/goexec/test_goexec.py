@@ -252,3 +252,29 @@ def test_bad_env_flag(mod):
                     env={"CGOFUZZ_FLAGS": "-nosuchflag"})
     assert r.rc != 0, r
     assert "CGOFUZZ_FLAGS: -nosuchflag" in r.stdout + r.stderr, r
+
+
+def events(stdout):
+    """go test -json's events other than output: (Action, Test)."""
+    import json
+    out = []
+    for line in stdout.splitlines():
+        if line.startswith("{"):
+            e = json.loads(line)
+            if e["Action"] not in ("output", "build-output"):
+                out.append((e["Action"], e.get("Test")))
+    return out
+
+
+@pytest.mark.parametrize("target,budget", [("FuzzClean", "300x"),
+                                           ("^FuzzCheck$", "200000x")])
+def test_json(mod, target, budget):
+    """go test -json -fuzz: the binary gets -test.v=test2json; cgofuzz marks
+    its framing lines as the testing package does, so test2json reports
+    the same events (run, pass or fail, per test and for the package)."""
+    args = ("-json", "-fuzz=" + target, "-fuzztime=" + budget,
+            "-parallel=1", "./fuzzy")
+    want = mod.go_test(*args, exec_=False)
+    got = mod.go_test(*args)
+    assert got.rc == want.rc, (got, want)
+    assert events(got.stdout) == events(want.stdout), (got, want)
