@@ -197,12 +197,13 @@ def test_tags_select_a_file(case):
 
 
 def normalize(out):
-    """Output with what varies from run to run (times, rates, goroutine
-    numbers and addresses) replaced."""
+    """Output with what varies from run to run (times, rates, exec counts,
+    the size of the failing input before minimizing) replaced."""
     out = re.sub(r"\(\d+\.\d+s\)", "(T)", out)
     out = re.sub(r"elapsed: \d+s", "elapsed: T", out)
     out = re.sub(r"\(\d+/sec\)", "(R/sec)", out)
     out = re.sub(r"execs: \d+", "execs: N", out)
+    out = re.sub(r"minimizing \d+-byte", "minimizing N-byte", out)
     return out
 
 
