@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # demo.sh: installs what is needed, builds cgofuzz, and runs its main job on
 # the built-in examples:
-#   1. `cgofuzz fuzz` fuzzes the example Go package examples/goparse (a record
-#      parser with a planted bug) with the test binary's own Go workers, finds
-#      the bug, writes the failing input where go test looks for it, and
+#   1. `go test -fuzz=FuzzParseRecord -exec=cgofuzz` fuzzes the example Go
+#      package examples/goparse (a record parser with a planted bug): go test
+#      builds the test binary and hands it to cgofuzz, whose coordinator
+#      fuzzes with the binary's own Go workers, finds the bug and writes the
+#      failing input where go test looks for it; then plain
 #      `go test -run=FuzzParseRecord/<name>` reproduces it;
 #   2. `cgofuzz corpus fmt` prints a hand-written seed file in the canonical
 #      form Go writes, and `cgofuzz mutate` replays Go's mutator from a PCG
@@ -40,15 +42,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r examples/goparse "$work/goparse"
 cd "$work/goparse"
-echo "== go test -c -fuzz=. -o goparse.test   (in a copy of examples/goparse)"
-go test -c -fuzz=. -o goparse.test .
-echo "== cgofuzz fuzz -fuzz=FuzzParseRecord -fuzztime=60s ./goparse.test"
+echo "== go test -fuzz=FuzzParseRecord -fuzztime=60s -exec=cgofuzz .   (in a copy of examples/goparse)"
 set +e
-"$bin" fuzz -fuzz=FuzzParseRecord -fuzztime=60s -fuzzcachedir="$work/cache" ./goparse.test 2>&1 |
+go test -fuzz=FuzzParseRecord -fuzztime=60s -exec="$bin" . 2>&1 |
   grep -vE '^\s+(/|goroutine |runtime/|reflect\.|testing\.[(t]|created by|panic\(|example\.com/)' # trim the stack
 rc=${PIPESTATUS[0]}
 set -e
-echo "== cgofuzz exited with status $rc (1: a failure was found)"
+echo "== go test exited with status $rc (1: a failure was found)"
 crash=$(ls testdata/fuzz/FuzzParseRecord/ 2>/dev/null | head -n 1)
 if [ -z "$crash" ]; then
   echo "no failing input was written"

@@ -160,10 +160,31 @@ typedef struct cgofuzz_coord_config {
   size_t n_discover_args;
   cgofuzz_buf *discover_log;
   int discover_status;
+  /* Filled by discovery: the variables the target's body set or changed
+   * before f.Fuzz (f.Setenv, os.Setenv), "NAME=value" each, as Go's own
+   * coordinator passes them to its workers by starting them afterwards;
+   * they replace ours of the same name in every worker's environment. */
+  char **disc_env;
+  size_t n_disc_env;
   /* Printed after "=== RUN" with -v (go test -exec): what the fuzz
    * target's body logged before f.Fuzz, in the discovery run. */
   const char *prelude;
   size_t prelude_len;
+  /* Package mode (cli/gopkgs.c, docs/campaigns.md): the run's directory
+   * (the package's) as named from the directory cgofuzz was started in:
+   * display_dir "a" ("." or NULL: the same directory), or an absolute
+   * path when it is not below; display_pkg the package for go test
+   * ("./a"), NULL when display_dir is absolute. The report's failures
+   * (path and re-run commands) are given from there: a path in the
+   * package as "a/testdata/fuzz/FuzzX/ab12", go test's re-run as "go test
+   * -run=FuzzX/ab12 ./a", any other command (and go test's without
+   * display_pkg) in a subshell, "(cd DIR && ...)". So is the failure
+   * block on stdout, and the paths of the messages about writing it on
+   * stderr, when display_block (several packages in the run: with one,
+   * stdout stays go test's). */
+  const char *display_dir;
+  const char *display_pkg;
+  bool display_block;
 } cgofuzz_coord_config;
 
 /* A failure a run recorded: the file written (NULL when none could be),

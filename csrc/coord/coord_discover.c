@@ -41,6 +41,8 @@
 
 #define DISCOVER_TIMEOUT_MS 120000
 
+extern char **environ;
+
 /* Runs path with argv, stdout into *out (if out) or to out_fd, stderr to
  * err_fd (-1: /dev/null), in dir (NULL: ours), with add_env ("NAME=VALUE")
  * added to the environment. Returns the wait status, or -1 on failure or
@@ -168,6 +170,38 @@ static int rm_entry(const char *p, const struct stat *sb, int flag,
 }
 
 /* Parses the fake worker's records ("W len\n" or "Z len\n", data, "\n"). */
+/* A variable of the fake worker's environment ("NAME=value", len bytes):
+ * kept in cfg->disc_env when ours differs (the target's body set it before
+ * f.Fuzz, and Go's coordinator passes that on to its workers). Ours are
+ * what the binary started with, CGOFUZZ_DISCOVER_OUT aside. 0, or -1 when
+ * out of memory. */
+static int add_env_change(cgofuzz_coord_config *cfg, const char *v,
+                          size_t len) {
+  const char *eq = memchr(v, '=', len);
+  if (!eq || eq == v || memchr(v, '\0', len))
+    return 0;
+  char *name = strndup(v, (size_t)(eq - v));
+  if (!name)
+    return -1;
+  const char *ours = getenv(name);
+  bool same = strcmp(name, CGOFUZZ_DISCOVER_ENV) == 0 ||
+              (ours && strlen(ours) == len - (size_t)(eq + 1 - v) &&
+               memcmp(ours, eq + 1, strlen(ours)) == 0);
+  for (size_t i = 0; i < cfg->n_disc_env && !same; i++)
+    same = strncmp(cfg->disc_env[i], v, (size_t)(eq + 1 - v)) == 0;
+  free(name);
+  if (same)
+    return 0;
+  char **ne = realloc(cfg->disc_env, (cfg->n_disc_env + 1) * sizeof *ne);
+  if (!ne)
+    return -1;
+  cfg->disc_env = ne;
+  if (!(ne[cfg->n_disc_env] = strndup(v, len)))
+    return -1;
+  cfg->n_disc_env++;
+  return 0;
+}
+
 static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
                          cgofuzz_err *err) {
   const uint8_t *typed = NULL;
@@ -187,6 +221,12 @@ static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
         i + hl + 1 + len > rec->len)
       return cgofuzz_errf(err, 0, "discovery: malformed record");
     const uint8_t *data = rec->data + i + hl + 1;
+    if (tag == 'E') { /* the fake worker's environment, one variable */
+      if (add_env_change(cfg, (const char *)data, len) != 0)
+        return cgofuzz_errf(err, 0, "out of memory");
+      i += hl + 1 + len + 1;
+      continue;
+    }
     if (!typed) {
       typed = data;
       typed_len = len;
@@ -373,9 +413,13 @@ void cgofuzz_coord_free_discovery(cgofuzz_coord_config *cfg) {
     cgofuzz_buf_free(&cfg->seeds[i]);
   free(cfg->seeds);
   free(cfg->kinds);
+  for (size_t i = 0; i < cfg->n_disc_env; i++)
+    free(cfg->disc_env[i]);
+  free(cfg->disc_env);
   cfg->seeds = NULL;
   cfg->kinds = NULL;
-  cfg->n_seeds = cfg->n_kinds = 0;
+  cfg->disc_env = NULL;
+  cfg->n_seeds = cfg->n_kinds = cfg->n_disc_env = 0;
 }
 
 int cgofuzz_coord_fake_worker(void) {
@@ -390,6 +434,7 @@ int cgofuzz_coord_fake_worker(void) {
   cgofuzz_lines in = {0};
   cgofuzz_buf reply = {0}, rec = {0};
   int rc = 0;
+  bool env_sent = false;
   for (;;) {
     const uint8_t *line;
     size_t ll;
@@ -402,6 +447,21 @@ int cgofuzz_coord_fake_worker(void) {
       break;
     }
     reply.len = 0;
+    if (call.kind == CGOFUZZ_CALL_FUZZ && !env_sent) {
+      /* Our environment is the one Go's coordinator starts its workers
+       * with, so it tells what the target's body set before f.Fuzz
+       * (add_env_change keeps what differs). Sent before the first input,
+       * so that a run with no input has no records at all. */
+      env_sent = true;
+      for (char **e = environ; *e; e++) {
+        size_t el = strlen(*e);
+        rec.len = 0;
+        cgofuzz_buf_printf(&rec, "E %zu\n", el);
+        cgofuzz_buf_append(&rec, *e, el);
+        cgofuzz_buf_putc(&rec, '\n');
+        cgofuzz_write_all(outfd, rec.data, rec.len);
+      }
+    }
     if (call.kind == CGOFUZZ_CALL_FUZZ) {
       cgofuzz_shm_header *h = cgofuzz_shm_hdr(&mem);
       size_t vl = (size_t)h->value_len;

@@ -358,14 +358,22 @@ static int build_worker_argv(coord *c) {
   size_t ne = 0;
   while (environ[ne])
     ne++;
-  c->wenv = calloc(ne + cfg->n_worker_env + 2, sizeof *c->wenv);
+  c->wenv =
+      calloc(ne + cfg->n_worker_env + cfg->n_disc_env + 2, sizeof *c->wenv);
   if (!c->wenv)
     return -1;
   size_t k = 0, klen = strlen(CGOFUZZ_EXACT_ENV);
-  for (size_t i = 0; i < ne; i++)
-    if (strncmp(environ[i], CGOFUZZ_EXACT_ENV, klen) != 0 ||
-        environ[i][klen] != '=')
+  for (size_t i = 0; i < ne; i++) {
+    bool replaced = false; /* by what the target's body set */
+    size_t nl = strcspn(environ[i], "=");
+    for (size_t j = 0; j < cfg->n_disc_env && !replaced; j++)
+      replaced = strncmp(cfg->disc_env[j], environ[i], nl + 1) == 0;
+    if (!replaced && (strncmp(environ[i], CGOFUZZ_EXACT_ENV, klen) != 0 ||
+                      environ[i][klen] != '='))
       c->wenv[k++] = environ[i]; /* borrowed */
+  }
+  for (size_t j = 0; j < cfg->n_disc_env; j++)
+    c->wenv[k++] = cfg->disc_env[j]; /* borrowed */
   c->wenv[k++] = (char *)CGOFUZZ_EXACT_ENV "=1";
   for (size_t i = 0; i < cfg->n_worker_env; i++)
     c->wenv[k++] = cfg->worker_env[i]; /* borrowed */

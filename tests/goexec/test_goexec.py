@@ -278,3 +278,14 @@ def test_json(mod, target, budget):
     got = mod.go_test(*args)
     assert got.rc == want.rc, (got, want)
     assert events(got.stdout) == events(want.stdout), (got, want)
+
+
+def test_body_environment_reaches_workers(mod):
+    """f.Setenv in the target's body before f.Fuzz: the workers cgofuzz
+    starts see it, as go test's own workers do (cmd/internal/fuzztest's
+    test_fuzz_setenv)."""
+    r = mod.go_test("-fuzz=FuzzSetenv", "-fuzztime=50x", "-parallel=2",
+                    "./setenv")
+    assert r.rc == 0, r
+    assert re.search(r"^ok\s", r.stdout, re.M), r
+    assert [w[0] for w in mod.exec_log()] == ["fuzz"]
