@@ -97,8 +97,6 @@ static void on_stats(void *ctx, const cgofuzz_coord_stats *st, bool final) {
   t->last_row_execs = execs;
 }
 
-static void fix_paths(cli_ctarget *t);
-
 /* Runs one slice of t with the given -fuzztime (ns or count; both 0: no
  * limit) and adds its figures to t. */
 static void run_slice(cli_campaign *cp, cli_ctarget *t, int64_t ns,
@@ -130,7 +128,6 @@ static void run_slice(cli_campaign *cp, cli_ctarget *t, int64_t ns,
               strerror(errno));
     close(home);
   }
-  fix_paths(t);
   const cgofuzz_coord_stats *st = &t->report.stats;
   if (!t->slices)
     t->corpus_start = t->report.corpus_start;
@@ -143,70 +140,6 @@ static void run_slice(cli_campaign *cp, cli_ctarget *t, int64_t ns,
   t->base_new = t->new_inputs;
   if (rc != 0 || t->report.failed)
     t->state = CLI_CT_FAIL;
-}
-
-/* Appends s to b, single-quoted for the shell unless it is plain. */
-static void put_sh(cgofuzz_buf *b, const char *s) {
-  if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                      "0123456789_./-+,:@%=") == strlen(s)) {
-    cgofuzz_buf_puts(b, s);
-    return;
-  }
-  cgofuzz_buf_putc(b, '\'');
-  for (; *s; s++)
-    if (*s == '\'')
-      cgofuzz_buf_puts(b, "'\\''");
-    else
-      cgofuzz_buf_putc(b, *s);
-  cgofuzz_buf_putc(b, '\'');
-}
-
-/* Package mode: the file paths and re-run commands of t's new failures,
- * which the coordinator gives from the package's directory, made to work
- * from the run's starting directory. */
-static void fix_paths(cli_ctarget *t) {
-  const char *rel = t->reldir;
-  bool here = !rel || strcmp(rel, ".") == 0;
-  for (size_t k = t->n_fixed; k < t->report.n_failures && !here; k++) {
-    cgofuzz_coord_failure *f = &t->report.failures[k];
-    cgofuzz_buf p = {0}, r = {0};
-    if (f->path && f->path[0] != '/') {
-      cgofuzz_buf_printf(&p, "%s/%s", rel, f->path);
-      if (cgofuzz_buf_putc(&p, 0) == 0) {
-        free(f->path);
-        f->path = (char *)p.data;
-      }
-    }
-    /* "go test -run=T/F" gets the package (./rel); any other command
-     * (the fallback's mkdir/cp lines) runs in a subshell in the package
-     * directory. */
-    for (const char *l = f->repro; *l;) {
-      size_t n = strcspn(l, "\n");
-      const char *gt = "go test -run=";
-      if (rel[0] != '/' && n > strlen(gt) && strncmp(l, gt, strlen(gt)) == 0 &&
-          !memchr(l + 8, ' ', n - 8)) {
-        cgofuzz_buf dot = {0};
-        cgofuzz_buf_printf(&dot, "./%s", rel);
-        cgofuzz_buf_putc(&dot, 0);
-        cgofuzz_buf_printf(&r, "%.*s ", (int)n, l);
-        put_sh(&r, dot.data ? (const char *)dot.data : rel);
-        cgofuzz_buf_free(&dot);
-      } else {
-        cgofuzz_buf_puts(&r, "(cd ");
-        put_sh(&r, rel);
-        cgofuzz_buf_printf(&r, " && %.*s)", (int)n, l);
-      }
-      cgofuzz_buf_putc(&r, '\n');
-      l += n + (l[n] == '\n');
-    }
-    if (r.len && cgofuzz_buf_putc(&r, 0) == 0) {
-      free(f->repro);
-      f->repro = (char *)r.data;
-    } else {
-      cgofuzz_buf_free(&r);
-    }
-  }
-  t->n_fixed = t->report.n_failures;
 }
 
 /* Budget units a target used: execs in count mode, else milliseconds. */

@@ -160,14 +160,12 @@ typedef struct cli_ctarget {
   const char *bin_base; /* the binary's base name (its JUnit suite) */
   const char *binary;   /* the binary's absolute path */
   /* Package mode (gopkgs.c): the package's import path and directory,
-   * where the target runs (testdata/fuzz is relative to it), and that
-   * directory as the run's starting directory names it ("a", "." or an
-   * absolute path), for the file paths and re-run commands of the
-   * summary and report. NULL otherwise: the run's own directory. */
+   * where the target runs (testdata/fuzz is relative to it; cfg's
+   * display_dir names it from the run's starting directory, for the file
+   * paths and re-run commands of the summary and report). NULL otherwise:
+   * the run's own directory. */
   const char *imp;
   const char *dir;
-  const char *reldir;
-  size_t n_fixed;           /* failures whose path and re-run were made so */
   cgofuzz_coord_config cfg; /* its run's config, discovery done */
   struct cgofuzz_coord_dict *dict;
   cgofuzz_coord_report report; /* failures of all its slices */

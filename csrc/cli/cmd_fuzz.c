@@ -261,10 +261,11 @@ typedef struct bin_info {
   char path[PATH_MAX];
   const char *base;
   const char *arg; /* as named in messages */
-  /* Package mode: the package's import path, directory and that directory
-   * as named from ours; NULL otherwise. */
+  /* Package mode: the package's import path, directory, that directory
+   * as named from ours and the package as go test names it from there
+   * (cfg.display_dir and display_pkg); NULL otherwise. */
   const char *imp, *dir;
-  char *reldir;
+  char *reldir, *relpkg;
   char **names;
   size_t n;
   int gover; /* the Go release that built it (cgofuzz_coord_binary_gover) */
@@ -323,6 +324,18 @@ static char *rel_dir(const char *dir) {
   if (strncmp(rd, cwd, l) == 0 && (rd[l] == '/' || l == 1))
     return strdup(rd + l + (l > 1));
   return strdup(dir);
+}
+
+/* The package in the directory reldir names (rel_dir) as go test names
+ * it from ours: "./a/b", malloc'd; NULL for "." and absolute paths. */
+static char *rel_pkg(const char *reldir) {
+  if (!reldir || reldir[0] == '/' || strcmp(reldir, ".") == 0)
+    return NULL;
+  size_t l = strlen(reldir) + 3;
+  char *p = malloc(l);
+  if (p)
+    snprintf(p, l, "./%s", reldir);
+  return p;
 }
 
 int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
@@ -564,12 +577,15 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
       bins[i].imp = pkgs.p[pk].imp;
       bins[i].dir = pkgs.p[pk].dir;
       bins[i].reldir = rel_dir(pkgs.p[pk].dir);
+      bins[i].relpkg = rel_pkg(bins[i].reldir);
       pk++;
     }
     if (!realpath(bins[i].arg, bins[i].path)) {
       fprintf(stderr, "cgofuzz fuzz: %s: not found\n", bins[i].arg);
-      for (int k = 0; k <= i; k++)
+      for (int k = 0; k <= i; k++) {
         free(bins[k].reldir);
+        free(bins[k].relpkg);
+      }
       free(bins);
       cli_gopkgs_free(&pkgs);
       for (size_t k = 0; k < n_abs; k++)
@@ -613,7 +629,9 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
   memset(&cp, 0, sizeof cp);
   cp.start_ms = cgofuzz_mono_ms();
   cp.pkgs = npat ? &pkgs : NULL;
-  size_t total = 0;
+  /* Packages with targets to fuzz: with more than one, the failure
+   * blocks on stdout name paths and packages from our directory. */
+  size_t total = 0, pkgs_fuzzed = 0;
   cgofuzz_err err = {0};
   for (int i = 0; i < nbin; i++) {
     int home = enter_dir(bins[i].dir);
@@ -626,6 +644,7 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
       goto done;
     }
     total += bins[i].n;
+    pkgs_fuzzed += bins[i].imp && bins[i].n;
   }
   if (!fuzz_re) {
     fprintf(stderr, "cgofuzz fuzz: -fuzz is required\n");
@@ -711,7 +730,9 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
       t->cfg.gover = bins[i].gover;
       t->imp = bins[i].imp;
       t->dir = bins[i].dir;
-      t->reldir = bins[i].reldir;
+      t->cfg.display_dir = bins[i].reldir;
+      t->cfg.display_pkg = bins[i].relpkg;
+      t->cfg.display_block = pkgs_fuzzed > 1;
       if (bins[i].imp)
         cgofuzz_buf_printf(&lb, "%s.", bins[i].imp);
       else if (nbin > 1)
@@ -792,6 +813,7 @@ done:
   for (int i = 0; i < nbin; i++) {
     cgofuzz_coord_free_names(bins[i].names, bins[i].n);
     free(bins[i].reldir);
+    free(bins[i].relpkg);
   }
   free(bins);
   cli_gopkgs_free(&pkgs);

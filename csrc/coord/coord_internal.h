@@ -393,15 +393,18 @@ int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
 /* --- minimization jobs and failure records (coord_min.c) */
 
 bool cgofuzz_coord_can_minimize(coord *c);
-/* Appends Go's "--- FAIL" block for msg (and the written file) to b. */
+/* Appends Go's "--- FAIL" block for msg (and the written file) to b:
+ * paths and commands from cfg->display_dir when cfg->display_block. */
 void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
                               size_t len, const char *path);
 /* Shell command lines ('\n'-terminated) that re-run the failing input at
- * path, from the directory the run started in: Go's `go test -run=T/NAME`
- * (a C target: the binary with -test.run) when path is in testdata;
- * otherwise the binary run in a temporary directory given testdata's
- * layout, then (Go binaries) the copy back and go test. */
-void cgofuzz_coord_repro(coord *c, const char *path, cgofuzz_buf *out);
+ * path, from the run's directory (display: from where cgofuzz started,
+ * cfg->display_dir of coord.h): Go's `go test -run=T/NAME` (a C target: the
+ * binary with -test.run) when path is in testdata; otherwise the binary
+ * run in a temporary directory given testdata's layout, then (Go
+ * binaries) the copy back and go test. */
+void cgofuzz_coord_repro(coord *c, const char *path, bool display,
+                         cgofuzz_buf *out);
 /* Appends a failure to cfg->report (if any), once per failure. */
 void cgofuzz_coord_report_failure(coord *c, const char *path, const char *msg,
                                   size_t len);

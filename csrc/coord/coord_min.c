@@ -55,21 +55,58 @@ static bool c_target(coord *c) {
          cgofuzz_cov_section_size(c->cfg->binary, "__sancov_cntrs") > 0;
 }
 
-void cgofuzz_coord_repro(coord *c, const char *path, cgofuzz_buf *out) {
+/* The directory paths and commands are shown from (display_dir in
+ * coord.h), or NULL: the run's own. */
+static const char *shown_dir(const coord *c, bool display) {
+  const char *d = c->cfg->display_dir;
+  return display && d && *d && strcmp(d, ".") != 0 ? d : NULL;
+}
+
+/* Appends path as named from dir (NULL: as it is). */
+static void put_path(cgofuzz_buf *b, const char *dir, const char *path) {
+  if (dir && path[0] != '/')
+    cgofuzz_buf_printf(b, "%s/", dir);
+  cgofuzz_buf_puts(b, path);
+}
+
+/* A command line that runs in the run's directory, from dir (NULL: the
+ * run's own directory): in a subshell that changes to it. */
+static void cmd_open(cgofuzz_buf *b, const char *dir) {
+  if (!dir)
+    return;
+  cgofuzz_buf_puts(b, "(cd ");
+  put_sh(b, dir);
+  cgofuzz_buf_puts(b, " && ");
+}
+static void cmd_close(cgofuzz_buf *b, const char *dir) {
+  cgofuzz_buf_puts(b, dir ? ")\n" : "\n");
+}
+
+void cgofuzz_coord_repro(coord *c, const char *path, bool display,
+                         cgofuzz_buf *out) {
   const char *t = c->cfg->target;
+  const char *dir = shown_dir(c, display);
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   size_t tl = strlen(c->testdata_dir);
   bool in_testdata = strncmp(path, c->testdata_dir, tl) == 0 &&
                      path[tl] == '/' && !strchr(path + tl + 1, '/');
   bool is_c = c_target(c);
+  if (in_testdata && !is_c && dir && c->cfg->display_pkg) {
+    cgofuzz_buf_printf(out, "go test -run=%s/%s ", t, base);
+    put_sh(out, c->cfg->display_pkg);
+    cgofuzz_buf_putc(out, '\n');
+    return;
+  }
+  cmd_open(out, dir);
   if (in_testdata) {
     if (is_c) {
       put_sh(out, c->cfg->binary);
-      cgofuzz_buf_printf(out, " -test.run=%s/%s\n", t, base);
+      cgofuzz_buf_printf(out, " -test.run=%s/%s", t, base);
     } else {
-      cgofuzz_buf_printf(out, "go test -run=%s/%s\n", t, base);
+      cgofuzz_buf_printf(out, "go test -run=%s/%s", t, base);
     }
+    cmd_close(out, dir);
     return;
   }
   /* Not in testdata/fuzz/<Target>, where the test binary looks: give the
@@ -81,12 +118,15 @@ void cgofuzz_coord_repro(coord *c, const char *path, cgofuzz_buf *out) {
   put_sh(out, path);
   cgofuzz_buf_printf(out, " \"$d/testdata/fuzz/%s/\" && cd \"$d\" && ", t);
   put_sh(out, c->cfg->binary);
-  cgofuzz_buf_printf(out, " -test.run=%s/%s\n", t, base);
+  cgofuzz_buf_printf(out, " -test.run=%s/%s", t, base);
+  cmd_close(out, dir);
   if (!is_c) {
+    cmd_open(out, dir);
     cgofuzz_buf_printf(out, "mkdir -p %s && cp ", c->testdata_dir);
     put_sh(out, path);
-    cgofuzz_buf_printf(out, " %s/ && go test -run=%s/%s\n", c->testdata_dir, t,
+    cgofuzz_buf_printf(out, " %s/ && go test -run=%s/%s", c->testdata_dir, t,
                        base);
+    cmd_close(out, dir);
   }
 }
 
@@ -104,22 +144,25 @@ void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
   cgofuzz_buf_append(&txt, msg, len);
   cgofuzz_buf_putc(&txt, '\n');
   if (path) {
+    const char *dir = shown_dir(c, c->cfg->display_block);
     cgofuzz_buf r = {0};
-    cgofuzz_coord_repro(c, path, &r);
+    cgofuzz_coord_repro(c, path, c->cfg->display_block, &r);
     const char *nl = memchr(r.data, '\n', r.len);
     size_t first = nl ? (size_t)(nl - (const char *)r.data) + 1 : r.len;
-    cgofuzz_buf_printf(&txt, "Failing input written to %s\n", path);
+    cgofuzz_buf_puts(&txt, "Failing input written to ");
+    put_path(&txt, dir, path);
     if (first == r.len) {
-      cgofuzz_buf_puts(&txt, "To re-run:\n");
+      cgofuzz_buf_puts(&txt, "\nTo re-run:\n");
       cgofuzz_buf_append(&txt, r.data, r.len);
     } else {
-      cgofuzz_buf_printf(&txt,
-                         "To re-run (%s could not be written), in a "
-                         "directory of its own:\n",
-                         c->testdata_dir);
+      cgofuzz_buf_puts(&txt, "\nTo re-run (");
+      put_path(&txt, dir, c->testdata_dir);
+      cgofuzz_buf_puts(&txt, " could not be written), in a directory of its "
+                             "own:\n");
       cgofuzz_buf_append(&txt, r.data, first);
-      cgofuzz_buf_printf(&txt, "or, once %s can be written:\n",
-                         c->testdata_dir);
+      cgofuzz_buf_puts(&txt, "or, once ");
+      put_path(&txt, dir, c->testdata_dir);
+      cgofuzz_buf_puts(&txt, " can be written:\n");
       cgofuzz_buf_append(&txt, r.data + first, r.len - first);
     }
     cgofuzz_buf_free(&r);
@@ -158,10 +201,14 @@ void cgofuzz_coord_report_failure(coord *c, const char *path, const char *msg,
   r->failures = f;
   f += r->n_failures;
   memset(f, 0, sizeof *f);
-  cgofuzz_buf rb = {0};
-  if (path)
-    cgofuzz_coord_repro(c, path, &rb);
-  f->path = path ? strdup(path) : NULL;
+  cgofuzz_buf rb = {0}, pb = {0};
+  if (path) {
+    cgofuzz_coord_repro(c, path, true, &rb);
+    put_path(&pb, shown_dir(c, true), path);
+    cgofuzz_buf_putc(&pb, 0);
+  }
+  f->path = pb.data ? strdup((const char *)pb.data) : NULL;
+  cgofuzz_buf_free(&pb);
   f->msg = dup_n(msg ? msg : "", msg ? len : 0);
   f->repro = dup_n(rb.len ? (const char *)rb.data : "", rb.len);
   cgofuzz_buf_free(&rb);
@@ -201,21 +248,24 @@ static char *write_failure(coord *c, const cgofuzz_buf *data) {
   cgofuzz_buf_putc(&alt2, 0);
   const char *dirs[] = {c->testdata_dir, (const char *)alt1.data,
                         (const char *)alt2.data};
+  const char *shown = shown_dir(c, c->cfg->display_block);
   char *path = NULL;
   for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && !path; i++) {
     cgofuzz_err err = {0};
     if (!dirs[i])
       continue;
+    bool rel = shown && dirs[i][0] != '/';
     if (cgofuzz_coord_corpus_write_v(dirs[i], data->data, data->len,
                                      coord_gover(c->cfg), &path, &err) != 0) {
       path = NULL;
-      fprintf(stderr, "cgofuzz: could not write the failing input to %s: %s\n",
-              dirs[i], err.msg);
+      fprintf(stderr,
+              "cgofuzz: could not write the failing input to %s%s%s: %s\n",
+              rel ? shown : "", rel ? "/" : "", dirs[i], err.msg);
     } else if (i > 0) {
       fprintf(stderr,
-              "cgofuzz: the failing input was written to %s instead; see "
+              "cgofuzz: the failing input was written to %s%s%s instead; see "
               "\"To re-run\" below for a command that runs it from there\n",
-              path);
+              rel ? shown : "", rel ? "/" : "", path);
     }
   }
   if (!path) {

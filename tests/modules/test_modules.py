@@ -113,7 +113,8 @@ def test_module_in_one_command(case, go):
     package's directory: both bugs found and written to their packages'
     testdata/fuzz, the broken package reported by import path, exit status
     1, the JUnit report has a suite per package, the temporary binaries
-    are gone, the summary's re-run commands work from the module root, and
+    are gone, the summary's re-run commands work from the module root (and
+    the failure blocks on stdout give the same paths and commands), and
     plain go test ./... then reproduces both failures."""
     # An entry in FuzzQuiet's cache, where go test keeps it: under the
     # package's import path.
@@ -147,6 +148,12 @@ def test_module_in_one_command(case, go):
             in r.stderr, r
         cmd = "go test -run=%s/%s ./%s" % (target, name, pkg)
         assert "re-run: " + cmd in r.stderr, r
+        # Two packages in the run: the failure block on stdout names the
+        # file and the package from the module root too.
+        assert "    Failing input written to %s/testdata/fuzz/%s/%s\n" \
+            "    To re-run:\n    %s\n" % (pkg, target, name, cmd) \
+            in r.stdout, r
+        assert "written to testdata/" not in r.stdout, r
         rr = run(["sh", "-c", cmd], case.mod, case.env)
         assert rr.rc == 1 and want in rr.out, rr
     assert case.leftovers() == []
@@ -244,7 +251,8 @@ def test_one_target_is_go_test(case, go):
 def test_from_a_subdirectory(case):
     """Patterns are go's, relative to where cgofuzz runs: from bravo/, ".."
     names the module root package (none) and "." the package; paths and
-    re-run commands are given from there."""
+    re-run commands are given from there, in the summary and in stdout's
+    failure blocks (two packages fuzzed)."""
     r = case.fuzz("-fuzz=.", BUDGET, "-fuzzcontinue", ".", "../alpha",
                   cwd=os.path.join(case.mod, "bravo"))
     assert r.rc == 1, r
@@ -258,6 +266,16 @@ def test_from_a_subdirectory(case):
     alpha = os.path.join(case.mod, "alpha")
     assert "written to %s/testdata/fuzz/FuzzAlpha/" % alpha in r.stderr, r
     assert "re-run: (cd %s && go test -run=FuzzAlpha/" % alpha in r.stderr, r
+    # The failure blocks on stdout say the same.
+    assert "    Failing input written to testdata/fuzz/FuzzBravo/%s\n" \
+        "    To re-run:\n    go test -run=FuzzBravo/%s\n" % (name, name) \
+        in r.stdout, r
+    aname = os.path.basename(case.written("alpha", "FuzzAlpha")[0])
+    acmd = "(cd %s && go test -run=FuzzAlpha/%s)" % (alpha, aname)
+    assert "    Failing input written to %s/testdata/fuzz/FuzzAlpha/%s\n" \
+        "    To re-run:\n    %s\n" % (alpha, aname, acmd) in r.stdout, r
+    rr = run(["sh", "-c", acmd], case.mod, case.env)
+    assert rr.rc == 1 and BUGS["alpha"][1] in rr.out, rr
 
 
 def test_binaries_and_patterns_do_not_mix(case, go):
@@ -273,11 +291,19 @@ def test_binaries_and_patterns_do_not_mix(case, go):
 
 def test_bad_pattern(case):
     """A pattern go cannot resolve is reported as go reports it, as a
-    package that does not build: exit status 1, in the summary."""
+    package that does not build: exit status 1, in the summary. One
+    package fuzzed: its failure block on stdout is go test's."""
     r = case.fuzz("-fuzz=.", BUDGET, "./nothing/...", "./alpha")
     assert r.rc == 1, r
     assert "cgofuzz fuzz: ./nothing/...: build failed" in r.stderr, r
     assert "./nothing/: no such file or directory" in r.stderr, r
     assert re.search(r"cgofuzz: summary: 2 targets, 1 failed, 1 package did "
                      r"not build", r.stderr), r
+    # One package fuzzed (two targets): stdout's failure block is go
+    # test's, from the package directory; the summary's from ours.
+    name = os.path.basename(case.written("alpha", "FuzzAlpha")[0])
+    assert "    Failing input written to testdata/fuzz/FuzzAlpha/%s\n" \
+        "    To re-run:\n    go test -run=FuzzAlpha/%s\n" % (name, name) \
+        in r.stdout, r
+    assert "re-run: go test -run=FuzzAlpha/%s ./alpha\n" % name in r.stderr, r
     assert case.leftovers() == []
