@@ -11,8 +11,9 @@
  * or raw bytes, core/rawargs.h) runs once in the target's own worker, and
  * an input is kept when it adds coverage the smaller ones before it did
  * not reach. merge writes the kept inputs to OUTDIR (whose own files are
- * the initial set: they stay and count first), as Go corpus files named as
- * Go names them (-to go) or raw files named by SHA-1 (-to raw). prune
+ * the initial set: they stay and count first), as Go corpus files written
+ * and named as the binary's Go release writes and names them (-to go; a C
+ * target: the newest release) or raw files named by SHA-1 (-to raw). prune
  * deletes, from the DIRs, the inputs the merge proved redundant (ran fine,
  * added nothing) or duplicate (same values as one that ran fine) and
  * nothing else: a file that crashed, hung, could not be read or decoded,
@@ -46,6 +47,7 @@ typedef struct merge_cli {
   const char *outdir, *to, *control, *fuzz;
   int64_t timeout, rss_limit_mb;
   bool dry_run, verbose;
+  int gover; /* the binary's Go release (cgofuzz_coord_binary_gover) */
   /* prune: the inputs it may delete, and how many it did */
   struct doomed {
     char *path;
@@ -76,9 +78,9 @@ static int keep_one(void *ctx, const cgofuzz_lf_merge_input *in) {
   if (m->prune)
     return 0; /* the input stays where it is */
   bool go = strcmp(m->to, "go") == 0;
-  char name[41];
-  if (go)
-    cgofuzz_codec_name(in->enc, in->enc_len, name);
+  char name[CGOFUZZ_CODEC_NAME_MAX]; /* a SHA-1 (40 digits) fits too */
+  if (go) /* as the binary's release names it, encoded as it encodes it */
+    cgofuzz_codec_name_v(in->enc, in->enc_len, m->gover, name);
   else
     cgofuzz_sha1_hex(in->raw, in->raw_len, name);
   cgofuzz_buf path = {0};
@@ -293,9 +295,19 @@ static int run(merge_cli *m, int argc, char **argv) {
   if (pick_target(m, bin, &target) != 0)
     goto done;
   cgofuzz_err err = {0};
+  /* The release to follow, as cgofuzz fuzz does: the one that built the
+   * binary; a C target (or a binary whose build info cannot be read, with
+   * a warning) follows the newest. */
+  if (cgofuzz_coord_binary_gover(bin, &m->gover, &err) < 0)
+    fprintf(stderr,
+            "cgofuzz %s: warning: %s: cannot tell which Go release built it "
+            "(%s); following go1.%d\n",
+            m->cmd, pos[0], err.msg, m->gover);
+  err = (cgofuzz_err){0};
   cfg.binary = bin;
   cfg.target = target;
   cfg.parallel = 1;
+  cfg.gover = m->gover;
   if (cgofuzz_coord_discover(&cfg, self, &err) != 0) {
     fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, target, err.msg);
     goto done;
@@ -325,7 +337,8 @@ static int run(merge_cli *m, int argc, char **argv) {
                          .name = target,
                          .kinds = cfg.kinds,
                          .n_kinds = cfg.n_kinds,
-                         .go = cgofuzz_coord_go_counters(bin) > 0};
+                         .go = cgofuzz_coord_go_counters(bin) > 0,
+                         .gover = m->gover};
   char *outv[] = {(char *)m->outdir};
   cgofuzz_lf_merge_job job = {.t = &t,
                               .initial = outv,

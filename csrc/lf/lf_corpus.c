@@ -68,8 +68,8 @@ int cgofuzz_lf_read_input(const cgofuzz_lf_target *t, const char *path,
     if (max_len > 0 && (int64_t)len > max_len)
       len = (size_t)max_len;
     out->raw_len = len;
-    rc = cgofuzz_rawargs_to_corpus(t->kinds, t->n_kinds, data.data, len,
-                                   &out->enc, &err);
+    rc = cgofuzz_rawargs_to_corpus_v(t->kinds, t->n_kinds, data.data, len,
+                                     lf_gover(t), &out->enc, &err);
     if (rc != 0)
       fprintf(stderr, "ERROR: %s: %s\n", path, err.msg);
   }
@@ -147,8 +147,8 @@ void cgofuzz_lf_inputs_free(lf_inputs *in) {
 int cgofuzz_lf_raw(const cgofuzz_lf_target *t, const uint8_t *enc, size_t len,
                    cgofuzz_buf *raw) {
   cgofuzz_err err = {0};
-  if (cgofuzz_rawargs_from_corpus(t->kinds, t->n_kinds, enc, len, raw, &err) !=
-      0) {
+  if (cgofuzz_rawargs_from_corpus_v(t->kinds, t->n_kinds, enc, len, lf_gover(t),
+                                    raw, &err) != 0) {
     fprintf(stderr, "ERROR: converting an input to raw bytes: %s\n", err.msg);
     return -1;
   }

@@ -53,6 +53,7 @@ int cgofuzz_lf_exec_init(lf_exec *x, const cgofuzz_lf_target *t,
   cfg.binary = t->binary;
   cfg.target = t->name;
   cfg.cache_root = "/nonexistent"; /* a worker never reads the cache */
+  cfg.gover = t->gover;
   if (cgofuzz_lf_worker_flags(o, t, &extra, &n_extra) == 0) {
     cfg.extra_args = extra;
     cfg.n_extra = n_extra;

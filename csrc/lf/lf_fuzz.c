@@ -251,6 +251,7 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
   cfg.n_extra = n_extra;
   cfg.target = t->name;
   cfg.cache_root = cache;
+  cfg.gover = t->gover;
   cfg.fuzz_ns = o->max_total_time > 0 ? o->max_total_time * 1000000000 : 0;
   cfg.fuzz_count = o->runs >= 0 ? (o->runs ? o->runs : 1) : 0;
   cfg.minimize_ns = 60LL * 1000000000;

@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "coord_worker.h"
+#include "gover.h"
 #include "lf.h"
 
 /* libFuzzer's exit codes (its -error_exitcode and -timeout_exitcode
@@ -18,6 +19,11 @@
 #define LF_EXIT_OOM 71
 #define LF_EXIT_INTERRUPT 72
 #define LF_EXIT_USAGE 1 /* libFuzzer's own errors */
+
+/* The Go release t follows (its gover, 0: the newest). */
+static inline int lf_gover(const cgofuzz_lf_target *t) {
+  return t->gover ? t->gover : CGOFUZZ_GOVER_NEWEST;
+}
 
 /* --- lf_flags.c: the command line. Values not given keep libFuzzer's
  * defaults. */

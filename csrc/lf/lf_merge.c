@@ -112,10 +112,10 @@ static int unhex32(const char *s, uint8_t sha[32]) {
 static int canon(const cgofuzz_lf_target *t, const lf_input *in,
                  cgofuzz_buf *raw, cgofuzz_buf *enc, uint8_t sha[32],
                  cgofuzz_err *err) {
-  if (cgofuzz_rawargs_from_corpus(t->kinds, t->n_kinds, in->enc.data,
-                                  in->enc.len, raw, err) != 0 ||
-      cgofuzz_rawargs_to_corpus(t->kinds, t->n_kinds, raw->data, raw->len, enc,
-                                err) != 0)
+  if (cgofuzz_rawargs_from_corpus_v(t->kinds, t->n_kinds, in->enc.data,
+                                    in->enc.len, lf_gover(t), raw, err) != 0 ||
+      cgofuzz_rawargs_to_corpus_v(t->kinds, t->n_kinds, raw->data, raw->len,
+                                  lf_gover(t), enc, err) != 0)
     return -1;
   cgofuzz_sha256(enc->data, enc->len, sha);
   return 0;

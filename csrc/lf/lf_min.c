@@ -42,8 +42,9 @@ typedef struct trial {
 static bool fails(trial *tr, const uint8_t *raw, size_t len) {
   cgofuzz_err err = {0};
   tr->enc.len = 0;
-  if (tr->broken || cgofuzz_rawargs_to_corpus(tr->t->kinds, tr->t->n_kinds, raw,
-                                              len, &tr->enc, &err) != 0)
+  if (tr->broken ||
+      cgofuzz_rawargs_to_corpus_v(tr->t->kinds, tr->t->n_kinds, raw, len,
+                                  lf_gover(tr->t), &tr->enc, &err) != 0)
     return false;
   lf_outcome oc;
   tr->tries++;

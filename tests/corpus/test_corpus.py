@@ -8,6 +8,7 @@ must reach exactly the features the merge of all inputs reported (every
 feature of the union is kept), and a merge killed midway must end, when
 run again, with the very files an uninterrupted merge writes.
 """
+import hashlib
 import os
 import re
 import shutil
@@ -250,6 +251,79 @@ def test_merge_go_test_binary(cgofuzz, gotarget, tmp_path):
     r2 = merge(cgofuzz, "-o", tmp_path / "again", gotarget, out, cwd=tmp_path)
     assert r2.rc == 0, r2
     assert features(r2) == union, (r, r2)
+
+
+# Releases that name corpus files by 64 hex digits: go1.18.10 is fetched
+# into the module cache by scripts/install-deps.sh (for tests/goreleases),
+# go1.19.13 by `GOTOOLCHAIN=go1.19.13 go version`; one not there is a
+# visible skip.
+OLD_RELEASES = ["go1.18.10", "go1.19.13"]
+
+
+def release_env(release):
+    # GOPROXY=off: the toolchain must already be in the module cache.
+    return {"GOTOOLCHAIN": release, "GOFLAGS": "-mod=mod", "GOPROXY": "off",
+            "GODEBUG": "goindex=0"}
+
+
+@pytest.fixture(scope="module", params=OLD_RELEASES)
+def old_gotarget(request, tool, tmp_path_factory):
+    """(release, gopkg's test binary built by that release): gopkg's go.mod
+    says go 1.18, so GOTOOLCHAIN=<release> builds it with that release."""
+    go = tool("go")
+    release = request.param
+    env = release_env(release)
+    r = testlib.run([go, "env", "GOROOT"], cwd="/", env=env, timeout=120)
+    if r.rc != 0:
+        pytest.skip("%s is not in the module cache (GOTOOLCHAIN=%s go "
+                    "version fetches it)" % (release, release))
+    d = tmp_path_factory.mktemp("corpus-" + release)
+    pkg = str(d / "corpuspkg")
+    shutil.copytree(os.path.join(HERE, "gopkg"), pkg)
+    exe = str(d / "corpuspkg.test")
+    r = testlib.run([go, "test", "-c", "-fuzz=.", "-o", exe, "."], cwd=pkg,
+                    env=env, timeout=600)
+    assert r.rc == 0, r
+    return release, exe
+
+
+def merged_as(cgofuzz, binary, tmp_path, digits):
+    """Merges a corpus with binary; checks that every file written is named
+    by the first `digits` hex digits of its content's sha256 (the whole
+    sum: 64) and returns {name: content}. The smallest input (e0, its DEL
+    byte quoted as \\x7f), run first with no coverage before it, is always
+    kept."""
+    corpus = tmp_path / "corpus"
+    inputs = {"e0": go_file('"\\x7f"', 0), "e1": go_file('"a"', -1000),
+              "e2": go_file('"ab"', -1000), "e3": go_file('"abc"', -5),
+              "e4": go_file('"xyz"', 5000), "e5": go_file('"abc"', -7)}
+    write_raw(str(corpus), inputs)
+    out = tmp_path / "merged"
+    r = merge(cgofuzz, "-o", out, binary, corpus, cwd=tmp_path)
+    assert r.rc == 0, r
+    assert "cannot tell which Go release" not in r.stderr, r
+    got = files(str(out))
+    assert 1 < len(got) == counts(r)[2], r
+    for name, data in got.items():
+        assert re.fullmatch("[0-9a-f]{%d}" % digits, name), (name, r)
+        assert name == hashlib.sha256(data).hexdigest()[:digits], (name, data)
+    return got
+
+
+def test_merge_follows_the_binarys_release(cgofuzz, gotarget, old_gotarget,
+                                           tmp_path):
+    """merge writes and names files as the Go release that built the binary
+    writes and names them (cgofuzz_coord_binary_gover), not as the newest:
+    go1.18 and go1.19 name a corpus file by its whole sha256 (64 hex
+    digits), and go1.18 quotes DEL as \\u007f; the go on PATH (1.20 on)
+    names it by 16 digits and quotes \\x7f."""
+    release, exe = old_gotarget
+    old = merged_as(cgofuzz, exe, tmp_path / "old", 64)
+    new = merged_as(cgofuzz, gotarget, tmp_path / "new", 16)
+    del_old = b'[]byte("\\u007f")' if release.startswith("go1.18.") \
+        else b'[]byte("\\x7f")'
+    assert b"go test fuzz v1\n%s\nint(0)\n" % del_old in old.values(), old
+    assert go_file('"\\x7f"', 0) in new.values(), new
 
 
 def test_merge_usage_errors(cgofuzz, ctarget, tmp_path):
