@@ -169,9 +169,8 @@ typedef struct cli_ctarget {
   cgofuzz_coord_config cfg; /* its run's config, discovery done */
   struct cgofuzz_coord_dict *dict;
   cgofuzz_coord_report report; /* failures of all its slices */
-  char *error;   /* why it could not be fuzzed at all (discovery), or NULL */
-  char *prelude; /* cfg.prelude's storage (go test -exec -v), or NULL */
-  int state;     /* CLI_CT_* */
+  char *error; /* why it could not be fuzzed at all (discovery), or NULL */
+  int state;   /* CLI_CT_* */
   int slices;
   int64_t used_ms;     /* wall time of its slices */
   int64_t execs;       /* over all slices (warm-up included) */
@@ -236,10 +235,16 @@ int cli_cmd_stats(int argc, char **argv); /* cmd_stats.c */
 int cli_cmd_gofuzzer(int argc, char **argv);
 int cli_cmd_mutate(int argc, char **argv);
 int cli_cmd_fuzz(int argc, char **argv);
-/* cli_cmd_fuzz, or (exec_mode) its run for go test -exec (cmd_exec.c): a
- * target that cannot be fuzzed is reported by the binary's own output and
- * exit status from discovery. */
-int cli_fuzz_main(int argc, char **argv, bool exec_mode);
+/* cli_cmd_fuzz, or (pre set) its run for go test -exec (cmd_exec.c), after
+ * the binary's own run as its target's coordinator told the one target to
+ * fuzz and its discovery (kinds, seeds and environment, moved into the run
+ * and cleared in *disc) and printed the "=== RUN" line itself: go test's
+ * lines only, none of cgofuzz's notes. */
+typedef struct cli_fuzz_pre {
+  const char *target;
+  cgofuzz_coord_config *disc;
+} cli_fuzz_pre;
+int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre);
 /* --- cmd_exec.c: go test -exec=cgofuzz. Whether arg (where a command
  * belongs) names an executable file, and cgofuzz run as BINARY ARGS...
  * (argv[0] is the binary): execs it unchanged unless it is to fuzz. */

@@ -42,6 +42,7 @@
  * have to be renamed; none of Go's is).
  */
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -281,26 +282,39 @@ int cli_exit_like(int st) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : CLI_EXIT_FAIL;
 }
 
-/* Whether line (without its newline) is the binary's closing PASS
- * (with -test.v=test2json it carries the 0x16 framing byte first). */
-static bool is_pass_line(const char *p, size_t n) {
-  if (n && p[0] == 0x16)
-    p++, n--;
-  return n == 4 && memcmp(p, "PASS", 4) == 0;
+/* Whether a line of the binary's output (without its newline) is the
+ * first one of Go's fuzzing engine: from there on the binary's run is
+ * cgofuzz's business. */
+static bool engine_line(const char *p, size_t n) {
+  static const char *const first[] = {
+      "fuzz: elapsed: ", "warning: starting with empty corpus",
+      "warning: the test binary was not built with coverage"};
+  for (size_t i = 0; i < sizeof first / sizeof first[0]; i++) {
+    size_t k = strlen(first[i]);
+    if (n >= k && memcmp(p, first[i], k) == 0)
+      return true;
+  }
+  return false;
 }
 
-/* Runs the binary's test pass (see the top of this file), passing its
- * output on as it comes, the closing PASS and go's "no tests to run"
- * warning (which a run with -test.fuzz does not print) held back. Returns
- * the wait status, or -1 if it could not be started. */
-static int test_pass(const char *binary, char **argv) {
+/* Runs the binary as its target's coordinator (the top of this file):
+ * argv[0] is this program, so that the workers Go starts are cgofuzz's
+ * fake workers, and env adds the discovery's variables. Its output
+ * (stdout and stderr in one stream, as go test reads it) is passed on as
+ * it comes up to the first line of Go's fuzzing engine; the rest is kept
+ * in *tail. Returns the wait status, or -1 if it could not be started. */
+static int coordinator_run(const char *binary, char **argv, char **env,
+                           cgofuzz_buf *tail) {
   int p[2];
   if (pipe(p) != 0)
     return -1;
   fflush(stdout);
   fflush(stderr);
-  cgofuzz_spawn s = {
-      .path = binary, .argv = argv, .stdout_fd = p[1], .stderr_fd = p[1]};
+  cgofuzz_spawn s = {.path = binary,
+                     .argv = argv,
+                     .envp = env,
+                     .stdout_fd = p[1],
+                     .stderr_fd = p[1]};
   pid_t pid = cgofuzz_spawn_start(&s);
   close(p[1]);
   if (pid < 0) {
@@ -308,147 +322,62 @@ static int test_pass(const char *binary, char **argv) {
     return -1;
   }
   cgofuzz_buf line = {0};
-  bool held = false; /* a PASS line read, not yet passed on */
-  static const char warn[] = "testing: warning: no tests to run";
+  bool cut = false;
   char tmp[4096];
   for (;;) {
     ssize_t k = read(p[0], tmp, sizeof tmp);
     if (k < 0 && errno == EINTR)
       continue;
+    if (k <= 0)
+      break;
+    if (cut) {
+      cgofuzz_buf_append(tail, tmp, (size_t)k);
+      continue;
+    }
     for (ssize_t i = 0; i < k; i++) {
       cgofuzz_buf_putc(&line, (uint8_t)tmp[i]);
       if (tmp[i] != '\n')
         continue;
-      const char *l = (const char *)line.data;
-      size_t n = line.len - 1;
-      if (held) {
-        fputs("PASS\n", stdout);
-        held = false;
-      }
-      if (is_pass_line(l, n))
-        held = true;
-      else if (!(n == sizeof warn - 1 && memcmp(l, warn, n) == 0))
-        fwrite(l, 1, line.len, stdout);
-      line.len = 0;
-    }
-    if (k <= 0)
-      break;
-    fflush(stdout);
-  }
-  close(p[0]);
-  int st = cgofuzz_spawn_wait(pid, -1, NULL);
-  bool passed = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
-  if (held && !passed)
-    fputs("PASS\n", stdout);
-  if (line.len)
-    fwrite(line.data, 1, line.len, stdout);
-  fflush(stdout);
-  cgofuzz_buf_free(&line);
-  return st;
-}
-
-/* The fuzz targets of binary whose names the binary's own regexp (Go's
- * syntax, through -test.list) matches: *names, *n. 0, or -1 after
- * printing why. */
-static int list_fuzz_targets(const char *binary, const exec_args *a,
-                             char ***names, size_t *n) {
-  char **av = calloc(a->nbin + 3, sizeof *av);
-  cgofuzz_buf arg = {0}, out = {0};
-  *names = NULL;
-  *n = 0;
-  if (!av || cgofuzz_buf_printf(&arg, "-test.list=%s", a->fuzz) != 0 ||
-      cgofuzz_buf_putc(&arg, 0) != 0) {
-    free(av);
-    cgofuzz_buf_free(&arg);
-    return -1;
-  }
-  size_t k = 0;
-  av[k++] = (char *)binary;
-  for (size_t i = 0; i < a->nbin; i++)
-    av[k++] = a->bin[i];
-  av[k++] = (char *)arg.data;
-  cgofuzz_spawn s = {.path = binary, .argv = av, .stderr_fd = 2};
-  int st = cgofuzz_spawn_run(&s, &out, false, -1);
-  int rc = 0;
-  if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    fprintf(stderr, "cgofuzz: %s -test.list failed\n", binary);
-    rc = -1;
-  }
-  cgofuzz_buf_putc(&out, 0);
-  for (char *l = (char *)out.data; rc == 0 && l && *l;) {
-    char *nl = strchr(l, '\n');
-    if (nl)
-      *nl = '\0';
-    if (strncmp(l, "Fuzz", 4) == 0) {
-      char **nn = realloc(*names, (*n + 1) * sizeof *nn);
-      if (!nn || !(nn[*n] = strdup(l))) {
-        if (nn)
-          *names = nn;
-        rc = -1;
+      if (engine_line((const char *)line.data, line.len - 1)) {
+        cut = true;
+        cgofuzz_buf_append(tail, line.data, line.len);
+        cgofuzz_buf_append(tail, tmp + i + 1, (size_t)(k - i - 1));
         break;
       }
-      *names = nn;
-      (*n)++;
+      fwrite(line.data, 1, line.len, stdout);
+      line.len = 0;
     }
-    l = nl ? nl + 1 : NULL;
+    fflush(stdout);
   }
-  free(av);
-  cgofuzz_buf_free(&arg);
-  cgofuzz_buf_free(&out);
-  return rc;
+  if (!cut && line.len)
+    fwrite(line.data, 1, line.len, stdout);
+  fflush(stdout);
+  close(p[0]);
+  cgofuzz_buf_free(&line);
+  return cgofuzz_spawn_wait(pid, -1, NULL);
 }
 
-/* "-test.skip=^(A|B)$", or "(USER)|^(A|B)$" with the user's own -test.skip
- * (which must then have no '/': a pattern for subtests cannot be joined
- * with ours, and is left as the user gave it). NULL: none to add. */
-static char *skip_arg(const char *user, char **names, size_t n) {
-  if (user && strchr(user, '/'))
-    return NULL;
-  cgofuzz_buf b = {0};
-  cgofuzz_buf_puts(&b, "-test.skip=");
-  if (user && *user)
-    cgofuzz_buf_printf(&b, "(%s)|", user);
-  cgofuzz_buf_puts(&b, "^(");
+/* Whether arg is one of the -test.* flags the coordinator's own run gets
+ * from us instead (or, for the workers, that the coordinator sets). */
+static bool flag_in(const char *arg, const char *const *names, size_t n) {
+  const char *name, *value;
+  size_t nlen;
+  if (!split_flag(arg, &name, &nlen, &value))
+    return false;
   for (size_t i = 0; i < n; i++)
-    cgofuzz_buf_printf(&b, "%s%s", i ? "|" : "", names[i]);
-  cgofuzz_buf_puts(&b, ")$");
-  if (cgofuzz_buf_putc(&b, 0) != 0) {
-    cgofuzz_buf_free(&b);
-    return NULL;
-  }
-  return (char *)b.data;
-}
-
-/* Whether the -test.* argument arg is one of those the test pass runs
- * without (fuzzing's own) or that the coordinator sets for its workers. */
-static bool drop_for_tests(const char *arg) {
-  const char *name, *value;
-  size_t nlen;
-  if (!split_flag(arg, &name, &nlen, &value))
-    return false;
-  static const char *const drop[] = {"test.fuzz", "test.fuzztime",
-                                     "test.fuzzminimizetime"};
-  for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
-    if (name_is(name, nlen, drop[i]))
+    if (name_is(name, nlen, names[i]))
       return true;
   return false;
 }
-static bool drop_for_workers(const char *arg) {
-  const char *name, *value;
-  size_t nlen;
-  if (!split_flag(arg, &name, &nlen, &value))
-    return false;
-  static const char *const drop[] = {
-      "test.fuzz",         "test.run",
-      "test.skip",         "test.list",
-      "test.fuzztime",     "test.parallel",
-      "test.fuzzcachedir", "test.fuzzworker",
-      "test.paniconexit0", "test.fuzzminimizetime"};
-  for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
-    if (name_is(name, nlen, drop[i]))
-      return true;
-  return false;
-}
+static const char *const ours_for_run[] = {"test.fuzzcachedir", "test.fuzztime",
+                                           "test.parallel",
+                                           "test.fuzzminimizetime"};
+static const char *const ours_for_workers[] = {
+    "test.fuzz",         "test.run",
+    "test.skip",         "test.list",
+    "test.fuzztime",     "test.parallel",
+    "test.fuzzcachedir", "test.fuzzworker",
+    "test.paniconexit0", "test.fuzzminimizetime"};
 
 /* Whether a is one of the -test.* flags that take a separate value when
  * given without '=' (so that both words are dropped together). */
@@ -464,113 +393,153 @@ static bool takes_next(const char *arg) {
   return true;
 }
 
+static int rm_entry(const char *p, const struct stat *sb, int flag,
+                    struct FTW *ftw) {
+  (void)sb, (void)flag, (void)ftw;
+  remove(p);
+  return 0;
+}
+
+/* "-NAME=VALUE" in b, or NULL when out of memory. */
+static char *flag_arg(cgofuzz_buf *b, const char *name, const char *value) {
+  b->len = 0;
+  cgofuzz_buf_printf(b, "-%s=%s", name, value);
+  return cgofuzz_buf_putc(b, 0) == 0 ? (char *)b->data : NULL;
+}
+
+extern char **environ;
+
 static int exec_fuzz(const char *binary, exec_args *a) {
   int rc = CLI_EXIT_FAIL;
-  char **names = NULL, **av = NULL;
-  size_t n = 0;
-  char *skip = NULL;
-  cgofuzz_buf fz = {0}, cache = {0}, ft = {0}, mt = {0}, par = {0}, vb = {0};
+  char **av = NULL, **env = NULL, *target = NULL;
+  char self[PATH_MAX];
+  cgofuzz_buf root = {0}, cache = {0}, recs = {0}, tail = {0}, e1 = {0},
+              fz = {0}, cd = {0}, ft = {0}, mt = {0}, par = {0}, vb = {0},
+              ca = {0};
+  cgofuzz_coord_config disc;
+  memset(&disc, 0, sizeof disc);
   /* Without a cache directory the binary refuses -test.fuzz with its own
    * usage message: let it say so. */
-  if (!a->cachedir || !*a->cachedir)
-    goto run_binary;
-  if (list_fuzz_targets(binary, a, &names, &n) != 0)
+  if (!a->cachedir || !*a->cachedir) {
+    free_args(a);
+    return -1; /* the caller execs the binary */
+  }
+  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+  const char *tmpdir = getenv("TMPDIR");
+  cgofuzz_buf_printf(&root, "%s/cgofuzz-exec-XXXXXX",
+                     tmpdir && *tmpdir ? tmpdir : "/tmp");
+  if (sl <= 0 || cgofuzz_buf_putc(&root, 0) != 0 ||
+      !mkdtemp((char *)root.data)) {
+    fprintf(stderr, "cgofuzz: cannot make a temporary directory: %s\n",
+            strerror(errno));
     goto done;
-  /* 1. The test pass: the binary, fuzzing's flags left out. */
-  av = calloc(a->nbin + 4, sizeof *av);
-  if (!av)
+  }
+  self[sl] = '\0';
+  cgofuzz_buf_printf(&cache, "%s/cache", (char *)root.data);
+  cgofuzz_buf_printf(&recs, "%s/records", (char *)root.data);
+  if (cgofuzz_buf_putc(&cache, 0) || cgofuzz_buf_putc(&recs, 0) ||
+      mkdir((char *)cache.data, 0700) != 0)
     goto done;
+
+  /* 1. The binary as its target's coordinator: everything go test -fuzz
+   * runs before fuzzing, in the binary's own words, and then the target's
+   * seeds and environment, sent to our fake workers (coord_discover.c).
+   * One worker (the seeds' order is the order one worker gets them), a
+   * private empty cache (the inputs sent are then the seeds and testdata
+   * only), no minimization, and a budget the fake worker claims at once. */
+  size_t nenv = 0;
+  while (environ[nenv])
+    nenv++;
+  av = calloc(a->nbin + 8, sizeof *av);
+  env = calloc(nenv + 3, sizeof *env);
+  if (!av || !env)
+    goto done;
+  for (size_t i = 0; i < nenv; i++)
+    if (strncmp(environ[i], CGOFUZZ_DISCOVER_ENV "=",
+                strlen(CGOFUZZ_DISCOVER_ENV) + 1) != 0)
+      env[i] = environ[i];
+  size_t ne = 0;
+  for (size_t i = 0; i < nenv; i++)
+    if (env[i])
+      env[ne++] = env[i];
+  cgofuzz_buf_printf(&e1, "%s=%s", CGOFUZZ_DISCOVER_ENV, (char *)recs.data);
+  if (cgofuzz_buf_putc(&e1, 0))
+    goto done;
+  env[ne++] = (char *)e1.data;
+  env[ne++] = CGOFUZZ_DISCOVER_NAME_ENV "=1";
+  env[ne] = NULL;
   size_t k = 0;
-  av[k++] = (char *)binary;
+  av[k++] = self;
+  /* Ours first: Go's flags end at the first argument that is not one, and
+   * the user's of the same names are left out. */
+  if (!(av[k++] = flag_arg(&cd, "test.fuzzcachedir", (char *)cache.data)) ||
+      !(av[k++] = flag_arg(&ft, "test.fuzztime", "1000000000x")) ||
+      !(av[k++] = flag_arg(&par, "test.parallel", "1")) ||
+      !(av[k++] = flag_arg(&mt, "test.fuzzminimizetime", "0")))
+    goto done;
+  bool positional = false;
   for (size_t i = 0; i < a->nbin; i++) {
-    if (strcmp(a->bin[i], "--") == 0) { /* the rest is positional */
-      while (i < a->nbin)
-        av[k++] = a->bin[i++];
-      break;
-    }
-    if (drop_for_tests(a->bin[i])) {
+    positional = positional || strcmp(a->bin[i], "--") == 0;
+    if (!positional && flag_in(a->bin[i], ours_for_run,
+                               sizeof ours_for_run / sizeof *ours_for_run)) {
       i += takes_next(a->bin[i]);
       continue;
     }
-    const char *name, *value;
-    size_t nlen;
-    if (n && split_flag(a->bin[i], &name, &nlen, &value) &&
-        name_is(name, nlen, "test.skip") &&
-        (!a->skip || !strchr(a->skip, '/'))) {
-      i += takes_next(a->bin[i]);
-      continue; /* joined with ours below */
-    }
     av[k++] = a->bin[i];
   }
-  if (n && (skip = skip_arg(a->skip, names, n)) != NULL)
-    av[k++] = skip;
   av[k] = NULL;
-  int st = test_pass(binary, av);
+  int st = coordinator_run(binary, av, env, &tail);
   if (st < 0) {
     fprintf(stderr, "cgofuzz: cannot run %s: %s\n", binary, strerror(errno));
     goto done;
   }
-  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    rc = cli_exit_like(st);
+  cgofuzz_err err = {0};
+  cgofuzz_coord_binary_gover(binary, &disc.gover, &err);
+  int drc = cgofuzz_coord_discovered(&disc, (char *)recs.data,
+                                     (char *)cache.data, &target, &err);
+  bool clean = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  if (drc != 0 || !clean) {
+    /* It never fuzzed (a test failed, the target failed, skipped or
+     * returned before f.Fuzz, -test.fuzz matched none or several): its
+     * output and status are go test's answer. */
+    if (tail.len)
+      fwrite(tail.data, 1, tail.len, stdout);
+    if (drc < 0 && clean)
+      fprintf(stderr, "cgofuzz: %s\n", err.msg);
+    exec_log("tests", binary, target ? target : "-", st);
+    rc = drc < 0 && clean ? CLI_EXIT_FAIL : cli_exit_like(st);
     goto done;
   }
-  /* 2. Fuzzing, as the testing package decides it. */
-  if (n == 0) {
-    fprintf(stderr, "testing: warning: no fuzz tests to fuzz\n");
-    printf("%sPASS\n", a->v && strcmp(a->v, "test2json") == 0 ? "\x16" : "");
-    rc = CLI_EXIT_OK;
-    goto done;
-  }
-  if (n > 1) {
-    fputs("testing: will not fuzz, -fuzz matches more than one fuzz test: [",
-          stderr);
-    for (size_t i = 0; i < n; i++)
-      fprintf(stderr, "%s%s", i ? " " : "", names[i]);
-    fputs("]\n", stderr);
-    printf("%sFAIL\n", a->v && strcmp(a->v, "test2json") == 0 ? "\x16" : "");
-    rc = CLI_EXIT_FAIL;
-    goto done;
-  }
+
+  /* 2. Fuzzing that target with cgofuzz's coordinator. */
   free(av);
   av = calloc(a->nown + a->nbin + 12, sizeof *av);
   if (!av)
     goto done;
   k = 0;
-  cgofuzz_buf_printf(&fz, "-fuzz=^%s$", names[0]);
-  cgofuzz_buf_printf(&cache, "-fuzzcachedir=%s", a->cachedir);
-  if (cgofuzz_buf_putc(&fz, 0) || cgofuzz_buf_putc(&cache, 0))
+  cgofuzz_buf_printf(&fz, "^%s$", target);
+  if (cgofuzz_buf_putc(&fz, 0) ||
+      !(av[k++] = flag_arg(&ca, "fuzz", (char *)fz.data)))
     goto done;
-  av[k++] = (char *)fz.data;
-  av[k++] = (char *)cache.data;
-  if (a->fuzztime) {
-    cgofuzz_buf_printf(&ft, "-fuzztime=%s", a->fuzztime);
-    if (cgofuzz_buf_putc(&ft, 0))
-      goto done;
-    av[k++] = (char *)ft.data;
-  }
-  if (a->mintime) {
-    cgofuzz_buf_printf(&mt, "-fuzzminimizetime=%s", a->mintime);
-    if (cgofuzz_buf_putc(&mt, 0))
-      goto done;
-    av[k++] = (char *)mt.data;
-  }
+  cgofuzz_buf_free(&cd);
+  if (!(av[k++] = flag_arg(&cd, "fuzzcachedir", a->cachedir)))
+    goto done;
+  cgofuzz_buf_free(&ft);
+  if (a->fuzztime && !(av[k++] = flag_arg(&ft, "fuzztime", a->fuzztime)))
+    goto done;
+  cgofuzz_buf_free(&mt);
+  if (a->mintime && !(av[k++] = flag_arg(&mt, "fuzzminimizetime", a->mintime)))
+    goto done;
   /* The testing package's default -test.parallel is GOMAXPROCS. */
   const char *gmp = getenv("GOMAXPROCS");
   const char *parallel = a->parallel            ? a->parallel
                          : gmp && atoi(gmp) > 0 ? gmp
                                                 : NULL;
-  if (parallel) {
-    cgofuzz_buf_printf(&par, "-parallel=%s", parallel);
-    if (cgofuzz_buf_putc(&par, 0))
-      goto done;
-    av[k++] = (char *)par.data;
-  }
-  if (a->v) { /* as given: a boolean or "test2json" */
-    cgofuzz_buf_printf(&vb, "-v=%s", a->v);
-    if (cgofuzz_buf_putc(&vb, 0))
-      goto done;
-    av[k++] = (char *)vb.data;
-  }
+  cgofuzz_buf_free(&par);
+  if (parallel && !(av[k++] = flag_arg(&par, "parallel", parallel)))
+    goto done;
+  if (a->v && !(av[k++] = flag_arg(&vb, "v", a->v))) /* or "test2json" */
+    goto done;
   for (size_t i = 0; i < a->nown; i++)
     av[k++] = a->own[i];
   av[k++] = (char *)binary;
@@ -578,24 +547,26 @@ static int exec_fuzz(const char *binary, exec_args *a) {
   /* The workers get the rest, as Go's coordinator passes its own
    * arguments on to them. */
   for (size_t i = 0; i < a->nbin; i++) {
-    if (drop_for_workers(a->bin[i])) {
+    if (flag_in(a->bin[i], ours_for_workers,
+                sizeof ours_for_workers / sizeof *ours_for_workers)) {
       i += takes_next(a->bin[i]);
       continue;
     }
     av[k++] = a->bin[i];
   }
   av[k] = NULL;
-  rc = cli_fuzz_main((int)k, av, true);
-  exec_log("fuzz", binary, names[0], rc);
-  goto done;
-run_binary:
-  free_args(a);
-  return -1; /* the caller execs the binary */
+  cli_fuzz_pre pre = {.target = target, .disc = &disc};
+  rc = cli_fuzz_main((int)k, av, &pre);
+  exec_log("fuzz", binary, target, rc);
 done:
-  cgofuzz_coord_free_names(names, n);
+  if (root.len)
+    nftw((char *)root.data, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+  cgofuzz_coord_free_discovery(&disc);
+  free(target);
   free(av);
-  free(skip);
-  cgofuzz_buf *bufs[] = {&fz, &cache, &ft, &mt, &par, &vb};
+  free(env);
+  cgofuzz_buf *bufs[] = {&root, &cache, &recs, &tail, &e1, &fz,
+                         &cd,   &ft,    &mt,   &par,  &vb, &ca};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     cgofuzz_buf_free(bufs[i]);
   free_args(a);

@@ -221,41 +221,6 @@ static char *skip_pattern(char **names, size_t n) {
   return (char *)b.data;
 }
 
-/* go test -exec -v: what the target's body logged before f.Fuzz, from
- * the discovery run's chatty output (the lines after "=== RUN   T" up to
- * the first of Go's fuzzing lines), for the coordinator to print after
- * its own "=== RUN" as the binary would. */
-static bool starts(const char *l, size_t n, const char *with) {
-  size_t k = strlen(with);
-  return n >= k && memcmp(l, with, k) == 0;
-}
-static void prelude_from(const cgofuzz_buf *log, cli_ctarget *t) {
-  cgofuzz_buf head = {0};
-  cgofuzz_buf_printf(&head, "%s=== RUN   %s\n", t->cfg.json_marks ? "\x16" : "",
-                     t->cfg.target);
-  const char *p = (const char *)log->data, *end = p + log->len;
-  const char *at = NULL;
-  for (const char *l = p; l && l < end;) {
-    const char *nl = memchr(l, '\n', (size_t)(end - l));
-    size_t n = nl ? (size_t)(nl + 1 - l) : (size_t)(end - l);
-    const char *u = l + (n && *l == 0x16); /* past test2json's mark */
-    size_t un = n - (size_t)(u - l);
-    if (!at && n == head.len && memcmp(l, head.data, n) == 0) {
-      at = l + n;
-    } else if (at && (starts(u, un, "fuzz: ") || starts(u, un, "=== ") ||
-                      starts(u, un, "--- ") || starts(u, un, "warning: "))) {
-      if (l > at) {
-        t->prelude = strndup(at, (size_t)(l - at));
-        t->cfg.prelude = t->prelude;
-        t->cfg.prelude_len = t->prelude ? (size_t)(l - at) : 0;
-      }
-      break;
-    }
-    l = nl ? nl + 1 : NULL;
-  }
-  cgofuzz_buf_free(&head);
-}
-
 /* The binaries given and their matching targets. */
 typedef struct bin_info {
   char path[PATH_MAX];
@@ -272,7 +237,7 @@ typedef struct bin_info {
 } bin_info;
 
 int cli_cmd_fuzz(int argc, char **argv) {
-  return cli_fuzz_main(argc, argv, false);
+  return cli_fuzz_main(argc, argv, NULL);
 }
 
 /* Package mode: into dir (NULL: stay) and back; the saved directory, or
@@ -338,7 +303,8 @@ static char *rel_pkg(const char *reldir) {
   return p;
 }
 
-int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
+int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
+  bool exec_mode = pre != NULL;
   const char *fuzz_re = NULL, *run_re = NULL, *cachedir = NULL;
   /* -fuzztime and -fuzzminimizetime are go test's duration-or-count
    * flags: "Nx" or a duration; only the latter may be zero (off). */
@@ -634,10 +600,20 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
   size_t total = 0, pkgs_fuzzed = 0;
   cgofuzz_err err = {0};
   for (int i = 0; i < nbin; i++) {
-    int home = enter_dir(bins[i].dir);
-    int lrc = cgofuzz_coord_list_targets(bins[i].path, fuzz_re ? fuzz_re : ".",
-                                         &bins[i].names, &bins[i].n, &err);
-    leave_dir(home);
+    int lrc = 0;
+    if (pre) { /* go test -exec: the binary named its one target */
+      if (!(bins[i].names = calloc(1, sizeof *bins[i].names)) ||
+          !(bins[i].names[0] = strdup(pre->target))) {
+        rc = CLI_EXIT_FAIL;
+        goto done;
+      }
+      bins[i].n = 1;
+    } else {
+      int home = enter_dir(bins[i].dir);
+      lrc = cgofuzz_coord_list_targets(bins[i].path, fuzz_re ? fuzz_re : ".",
+                                       &bins[i].names, &bins[i].n, &err);
+      leave_dir(home);
+    }
     if (lrc != 0) {
       fprintf(stderr, "cgofuzz fuzz: %s\n", err.msg);
       rc = CLI_EXIT_USAGE;
@@ -754,31 +730,22 @@ int cli_fuzz_main(int argc, char **argv, bool exec_mode) {
                            cp.single && dictout != NULL, &t->dict)) != 0)
         goto done;
       rc = CLI_EXIT_FAIL;
-      /* go test -exec: a target that cannot be fuzzed is shown as the
-       * binary shows it (cmd_exec.c), with -test.v when -v was given. */
-      char *dargs[] = {chatty.json ? "-test.v=test2json" : "-test.v=true"};
-      cgofuzz_buf dlog = {0};
-      if (exec_mode) {
-        t->cfg.discover_args = verbose ? dargs : NULL;
-        t->cfg.n_discover_args = verbose ? 1 : 0;
-        t->cfg.discover_log = &dlog;
+      int drc = 0;
+      if (pre) { /* discovered by the binary's own run (cmd_exec.c) */
+        const cgofuzz_coord_config *d = pre->disc;
+        t->cfg.kinds = d->kinds;
+        t->cfg.n_kinds = d->n_kinds;
+        t->cfg.seeds = d->seeds;
+        t->cfg.n_seeds = d->n_seeds;
+        t->cfg.disc_env = d->disc_env;
+        t->cfg.n_disc_env = d->n_disc_env;
+        t->cfg.run_line_printed = true;
+        memset(pre->disc, 0, sizeof *pre->disc); /* now t's */
+      } else {
+        int home = enter_dir(t->dir);
+        drc = cgofuzz_coord_discover(&t->cfg, self, &err);
+        leave_dir(home);
       }
-      int home = enter_dir(t->dir);
-      int drc = cgofuzz_coord_discover(&t->cfg, self, &err);
-      leave_dir(home);
-      t->cfg.discover_args = NULL;
-      t->cfg.n_discover_args = 0;
-      t->cfg.discover_log = NULL;
-      if (drc != 0 && exec_mode && cp.single && t->cfg.discover_status >= 0) {
-        if (dlog.len)
-          fwrite(dlog.data, 1, dlog.len, stdout);
-        cgofuzz_buf_free(&dlog);
-        rc = cli_exit_like(t->cfg.discover_status);
-        goto done;
-      }
-      if (drc == 0 && exec_mode && verbose)
-        prelude_from(&dlog, t);
-      cgofuzz_buf_free(&dlog);
       if (drc != 0) {
         if (!(t->error = strdup(err.msg)))
           goto done;
@@ -805,7 +772,6 @@ done:
       free((char *)t->cfg.cache_root);
     free(t->label);
     free(t->error);
-    free(t->prelude);
   }
   free(cp.t);
   if (cp.stats)

@@ -29,6 +29,9 @@ extern "C" {
  * fake worker used for argument-type discovery; its value is the file the
  * fake worker appends the inputs it is sent to. */
 #define CGOFUZZ_DISCOVER_ENV "CGOFUZZ_DISCOVER_OUT"
+/* Set (to anything) beside it: the fake worker's name mode, for a binary
+ * that coordinates itself with the user's flags (cgofuzz_coord_discovered). */
+#define CGOFUZZ_DISCOVER_NAME_ENV "CGOFUZZ_DISCOVER_NAME"
 
 /* What a front end (lf.h: libFuzzer's command line) is told as a run goes. */
 typedef struct cgofuzz_coord_stats {
@@ -148,28 +151,12 @@ typedef struct cgofuzz_coord_config {
    * the hang timer, the -fuzztime=Nx check and the worker's -test.* flags
    * follow it. 0: the newest. */
   int gover;
-  /* Discovery (cgofuzz_coord_discover) only: arguments added to its run of
-   * the binary, and, when discover_log is set and that run fails, what the
-   * binary printed (stdout and stderr, in order) and its wait status
-   * (discover_status; -1 when it timed out or could not start; both are
-   * kept when it succeeds too). go test
-   * -exec (cli/cmd_exec.c) shows a target that cannot be fuzzed (it fails,
-   * skips or returns before f.Fuzz) in the binary's own words, with -test.v
-   * among discover_args when go test was given -v. */
-  char **discover_args;
-  size_t n_discover_args;
-  cgofuzz_buf *discover_log;
-  int discover_status;
   /* Filled by discovery: the variables the target's body set or changed
    * before f.Fuzz (f.Setenv, os.Setenv), "NAME=value" each, as Go's own
    * coordinator passes them to its workers by starting them afterwards;
    * they replace ours of the same name in every worker's environment. */
   char **disc_env;
   size_t n_disc_env;
-  /* Printed after "=== RUN" with -v (go test -exec): what the fuzz
-   * target's body logged before f.Fuzz, in the discovery run. */
-  const char *prelude;
-  size_t prelude_len;
   /* Package mode (cli/gopkgs.c, docs/campaigns.md): the run's directory
    * (the package's) as named from the directory cgofuzz was started in:
    * display_dir "a" ("." or NULL: the same directory), or an absolute
@@ -185,6 +172,8 @@ typedef struct cgofuzz_coord_config {
   const char *display_dir;
   const char *display_pkg;
   bool display_block;
+  /* The binary printed the "=== RUN" line itself (go test -exec). */
+  bool run_line_printed;
 } cgofuzz_coord_config;
 
 /* A failure a run recorded: the file written (NULL when none could be),
@@ -280,6 +269,19 @@ void cgofuzz_coord_free_names(char **names, size_t n);
 int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
                            cgofuzz_err *err);
 void cgofuzz_coord_free_discovery(cgofuzz_coord_config *cfg);
+/* Discovery from a run that someone else made (go test -exec,
+ * cli/cmd_exec.c): the binary ran with the user's own flags as its
+ * target's coordinator, its workers this program in fake-worker name mode
+ * (CGOFUZZ_DISCOVER_ENV=records, CGOFUZZ_DISCOVER_NAME_ENV set), its
+ * -test.fuzzcachedir the empty private directory cache_root and
+ * -test.fuzzminimizetime=0. Fills cfg as cgofuzz_coord_discover does and
+ * sets cfg->target to *target (malloc'd, the caller frees it): 0; 1 when
+ * the binary sent no input (it never fuzzed: a test failed first, the
+ * target failed, skipped or returned before f.Fuzz, -test.fuzz matched no
+ * target or several); -1 with err set. */
+int cgofuzz_coord_discovered(cgofuzz_coord_config *cfg, const char *records,
+                             const char *cache_root, char **target,
+                             cgofuzz_err *err);
 
 /* The fake worker: answers pings, records every input it is sent to the
  * file named by $CGOFUZZ_DISCOVER_OUT, and reports each call as done.

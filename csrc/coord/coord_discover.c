@@ -16,6 +16,7 @@
  * It reports every call as complete without running anything, so the
  * -test.fuzztime=Nx budget runs out at once and the binary exits PASS.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -262,6 +263,37 @@ static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
   return 0;
 }
 
+/* Reads a records file into b (nothing when it is missing). */
+static void read_records(const char *path, cgofuzz_buf *b) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return;
+  char tmp[65536];
+  size_t k;
+  while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
+    cgofuzz_buf_append(b, tmp, k);
+  fclose(f);
+}
+
+/* Whether the records hold an input (any record but the environment's). */
+static bool has_input(const cgofuzz_buf *rec) {
+  size_t i = 0;
+  while (i < rec->len) {
+    char tag, head[64];
+    size_t len, hl = 0;
+    while (i + hl < rec->len && rec->data[i + hl] != '\n' && hl < 63)
+      hl++;
+    memcpy(head, rec->data + i, hl);
+    head[hl] = '\0';
+    if (sscanf(head, "%c %zu", &tag, &len) != 2)
+      return false;
+    if (tag != 'E')
+      return true;
+    i += hl + 1 + len + 1;
+  }
+  return false;
+}
+
 /* The input re-encoded by our encoder, so that a file and the bytes Go
  * sent for it compare equal whatever literal forms the file used. */
 static int canonical(const uint8_t *data, size_t len, int g, cgofuzz_buf *out) {
@@ -334,7 +366,7 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   }
   logfd = open(coord_cstr(&log), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   size_t na = 0;
-  char **argv = calloc(8 + cfg->n_extra + cfg->n_discover_args, sizeof *argv);
+  char **argv = calloc(8 + cfg->n_extra, sizeof *argv);
   if (!argv || logfd < 0) {
     free(argv);
     cgofuzz_errf(err, 0, "out of memory");
@@ -349,8 +381,6 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   for (size_t i = 0; i < cfg->n_extra; i++)
     if (cgofuzz_coord_test_flag_ok(cfg->gover, cfg->extra_args[i]))
       argv[na++] = cfg->extra_args[i];
-  for (size_t i = 0; i < cfg->n_discover_args; i++)
-    argv[na++] = cfg->discover_args[i];
   argv[na] = NULL;
   /* In our directory: a target may read files relative to it before
    * f.Fuzz. The cache stays private and empty. */
@@ -360,24 +390,8 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
                      logfd, DISCOVER_TIMEOUT_MS);
   cgofuzz_buf_free(&env);
   free(argv);
-  FILE *f = fopen(coord_cstr(&out), "rb");
-  if (f) {
-    char tmp[65536];
-    size_t k;
-    while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
-      cgofuzz_buf_append(&rec, tmp, k);
-    fclose(f);
-  }
-  if (cfg->discover_log) {
-    lseek(logfd, 0, SEEK_SET);
-    char tmp[4096];
-    ssize_t k;
-    cfg->discover_log->len = 0;
-    while ((k = read(logfd, tmp, sizeof tmp)) > 0)
-      cgofuzz_buf_append(cfg->discover_log, tmp, (size_t)k);
-    cfg->discover_status = st;
-  }
-  if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || rec.len == 0) {
+  read_records(coord_cstr(&out), &rec);
+  if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || !has_input(&rec)) {
     /* Show what the binary said: an f.Add type mismatch, a TestMain
      * failure... */
     lseek(logfd, 0, SEEK_SET);
@@ -408,6 +422,43 @@ done:
   return rc;
 }
 
+int cgofuzz_coord_discovered(cgofuzz_coord_config *cfg, const char *records,
+                             const char *cache_root, char **target,
+                             cgofuzz_err *err) {
+  *target = NULL;
+  cgofuzz_buf rec = {0};
+  read_records(records, &rec);
+  int rc = 1;
+  if (!has_input(&rec))
+    goto done;
+  /* The one directory in the private cache is named after the target. */
+  DIR *d = opendir(cache_root);
+  for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+    if (e->d_name[0] != '.') {
+      free(*target);
+      *target = strdup(e->d_name);
+    }
+  if (d)
+    closedir(d);
+  if (!*target) {
+    rc = cgofuzz_errf(err, 0, "discovery: the binary did not name its target");
+    goto done;
+  }
+  cfg->target = *target;
+  rc = parse_records(cfg, &rec, err);
+  if (rc == 0)
+    drop_testdata(cfg);
+done:
+  cgofuzz_buf_free(&rec);
+  if (rc < 0) {
+    cgofuzz_coord_free_discovery(cfg);
+    free(*target);
+    *target = NULL;
+    cfg->target = NULL;
+  }
+  return rc;
+}
+
 void cgofuzz_coord_free_discovery(cgofuzz_coord_config *cfg) {
   for (size_t i = 0; i < cfg->n_seeds; i++)
     cgofuzz_buf_free(&cfg->seeds[i]);
@@ -435,6 +486,13 @@ int cgofuzz_coord_fake_worker(void) {
   cgofuzz_buf reply = {0}, rec = {0};
   int rc = 0;
   bool env_sent = false;
+  /* Name mode (go test -exec, cli/cmd_exec.c): warm-up calls get the
+   * coordinator's own coverage back, so warm-up ends as with a real
+   * worker, and the first fuzzing call one new counter, so that Go's
+   * coordinator writes that input to <its cache>/<target>/: the name of
+   * that directory is the target's, which nothing else tells. */
+  bool name_mode = getenv(CGOFUZZ_DISCOVER_NAME_ENV) != NULL;
+  bool named = false;
   for (;;) {
     const uint8_t *line;
     size_t ll;
@@ -476,6 +534,23 @@ int cgofuzz_coord_fake_worker(void) {
       cgofuzz_fuzz_resp r;
       memset(&r, 0, sizeof r);
       r.count = count;
+      cgofuzz_wire_bytes *m = &call.fuzz.coverage_data;
+      if (name_mode && m->has && (call.fuzz.warmup || !named)) {
+        r.coverage_data = *m; /* borrowed: freed with the call */
+        size_t z = 0;
+        while (z < m->len && m->data[z])
+          z++;
+        if (!call.fuzz.warmup && z < m->len) {
+          m->data[z] = 1; /* a counter the coordinator has not seen */
+          named = true;
+          h->count = r.count = 1;
+          /* Go's coordinator replays one mutation from this state to make
+           * the input it writes: any state will do, but PCG needs an odd
+           * increment (with 0 the mutator can spin for ever). */
+          h->rand_state = 0x853c49e6748fea9bULL;
+          h->rand_inc = 0xda3e39cb94b95bdbULL;
+        }
+      }
       cgofuzz_wire_encode_fuzz_resp(&r, &reply);
     } else if (call.kind == CGOFUZZ_CALL_MINIMIZE) {
       cgofuzz_minimize_resp r;

@@ -615,10 +615,8 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   sigaction(SIGPIPE, &sa, &old_pipe);
   sigaction(SIGXFSZ, &sa, &old_xfsz);
 
-  if (cfg->verbose && !cfg->campaign) {
+  if (cfg->verbose && !cfg->campaign && !cfg->run_line_printed) {
     printf("%s=== RUN   %s\n", cfg->json_marks ? "\x16" : "", cfg->target);
-    if (cfg->prelude_len)
-      fwrite(cfg->prelude, 1, cfg->prelude_len, stdout);
     fflush(stdout);
   }
   cgofuzz_buf b = {0};
