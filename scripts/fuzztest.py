@@ -32,17 +32,27 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-# Scripts that check a behaviour cgofuzz deliberately does otherwise, not
-# run by default; each with go test's behaviour and cgofuzz's (also in
-# docs/notes.md).
+# Scripts that check a behaviour cgofuzz deliberately does otherwise (also in
+# docs/notes.md), with go test's behaviour and cgofuzz's. "skip": not run by
+# default (it would not end); "line N": run, and expected to fail at that
+# line of the script and nowhere else.
 DIFFERENT = {
-    "test_fuzz_err_deadlock":
+    "test_fuzz_err_deadlock": ("skip",
         "a goroutine of the target deletes the fuzz cache directory every "
         "second while fuzzing runs without -fuzztime; go's coordinator fails "
         "its next cache write ('open ...: no such file or directory') and "
         "the script expects that failure. cgofuzz makes the directory again "
         "and goes on fuzzing (a cache cleaned under a running fuzzer is not "
-        "a bug in the code under test), so the script would fuzz forever.",
+        "a bug in the code under test), so the script would fuzz forever."),
+    "test_fuzz_non_crash_signal": ("line 20",
+        "FuzzKill's input makes its worker SIGKILL itself. go test records "
+        "no crash for a worker killed by SIGKILL (it could be the OOM killer "
+        "or a user) and the script checks that no testdata is written. "
+        "cgofuzz checks the kernel's OOM-kill count and runs the input alone "
+        "again: a worker that dies of SIGKILL again on the same input, with "
+        "no OOM kill, is the input's doing, and cgofuzz writes it to "
+        "testdata with that explanation. FuzzNonCrash (SIGTERM) and "
+        "FuzzCrash behave as go test's."),
 }
 
 
@@ -83,7 +93,8 @@ def main():
     ap.add_argument("--workdir", default=os.path.join(ROOT, "build",
                                                       "fuzztest"))
     ap.add_argument("--timeout", default="60m")
-    ap.add_argument("--skip", default=",".join(DIFFERENT),
+    ap.add_argument("--skip", default=",".join(
+        n for n, (how, _) in DIFFERENT.items() if how == "skip"),
                     help="scripts not to run, comma-separated (default: "
                     "the deliberate differences, see DIFFERENT)")
     a = ap.parse_args()
@@ -125,53 +136,79 @@ def main():
                 r"^\s*--- (PASS|FAIL|SKIP): TestScript/(\S+) \(([\d.]+)s\)",
                 out, re.M):
             results[m.group(2)] = (m.group(1), float(m.group(3)))
+        failed_at = {}  # script -> the lines it failed at
+        for m in re.finditer(r"FAIL: testdata/script/(\w+)\.txt:(\d+):",
+                             out):
+            failed_at.setdefault(m.group(1), []).append(int(m.group(2)))
         counts = {}
         if os.path.exists(log):
             for line in open(log):
                 w = line.split()
                 if len(w) >= 2:
-                    c = counts.setdefault(script_of(w[1]), {"fuzz": 0,
-                                                           "exec": 0})
-                    c["fuzz" if w[0] == "fuzz" else "exec"] += 1
+                    c = counts.setdefault(script_of(w[1]),
+                                          {"fuzz": 0, "tests": 0, "exec": 0})
+                    c[w[0] if w[0] in c else "exec"] += 1
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
     rows = []
-    tally = {"PASS": 0, "FAIL": 0, "SKIP": 0}
-    for n in skipped:
-        if n in names and (not a.run or re.search(a.run, n)):
-            rows.append(f"| {n} | not run: deliberate difference | | | |")
-    fuzzed = execd = 0
+    tally = {"PASS": 0, "FAIL": 0, "SKIP": 0, "DIFFERS": 0}
+    ran = len(results)
+    notrun = [n for n in skipped if n in names and n not in results and
+              (not a.run or re.search(a.run, n))]
+    for n in notrun:
+        rows.append(f"| {n} | not run: deliberate difference | | | | |")
+    fuzzed = execd = answered = 0
     for n in names:
         if n not in results:
             continue
         res, secs = results[n]
+        how = DIFFERENT.get(n, ("", ""))[0]
+        if how.startswith("line "):
+            want = int(how.split()[1])
+            if res == "FAIL" and failed_at.get(n) == [want]:
+                res = "DIFFERS"  # as expected, at that line only
+            elif res == "PASS":
+                res = "FAIL"  # no longer differs: update DIFFERENT
+                rows.append(f"| {n} | passes, but DIFFERENT expects a "
+                            f"failure at line {want} | | | | |")
         tally[res] += 1
-        c = counts.get(n, {"fuzz": 0, "exec": 0})
+        if res == "DIFFERS":
+            res = f"differs at line {failed_at[n][0]}, as listed"
+        c = counts.get(n, {"fuzz": 0, "tests": 0, "exec": 0})
         fuzzed += c["fuzz"]
+        answered += c["tests"]
         execd += c["exec"]
-        rows.append(f"| {n} | {res} | {secs:.1f} | {c['fuzz']} | {c['exec']} |")
+        rows.append(f"| {n} | {res} | {secs:.1f} | {c['fuzz']} | "
+                    f"{c['tests']} | {c['exec']} |")
     text = "\n".join([
         f"# Go's fuzzing script tests with -exec={os.path.basename(a.exec)}",
         "",
-        f"{version}, {len(results)} of {len(names)} scripts run "
+        f"{version}, {ran} of {len(names)} scripts run "
         f"(--run '{a.run}'), -test.parallel {a.parallel}, "
         f"wall {wall:.0f} s, on {os.uname().machine} with "
         f"{os.cpu_count()} cores.",
         "",
-        "fuzz runs: test binaries whose fuzzing cgofuzz's coordinator did; "
-        "exec'd: binaries run unchanged (no -test.fuzz), from "
-        "CGOFUZZ_EXEC_LOG.",
+        "From CGOFUZZ_EXEC_LOG: fuzzed, runs with -test.fuzz whose fuzzing "
+        "cgofuzz's coordinator did; answered, runs with -test.fuzz that "
+        "ended before fuzzing (a failing test, a target that fails, skips "
+        "or returns before f.Fuzz, -fuzz matching none or several), where "
+        "the binary's own output is the answer; exec'd, binaries run "
+        "unchanged (no -test.fuzz).",
         "",
-        "| script | result | seconds | fuzz runs | exec'd |",
-        "|---|---|---|---|---|",
+        "| script | result | seconds | fuzzed | answered | exec'd |",
+        "|---|---|---|---|---|---|",
         *rows,
         "",
         f"{tally['PASS']} passed, {tally['FAIL']} failed, {tally['SKIP']} "
-        f"skipped; {fuzzed} fuzz runs by cgofuzz, {execd} binaries exec'd",
+        f"skipped, {tally['DIFFERS']} differ as listed, {len(notrun)} not "
+        f"run; {fuzzed} runs fuzzed by cgofuzz, {answered} answered before "
+        f"fuzzing, {execd} binaries exec'd",
         "",
-        *[f"- {n}: {DIFFERENT.get(n, 'skipped with --skip')}" for n in skipped
-          if n in names],
+        "Deliberate differences:",
+        "",
+        *[f"- {n} ({how}): {why}" for n, (how, why) in DIFFERENT.items()
+          if n in results or n in notrun],
         "",
     ])
     print(text)

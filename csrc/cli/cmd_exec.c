@@ -15,24 +15,32 @@
  *  - Without -test.fuzz (plain go test, -run, -list, -bench, examples, go
  *    run -exec) or as a fuzz worker, it execs the binary with the same
  *    arguments: one exec, nothing else read or run.
- *  - With -test.fuzz, the binary itself first runs what go test runs
- *    before fuzzing (the tests, the seed corpora of the fuzz targets that
- *    are not fuzzed, examples, benchmarks; -test.fuzz left out and the
- *    fuzzed targets skipped, its final PASS held back). If that fails, its
- *    output and status are the answer, as with go test. Then the one
- *    matching fuzz target is fuzzed by cgofuzz's coordinator with the
- *    binary's own workers (cmd_fuzz.c), which prints go test's lines and
- *    writes failures and the cache where go test does; a target that
- *    cannot be fuzzed (it returns without calling f.Fuzz, fails or skips
- *    first) is reported by the binary's own words from the discovery run.
+ *  - With -test.fuzz, the binary runs once as its target's coordinator,
+ *    with the user's flags, exactly as under go test -fuzz: TestMain once,
+ *    the tests, the seed corpora of the targets not fuzzed, examples,
+ *    benchmarks, then the target's body up to f.Fuzz, and its own answer
+ *    when -test.fuzz matches no target or several. Only its workers are
+ *    ours: argv[0] is this program, so Go starts cgofuzz's fake workers
+ *    (coord_discover.c), which record the target's seeds and the
+ *    environment its body set, and name the target (Go's coordinator
+ *    writes the input they call interesting to <private cache>/<target>/);
+ *    one worker, a private empty cache, no minimization. Its output is
+ *    passed on up to the first line of Go's fuzzing engine. If it never
+ *    fuzzed (a test failed, the target failed, skipped or returned before
+ *    f.Fuzz), its output and exit status are go test's answer. Otherwise
+ *    cgofuzz's coordinator fuzzes that target with the binary's own
+ *    workers (cmd_fuzz.c), printing go test's lines from there and writing
+ *    failures and the cache where go test does.
  *
- * Every -test.* flag is the binary's own, so the binary checks and
- * honours each of them in the test pass (-test.count, -test.shuffle,
- * -test.timeout, -test.cpu, -test.failfast, ...); the fuzzing flags
- * (-test.fuzz, -test.fuzztime, -test.fuzzminimizetime, -test.parallel,
- * -test.fuzzcachedir, -test.v) become cgofuzz fuzz's. As in the testing
- * package, -test.fuzz matching several targets is refused ("will not
- * fuzz"): `cgofuzz fuzz` is the command that fuzzes many.
+ * So every -test.* flag is the binary's own and honoured by it
+ * (-test.count, -test.shuffle, -test.timeout, -test.cpu, -test.failfast,
+ * ...), except that the test pass runs with -test.parallel=1 (t.Parallel
+ * tests one at a time: the seeds' order is the order one worker receives
+ * them); the fuzzing flags (-test.fuzz, -test.fuzztime,
+ * -test.fuzzminimizetime, -test.parallel, -test.fuzzcachedir, -test.v)
+ * become cgofuzz fuzz's. As in the testing package, -test.fuzz matching
+ * several targets is refused: `cgofuzz fuzz` is the command that fuzzes
+ * many.
  *
  * cgofuzz's own options reach it two ways (README, "go test -exec"):
  * CGOFUZZ_FLAGS in the environment ("-fuzzcontinue -dict=x.dict", split
@@ -107,7 +115,7 @@ typedef struct exec_args {
   size_t nown;
   /* The values of -test.* flags that steer fuzzing (last one wins, as
    * in Go's flag package); NULL when not given. */
-  const char *fuzz, *skip, *fuzztime, *mintime, *parallel, *cachedir, *v;
+  const char *fuzz, *fuzztime, *mintime, *parallel, *cachedir, *v;
   bool worker, list;
 } exec_args;
 
@@ -177,7 +185,6 @@ static int sort_args(exec_args *a, int argc, char **argv) {
       const char *n;
       const char **dst;
     } vals[] = {{"fuzz", &a->fuzz},
-                {"skip", &a->skip},
                 {"fuzztime", &a->fuzztime},
                 {"fuzzminimizetime", &a->mintime},
                 {"parallel", &a->parallel},
