@@ -40,6 +40,9 @@ void cli_print_flags(const cgofuzz_flag *flags, size_t nflags);
 int cli_cmd_cc(int argc, char **argv, bool cxx);
 
 /* --- fileio.c */
+/* A program found in $PATH (default /usr/local/bin:/usr/bin:/bin), as a
+ * malloc'd path, or NULL. */
+char *cli_find_in_path(const char *name);
 /* Reads a whole file. On failure prints "cgofuzz: PATH: reason" and
  * returns -1. */
 int cli_read_file(const char *path, cgofuzz_buf *out);

@@ -69,27 +69,6 @@ static const char usage_text[] =
     "for the\n"
     "C code only, without go test -asan).\n";
 
-/* A program in PATH: malloc'd path or NULL. */
-static char *find_in_path(const char *name) {
-  const char *p = getenv("PATH");
-  if (!p || !*p)
-    p = "/usr/local/bin:/usr/bin:/bin";
-  while (*p) {
-    const char *e = strchr(p, ':');
-    size_t l = e ? (size_t)(e - p) : strlen(p);
-    char *full = malloc(l + strlen(name) + 2);
-    if (!full)
-      return NULL;
-    sprintf(full, "%.*s/%s", (int)l, l ? p : ".", name);
-    struct stat st;
-    if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
-      return full;
-    free(full);
-    p += l + (e ? 1 : 0);
-  }
-  return NULL;
-}
-
 /* The environment with each "NAME=VALUE" of set replacing NAME. */
 static char **make_env(char **set, size_t nset) {
   size_t n = 0;
@@ -364,7 +343,7 @@ int cli_cmd_gofuzzer(int argc, char **argv) {
   }
 
   int rc = CLI_EXIT_FAIL;
-  char *go = find_in_path("go"), **env = NULL, *pkgdir = NULL, *imp = NULL;
+  char *go = cli_find_in_path("go"), **env = NULL, *pkgdir = NULL, *imp = NULL;
   char tmp[PATH_MAX] = "", bin[PATH_MAX + 64] = "";
   cgofuzz_buf listed = {0}, fz = {0}, re = {0}, outpath = {0}, info = {0};
   cgofuzz_buf binbytes = {0};

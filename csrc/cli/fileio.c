@@ -124,3 +124,23 @@ int cli_load_corpus_file_v(const char *path, cgofuzz_buf *in,
   }
   return 0;
 }
+
+char *cli_find_in_path(const char *name) {
+  const char *p = getenv("PATH");
+  if (!p || !*p)
+    p = "/usr/local/bin:/usr/bin:/bin";
+  while (*p) {
+    const char *e = strchr(p, ':');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    char *full = malloc(l + strlen(name) + 2);
+    if (!full)
+      return NULL;
+    sprintf(full, "%.*s/%s", (int)l, l ? p : ".", name);
+    struct stat st;
+    if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
+      return full;
+    free(full);
+    p += l + (e ? 1 : 0);
+  }
+  return NULL;
+}

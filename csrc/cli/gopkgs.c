@@ -23,36 +23,6 @@
 #include "cli.h"
 #include "spawn.h"
 
-/* go in PATH: malloc'd path or NULL. */
-static char *find_go(void) {
-  const char *p = getenv("PATH");
-  if (!p || !*p)
-    p = "/usr/local/bin:/usr/bin:/bin";
-  while (*p) {
-    const char *e = strchr(p, ':');
-    size_t l = e ? (size_t)(e - p) : strlen(p);
-    char *full = malloc(l + 5);
-    if (!full)
-      return NULL;
-    sprintf(full, "%.*s/go", (int)l, l ? p : ".");
-    struct stat st;
-    if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
-      return full;
-    free(full);
-    p += l + (e ? 1 : 0);
-  }
-  return NULL;
-}
-
-static char *dup_n(const char *s, size_t n) {
-  char *d = malloc(n + 1);
-  if (d) {
-    memcpy(d, s, n);
-    d[n] = '\0';
-  }
-  return d;
-}
-
 /* Runs `go list -e -f ... [-tags T] patterns...`: one line per package,
  * "importpath\tdir\tT\tE" (T: it has test files; E: go list has an error
  * for it). go's stderr (warnings such as "matched no packages") is passed
@@ -117,7 +87,7 @@ static pid_t start_build(const char *go, const cli_gopkg *p,
 int cli_gopkgs_build(char *const *patterns, size_t n, const char *fuzz_re,
                      const char *tags, cli_gopkgs *g) {
   memset(g, 0, sizeof *g);
-  char *go = find_go();
+  char *go = cli_find_in_path("go");
   if (!go) {
     fprintf(stderr, "cgofuzz fuzz: package patterns need go, which is not in "
                     "PATH\n");
@@ -215,7 +185,7 @@ int cli_gopkgs_build(char *const *patterns, size_t n, const char *fuzz_re,
       if (!out.len)
         cgofuzz_buf_printf(&out, "go test -c %s: %s\n", p->imp,
                            pids[i] > 0 ? "failed" : strerror(errno));
-      p->error = dup_n(out.len ? (const char *)out.data : "", out.len);
+      p->error = strndup(out.len ? (const char *)out.data : "", out.len);
       cgofuzz_buf_free(&out);
       unlink(p->binary);
       free(p->binary);
