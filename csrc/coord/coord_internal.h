@@ -318,6 +318,10 @@ void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
 void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n);
 /* Appends the elapsed time as Go prints it in progress lines. */
 void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b);
+/* One of Go's GODEBUG=fuzzdebug=1 lines on stderr: the local time as Go
+ * formats "2006-01-02 15:04:05.999999999", " DEBUG ", the message. */
+void cgofuzz_coord_debugf(coord *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* --- why a worker died (coord_death.c) */
 

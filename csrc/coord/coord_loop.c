@@ -32,6 +32,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,28 @@ bool cgofuzz_coord_interrupted(void) { return got_signal != 0; }
 void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b) {
   /* Go rounds half away from zero. */
   cgofuzz_fmt_secs(b, (cgofuzz_mono_ms() - c->start_ms + 500) / 1000);
+}
+
+void cgofuzz_coord_debugf(coord *c, const char *fmt, ...) {
+  (void)c;
+  struct timespec ts;
+  struct tm tm;
+  char when[64];
+  clock_gettime(CLOCK_REALTIME, &ts);
+  localtime_r(&ts.tv_sec, &tm);
+  size_t n = strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+  if (ts.tv_nsec) { /* .999999999: the fraction without trailing zeros */
+    n += (size_t)snprintf(when + n, sizeof when - n, ".%09ld", ts.tv_nsec);
+    while (when[n - 1] == '0')
+      when[--n] = '\0';
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s DEBUG ", when);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  fflush(stderr);
+  va_end(ap);
 }
 
 void cgofuzz_coord_stats_get(coord *c, cgofuzz_coord_stats *st) {

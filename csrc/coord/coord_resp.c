@@ -26,6 +26,7 @@
 #include "codec.h"
 #include "coord_internal.h"
 #include "coord_worker.h"
+#include "godebug.h"
 #include "mutator.h"
 
 /* Rebuilds the input a worker ran: the exact input a C worker left in the
@@ -151,6 +152,19 @@ static void warmup_done(coord *c, bool with_cov) {
   fwrite(b.data, 1, b.len, stderr);
   fflush(stderr);
   cgofuzz_buf_free(&b);
+  /* GODEBUG=fuzzdebug=1: the one of Go's DEBUG lines cgofuzz prints. */
+  if (cgofuzz_godebug_fuzzdebug(getenv("GODEBUG"))) {
+    cgofuzz_coord_stats st;
+    cgofuzz_coord_stats_get(c, &st);
+    if (with_cov)
+      cgofuzz_coord_debugf(c,
+                           "finished processing input corpus, entries: %zu, "
+                           "initial coverage bits: %zu",
+                           st.corpus, st.cov_bits);
+    else
+      cgofuzz_coord_debugf(c, "finished testing-only phase, entries: %zu",
+                           st.corpus);
+  }
 }
 
 static void new_coverage(coord *c, slot *s, int64_t count,

@@ -23,3 +23,15 @@ bool cgofuzz_godebug_fuzzseed(const char *godebug, uint64_t *seed) {
   }
   return false;
 }
+
+bool cgofuzz_godebug_fuzzdebug(const char *godebug) {
+  bool on = false;
+  for (const char *p = godebug; p && *p;) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n >= 10 && strncmp(p, "fuzzdebug=", 10) == 0)
+      on = n == 11 && p[10] == '1';
+    p = e ? e + 1 : NULL;
+  }
+  return on;
+}
