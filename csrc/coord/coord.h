@@ -273,15 +273,20 @@ void cgofuzz_coord_free_discovery(cgofuzz_coord_config *cfg);
  * cli/cmd_exec.c): the binary ran with the user's own flags as its
  * target's coordinator, its workers this program in fake-worker name mode
  * (CGOFUZZ_DISCOVER_ENV=records, CGOFUZZ_DISCOVER_NAME_ENV set), its
- * -test.fuzzcachedir the empty private directory cache_root and
- * -test.fuzzminimizetime=0. Fills cfg as cgofuzz_coord_discover does and
- * sets cfg->target to *target (malloc'd, the caller frees it): 0; 1 when
- * the binary sent no input (it never fuzzed: a test failed first, the
- * target failed, skipped or returned before f.Fuzz, -test.fuzz matched no
- * target or several); -1 with err set. */
+ * -test.fuzzcachedir an empty private directory and
+ * -test.fuzzminimizetime=0. records_have_input: whether the binary sent an
+ * input at all (it did not if a test failed first, the target failed,
+ * skipped or returned before f.Fuzz, or -test.fuzz matched no target or
+ * several). cache_target: the target's name from that cache, where Go's
+ * coordinator wrote what the fake worker called interesting (malloc'd), or
+ * NULL when it wrote nothing (every input it made was already in the
+ * corpus). discovered: fills cfg as cgofuzz_coord_discover does for the
+ * target so named (cfg->target = target, borrowed): 0; 1 when there was
+ * no input; -1 with err set. */
+bool cgofuzz_coord_records_have_input(const char *records);
+char *cgofuzz_coord_cache_target(const char *cache_root);
 int cgofuzz_coord_discovered(cgofuzz_coord_config *cfg, const char *records,
-                             const char *cache_root, char **target,
-                             cgofuzz_err *err);
+                             const char *target, cgofuzz_err *err);
 
 /* The fake worker: answers pings, records every input it is sent to the
  * file named by $CGOFUZZ_DISCOVER_OUT, and reports each call as done.

@@ -422,40 +422,40 @@ done:
   return rc;
 }
 
+bool cgofuzz_coord_records_have_input(const char *records) {
+  cgofuzz_buf rec = {0};
+  read_records(records, &rec);
+  bool yes = has_input(&rec);
+  cgofuzz_buf_free(&rec);
+  return yes;
+}
+
+char *cgofuzz_coord_cache_target(const char *cache_root) {
+  char *name = NULL;
+  DIR *d = opendir(cache_root);
+  for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+    if (e->d_name[0] != '.' && !name)
+      name = strdup(e->d_name);
+  if (d)
+    closedir(d);
+  return name;
+}
+
 int cgofuzz_coord_discovered(cgofuzz_coord_config *cfg, const char *records,
-                             const char *cache_root, char **target,
-                             cgofuzz_err *err) {
-  *target = NULL;
+                             const char *target, cgofuzz_err *err) {
   cgofuzz_buf rec = {0};
   read_records(records, &rec);
   int rc = 1;
   if (!has_input(&rec))
     goto done;
-  /* The one directory in the private cache is named after the target. */
-  DIR *d = opendir(cache_root);
-  for (struct dirent *e; d && (e = readdir(d)) != NULL;)
-    if (e->d_name[0] != '.') {
-      free(*target);
-      *target = strdup(e->d_name);
-    }
-  if (d)
-    closedir(d);
-  if (!*target) {
-    rc = cgofuzz_errf(err, 0, "discovery: the binary did not name its target");
-    goto done;
-  }
-  cfg->target = *target;
+  cfg->target = target;
   rc = parse_records(cfg, &rec, err);
   if (rc == 0)
     drop_testdata(cfg);
 done:
   cgofuzz_buf_free(&rec);
-  if (rc < 0) {
+  if (rc < 0)
     cgofuzz_coord_free_discovery(cfg);
-    free(*target);
-    *target = NULL;
-    cfg->target = NULL;
-  }
   return rc;
 }
 
@@ -492,7 +492,10 @@ int cgofuzz_coord_fake_worker(void) {
    * coordinator writes that input to <its cache>/<target>/: the name of
    * that directory is the target's, which nothing else tells. */
   bool name_mode = getenv(CGOFUZZ_DISCOVER_NAME_ENV) != NULL;
-  bool named = false;
+  /* Fuzzing calls answered that way so far: Go drops an input its one
+   * replayed mutation makes equal to a corpus entry, so a few are tried,
+   * each from another random state. */
+  int named = 0;
   for (;;) {
     const uint8_t *line;
     size_t ll;
@@ -535,20 +538,20 @@ int cgofuzz_coord_fake_worker(void) {
       memset(&r, 0, sizeof r);
       r.count = count;
       cgofuzz_wire_bytes *m = &call.fuzz.coverage_data;
-      if (name_mode && m->has && (call.fuzz.warmup || !named)) {
+      if (name_mode && m->has && (call.fuzz.warmup || named < 64)) {
         r.coverage_data = *m; /* borrowed: freed with the call */
         size_t z = 0;
         while (z < m->len && m->data[z])
           z++;
         if (!call.fuzz.warmup && z < m->len) {
           m->data[z] = 1; /* a counter the coordinator has not seen */
-          named = true;
           h->count = r.count = 1;
           /* Go's coordinator replays one mutation from this state to make
            * the input it writes: any state will do, but PCG needs an odd
            * increment (with 0 the mutator can spin for ever). */
-          h->rand_state = 0x853c49e6748fea9bULL;
+          h->rand_state = 0x853c49e6748fea9bULL + (uint64_t)named;
           h->rand_inc = 0xda3e39cb94b95bdbULL;
+          named++;
         }
       }
       cgofuzz_wire_encode_fuzz_resp(&r, &reply);

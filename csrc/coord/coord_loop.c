@@ -605,6 +605,9 @@ static void run_loop(coord *c) {
                             "message from an idle worker");
       else if (got == 1)
         cgofuzz_coord_on_reply(c, s, l, n);
+      else if (got == -2) /* as Go's decoder fails: the run ends */
+        cgofuzz_coord_failf(c, "communicating with fuzzing process: %s",
+                            err.msg);
       else if (got < 0)
         cgofuzz_coord_on_death(c, s);
     }

@@ -289,3 +289,14 @@ def test_body_environment_reaches_workers(mod):
     assert r.rc == 0, r
     assert re.search(r"^ok\s", r.stdout, re.M), r
     assert [w[0] for w in mod.exec_log()] == ["fuzz"]
+
+
+def test_target_whose_inputs_are_all_seeds(mod):
+    """A bool target with both values seeded: no input the stand-in worker
+    offers is new to Go's coordinator, so the target is named by the
+    binary's -test.list instead, and fuzzing goes on as usual."""
+    r = mod.go_test("-fuzz=FuzzBool", "-fuzztime=100x", "-parallel=1",
+                    "./boolish")
+    assert r.rc == 0, r
+    assert re.search(r"^ok\s", r.stdout, re.M), r
+    assert [w[0] for w in mod.exec_log()] == ["fuzz"]
