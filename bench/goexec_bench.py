@@ -72,7 +72,15 @@ def main():
                 os.chmod(os.path.join(root, n), 0o755)
         bins = os.path.join(work, "bins")
         os.makedirs(bins)
-        sh(["go", "test", "-c", "-o", bins + "/", "./..."], cwd=mod, env=env)
+        # One binary per package with tests (names would collide in one
+        # go test -c -o DIR/ ./...: several packages are called internal).
+        pkgs = sh(["go", "list", "-f",
+                   "{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}",
+                   "./..."], cwd=mod, env=env).split()
+        for i, pkg in enumerate(pkgs):
+            sh(["go", "test", "-c", "-o",
+                os.path.join(bins, "%02d-%s.test" % (i, pkg.split("/")[-1])),
+                pkg], cwd=mod, env=env)
         exes = sorted(os.listdir(bins))
         # 1. Per binary, from a package directory like go test's.
         per = []
