@@ -140,10 +140,10 @@ static int add_own(exec_args *a, const char *name, size_t nlen,
   return 0;
 }
 
-/* Sorts argv[0..argc) (the binary's arguments): cgofuzz's flags go to
- * a->own (args is true: they came on the command line, where "--" ends
- * them), the rest to a->bin, and the -test.* values are noted. Returns 0,
- * or -1 when memory runs out. */
+/* Sorts argv[0..argc) (the binary's arguments, up to a "--" after which
+ * nothing is a flag): cgofuzz's flags go to a->own, the rest to a->bin,
+ * and the -test.* values that steer fuzzing are noted. Returns 0, or -1
+ * when memory runs out. */
 static int sort_args(exec_args *a, int argc, char **argv) {
   a->bin = calloc((size_t)argc + 1, sizeof *a->bin);
   a->own = realloc(a->own, (a->nown + (size_t)argc + 1) * sizeof *a->own);
@@ -254,9 +254,11 @@ static int env_flags(exec_args *a) {
 }
 
 /* CGOFUZZ_EXEC_LOG=FILE: one line per run appended to FILE, saying what
- * cgofuzz did with it ("exec BINARY" or "fuzz BINARY TARGET STATUS"), so
- * that a script can tell a fuzzing run cgofuzz coordinated from one the
- * binary ran itself (scripts/fuzztest.sh counts them). */
+ * cgofuzz did with it: "exec BINARY" (run unchanged), "tests BINARY -
+ * STATUS" (its run as coordinator ended before fuzzing, and was the
+ * answer) or "fuzz BINARY TARGET STATUS" (cgofuzz's coordinator fuzzed),
+ * so that a script can tell the runs cgofuzz fuzzed from those the binary
+ * answered itself (scripts/fuzztest.py counts them). */
 static void exec_log(const char *what, const char *binary, const char *target,
                      int status) {
   const char *path = getenv("CGOFUZZ_EXEC_LOG");
