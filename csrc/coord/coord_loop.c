@@ -45,6 +45,7 @@
 #include "coord_worker.h"
 #include "exact.h"
 #include "mutator.h"
+#include "wire.h"
 
 extern char **environ;
 
@@ -599,6 +600,14 @@ static void run_loop(coord *c) {
       size_t n;
       cgofuzz_err err = {0};
       int got = cgofuzz_worker_recv(&s->w, 0, MAX_LINE, &l, &n, &err);
+      /* As Go's decoder: bytes that cannot begin a response end the run at
+       * once, whether or not their line is complete. */
+      size_t npend = s->w.in.buf.len - s->w.in.consumed;
+      if ((got == 1 && cgofuzz_wire_bad_start(l, n, &err) != 0) ||
+          (got == 0 && npend &&
+           cgofuzz_wire_bad_start(s->w.in.buf.data + s->w.in.consumed, npend,
+                                  &err) != 0))
+        got = -2;
       if (got == 1 && s->state == W_IDLE)
         cgofuzz_coord_failf(c, "%s",
                             "communicating with fuzzing process: unexpected "

@@ -184,46 +184,10 @@ static int pump(cgofuzz_worker *w, size_t max_line, cgofuzz_err *err) {
   return 0; /* the caller looks for a line, then polls again */
 }
 
-/* Go's coordinator reads responses with a streaming JSON decoder, which
- * fails at the first byte that cannot start a value, whether or not a
- * newline follows. Returns -2 with Go's message ("invalid character '!'
- * looking for beginning of value") when the unread bytes start with one,
- * else 0. */
-static int bad_start(const cgofuzz_worker *w, cgofuzz_err *err) {
-  const uint8_t *p = w->in.buf.data + w->in.consumed;
-  const uint8_t *end = w->in.buf.data + w->in.buf.len;
-  while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
-    p++;
-  if (p == end || (*p && strchr("{[\"-0123456789tfn", *p)))
-    return 0;
-  /* The byte quoted as Go's quoteChar does (strconv.Quote of the rune). */
-  char q[16];
-  uint8_t c = *p;
-  static const char esc[] = "\a\b\f\n\r\t\v";
-  const char *e = c ? strchr(esc, c) : NULL;
-  if (c == '\'')
-    snprintf(q, sizeof q, "'\\''");
-  else if (c >= 0x20 && c < 0x7f)
-    snprintf(q, sizeof q, "'%c'", c);
-  else if (e)
-    snprintf(q, sizeof q, "'\\%c'", "abfnrtv"[e - esc]);
-  else if (c < 0x80)
-    snprintf(q, sizeof q, "'\\x%02x'", c);
-  else if (c < 0xa0 || c == 0xad)
-    snprintf(q, sizeof q, "'\\u%04x'", c);
-  else
-    snprintf(q, sizeof q, "'%c%c'", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
-  cgofuzz_errf(err, 0, "invalid character %s looking for beginning of value",
-               q);
-  return -2;
-}
-
 int cgofuzz_worker_recv(cgofuzz_worker *w, int timeout_ms, size_t max_line,
                         const uint8_t **line, size_t *len, cgofuzz_err *err) {
   int64_t deadline = timeout_ms < 0 ? -1 : cgofuzz_mono_ms() + timeout_ms;
   for (;;) {
-    if (bad_start(w, err) != 0)
-      return -2;
     if (cgofuzz_lines_next(&w->in, line, len))
       return 1;
     if (w->out_r < 0)

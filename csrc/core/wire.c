@@ -656,3 +656,31 @@ void cgofuzz_minimize_resp_free(cgofuzz_minimize_resp *r) {
   free(r->err);
   memset(r, 0, sizeof *r);
 }
+
+int cgofuzz_wire_bad_start(const uint8_t *p, size_t n, cgofuzz_err *err) {
+  const uint8_t *end = p + n;
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+    p++;
+  if (p == end || (*p && strchr("{[\"-0123456789tfn", *p)))
+    return 0;
+  /* The byte quoted as Go's encoding/json quoteChar does (strconv.Quote of
+   * the byte as a rune, in single quotes). */
+  char q[16];
+  uint8_t c = *p;
+  static const char esc[] = "\a\b\f\n\r\t\v";
+  const char *e = c ? strchr(esc, c) : NULL;
+  if (c == '\'')
+    snprintf(q, sizeof q, "'\\''");
+  else if (c >= 0x20 && c < 0x7f)
+    snprintf(q, sizeof q, "'%c'", c);
+  else if (e)
+    snprintf(q, sizeof q, "'\\%c'", "abfnrtv"[e - esc]);
+  else if (c < 0x80)
+    snprintf(q, sizeof q, "'\\x%02x'", c);
+  else if (c < 0xa0 || c == 0xad)
+    snprintf(q, sizeof q, "'\\u%04x'", c);
+  else
+    snprintf(q, sizeof q, "'%c%c'", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+  return cgofuzz_errf(err, 0,
+                      "invalid character %s looking for beginning of value", q);
+}

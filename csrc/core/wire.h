@@ -127,6 +127,13 @@ void cgofuzz_call_free(cgofuzz_call *c);
 void cgofuzz_fuzz_resp_free(cgofuzz_fuzz_resp *r);
 void cgofuzz_minimize_resp_free(cgofuzz_minimize_resp *r);
 
+/* Go's coordinator reads a worker's responses with a streaming JSON
+ * decoder, which fails at the first byte that cannot begin a value, newline
+ * or not. Returns -1 with err set to Go's message ("invalid character '!'
+ * looking for beginning of value") when the first byte of p[0..n) other
+ * than white space is one, else 0 (also when there is none yet). */
+int cgofuzz_wire_bad_start(const uint8_t *p, size_t n, cgofuzz_err *err);
+
 #ifdef __cplusplus
 }
 #endif

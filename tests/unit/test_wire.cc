@@ -570,3 +570,40 @@ TEST(Sha256, PaddingBoundaries) {
   for (auto &c : cases)
     EXPECT_EQ(Sha(std::string(c.n, 'a')), c.hex) << c.n;
 }
+
+// Go's coordinator decodes with json.Decoder: the first byte that cannot
+// begin a value fails it, quoted as encoding/json's quoteChar does.
+TEST(Wire, BadStartIsGosDecoderError) {
+  struct {
+    std::string in;
+    const char *want; // nullptr: no error (yet)
+  } cases[] = {
+      {"!!", "invalid character '!' looking for beginning of value"},
+      {" \r\n\tx", "invalid character 'x' looking for beginning of value"},
+      {"'", "invalid character '\\'' looking for beginning of value"},
+      {std::string("\x01", 1),
+       "invalid character '\\x01' looking for beginning of value"},
+      {std::string("\0", 1),
+       "invalid character '\\x00' looking for beginning of value"},
+      {"\v", "invalid character '\\v' looking for beginning of value"},
+      {"\x85", "invalid character '\\u0085' looking for beginning of value"},
+      {"\xe9", "invalid character '\xc3\xa9' looking for beginning of value"},
+      {"{\"Count\":1}", nullptr},
+      {"  ", nullptr},
+      {"", nullptr},
+      {"[", nullptr},
+      {"-1", nullptr},
+      {"null", nullptr},
+  };
+  for (auto &c : cases) {
+    cgofuzz_err err = {};
+    int rc = cgofuzz_wire_bad_start(
+        reinterpret_cast<const uint8_t *>(c.in.data()), c.in.size(), &err);
+    if (c.want) {
+      EXPECT_EQ(rc, -1) << c.in;
+      EXPECT_STREQ(err.msg, c.want) << c.in;
+    } else {
+      EXPECT_EQ(rc, 0) << c.in << ": " << err.msg;
+    }
+  }
+}
