@@ -93,11 +93,16 @@ def main():
     ap.add_argument("--workdir", default=os.path.join(ROOT, "build",
                                                       "fuzztest"))
     ap.add_argument("--timeout", default="60m")
-    ap.add_argument("--skip", default=",".join(
-        n for n, (how, _) in DIFFERENT.items() if how == "skip"),
+    ap.add_argument("--skip", default=None,
                     help="scripts not to run, comma-separated (default: "
-                    "the deliberate differences, see DIFFERENT)")
+                    "the deliberate differences marked skip, see DIFFERENT; "
+                    "none with --exec passthrough)")
     a = ap.parse_args()
+    control = a.exec == "passthrough"  # go test's own behaviour: no DIFFERENT
+    different = {} if control else DIFFERENT
+    if a.skip is None:
+        a.skip = ",".join(n for n, (how, _) in different.items()
+                          if how == "skip")
 
     exe, version = build_runner(a.workdir)
     scriptdir = os.path.join(go("env", "GOROOT"), "src", "cmd", "internal",
@@ -163,7 +168,7 @@ def main():
         if n not in results:
             continue
         res, secs = results[n]
-        how = DIFFERENT.get(n, ("", ""))[0]
+        how = different.get(n, ("", ""))[0]
         if how.startswith("line "):
             want = int(how.split()[1])
             if res == "FAIL" and failed_at.get(n) == [want]:
@@ -207,7 +212,7 @@ def main():
         "",
         "Deliberate differences:",
         "",
-        *[f"- {n} ({how}): {why}" for n, (how, why) in DIFFERENT.items()
+        *[f"- {n} ({how}): {why}" for n, (how, why) in different.items()
           if n in results or n in notrun],
         "",
     ])
