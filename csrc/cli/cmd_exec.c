@@ -323,11 +323,20 @@ static int coordinator_run(const char *binary, char **argv, char **env,
                      .argv = argv,
                      .envp = env,
                      .stdout_fd = p[1],
-                     .stderr_fd = p[1]};
+                     .stderr_fd = p[1],
+                     .reset_signals = true};
+  /* ^C reaches the binary too (go test's process group): it ends its run
+   * in its own way, and we pass that on and clean up instead of dying. */
+  struct sigaction ign = {.sa_handler = SIG_IGN}, old[3];
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (int i = 0; i < 3; i++)
+    sigaction(sigs[i], &ign, &old[i]);
   pid_t pid = cgofuzz_spawn_start(&s);
   close(p[1]);
   if (pid < 0) {
     close(p[0]);
+    for (int i = 0; i < 3; i++)
+      sigaction(sigs[i], &old[i], NULL);
     return -1;
   }
   cgofuzz_buf line = {0};
@@ -363,7 +372,10 @@ static int coordinator_run(const char *binary, char **argv, char **env,
   fflush(stdout);
   close(p[0]);
   cgofuzz_buf_free(&line);
-  return cgofuzz_spawn_wait(pid, -1, NULL);
+  int st = cgofuzz_spawn_wait(pid, -1, NULL);
+  for (int i = 0; i < 3; i++)
+    sigaction(sigs[i], &old[i], NULL);
+  return st;
 }
 
 /* Whether arg is one of the -test.* flags the coordinator's own run gets
@@ -464,6 +476,7 @@ static int exec_fuzz(const char *binary, exec_args *a) {
   cgofuzz_buf root = {0}, cache = {0}, recs = {0}, tail = {0}, e1 = {0},
               fz = {0}, cd = {0}, ft = {0}, mt = {0}, par = {0}, vb = {0},
               ca = {0};
+  int pass_st = -1;
   cgofuzz_coord_config disc;
   memset(&disc, 0, sizeof disc);
   /* Without a cache directory the binary refuses -test.fuzz with its own
@@ -549,7 +562,7 @@ static int exec_fuzz(const char *binary, exec_args *a) {
     if (tail.len)
       fwrite(tail.data, 1, tail.len, stdout);
     exec_log("tests", binary, "-", st);
-    rc = cli_exit_like(st);
+    pass_st = st; /* ended as the binary ended, once cleaned up */
     goto done;
   }
   cgofuzz_err err = {0};
@@ -600,8 +613,11 @@ static int exec_fuzz(const char *binary, exec_args *a) {
   av[k++] = "--";
   /* The workers get the rest, as Go's coordinator passes its own
    * arguments on to them. */
+  positional = false;
   for (size_t i = 0; i < a->nbin; i++) {
-    if (flag_in(a->bin[i], ours_for_workers,
+    positional = positional || strcmp(a->bin[i], "--") == 0;
+    if (!positional &&
+        flag_in(a->bin[i], ours_for_workers,
                 sizeof ours_for_workers / sizeof *ours_for_workers)) {
       i += takes_next(a->bin[i]);
       continue;
@@ -624,7 +640,7 @@ done:
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     cgofuzz_buf_free(bufs[i]);
   free_args(a);
-  return rc;
+  return pass_st >= 0 ? cli_exit_like(pass_st) : rc;
 }
 
 int cli_exec_main(int argc, char **argv) {
