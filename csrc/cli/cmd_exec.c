@@ -24,7 +24,7 @@
  *    (coord_discover.c), which record the target's seeds and the
  *    environment its body set, and name the target (Go's coordinator
  *    writes the input they call interesting to <private cache>/<target>/);
- *    one worker, a private empty cache, no minimization. Its output is
+ *    a private empty cache, no minimization. Its output is
  *    passed on up to the first line of Go's fuzzing engine. If it never
  *    fuzzed (a test failed, the target failed, skipped or returned before
  *    f.Fuzz), its output and exit status are go test's answer. Otherwise
@@ -34,9 +34,7 @@
  *
  * So every -test.* flag is the binary's own and honoured by it
  * (-test.count, -test.shuffle, -test.timeout, -test.cpu, -test.failfast,
- * ...), except that the test pass runs with -test.parallel=1 (t.Parallel
- * tests one at a time: the seeds' order is the order one worker receives
- * them); the fuzzing flags (-test.fuzz, -test.fuzztime,
+ * -test.parallel, ...); the fuzzing flags (-test.fuzz, -test.fuzztime,
  * -test.fuzzminimizetime, -test.parallel, -test.fuzzcachedir, -test.v)
  * become cgofuzz fuzz's. As in the testing package, -test.fuzz matching
  * several targets is refused: `cgofuzz fuzz` is the command that fuzzes
@@ -391,7 +389,6 @@ static bool flag_in(const char *arg, const char *const *names, size_t n) {
   return false;
 }
 static const char *const ours_for_run[] = {"test.fuzzcachedir", "test.fuzztime",
-                                           "test.parallel",
                                            "test.fuzzminimizetime"};
 static const char *const ours_for_workers[] = {
     "test.fuzz",         "test.run",
@@ -504,10 +501,10 @@ static int exec_fuzz(const char *binary, exec_args *a) {
 
   /* 1. The binary as its target's coordinator: everything go test -fuzz
    * runs before fuzzing, in the binary's own words, and then the target's
-   * seeds and environment, sent to our fake workers (coord_discover.c).
-   * One worker (the seeds' order is the order one worker gets them), a
-   * private empty cache (the inputs sent are then the seeds and testdata
-   * only), no minimization, and a budget the fake worker claims at once. */
+   * seeds and environment, sent to our fake workers (coord_discover.c,
+   * which keep the seeds in order however many there are). A private
+   * empty cache (the inputs sent are then the seeds and testdata only), no
+   * minimization, and a budget the fake workers claim at once. */
   size_t nenv = 0;
   while (environ[nenv])
     nenv++;
@@ -535,7 +532,6 @@ static int exec_fuzz(const char *binary, exec_args *a) {
    * the user's of the same names are left out. */
   if (!(av[k++] = flag_arg(&cd, "test.fuzzcachedir", (char *)cache.data)) ||
       !(av[k++] = flag_arg(&ft, "test.fuzztime", "1000000000x")) ||
-      !(av[k++] = flag_arg(&par, "test.parallel", "1")) ||
       !(av[k++] = flag_arg(&mt, "test.fuzzminimizetime", "0")))
     goto done;
   bool positional = false;

@@ -496,6 +496,22 @@ int cgofuzz_coord_fake_worker(void) {
    * replayed mutation makes equal to a corpus entry, so a few are tried,
    * each from another random state. */
   int named = 0;
+  /* With several workers, Go's coordinator hands warm-up inputs to any
+   * free one, and their order (the seeds' order) would be lost. So in name
+   * mode the first worker to start leads; the others answer their first
+   * ping (which Go waits for, without a time limit, before it gives them
+   * anything) only once the lead's warm-up is over. */
+  cgofuzz_buf lead_path = {0}, warm_path = {0};
+  cgofuzz_buf_printf(&lead_path, "%s.lead", outpath);
+  cgofuzz_buf_printf(&warm_path, "%s.warm", outpath);
+  bool lead = false, pinged = false;
+  if (name_mode && lead_path.len && warm_path.len) {
+    int fd = open(coord_cstr(&lead_path), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    lead = fd >= 0;
+    if (fd >= 0)
+      close(fd);
+  }
+  pid_t parent = getppid();
   for (;;) {
     const uint8_t *line;
     size_t ll;
@@ -508,6 +524,18 @@ int cgofuzz_coord_fake_worker(void) {
       break;
     }
     reply.len = 0;
+    if (name_mode && !lead && !pinged && call.kind == CGOFUZZ_CALL_PING)
+      while (access(coord_cstr(&warm_path), F_OK) != 0 && getppid() == parent) {
+        struct timespec ts = {0, 2000000}; /* 2 ms */
+        nanosleep(&ts, NULL);
+      }
+    pinged = true;
+    if (name_mode && lead && call.kind == CGOFUZZ_CALL_FUZZ &&
+        !call.fuzz.warmup && access(coord_cstr(&warm_path), F_OK) != 0) {
+      int fd = open(coord_cstr(&warm_path), O_WRONLY | O_CREAT, 0600);
+      if (fd >= 0)
+        close(fd);
+    }
     if (call.kind == CGOFUZZ_CALL_FUZZ && !env_sent) {
       /* Our environment is the one Go's coordinator starts its workers
        * with, so it tells what the target's body set before f.Fuzz
@@ -570,6 +598,8 @@ int cgofuzz_coord_fake_worker(void) {
   cgofuzz_lines_free(&in);
   cgofuzz_buf_free(&reply);
   cgofuzz_buf_free(&rec);
+  cgofuzz_buf_free(&lead_path);
+  cgofuzz_buf_free(&warm_path);
   cgofuzz_shm_close(&mem);
   return rc;
 }

@@ -300,3 +300,17 @@ def test_target_whose_inputs_are_all_seeds(mod):
     assert r.rc == 0, r
     assert re.search(r"^ok\s", r.stdout, re.M), r
     assert [w[0] for w in mod.exec_log()] == ["fuzz"]
+
+
+def test_parallel_tests_and_seed_order(mod):
+    """-parallel reaches the tests run before fuzzing (two t.Parallel tests
+    that pass only side by side), and a failing seed among ten is named as
+    go test names it, whatever the number of workers."""
+    want = mod.go_test("-fuzz=FuzzSeven", "-fuzztime=100x", "-parallel=4",
+                       "./seeds", exec_=False)
+    got = mod.go_test("-fuzz=FuzzSeven", "-fuzztime=100x", "-parallel=4",
+                      "./seeds")
+    line = "failure while testing seed corpus entry: FuzzSeven/seed#7"
+    assert want.rc == 1 and line in want.stdout, want
+    assert got.rc == 1 and line in got.stdout, got
+    assert "never ran beside" not in got.stdout, got
