@@ -280,23 +280,19 @@ def test_json(mod, target, budget):
     assert events(got.stdout) == events(want.stdout), (got, want)
 
 
-def test_body_environment_reaches_workers(mod):
-    """f.Setenv in the target's body before f.Fuzz: the workers cgofuzz
-    starts see it, as go test's own workers do (cmd/internal/fuzztest's
-    test_fuzz_setenv)."""
-    r = mod.go_test("-fuzz=FuzzSetenv", "-fuzztime=50x", "-parallel=2",
-                    "./setenv")
-    assert r.rc == 0, r
-    assert re.search(r"^ok\s", r.stdout, re.M), r
-    assert [w[0] for w in mod.exec_log()] == ["fuzz"]
-
-
-def test_target_whose_inputs_are_all_seeds(mod):
-    """A bool target with both values seeded: no input the stand-in worker
-    offers is new to Go's coordinator, so the target is named by the
-    binary's -test.list instead, and fuzzing goes on as usual."""
-    r = mod.go_test("-fuzz=FuzzBool", "-fuzztime=100x", "-parallel=1",
-                    "./boolish")
+@pytest.mark.parametrize("target,pkg,budget,parallel", [
+    # f.Setenv in the target's body before f.Fuzz: the workers cgofuzz
+    # starts see it, as go test's own workers do (cmd/internal/fuzztest's
+    # test_fuzz_setenv).
+    ("FuzzSetenv", "./setenv", "50x", "2"),
+    # A bool target with both values seeded: no input the stand-in worker
+    # offers is new to Go's coordinator, so the target is named by the
+    # binary's -test.list instead, and fuzzing goes on as usual.
+    ("FuzzBool", "./boolish", "100x", "1"),
+], ids=["body-environment", "all-inputs-seeds"])
+def test_fuzzes_and_passes(mod, target, pkg, budget, parallel):
+    r = mod.go_test("-fuzz=" + target, "-fuzztime=" + budget,
+                    "-parallel=" + parallel, pkg)
     assert r.rc == 0, r
     assert re.search(r"^ok\s", r.stdout, re.M), r
     assert [w[0] for w in mod.exec_log()] == ["fuzz"]
