@@ -6,8 +6,8 @@ minutes on two cores (each script builds the standard library with fuzzing
 instrumentation in a cache of its own), so the suite runs a subset that
 exercises what cgofuzz does under -exec: verbose output and the target's
 own log lines (chatty), TestMain run once as the coordinator (mutator), the
-body's environment reaching the workers (setenv), -fuzz matching none or
-several targets (match), and go test's fuzz cache (cache).
+body's environment reaching the workers (setenv), and -fuzz matching none
+or several targets (match); tests/goexec covers go test's fuzz cache.
 scripts/fuzztest.py runs them all; its last results are in bench/results/.
 """
 import os
@@ -18,7 +18,7 @@ import sys
 import pytest
 
 SUBSET = ["test_fuzz_chatty", "test_fuzz_mutator", "test_fuzz_setenv",
-          "test_fuzz_match", "test_fuzz_cache"]
+          "test_fuzz_match"]
 
 
 @pytest.fixture(scope="session")
@@ -54,4 +54,4 @@ def test_fuzzing_went_through_cgofuzz(results):
     """The fuzzing runs were cgofuzz's, not the binaries' own."""
     p, text, rows = results
     m = re.search(r"; (\d+) runs fuzzed by cgofuzz", text)
-    assert m and int(m.group(1)) >= 5, text
+    assert m and int(m.group(1)) >= 4, text
