@@ -158,7 +158,7 @@ def main():
 
     rows = []
     tally = {"PASS": 0, "FAIL": 0, "SKIP": 0, "DIFFERS": 0}
-    ran = len(results)
+    ran = len([n for n in results if n in names])  # not TestScript/README
     notrun = [n for n in skipped if n in names and n not in results and
               (not a.run or re.search(a.run, n))]
     for n in notrun:
