@@ -5,6 +5,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,4 +56,15 @@ void cgofuzz_dir_names_free(char **names, size_t n) {
   for (size_t i = 0; i < n; i++)
     free(names[i]);
   free(names);
+}
+
+static int remove_entry(const char *p, const struct stat *sb, int flag,
+                        struct FTW *ftw) {
+  (void)sb, (void)flag, (void)ftw;
+  remove(p);
+  return 0; /* go on: remove what can be removed */
+}
+
+int cgofuzz_dir_remove_all(const char *path) {
+  return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
 }

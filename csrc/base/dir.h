@@ -10,6 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The names (not paths) of dir's entries but "." and "..", sorted by
  * strcmp; with skip_hidden, every name starting with '.' is left out too
  * (libFuzzer's temporaries and ours). Types are not looked at: callers
@@ -20,4 +24,12 @@ int cgofuzz_dir_names(const char *dir, bool skip_hidden, char ***names,
                       size_t *n);
 void cgofuzz_dir_names_free(char **names, size_t n);
 
+/* Removes path and everything below it, not following symbolic links
+ * (rm -rf, for the temporary directories cgofuzz makes); what cannot be
+ * removed is left. Returns 0, or -1 when path could not be walked. */
+int cgofuzz_dir_remove_all(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -48,7 +48,6 @@
  * have to be renamed; none of Go's is).
  */
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -59,6 +58,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dir.h"
 #include "spawn.h"
 
 /* cgofuzz fuzz's flags that make sense under go test -exec, and whether
@@ -411,13 +411,6 @@ static bool takes_next(const char *arg) {
   return true;
 }
 
-static int rm_entry(const char *p, const struct stat *sb, int flag,
-                    struct FTW *ftw) {
-  (void)sb, (void)flag, (void)ftw;
-  remove(p);
-  return 0;
-}
-
 /* "-NAME=VALUE" in b, or NULL when out of memory. */
 static char *flag_arg(cgofuzz_buf *b, const char *name, const char *value) {
   b->len = 0;
@@ -626,7 +619,7 @@ static int exec_fuzz(const char *binary, exec_args *a) {
   exec_log("fuzz", binary, target, rc);
 done:
   if (root.len)
-    nftw((char *)root.data, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    cgofuzz_dir_remove_all((char *)root.data);
   cgofuzz_coord_free_discovery(&disc);
   free(target);
   free(av);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dir.h"
 #include "spawn.h"
 
 /* Runs `go list -e -f ... [-tags T] patterns...`: one line per package,
@@ -206,23 +207,13 @@ done:
 void cli_gopkgs_free(cli_gopkgs *g) {
   for (size_t i = 0; i < g->n; i++) {
     cli_gopkg *p = &g->p[i];
-    if (g->tmpdir) {
-      cgofuzz_buf lp = {0};
-      cgofuzz_buf_printf(&lp, "%s/%zu.log", g->tmpdir, i + 1);
-      cgofuzz_buf_putc(&lp, 0);
-      if (lp.data)
-        unlink((char *)lp.data);
-      cgofuzz_buf_free(&lp);
-    }
-    if (p->binary)
-      unlink(p->binary);
     free(p->imp);
     free(p->dir);
     free(p->binary);
     free(p->error);
   }
-  if (g->tmpdir)
-    rmdir(g->tmpdir);
+  if (g->tmpdir) /* the binaries and their build logs */
+    cgofuzz_dir_remove_all(g->tmpdir);
   free(g->tmpdir);
   free(g->p);
   memset(g, 0, sizeof *g);

@@ -16,10 +16,8 @@
  * It reports every call as complete without running anything, so the
  * -test.fuzztime=Nx budget runs out at once and the binary exits PASS.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <regex.h>
 #include <signal.h>
@@ -35,6 +33,7 @@
 #include "codec.h"
 #include "coord.h"
 #include "coord_internal.h"
+#include "dir.h"
 #include "lines.h"
 #include "shm.h"
 #include "spawn.h"
@@ -159,15 +158,6 @@ done:
   regfree(&rx);
   cgofuzz_buf_free(&out);
   return rc;
-}
-
-static int rm_entry(const char *p, const struct stat *sb, int flag,
-                    struct FTW *ftw) {
-  (void)sb;
-  (void)flag;
-  (void)ftw;
-  remove(p);
-  return 0;
 }
 
 /* Parses the fake worker's records ("W len\n" or "Z len\n", data, "\n"). */
@@ -413,7 +403,7 @@ done:
   if (logfd >= 0)
     close(logfd);
   if (root.len)
-    nftw(coord_cstr(&root), rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    cgofuzz_dir_remove_all(coord_cstr(&root));
   cgofuzz_buf *bufs[] = {&root, &cache, &out, &log, &fz, &rec, &logtxt};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     cgofuzz_buf_free(bufs[i]);
@@ -431,13 +421,13 @@ bool cgofuzz_coord_records_have_input(const char *records) {
 }
 
 char *cgofuzz_coord_cache_target(const char *cache_root) {
-  char *name = NULL;
-  DIR *d = opendir(cache_root);
-  for (struct dirent *e; d && (e = readdir(d)) != NULL;)
-    if (e->d_name[0] != '.' && !name)
-      name = strdup(e->d_name);
-  if (d)
-    closedir(d);
+  char **names, *name = NULL;
+  size_t n;
+  if (cgofuzz_dir_names(cache_root, true, &names, &n) != 0)
+    return NULL;
+  if (n)
+    name = strdup(names[0]);
+  cgofuzz_dir_names_free(names, n);
   return name;
 }
 

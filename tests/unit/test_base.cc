@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 
 #include "buf.h"
 #include "clock.h"
+#include "dir.h"
 #include "lines.h"
 #include "spawn.h"
 
@@ -168,3 +170,29 @@ TEST(Clock, MonotonicAndConsistentUnits) {
 }
 
 } // namespace
+
+// rm -rf of a temporary tree: files, a nested directory, and a symbolic
+// link whose target outside the tree is left alone.
+TEST(Dir, RemoveAllRemovesTheTreeNotLinkTargets) {
+  char root[] = "/tmp/cgofuzz-dirtest-XXXXXX";
+  char keep[] = "/tmp/cgofuzz-dirkeep-XXXXXX";
+  ASSERT_NE(mkdtemp(root), nullptr);
+  ASSERT_NE(mkdtemp(keep), nullptr);
+  std::string r(root), k(keep);
+  ASSERT_EQ(mkdir((r + "/a").c_str(), 0700), 0);
+  ASSERT_EQ(mkdir((r + "/a/b").c_str(), 0700), 0);
+  for (const char *f : {"/x", "/a/y", "/a/b/z"}) {
+    int fd = open((r + f).c_str(), O_WRONLY | O_CREAT, 0600);
+    ASSERT_GE(fd, 0);
+    close(fd);
+  }
+  int fd = open((k + "/kept").c_str(), O_WRONLY | O_CREAT, 0600);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  ASSERT_EQ(symlink(keep, (r + "/a/link").c_str()), 0);
+  EXPECT_EQ(cgofuzz_dir_remove_all(root), 0);
+  EXPECT_NE(access(root, F_OK), 0);
+  EXPECT_EQ(access((k + "/kept").c_str(), F_OK), 0);
+  EXPECT_EQ(cgofuzz_dir_remove_all((r + "/gone").c_str()), -1);
+  EXPECT_EQ(cgofuzz_dir_remove_all(keep), 0);
+}
