@@ -28,14 +28,12 @@
  * decreases.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "clock.h"
@@ -115,19 +113,11 @@ static void run_slice(cli_campaign *cp, cli_ctarget *t, int64_t ns,
   t->last_row_s = since_start(cp);
   t->last_row_execs = t->base_execs;
   /* Package mode: in the package's directory, as go test runs it. */
-  int home = t->dir ? open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-  if (t->dir && (home < 0 || chdir(t->dir) != 0))
-    fprintf(stderr, "cgofuzz fuzz: cannot change to %s: %s\n", t->dir,
-            strerror(errno));
+  int home = cli_enter_dir(t->dir);
   int64_t t0 = cgofuzz_mono_ms();
   int rc = cgofuzz_coord_run(&t->cfg);
   t->used_ms += cgofuzz_mono_ms() - t0;
-  if (home >= 0) {
-    if (fchdir(home) != 0)
-      fprintf(stderr, "cgofuzz fuzz: cannot change back: %s\n",
-              strerror(errno));
-    close(home);
-  }
+  cli_leave_dir(home);
   const cgofuzz_coord_stats *st = &t->report.stats;
   if (!t->slices)
     t->corpus_start = t->report.corpus_start;

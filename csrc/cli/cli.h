@@ -43,6 +43,11 @@ int cli_cmd_cc(int argc, char **argv, bool cxx);
 /* A program found in $PATH (default /usr/local/bin:/usr/bin:/bin), as a
  * malloc'd path, or NULL. */
 char *cli_find_in_path(const char *name);
+/* Package mode (cgofuzz fuzz ./...): into a package's directory dir (NULL:
+ * stay where we are) and back. cli_enter_dir returns the directory to go
+ * back to (an open descriptor), or -1; a failure is printed. */
+int cli_enter_dir(const char *dir);
+void cli_leave_dir(int home);
 /* Reads a whole file. On failure prints "cgofuzz: PATH: reason" and
  * returns -1. */
 int cli_read_file(const char *path, cgofuzz_buf *out);

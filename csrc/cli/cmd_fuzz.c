@@ -39,7 +39,6 @@
  * main() lands in cli_fake_worker.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,25 +237,6 @@ typedef struct bin_info {
 
 int cli_cmd_fuzz(int argc, char **argv) {
   return cli_fuzz_main(argc, argv, NULL);
-}
-
-/* Package mode: into dir (NULL: stay) and back; the saved directory, or
- * -1. */
-static int enter_dir(const char *dir) {
-  if (!dir)
-    return -1;
-  int home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (home >= 0 && chdir(dir) != 0)
-    fprintf(stderr, "cgofuzz fuzz: cannot change to %s: %s\n", dir,
-            strerror(errno));
-  return home;
-}
-static void leave_dir(int home) {
-  if (home < 0)
-    return;
-  if (fchdir(home) != 0)
-    fprintf(stderr, "cgofuzz fuzz: cannot change back: %s\n", strerror(errno));
-  close(home);
 }
 
 /* p made absolute (from the current directory), malloc'd; NULL stays. */
@@ -609,10 +589,10 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
       }
       bins[i].n = 1;
     } else {
-      int home = enter_dir(bins[i].dir);
+      int home = cli_enter_dir(bins[i].dir);
       lrc = cgofuzz_coord_list_targets(bins[i].path, fuzz_re ? fuzz_re : ".",
                                        &bins[i].names, &bins[i].n, &err);
-      leave_dir(home);
+      cli_leave_dir(home);
     }
     if (lrc != 0) {
       fprintf(stderr, "cgofuzz fuzz: %s\n", err.msg);
@@ -680,14 +660,14 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
   /* -run: the tests of each binary first, its fuzzed targets skipped. */
   for (int i = 0; i < nbin && run_re; i++) {
     char *skip = bins[i].n ? skip_pattern(bins[i].names, bins[i].n) : NULL;
-    int home = enter_dir(bins[i].dir);
+    int home = cli_enter_dir(bins[i].dir);
     int r =
         bins[i].n
             ? (skip ? run_tests_first(bins[i].path, bins[i].gover, skip, run_re,
                                       verbose, cfg.extra_args, cfg.n_extra)
                     : -1)
             : 0;
-    leave_dir(home);
+    cli_leave_dir(home);
     free(skip);
     if (r != 0) {
       rc = CLI_EXIT_FAIL;
@@ -742,9 +722,9 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
         t->cfg.run_line_printed = true;
         memset(pre->disc, 0, sizeof *pre->disc); /* now t's */
       } else {
-        int home = enter_dir(t->dir);
+        int home = cli_enter_dir(t->dir);
         drc = cgofuzz_coord_discover(&t->cfg, self, &err);
-        leave_dir(home);
+        cli_leave_dir(home);
       }
       if (drc != 0) {
         if (!(t->error = strdup(err.msg)))

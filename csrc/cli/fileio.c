@@ -144,3 +144,21 @@ char *cli_find_in_path(const char *name) {
   }
   return NULL;
 }
+
+int cli_enter_dir(const char *dir) {
+  if (!dir)
+    return -1;
+  int home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (home < 0 || chdir(dir) != 0)
+    fprintf(stderr, "cgofuzz fuzz: cannot change to %s: %s\n", dir,
+            strerror(errno));
+  return home;
+}
+
+void cli_leave_dir(int home) {
+  if (home < 0)
+    return;
+  if (fchdir(home) != 0)
+    fprintf(stderr, "cgofuzz fuzz: cannot change back: %s\n", strerror(errno));
+  close(home);
+}
