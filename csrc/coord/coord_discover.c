@@ -160,7 +160,6 @@ done:
   return rc;
 }
 
-/* Parses the fake worker's records ("W len\n" or "Z len\n", data, "\n"). */
 /* A variable of the fake worker's environment ("NAME=value", len bytes):
  * kept in cfg->disc_env when ours differs (the target's body set it before
  * f.Fuzz, and Go's coordinator passes that on to its workers). Ours are
@@ -193,29 +192,43 @@ static int add_env_change(cgofuzz_coord_config *cfg, const char *v,
   return 0;
 }
 
+/* The fake worker's records, one after another from *at: "T len\n",
+ * len bytes, "\n", with T 'W' (a warm-up input), 'Z' (a fuzzing call's
+ * input) or 'E' (a variable of its environment). 1 with *tag, *data and
+ * *len set and *at moved past the record; 0 at the end; -1 when the
+ * record is malformed. */
+static int next_record(const cgofuzz_buf *rec, size_t *at, char *tag,
+                       const uint8_t **data, size_t *len) {
+  size_t i = *at, hl = 0;
+  if (i >= rec->len)
+    return 0;
+  char head[64];
+  while (i + hl < rec->len && rec->data[i + hl] != '\n' && hl < 63)
+    hl++;
+  memcpy(head, rec->data + i, hl);
+  head[hl] = '\0';
+  if (sscanf(head, "%c %zu", tag, len) != 2 || i + hl + 1 + *len > rec->len)
+    return -1;
+  *data = rec->data + i + hl + 1;
+  *at = i + hl + 1 + *len + 1;
+  return 1;
+}
+
+/* Parses the fake worker's records (next_record) into cfg. */
 static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
                          cgofuzz_err *err) {
   const uint8_t *typed = NULL;
-  size_t typed_len = 0;
-  size_t i = 0;
-  while (i < rec->len) {
-    char tag;
-    size_t len;
-    int used = 0;
-    char head[64];
-    size_t hl = 0;
-    while (i + hl < rec->len && rec->data[i + hl] != '\n' && hl < 63)
-      hl++;
-    memcpy(head, rec->data + i, hl);
-    head[hl] = '\0';
-    if (sscanf(head, "%c %zu%n", &tag, &len, &used) != 2 ||
-        i + hl + 1 + len > rec->len)
+  size_t typed_len = 0, at = 0;
+  char tag;
+  const uint8_t *data;
+  size_t len;
+  int got;
+  while ((got = next_record(rec, &at, &tag, &data, &len)) != 0) {
+    if (got < 0)
       return cgofuzz_errf(err, 0, "discovery: malformed record");
-    const uint8_t *data = rec->data + i + hl + 1;
     if (tag == 'E') { /* the fake worker's environment, one variable */
       if (add_env_change(cfg, (const char *)data, len) != 0)
         return cgofuzz_errf(err, 0, "out of memory");
-      i += hl + 1 + len + 1;
       continue;
     }
     if (!typed) {
@@ -233,7 +246,6 @@ static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
         return cgofuzz_errf(err, 0, "out of memory");
       cfg->n_seeds++;
     }
-    i += hl + 1 + len + 1;
   }
   if (!typed)
     return cgofuzz_errf(err, 0, "discovery: the binary sent no input");
@@ -267,20 +279,12 @@ static void read_records(const char *path, cgofuzz_buf *b) {
 
 /* Whether the records hold an input (any record but the environment's). */
 static bool has_input(const cgofuzz_buf *rec) {
-  size_t i = 0;
-  while (i < rec->len) {
-    char tag, head[64];
-    size_t len, hl = 0;
-    while (i + hl < rec->len && rec->data[i + hl] != '\n' && hl < 63)
-      hl++;
-    memcpy(head, rec->data + i, hl);
-    head[hl] = '\0';
-    if (sscanf(head, "%c %zu", &tag, &len) != 2)
-      return false;
+  size_t at = 0, len;
+  char tag;
+  const uint8_t *data;
+  while (next_record(rec, &at, &tag, &data, &len) == 1)
     if (tag != 'E')
       return true;
-    i += hl + 1 + len + 1;
-  }
   return false;
 }
 
@@ -389,7 +393,6 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
     ssize_t k;
     while ((k = read(logfd, tmp, sizeof tmp)) > 0)
       cgofuzz_buf_append(&logtxt, tmp, (size_t)k);
-
     cgofuzz_errf(err, 0, "%s: finding the arguments of %s failed%s:\n%.*s",
                  cfg->binary, cfg->target, st < 0 ? " (timed out)" : "",
                  (int)(logtxt.len > 400 ? 400 : logtxt.len),
