@@ -138,6 +138,20 @@ static int add_own(exec_args *a, const char *name, size_t nlen,
   return 0;
 }
 
+/* Whether a is one of the -test.* flags that take a separate value when
+ * given without '=' (so that both words are dropped together). */
+static bool takes_next(const char *arg) {
+  const char *name, *value;
+  size_t nlen;
+  if (!split_flag(arg, &name, &nlen, &value) || value || nlen < 5 ||
+      memcmp(name, "test.", 5) != 0)
+    return false;
+  for (size_t k = 0; k < sizeof test_bools / sizeof test_bools[0]; k++)
+    if (name_is(name + 5, nlen - 5, test_bools[k]))
+      return false;
+  return true;
+}
+
 /* Sorts argv[0..argc) (the binary's arguments, up to a "--" after which
  * nothing is a flag): cgofuzz's flags go to a->own, the rest to a->bin,
  * and the -test.* values that steer fuzzing are noted. Returns 0, or -1
@@ -174,10 +188,7 @@ static int sort_args(exec_args *a, int argc, char **argv) {
       continue;
     name += 5;
     nlen -= 5;
-    bool is_bool = false;
-    for (size_t k = 0; k < sizeof test_bools / sizeof test_bools[0]; k++)
-      is_bool = is_bool || name_is(name, nlen, test_bools[k]);
-    if (!value && !is_bool && i + 1 < argc) /* -test.run RE */
+    if (takes_next(argv[i]) && i + 1 < argc) /* -test.run RE */
       value = a->bin[a->nbin++] = argv[++i];
     struct {
       const char *n;
@@ -396,20 +407,6 @@ static const char *const ours_for_workers[] = {
     "test.fuzztime",     "test.parallel",
     "test.fuzzcachedir", "test.fuzzworker",
     "test.paniconexit0", "test.fuzzminimizetime"};
-
-/* Whether a is one of the -test.* flags that take a separate value when
- * given without '=' (so that both words are dropped together). */
-static bool takes_next(const char *arg) {
-  const char *name, *value;
-  size_t nlen;
-  if (!split_flag(arg, &name, &nlen, &value) || value || nlen < 5 ||
-      memcmp(name, "test.", 5) != 0)
-    return false;
-  for (size_t k = 0; k < sizeof test_bools / sizeof test_bools[0]; k++)
-    if (name_is(name + 5, nlen - 5, test_bools[k]))
-      return false;
-  return true;
-}
 
 /* "-NAME=VALUE" in b, or NULL when out of memory. */
 static char *flag_arg(cgofuzz_buf *b, const char *name, const char *value) {

@@ -235,6 +235,16 @@ typedef struct bin_info {
   int gover; /* the Go release that built it (cgofuzz_coord_binary_gover) */
 } bin_info;
 
+/* Frees b[0..n) and b. */
+static void free_bins(bin_info *b, int n) {
+  for (int i = 0; i < n; i++) {
+    cgofuzz_coord_free_names(b[i].names, b[i].n);
+    free(b[i].reldir);
+    free(b[i].relpkg);
+  }
+  free(b);
+}
+
 int cli_cmd_fuzz(int argc, char **argv) {
   return cli_fuzz_main(argc, argv, NULL);
 }
@@ -488,9 +498,7 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
       dicts.path[i] = absolute(dicts.path[i], &abs_keep, &n_abs);
     if (cli_gopkgs_build(argv + first, (size_t)npat, fuzz_re, tags, &pkgs)) {
       cli_gopkgs_free(&pkgs);
-      for (size_t i = 0; i < n_abs; i++)
-        free(abs_keep[i]);
-      free(abs_keep);
+      cgofuzz_coord_free_names(abs_keep, n_abs);
       free(dicts.path);
       return CLI_EXIT_FAIL;
     }
@@ -511,6 +519,7 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
   bin_info *bins = calloc((size_t)nbin + 1, sizeof *bins);
   if (!bins) {
     cli_gopkgs_free(&pkgs);
+    cgofuzz_coord_free_names(abs_keep, n_abs);
     free(dicts.path);
     return CLI_EXIT_FAIL;
   }
@@ -528,15 +537,9 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
     }
     if (!realpath(bins[i].arg, bins[i].path)) {
       fprintf(stderr, "cgofuzz fuzz: %s: not found\n", bins[i].arg);
-      for (int k = 0; k <= i; k++) {
-        free(bins[k].reldir);
-        free(bins[k].relpkg);
-      }
-      free(bins);
+      free_bins(bins, i + 1);
       cli_gopkgs_free(&pkgs);
-      for (size_t k = 0; k < n_abs; k++)
-        free(abs_keep[k]);
-      free(abs_keep);
+      cgofuzz_coord_free_names(abs_keep, n_abs);
       free(dicts.path);
       return CLI_EXIT_USAGE;
     }
@@ -626,33 +629,26 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
   }
   if (cachedir) {
     cfg.cache_root = cachedir;
-  } else if (npat) { /* go test's: $GOCACHE/fuzz/<import path> */
-    char *goenv[] = {"go", "env", "GOCACHE", NULL};
-    if (cgofuzz_coord_cmd_line(goenv, &gocache) != 0) {
-      fprintf(stderr, "cgofuzz fuzz: cannot find the cache dir with `go env "
-                      "GOCACHE`; pass -fuzzcachedir\n");
-      rc = CLI_EXIT_USAGE;
-      goto done;
-    }
-    size_t l = strlen(gocache) + 8;
-    if (!(cache_alloc = malloc(l)))
-      goto done;
-    snprintf(cache_alloc, l, "%s/fuzz", gocache);
-    cfg.cache_root = cache_alloc;
   } else {
+    /* go test's: $GOCACHE/fuzz/<import path>. Package mode adds each
+     * package's import path below it; a binary run from its package's
+     * directory takes the path from go list. */
     char *goenv[] = {"go", "env", "GOCACHE", NULL};
     char *golist[] = {"go", "list", NULL};
     if (cgofuzz_coord_cmd_line(goenv, &gocache) != 0 ||
-        cgofuzz_coord_cmd_line(golist, &imp) != 0) {
-      fprintf(stderr, "cgofuzz fuzz: cannot find the cache dir with `go env "
-                      "GOCACHE` and `go list`; pass -fuzzcachedir\n");
+        (!npat && cgofuzz_coord_cmd_line(golist, &imp) != 0)) {
+      fprintf(stderr,
+              "cgofuzz fuzz: cannot find the cache dir with `go env "
+              "GOCACHE`%s; pass -fuzzcachedir\n",
+              npat ? "" : " and `go list`");
       rc = CLI_EXIT_USAGE;
       goto done;
     }
-    size_t l = strlen(gocache) + strlen(imp) + 8;
+    size_t l = strlen(gocache) + (imp ? strlen(imp) : 0) + 8;
     if (!(cache_alloc = malloc(l)))
       goto done;
-    snprintf(cache_alloc, l, "%s/fuzz/%s", gocache, imp);
+    snprintf(cache_alloc, l, "%s/fuzz%s%s", gocache, imp ? "/" : "",
+             imp ? imp : "");
     cfg.cache_root = cache_alloc;
   }
   if (!(cp.t = calloc(total + 1, sizeof *cp.t)))
@@ -756,16 +752,9 @@ done:
   free(cp.t);
   if (cp.stats)
     fclose(cp.stats);
-  for (int i = 0; i < nbin; i++) {
-    cgofuzz_coord_free_names(bins[i].names, bins[i].n);
-    free(bins[i].reldir);
-    free(bins[i].relpkg);
-  }
-  free(bins);
+  free_bins(bins, nbin);
   cli_gopkgs_free(&pkgs);
-  for (size_t i = 0; i < n_abs; i++)
-    free(abs_keep[i]);
-  free(abs_keep);
+  cgofuzz_coord_free_names(abs_keep, n_abs);
   free(dicts.path);
   free(cache_alloc);
   free(gocache);
