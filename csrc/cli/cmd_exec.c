@@ -67,9 +67,10 @@ static const struct {
   const char *name;
   bool is_bool;
 } exec_flags[] = {
-    {"fuzzcontinue", true}, {"autodict", true},     {"dict", false},
-    {"dictout", false},     {"fuzztimeout", false}, {"fuzzrsslimitmb", false},
-    {"junit", false},       {"fuzzstats", false},   {"fuzztimeper", false},
+    {"fuzzcontinue", true},    {"autodict", true}, {"cmpfeedback", true},
+    {"dict", false},           {"dictout", false}, {"fuzztimeout", false},
+    {"fuzzrsslimitmb", false}, {"junit", false},   {"fuzzstats", false},
+    {"fuzztimeper", false},
 };
 
 /* The -test.* flags that take no value (Go's bool flags of package

@@ -302,7 +302,7 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
   cgofuzz_flag_dur fuzztimeout = {0}; /* -fuzztimeout, -fuzzrsslimitmb */
   int64_t rsslimit = 0;
   int64_t parallel = 0;
-  bool cont = false, autodict = true;
+  bool cont = false, autodict = true, cmpfeedback = true;
   chatty_flag chatty = {0};
   const char *dictout = NULL, *junit = NULL, *fuzzstats = NULL;
   const char *tags = NULL;
@@ -357,6 +357,12 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
        .dst = &autodict,
        .usage = "also take tokens from the constants the target's code "
                 "compares with and from the corpus (default true)"},
+      {.name = "cmpfeedback",
+       .type = CGOFUZZ_FLAG_BOOL,
+       .dst = &cmpfeedback,
+       .usage = "trace the comparisons of each new input in a patched copy "
+                "of a Go test binary and try the inputs that pass them "
+                "(default true; docs/comparisons.md)"},
       {.name = "dictout",
        .type = CGOFUZZ_FLAG_STRING,
        .dst = &dictout,
@@ -727,6 +733,7 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
           goto done;
       }
       t->cfg.dict = t->dict;
+      t->cfg.cmp_feedback = cmpfeedback;
       t->cfg.dict_out = cp.single ? dictout : NULL;
     }
   if (dictout && !cp.single)

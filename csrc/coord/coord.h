@@ -133,6 +133,12 @@ typedef struct cgofuzz_coord_config {
   struct cgofuzz_coord_dict *dict;
   bool dict_corpus;
   const char *dict_out;
+  /* Run-time comparison feedback (coord_cmp.c, docs/comparisons.md): for
+   * a Go binary built with -fuzz on linux/amd64, a patched copy traces
+   * each corpus entry's comparisons and the user's workers run the
+   * input-to-state candidates. A binary that cannot be patched gets a
+   * one-line note. */
+  bool cmp_feedback;
   /* What a campaign (cli/campaign.c, docs/campaigns.md) needs to know of
    * a run. report: when set, cgofuzz_coord_run fills it (see
    * cgofuzz_coord_report). on_stats: when set, called with the run's

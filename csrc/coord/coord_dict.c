@@ -596,6 +596,10 @@ int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
 
 void cgofuzz_dict_done(coord *c, slot *s, int64_t count, bool found) {
   cgofuzz_dsched *x = &c->dx;
+  if (s->dict == DICT_CALL_CMP) {
+    cgofuzz_cmp_done(c, s, found);
+    return;
+  }
   if (!x->on)
     return;
   int k = s->dict;

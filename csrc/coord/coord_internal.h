@@ -205,7 +205,9 @@ typedef struct slot {
 
 /* --- dictionary mutations (coord_dict.c, docs/godict.md) */
 
-enum { DICT_CALL_NONE, DICT_CALL_EXACT, DICT_CALL_BASE };
+/* DICT_CALL_CMP: an exact run of a comparison-feedback candidate
+ * (coord_cmp.c), outside the dictionary's accounting. */
+enum { DICT_CALL_NONE, DICT_CALL_EXACT, DICT_CALL_BASE, DICT_CALL_CMP };
 
 /* Which calls are dictionary calls, by cost in exec equivalents (an exact
  * run costs DICT_EXACT_COST: a round trip per exec) and what each kind
@@ -246,6 +248,69 @@ int64_t cgofuzz_dict_base_limit(void);
  * found new coverage or a crasher. */
 void cgofuzz_dict_done(struct coord *c, slot *s, int64_t count, bool found);
 
+/* --- run-time comparison feedback (coord_cmppatch.c, coord_i2s.c,
+ * coord_cmp.c, docs/comparisons.md) */
+
+/* The trace area a patched binary's hooks write: CMP_TRACE_HDR bytes (on:
+ * byte 0; the next record's index: u64 at 8; the capacity in records: u64
+ * at 16), then the records. */
+#define CMP_TRACE_HDR 64
+#define CMP_REC_SIZE 128
+#define CMP_REC_DATA 56
+#define CMP_K_CONST 0x10 /* with a width: arg0 is the constant */
+#define CMP_K_STR 0x20   /* runtime.libfuzzerHookStrCmp */
+#define CMP_K_FOLD 0x40  /* runtime.libfuzzerHookEqualFold */
+
+/* One call of a hook, as the stubs write it (little-endian). */
+typedef struct cgofuzz_cmprec {
+  uint32_t kind; /* width 1/2/4/8 (| CMP_K_CONST), or CMP_K_STR/_FOLD */
+  uint32_t pc;   /* the compiler's fakePC: a hash of the source position */
+  uint32_t len0, len1; /* strings: their lengths (the first 56 bytes kept) */
+  uint8_t a0[CMP_REC_DATA], a1[CMP_REC_DATA]; /* integers: 8 bytes */
+} cgofuzz_cmprec;
+
+typedef struct cgofuzz_cmp_patched {
+  uint64_t trace_addr; /* where the trace area is in the patched process */
+  size_t trace_size;   /* its size, a multiple of the page size */
+  size_t hooks;        /* hooks redirected (8 int hooks, and the string
+                          hooks from go1.19) */
+  bool strings;        /* the string hooks were among them */
+} cgofuzz_cmp_patched;
+
+/* Writes to out a copy of binary whose comparison hooks record into the
+ * trace area of the file on fd 5 at trace_off (page-aligned), trace_size
+ * bytes. -1 with err saying why the binary cannot be patched. */
+int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
+                      size_t trace_size, cgofuzz_cmp_patched *info,
+                      cgofuzz_err *err);
+
+/* Candidates from records (coord_i2s.c): emit gets each candidate (valid
+ * during the call) with the call site it answers and how it was made;
+ * non-zero from emit stops. At most max candidates; only_pc != 0: only
+ * that site's records. -1 when out of memory or stopped. */
+enum { I2S_PLAIN, I2S_SEQ /* from a width-1 site's sequence */ };
+typedef int (*cgofuzz_i2s_emit)(void *ctx, const cgofuzz_values *v, uint32_t pc,
+                                int how);
+int cgofuzz_i2s(const cgofuzz_cmprec *r, size_t n, const cgofuzz_values *in,
+                size_t max, uint32_t only_pc, cgofuzz_i2s_emit emit, void *ctx);
+/* How many width-1 records site pc has. */
+size_t cgofuzz_i2s_site_len(const cgofuzz_cmprec *r, size_t n, uint32_t pc);
+
+struct cgofuzz_cmp;
+/* Patches a copy of a Go binary and starts its tracing worker when
+ * cfg->cmp_feedback; a binary that cannot be patched gets a one-line note
+ * and the run goes on without. Never fails the run. */
+void cgofuzz_cmp_start(struct coord *c);
+/* Traces corpus entries not traced yet and queues their candidates, within
+ * the time budget; called from the loop once the warm-up is over. */
+void cgofuzz_cmp_step(struct coord *c);
+/* Moves the next queued candidate into s->sent (1), with its parent entry
+ * in *idx; 0 when none is queued. */
+int cgofuzz_cmp_next(struct coord *c, slot *s, size_t *idx);
+/* The exact run of a candidate ended; found: new coverage or a crasher. */
+void cgofuzz_cmp_done(struct coord *c, slot *s, bool found);
+void cgofuzz_cmp_stop(struct coord *c);
+
 /* A minimization: of a crasher (keep == NULL) or of a new interesting
  * input (keep = the new bits it must still hit). One Minimize call per
  * string/[]byte argument, in order, as Go's workerClient.minimize. */
@@ -264,6 +329,7 @@ typedef struct mjob {
 typedef struct coord {
   const cgofuzz_coord_config *cfg;
   cgofuzz_dsched dx;
+  struct cgofuzz_cmp *cmp; /* run-time comparison feedback, NULL: off */
   slot *slots;
   size_t np;
   size_t n_init; /* slots whose worker_init ran */

@@ -285,16 +285,25 @@ static void dispatch(coord *c, slot *s) {
     }
     idx = cgofuzz_sched_pick(&c->sched, cgofuzz_mono_ms());
     /* A dictionary call starts from a value built from the entry; the
-     * slot keeps it, since replies are rebuilt from what was sent. */
-    dict = cgofuzz_dict_next(c);
-    int b = dict ? cgofuzz_dict_build(c, s, idx) : 1;
+     * slot keeps it, since replies are rebuilt from what was sent. A
+     * comparison-feedback candidate is such a value, built already. */
+    size_t parent;
+    if (cgofuzz_cmp_next(c, s, &parent) == 1) {
+      idx = parent;
+      dict = DICT_CALL_CMP;
+    } else {
+      dict = cgofuzz_dict_next(c);
+    }
+    int b = dict == DICT_CALL_CMP ? 0
+            : dict                ? cgofuzz_dict_build(c, s, idx)
+                                  : 1;
     if (b < 0) {
       cgofuzz_coord_failf(c, "%s", "out of memory");
       return;
     }
     if (b > 0)
       dict = DICT_CALL_NONE;
-    if (dict == DICT_CALL_EXACT) {
+    if (dict == DICT_CALL_EXACT || dict == DICT_CALL_CMP) {
       limit = 1; /* run once as it is: a warm-up call, with coverage */
     } else if (dict == DICT_CALL_BASE) {
       int64_t dl = cgofuzz_dict_base_limit();
@@ -315,7 +324,7 @@ static void dispatch(coord *c, slot *s) {
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
   call.fuzz.timeout_ns = FUZZ_CALL_NS;
   call.fuzz.limit = limit;
-  call.fuzz.warmup = warmup || dict == DICT_CALL_EXACT;
+  call.fuzz.warmup = warmup || dict == DICT_CALL_EXACT || dict == DICT_CALL_CMP;
   if (c->mask_len && s->sent_gen != c->mask_gen) {
     call.fuzz.coverage_data.has = true;
     call.fuzz.coverage_data.data = c->mask; /* borrowed: not freed */
@@ -538,6 +547,7 @@ static void run_loop(coord *c) {
     int64_t now = cgofuzz_mono_ms();
     if (cfg->fuzz_ns && now - c->start_ms >= cfg->fuzz_ns / 1000000)
       break;
+    cgofuzz_cmp_step(c);
     for (size_t i = 0; i < c->np && !c->done; i++)
       if (c->slots[i].state == W_IDLE || c->slots[i].state == W_DOWN)
         dispatch(c, &c->slots[i]);
@@ -717,6 +727,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   }
   if (cgofuzz_dict_start(&c) != 0)
     goto finish;
+  cgofuzz_cmp_start(&c);
   for (size_t i = 0; i < c.np && !c.done; i++)
     cgofuzz_coord_start_worker(&c, &c.slots[i]);
   if (!c.done) {
@@ -745,6 +756,7 @@ finish:
     cgofuzz_buf_free(&c.slots[i].sent);
   }
   cgofuzz_dict_stop(&c);
+  cgofuzz_cmp_stop(&c);
   print_verdict(&c);
   tell_stats(&c, true);
   int rc = c.failed ? 1 : 0;

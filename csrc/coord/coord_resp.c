@@ -110,7 +110,9 @@ static void crash(coord *c, slot *s, int64_t count, const char *msg,
             "cgofuzz: the failing input came from a dictionary call "
             "(%s)\n",
             s->dict == DICT_CALL_EXACT ? "an exact run"
-                                       : "Go's mutations of a built input");
+            : s->dict == DICT_CALL_CMP
+                ? "an exact run of a comparison-feedback candidate"
+                : "Go's mutations of a built input");
   cgofuzz_buf_append(&text, msg, msg_len);
   /* A front end gets crashers as found (libFuzzer minimizes on request). */
   if (minimizable && !ob && cgofuzz_coord_can_minimize(c) &&

@@ -1,0 +1,451 @@
+/*
+ * coord_cmp.c: run-time comparison feedback for unmodified Go test binaries
+ * (docs/comparisons.md).
+ *
+ * A tracing worker runs a patched copy of the user's binary
+ * (coord_cmppatch.c) whose comparison hooks write their operands to a
+ * trace area at the end of that worker's shared-memory file. Every corpus
+ * entry (the seeds once the warm-up is over, then each new input) is run
+ * there once, as an exact (warm-up) call; the records of that run give
+ * input-to-state candidates (coord_i2s.c), which the user's own workers run
+ * as exact inputs (DICT_CALL_CMP). So the tracing worker only ever runs
+ * inputs that already ran, every candidate is judged by the user's binary,
+ * and a failure is always reproduced by it before it is reported: a
+ * candidate that fails in the tracing worker is queued like the others.
+ *
+ * The tracing worker is driven synchronously from the coordinator's loop:
+ * one exec per call (a round trip of well under a millisecond on most
+ * targets), at most CMP_BUDGET of the wall time, and only while fewer than
+ * CMP_QUEUE_LOW candidates wait. The user's workers go on with their
+ * 100 ms calls meanwhile. Candidates run while their cost (CMP_EXACT_COST
+ * execs each) stays under CMP_SHARE of the execs done plus an initial
+ * allowance, so Go's own mutator keeps most of the effort on targets where
+ * comparisons teach nothing.
+ *
+ * A candidate from a width-1 call site (a literal compared byte by byte in
+ * a loop) is followed before it is queued: while re-running it shows the
+ * site's loop going further, the next candidate of that site is taken
+ * (CMP_CHAIN_MAX steps), since the loop's coverage barely changes from one
+ * byte to the next and the corpus would not keep the steps.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "codec.h"
+#include "coord_internal.h"
+#include "dir.h"
+#include "mutator.h"
+
+#define CMP_RECS 32768
+#define CMP_TRACE_SIZE (CMP_TRACE_HDR + (size_t)CMP_RECS * CMP_REC_SIZE)
+#define CMP_BUDGET 0.10       /* of the wall time, tracing */
+#define CMP_QUEUE_LOW 64      /* trace more only below this */
+#define CMP_QUEUE_MAX 8192    /* candidates waiting; more are dropped */
+#define CMP_PER_TRACE 512     /* candidates from one traced run */
+#define CMP_CHAIN_MAX 64      /* re-runs following one byte loop */
+#define CMP_CHAINS 8          /* byte loops followed per traced entry */
+#define CMP_EXACT_COST 6.0    /* an exact run, in execs of a fuzz call */
+#define CMP_SHARE 0.25        /* of the execs, at most, on candidates */
+#define CMP_ALLOWANCE 20000.0 /* execs' worth of candidates at start */
+#define CMP_TRACE_MS 2000     /* one traced exec; slower: the worker restarts*/
+#define CMP_MAX_DEATHS 3      /* in a row: tracing stops */
+
+typedef struct cand {
+  uint8_t *data;
+  size_t len, parent;
+} cand;
+
+typedef struct chain {
+  cgofuzz_buf data;
+  uint32_t pc;
+  size_t len; /* the site's records when it was made */
+} chain;
+
+struct cgofuzz_cmp {
+  char *dir, *bin;
+  cgofuzz_worker w;
+  bool up;
+  int deaths;
+  uint64_t trace_off;
+  size_t trace_size;
+  size_t next_entry; /* corpus entries below this were traced */
+  size_t parent;     /* the entry being traced */
+  cand *q;           /* a ring of queued candidates */
+  size_t qh, qn;
+  uint64_t *tried; /* hashes of candidates queued so far (a set) */
+  size_t tried_cap, tried_n;
+  cgofuzz_cmprec *recs;
+  size_t nrecs;
+  chain chains[CMP_CHAINS];
+  size_t nchains;
+  cgofuzz_values vals;
+  cgofuzz_buf enc;
+  int64_t start_ms, spent_ms;
+  uint64_t traces, records, queued, runs, found, chain_steps;
+};
+typedef struct cgofuzz_cmp cmp;
+
+static bool say(const coord *c) {
+  return c->cfg->verbose && !c->cfg->quiet && !c->cfg->observer;
+}
+
+static uint64_t hash_bytes(const uint8_t *p, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 1099511628211ull;
+  return h | 1;
+}
+
+/* Adds h to the set of tried candidates; false when it was there. */
+static bool tried_add(cmp *m, uint64_t h) {
+  if (2 * (m->tried_n + 1) > m->tried_cap) {
+    size_t cap = m->tried_cap ? 2 * m->tried_cap : 4096;
+    uint64_t *t = calloc(cap, sizeof *t);
+    if (!t)
+      return false;
+    for (size_t i = 0; i < m->tried_cap; i++) {
+      uint64_t v = m->tried[i];
+      if (!v)
+        continue;
+      size_t j = (size_t)(v * 0x9e3779b97f4a7c15ull) & (cap - 1);
+      while (t[j])
+        j = (j + 1) & (cap - 1);
+      t[j] = v;
+    }
+    free(m->tried);
+    m->tried = t;
+    m->tried_cap = cap;
+  }
+  size_t j = (size_t)(h * 0x9e3779b97f4a7c15ull) & (m->tried_cap - 1);
+  for (; m->tried[j]; j = (j + 1) & (m->tried_cap - 1))
+    if (m->tried[j] == h)
+      return false;
+  m->tried[j] = h;
+  m->tried_n++;
+  return true;
+}
+
+static void enqueue(cmp *m, const uint8_t *p, size_t n) {
+  if (m->qn >= CMP_QUEUE_MAX || !tried_add(m, hash_bytes(p, n)))
+    return;
+  uint8_t *d = malloc(n ? n : 1);
+  if (!d)
+    return;
+  memcpy(d, p, n);
+  m->q[(m->qh + m->qn++) % CMP_QUEUE_MAX] =
+      (cand){.data = d, .len = n, .parent = m->parent};
+  m->queued++;
+}
+
+static void stop_worker(cmp *m) {
+  if (m->up)
+    cgofuzz_worker_stop(&m->w, STOP_GRACE_MS);
+  m->up = false;
+}
+
+static int start_worker(coord *c, cmp *m) {
+  cgofuzz_err err = {0};
+  const uint8_t *l;
+  size_t n;
+  m->w.keep_stderr = false;
+  if (cgofuzz_worker_start(&m->w, m->bin, c->wargv, c->wenv, NULL, -1, -1,
+                           &err) != 0)
+    return -1;
+  cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
+  c->line.len = 0;
+  cgofuzz_wire_encode_call(&call, &c->line);
+  if (cgofuzz_worker_send(&m->w, &c->line, &err) != 0 ||
+      cgofuzz_worker_recv(&m->w, PING_TIMEOUT_MS, MAX_LINE, &l, &n, &err) !=
+          1 ||
+      cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
+    cgofuzz_worker_stop(&m->w, STOP_GRACE_MS);
+    return -1;
+  }
+  m->up = true;
+  return 0;
+}
+
+static uint8_t *trace_area(cmp *m) { return m->w.mem.region + m->trace_off; }
+
+/* Runs the encoded value once on the tracing worker and copies its records
+ * to m->recs. 1: done (*failed: the run failed), 0: the worker could not
+ * run it (died, hung: it is restarted at the next trace). */
+static int trace(coord *c, cmp *m, const uint8_t *val, size_t len,
+                 bool *failed) {
+  cgofuzz_err err = {0};
+  *failed = false;
+  m->nrecs = 0;
+  if (!m->up && start_worker(c, m) != 0) {
+    m->deaths++;
+    return 0;
+  }
+  cgofuzz_shm_hdr(&m->w.mem)->count = 0;
+  if (cgofuzz_coord_set_value(&m->w.mem, val, len, &err) != 0)
+    return 0;
+  uint8_t *t = trace_area(m);
+  uint64_t cap = (m->trace_size - CMP_TRACE_HDR) / CMP_REC_SIZE, zero = 0;
+  memcpy(t + 16, &cap, 8);
+  memcpy(t + 8, &zero, 8);
+  __atomic_store_n(t, (uint8_t)1, __ATOMIC_SEQ_CST);
+  cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
+  call.fuzz.timeout_ns = FUZZ_CALL_NS;
+  call.fuzz.limit = 1;
+  call.fuzz.warmup = true;
+  c->line.len = 0;
+  cgofuzz_wire_encode_call(&call, &c->line);
+  const uint8_t *l;
+  size_t n;
+  int got =
+      cgofuzz_worker_send(&m->w, &c->line, &err) == 0
+          ? cgofuzz_worker_recv(&m->w, CMP_TRACE_MS, MAX_LINE, &l, &n, &err)
+          : -1;
+  __atomic_store_n(t, (uint8_t)0, __ATOMIC_SEQ_CST);
+  cgofuzz_fuzz_resp r = {0};
+  if (got != 1 || cgofuzz_wire_decode_fuzz_resp(l, n, &r, &err) != 0) {
+    stop_worker(m);
+    m->deaths++;
+    /* A run that killed its worker: the user's workers judge it. */
+    *failed = got == -1;
+    return *failed;
+  }
+  m->deaths = 0;
+  *failed = r.err != NULL;
+  cgofuzz_fuzz_resp_free(&r);
+  uint64_t k;
+  memcpy(&k, t + 8, 8);
+  if (k > cap)
+    k = cap;
+  memcpy(m->recs, t + CMP_TRACE_HDR, (size_t)k * CMP_REC_SIZE);
+  m->nrecs = (size_t)k;
+  m->traces++;
+  m->records += k;
+  return 1;
+}
+
+static int on_candidate(void *ctx, const cgofuzz_values *v, uint32_t pc,
+                        int how) {
+  coord *c = ctx;
+  cmp *m = c->cmp;
+  cgofuzz_err err = {0};
+  m->enc.len = 0;
+  if (cgofuzz_codec_encode_v(v->v, v->n, coord_gover(c->cfg), &m->enc, &err) !=
+      0)
+    return 0;
+  if (how == I2S_SEQ) {
+    if (m->nchains < CMP_CHAINS) {
+      chain *ch = &m->chains[m->nchains];
+      ch->data.len = 0;
+      if (cgofuzz_buf_append(&ch->data, m->enc.data, m->enc.len) == 0) {
+        ch->pc = pc;
+        ch->len = cgofuzz_i2s_site_len(m->recs, m->nrecs, pc);
+        m->nchains++;
+      }
+    }
+    return 0;
+  }
+  enqueue(m, m->enc.data, m->enc.len);
+  return 0;
+}
+
+/* The first candidate of site pc, for a chain step. */
+typedef struct first {
+  coord *c;
+  cgofuzz_buf *out;
+  bool got;
+} first;
+
+static int on_first(void *ctx, const cgofuzz_values *v, uint32_t pc, int how) {
+  first *f = ctx;
+  cgofuzz_err err = {0};
+  (void)pc;
+  if (how != I2S_SEQ || f->got)
+    return 0;
+  f->out->len = 0;
+  f->got = cgofuzz_codec_encode_v(v->v, v->n, coord_gover(f->c->cfg), f->out,
+                                  &err) == 0;
+  return 1; /* one is enough */
+}
+
+/* Follows one byte loop: re-runs while the site's records grow. */
+static void follow(coord *c, cmp *m, chain *ch) {
+  cgofuzz_buf next = {0};
+  cgofuzz_err err = {0};
+  for (int step = 0; step < CMP_CHAIN_MAX; step++) {
+    bool failed;
+    if (!trace(c, m, ch->data.data, ch->data.len, &failed) || failed)
+      break;
+    size_t len = cgofuzz_i2s_site_len(m->recs, m->nrecs, ch->pc);
+    if (len <= ch->len)
+      break;
+    m->chain_steps++;
+    if (cgofuzz_codec_decode_v(ch->data.data, ch->data.len, coord_gover(c->cfg),
+                               &m->vals, &err) != 0)
+      break;
+    first f = {.c = c, .out = &next};
+    cgofuzz_i2s(m->recs, m->nrecs, &m->vals, 8, ch->pc, on_first, &f);
+    if (!f.got)
+      break;
+    cgofuzz_buf t = ch->data;
+    ch->data = next;
+    next = t;
+    ch->len = len;
+  }
+  enqueue(m, ch->data.data, ch->data.len);
+  cgofuzz_buf_free(&next);
+}
+
+static void trace_entry(coord *c, cmp *m, size_t idx) {
+  const cgofuzz_centry *e = &c->corpus.e[idx];
+  cgofuzz_err err = {0};
+  bool failed;
+  m->parent = idx;
+  if (!trace(c, m, e->data, e->len, &failed) || failed)
+    return;
+  if (cgofuzz_codec_decode_v(e->data, e->len, coord_gover(c->cfg), &m->vals,
+                             &err) != 0)
+    return;
+  m->nchains = 0;
+  cgofuzz_i2s(m->recs, m->nrecs, &m->vals, CMP_PER_TRACE, 0, on_candidate, c);
+  for (size_t i = 0; i < m->nchains; i++)
+    follow(c, m, &m->chains[i]);
+}
+
+void cgofuzz_cmp_step(coord *c) {
+  cmp *m = c->cmp;
+  if (!m || c->warmup_left > 0 || c->minimizing || c->done)
+    return;
+  if (m->deaths >= CMP_MAX_DEATHS) {
+    if (!c->cfg->quiet)
+      fprintf(stderr,
+              "cgofuzz: run-time comparison feedback stopped: its tracing "
+              "worker died %d times in a row\n",
+              m->deaths);
+    cgofuzz_cmp_stop(c);
+    return;
+  }
+  int64_t now = cgofuzz_mono_ms();
+  if (!m->start_ms)
+    m->start_ms = now;
+  if (m->qn >= CMP_QUEUE_LOW || m->next_entry >= c->corpus.n ||
+      (double)m->spent_ms > CMP_BUDGET * (double)(now - m->start_ms) + 100)
+    return;
+  trace_entry(c, m, m->next_entry++);
+  m->spent_ms += cgofuzz_mono_ms() - now;
+}
+
+int cgofuzz_cmp_next(coord *c, slot *s, size_t *idx) {
+  cmp *m = c->cmp;
+  if (!m || !m->qn ||
+      (double)m->runs * CMP_EXACT_COST >
+          CMP_SHARE * (double)c->count + CMP_ALLOWANCE)
+    return 0;
+  cand *k = &m->q[m->qh];
+  m->qh = (m->qh + 1) % CMP_QUEUE_MAX;
+  m->qn--;
+  s->sent.len = 0;
+  int rc = cgofuzz_buf_append(&s->sent, k->data, k->len);
+  free(k->data);
+  if (rc != 0 || k->parent >= c->corpus.n)
+    return 0;
+  *idx = k->parent;
+  s->ntok = 0;
+  m->runs++;
+  return 1;
+}
+
+void cgofuzz_cmp_done(coord *c, slot *s, bool found) {
+  (void)s;
+  if (c->cmp)
+    c->cmp->found += found;
+}
+
+void cgofuzz_cmp_start(coord *c) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  if (!cfg->cmp_feedback || !c->mask_len)
+    return; /* off, or not a Go binary built with -fuzz */
+  cmp *m = calloc(1, sizeof *m);
+  cgofuzz_err err = {0};
+  const char *tmp = getenv("TMPDIR");
+  cgofuzz_buf p = {0};
+  cgofuzz_buf_printf(&p, "%s/cgofuzz-cmp-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!m || !(m->dir = strdup(coord_cstr(&p))) || !mkdtemp(m->dir)) {
+    snprintf(err.msg, sizeof err.msg, "cannot make a temporary directory: %s",
+             strerror(errno));
+    goto off;
+  }
+  const char *base = strrchr(cfg->binary, '/');
+  p.len = 0;
+  cgofuzz_buf_printf(&p, "%s/%s", m->dir, base ? base + 1 : cfg->binary);
+  m->bin = strdup(coord_cstr(&p));
+  m->w.mem.fd = -1;
+  m->trace_off = (CGOFUZZ_SHM_HEADER_SIZE + CGOFUZZ_SHM_VALUE_CAP + 4095) &
+                 ~(uint64_t)4095;
+  cgofuzz_cmp_patched info;
+  if (!m->bin || cgofuzz_cmp_patch(cfg->binary, m->bin, m->trace_off,
+                                   CMP_TRACE_SIZE, &info, &err) != 0)
+    goto off;
+  m->trace_size = info.trace_size;
+  if (cgofuzz_worker_init(
+          &m->w, m->trace_off - CGOFUZZ_SHM_HEADER_SIZE + m->trace_size,
+          &err) != 0)
+    goto off;
+  m->q = calloc(CMP_QUEUE_MAX, sizeof *m->q);
+  m->recs = malloc(m->trace_size);
+  if (!m->q || !m->recs) {
+    snprintf(err.msg, sizeof err.msg, "out of memory");
+    goto off;
+  }
+  if (say(c))
+    fprintf(stderr,
+            "cgofuzz: run-time comparison feedback: %zu hooks patched in a "
+            "copy of %s%s\n",
+            info.hooks, cfg->binary,
+            info.strings ? "" : " (no string hooks before go1.19)");
+  cgofuzz_buf_free(&p);
+  c->cmp = m;
+  return;
+off:
+  if (!cfg->quiet)
+    fprintf(stderr,
+            "cgofuzz: no run-time comparison feedback for %s (%s); using the "
+            "static dictionary only\n",
+            cfg->binary, err.msg);
+  cgofuzz_buf_free(&p);
+  c->cmp = m;
+  cgofuzz_cmp_stop(c);
+}
+
+void cgofuzz_cmp_stop(coord *c) {
+  cmp *m = c->cmp;
+  if (!m)
+    return;
+  if (say(c) && m->traces)
+    fprintf(stderr,
+            "cgofuzz: comparison feedback: %llu traced runs (%llu records, "
+            "%llu byte-loop steps), %llu candidates queued, %llu run, %llu "
+            "found something\n",
+            (unsigned long long)m->traces, (unsigned long long)m->records,
+            (unsigned long long)m->chain_steps, (unsigned long long)m->queued,
+            (unsigned long long)m->runs, (unsigned long long)m->found);
+  stop_worker(m);
+  if (m->w.mem.fd >= 0 || m->w.mem.region)
+    cgofuzz_worker_free(&m->w);
+  if (m->dir)
+    cgofuzz_dir_remove_all(m->dir);
+  for (size_t i = 0; m->q && i < m->qn; i++)
+    free(m->q[(m->qh + i) % CMP_QUEUE_MAX].data);
+  for (size_t i = 0; i < CMP_CHAINS; i++)
+    cgofuzz_buf_free(&m->chains[i].data);
+  free(m->q);
+  free(m->tried);
+  free(m->recs);
+  free(m->dir);
+  free(m->bin);
+  cgofuzz_values_free(&m->vals);
+  cgofuzz_buf_free(&m->enc);
+  free(m);
+  c->cmp = NULL;
+}

@@ -1,0 +1,384 @@
+/*
+ * coord_i2s.c: input-to-state candidates for Go fuzz targets (RedQueen's
+ * idea, docs/comparisons.md), from the comparison records of one run.
+ *
+ * A comparison whose operand came straight from the input (a byte, a word
+ * read with encoding/binary, a number parsed by strconv, a field split from
+ * a string) still holds that operand in the input in some encoding.
+ * Finding it there and writing the other operand in the same encoding
+ * gives an input that passes the comparison, without search. For each
+ * record, both directions are tried (x is the operand looked for, y the one
+ * written), except for a constant comparison, where only the variable side
+ * can come from the input:
+ *  - integers of width w (2, 4, 8): an integer argument equal to x (in w
+ *    bytes) becomes y; in []byte and string arguments x is looked for
+ *    little- and big-endian in w bytes (and in 4 and 2 bytes when x and y
+ *    fit: a narrower field widened before the comparison), as decimal ASCII
+ *    (signed and unsigned: strconv), and as hex ASCII;
+ *  - strings (==, switch, strings.EqualFold): x is looked for as is, then
+ *    ignoring ASCII case (a value lowered or folded before the
+ *    comparison), and replaced by y (lengths may differ);
+ *  - bytes (width 1): one byte alone matches too much to look for, but
+ *    the records of one call site, in order, are usually a loop over a
+ *    literal: their two sides, concatenated, are looked for and replaced as
+ *    strings. An early-exit loop shows only the literal's prefix up to the
+ *    first difference, so the caller re-runs such a candidate and goes on
+ *    while the loop goes further (coord_cmp.c).
+ * A width-1 record also sets a byte or int8 argument equal to x.
+ * Each distinct (kind, x, y) is tried once per run; each encoding's first
+ * I2S_MAX_HITS occurrences are replaced, one candidate each.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coord_internal.h"
+
+#define I2S_MAX_HITS 4
+#define I2S_MAX_SEQ 64
+#define I2S_MAX_SITES 256
+
+typedef struct i2s {
+  const cgofuzz_values *in;
+  cgofuzz_values tmp;
+  cgofuzz_i2s_emit emit;
+  void *ctx;
+  size_t left; /* candidates still allowed */
+  int rc;      /* -1 once out of memory or told to stop */
+} i2s;
+
+static uint64_t width_mask(int w) {
+  return w >= 8 ? ~0ull : (1ull << (8 * w)) - 1;
+}
+
+static int kind_width1(cgofuzz_kind k) {
+  switch (k) {
+  case CGOFUZZ_INT8:
+  case CGOFUZZ_UINT8:
+    return 1;
+  case CGOFUZZ_INT16:
+  case CGOFUZZ_UINT16:
+    return 2;
+  case CGOFUZZ_INT32:
+  case CGOFUZZ_UINT32:
+    return 4;
+  case CGOFUZZ_INT:
+  case CGOFUZZ_INT64:
+  case CGOFUZZ_UINT:
+  case CGOFUZZ_UINT64:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+static bool is_signed(cgofuzz_kind k) {
+  return k == CGOFUZZ_INT || (k >= CGOFUZZ_INT8 && k <= CGOFUZZ_INT64);
+}
+
+static bool is_bytes(cgofuzz_kind k) {
+  return k == CGOFUZZ_BYTES || k == CGOFUZZ_STRING;
+}
+
+/* Hands st->tmp to the caller. */
+static void give(i2s *st, uint32_t pc, int how) {
+  if (st->rc != 0 || !st->left)
+    return;
+  st->left--;
+  if (st->emit(st->ctx, &st->tmp, pc, how) != 0)
+    st->rc = -1;
+}
+
+static int fresh_copy(i2s *st) {
+  cgofuzz_values_clear(&st->tmp);
+  if (cgofuzz_values_copy(&st->tmp, st->in) != 0) {
+    st->rc = -1;
+    return -1;
+  }
+  return 0;
+}
+
+/* The input with data[at, at+cut) of argument k replaced by rep. */
+static void splice(i2s *st, size_t k, size_t at, size_t cut, const uint8_t *rep,
+                   size_t rep_len, uint32_t pc, int how) {
+  if (st->rc != 0 || !st->left || fresh_copy(st) != 0)
+    return;
+  cgofuzz_value *v = &st->tmp.v[k];
+  size_t L = v->s.len, n = L - cut + rep_len;
+  uint8_t *p = malloc(n ? n : 1);
+  if (!p) {
+    st->rc = -1;
+    return;
+  }
+  memcpy(p, v->s.data, at);
+  memcpy(p + at, rep, rep_len);
+  memcpy(p + at + rep_len, v->s.data + at + cut, L - at - cut);
+  cgofuzz_value_release(v);
+  v->flags = CGOFUZZ_VAL_OWNED;
+  v->s.data = p;
+  v->s.len = n;
+  give(st, pc, how);
+}
+
+static bool eq_fold(const uint8_t *a, const uint8_t *b, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    uint8_t x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z')
+      x = (uint8_t)(x + 32);
+    if (y >= 'A' && y <= 'Z')
+      y = (uint8_t)(y + 32);
+    if (x != y)
+      return false;
+  }
+  return true;
+}
+
+/* Replaces the first occurrences of x in every []byte/string argument by
+ * y; fold: compare ignoring ASCII case. Returns how many were found. */
+static size_t replace_all(i2s *st, const uint8_t *x, size_t xn,
+                          const uint8_t *y, size_t yn, bool fold, uint32_t pc,
+                          int how) {
+  size_t found = 0;
+  if (!xn)
+    return 0;
+  for (size_t k = 0; k < st->in->n; k++) {
+    const cgofuzz_value *v = &st->in->v[k];
+    if (!is_bytes(v->kind) || v->s.len < xn)
+      continue;
+    size_t hits = 0;
+    for (size_t at = 0; at + xn <= v->s.len && hits < I2S_MAX_HITS; at++) {
+      const uint8_t *p = v->s.data + at;
+      if (fold ? !eq_fold(p, x, xn) : memcmp(p, x, xn) != 0)
+        continue;
+      hits++;
+      splice(st, k, at, xn, y, yn, pc, how);
+    }
+    found += hits;
+  }
+  return found;
+}
+
+static void strings_pair(i2s *st, const uint8_t *x, size_t xn, const uint8_t *y,
+                         size_t yn, bool fold, uint32_t pc, int how) {
+  if (xn == yn && (fold ? eq_fold(x, y, xn) : !memcmp(x, y, xn)))
+    return;
+  if (!replace_all(st, x, xn, y, yn, false, pc, how))
+    replace_all(st, x, xn, y, yn, true, pc, how);
+  /* A whole empty argument compared with a word: becomes the word. */
+  if (xn == 0 && yn)
+    for (size_t k = 0; k < st->in->n; k++)
+      if (is_bytes(st->in->v[k].kind) && st->in->v[k].s.len == 0)
+        splice(st, k, 0, 0, y, yn, pc, how);
+}
+
+static size_t put_le(uint8_t *b, uint64_t v, int w) {
+  for (int i = 0; i < w; i++)
+    b[i] = (uint8_t)(v >> (8 * i));
+  return (size_t)w;
+}
+
+static size_t put_be(uint8_t *b, uint64_t v, int w) {
+  for (int i = 0; i < w; i++)
+    b[i] = (uint8_t)(v >> (8 * (w - 1 - i)));
+  return (size_t)w;
+}
+
+static size_t put_dec(uint8_t *b, uint64_t v, bool neg) {
+  char t[24];
+  size_t n = 0, m = 0;
+  do {
+    t[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  if (neg)
+    b[m++] = '-';
+  while (n)
+    b[m++] = (uint8_t)t[--n];
+  return m;
+}
+
+static size_t put_hex(uint8_t *b, uint64_t v, bool upper) {
+  const char *d = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  char t[16];
+  size_t n = 0, m = 0;
+  do {
+    t[n++] = d[v & 15];
+    v >>= 4;
+  } while (v);
+  while (n)
+    b[m++] = (uint8_t)t[--n];
+  return m;
+}
+
+static int64_t sext(uint64_t v, int w) {
+  if (w >= 8)
+    return (int64_t)v;
+  uint64_t sign = 1ull << (8 * w - 1);
+  return (int64_t)((v ^ sign) - sign);
+}
+
+/* x -> y for integers of width w. */
+static void ints_pair(i2s *st, uint64_t x, uint64_t y, int w, uint32_t pc) {
+  uint64_t m = width_mask(w);
+  x &= m;
+  y &= m;
+  if (x == y)
+    return;
+  for (size_t k = 0; k < st->in->n; k++) {
+    const cgofuzz_value *v = &st->in->v[k];
+    int kw = kind_width1(v->kind);
+    if (!kw || kw < w || (v->u & m) != x)
+      continue;
+    if (fresh_copy(st) != 0)
+      return;
+    cgofuzz_value *t = &st->tmp.v[k];
+    uint64_t u = (v->u & ~m) | y;
+    if (kw < 8)
+      u &= width_mask(kw);
+    if (is_signed(v->kind))
+      u = (uint64_t)sext(u, kw);
+    t->u = u;
+    give(st, pc, I2S_PLAIN);
+  }
+  if (w == 1)
+    return;
+  uint8_t ex[24], ey[24];
+  for (int nw = w; nw >= 2; nw /= 2) {
+    if (nw < w && ((x | y) & ~width_mask(nw)))
+      break;
+    replace_all(st, ex, put_le(ex, x, nw), ey, put_le(ey, y, nw), false, pc,
+                I2S_PLAIN);
+    replace_all(st, ex, put_be(ex, x, nw), ey, put_be(ey, y, nw), false, pc,
+                I2S_PLAIN);
+  }
+  /* Numbers that went through strconv: unsigned, then signed. */
+  replace_all(st, ex, put_dec(ex, x, false), ey, put_dec(ey, y, false), false,
+              pc, I2S_PLAIN);
+  int64_t sx = sext(x, w), sy = sext(y, w);
+  if (sx < 0 || sy < 0)
+    replace_all(st, ex,
+                put_dec(ex, sx < 0 ? -(uint64_t)sx : (uint64_t)sx, sx < 0), ey,
+                put_dec(ey, sy < 0 ? -(uint64_t)sy : (uint64_t)sy, sy < 0),
+                false, pc, I2S_PLAIN);
+  if (x >= 0x100) {
+    replace_all(st, ex, put_hex(ex, x, false), ey, put_hex(ey, y, false), false,
+                pc, I2S_PLAIN);
+    replace_all(st, ex, put_hex(ex, x, true), ey, put_hex(ey, y, true), false,
+                pc, I2S_PLAIN);
+  }
+}
+
+static uint64_t rec_int(const uint8_t *b) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++)
+    v |= (uint64_t)b[i] << (8 * i);
+  return v;
+}
+
+/* A width-1 call site's records in order: both sides, at most
+ * I2S_MAX_SEQ. */
+typedef struct site {
+  uint32_t pc;
+  uint8_t a[I2S_MAX_SEQ], b[I2S_MAX_SEQ];
+  size_t n;
+} site;
+
+/* Inserts h (never 0) into an open-addressing set of cap slots (a power
+ * of two, never full); false when it was there. */
+static bool set_add(uint64_t *set, size_t cap, uint64_t h) {
+  h |= 1;
+  for (size_t i = (size_t)(h * 0x9e3779b97f4a7c15ull) & (cap - 1);;
+       i = (i + 1) & (cap - 1)) {
+    if (set[i] == h)
+      return false;
+    if (!set[i]) {
+      set[i] = h;
+      return true;
+    }
+  }
+}
+
+size_t cgofuzz_i2s_site_len(const cgofuzz_cmprec *r, size_t n, uint32_t pc) {
+  size_t len = 0;
+  for (size_t i = 0; i < n; i++)
+    if ((r[i].kind & ~CMP_K_CONST) == 1 && r[i].pc == pc)
+      len++;
+  return len;
+}
+
+int cgofuzz_i2s(const cgofuzz_cmprec *r, size_t n, const cgofuzz_values *in,
+                size_t max, uint32_t only_pc, cgofuzz_i2s_emit emit,
+                void *ctx) {
+  i2s st = {.in = in, .emit = emit, .ctx = ctx, .left = max};
+  site *sites = calloc(I2S_MAX_SITES, sizeof *sites);
+  size_t cap = 64;
+  while (cap < 2 * n)
+    cap *= 2;
+  uint64_t *seen = calloc(cap, sizeof *seen);
+  size_t nsites = 0;
+  if (!sites || !seen) {
+    free(sites);
+    free(seen);
+    return -1;
+  }
+  for (size_t i = 0; i < n && st.rc == 0 && st.left; i++) {
+    const cgofuzz_cmprec *c = &r[i];
+    uint32_t k = c->kind;
+    if (only_pc && c->pc != only_pc)
+      continue;
+    if ((k & ~CMP_K_CONST) == 1) {
+      size_t j = 0;
+      while (j < nsites && sites[j].pc != c->pc)
+        j++;
+      if (j == nsites && nsites < I2S_MAX_SITES)
+        sites[nsites++].pc = c->pc;
+      if (j < nsites && sites[j].n < I2S_MAX_SEQ) {
+        sites[j].a[sites[j].n] = c->a0[0];
+        sites[j].b[sites[j].n++] = c->a1[0];
+      }
+    }
+    /* One try per distinct comparison: a cheap hash of kind and operands.*/
+    uint64_t h = 1469598103934665603ull ^ k;
+    size_t la = k & (CMP_K_STR | CMP_K_FOLD)
+                    ? (c->len0 < CMP_REC_DATA ? c->len0 : CMP_REC_DATA)
+                    : 8;
+    size_t lb = k & (CMP_K_STR | CMP_K_FOLD)
+                    ? (c->len1 < CMP_REC_DATA ? c->len1 : CMP_REC_DATA)
+                    : 8;
+    for (size_t q = 0; q < la; q++)
+      h = (h ^ c->a0[q]) * 1099511628211ull;
+    h = (h ^ 0xff ^ la) * 1099511628211ull;
+    for (size_t q = 0; q < lb; q++)
+      h = (h ^ c->a1[q]) * 1099511628211ull;
+    h = (h ^ lb) * 1099511628211ull;
+    if (!set_add(seen, cap, h))
+      continue;
+    if (k & (CMP_K_STR | CMP_K_FOLD)) {
+      /* A string longer than the record holds cannot be written back. */
+      if (c->len0 > CMP_REC_DATA || c->len1 > CMP_REC_DATA)
+        continue;
+      bool fold = (k & CMP_K_FOLD) != 0;
+      strings_pair(&st, c->a0, c->len0, c->a1, c->len1, fold, c->pc, I2S_PLAIN);
+      strings_pair(&st, c->a1, c->len1, c->a0, c->len0, fold, c->pc, I2S_PLAIN);
+      continue;
+    }
+    int w = (int)(k & 0xf);
+    if (w != 1 && w != 2 && w != 4 && w != 8)
+      continue;
+    uint64_t a0 = rec_int(c->a0), a1 = rec_int(c->a1);
+    /* A constant comparison's constant is arg0: only arg1 is looked for. */
+    ints_pair(&st, a1, a0, w, c->pc);
+    if (!(k & CMP_K_CONST))
+      ints_pair(&st, a0, a1, w, c->pc);
+  }
+  for (size_t j = 0; j < nsites && st.rc == 0 && st.left; j++) {
+    site *s = &sites[j];
+    if (s->n < 2)
+      continue;
+    strings_pair(&st, s->a, s->n, s->b, s->n, false, s->pc, I2S_SEQ);
+    strings_pair(&st, s->b, s->n, s->a, s->n, false, s->pc, I2S_SEQ);
+  }
+  cgofuzz_values_free(&st.tmp);
+  free(sites);
+  free(seen);
+  return st.rc;
+}
