@@ -79,6 +79,7 @@ struct cgofuzz_cmp {
   size_t tried_cap, tried_n;
   cgofuzz_cmprec *recs;
   size_t nrecs;
+  const char *dump; /* $CGOFUZZ_CMP_DUMP */
   chain chains[CMP_CHAINS];
   size_t nchains;
   cgofuzz_values vals;
@@ -168,6 +169,8 @@ static int start_worker(coord *c, cmp *m) {
   return 0;
 }
 
+static void dump(cmp *m, size_t len);
+
 static uint8_t *trace_area(cmp *m) { return m->w.mem.region + m->trace_off; }
 
 /* Runs the encoded value once on the tracing worker and copies its records
@@ -220,9 +223,42 @@ static int trace(coord *c, cmp *m, const uint8_t *val, size_t len,
     k = cap;
   memcpy(m->recs, t + CMP_TRACE_HDR, (size_t)k * CMP_REC_SIZE);
   m->nrecs = (size_t)k;
+  if (m->dump)
+    dump(m, len);
   m->traces++;
   m->records += k;
   return 1;
+}
+
+/* $CGOFUZZ_CMP_DUMP: each traced run's records, as text, appended to a
+ * file (for tests, and for seeing what a target compares). */
+static void dump(cmp *m, size_t len) {
+  FILE *f = fopen(m->dump, "a");
+  if (!f)
+    return;
+  fprintf(f, "trace %zu bytes, %zu records\n", len, m->nrecs);
+  for (size_t i = 0; i < m->nrecs; i++) {
+    const cgofuzz_cmprec *r = &m->recs[i];
+    fprintf(f, "kind=%#x pc=%08x", (unsigned)r->kind, (unsigned)r->pc);
+    if (r->kind & (CMP_K_STR | CMP_K_FOLD)) {
+      const uint8_t *s[2] = {r->a0, r->a1};
+      uint32_t n[2] = {r->len0, r->len1};
+      for (int j = 0; j < 2; j++) {
+        fprintf(f, " s%d=", j);
+        for (uint32_t q = 0; q < n[j] && q < CMP_REC_DATA; q++)
+          fprintf(f, "%02x", s[j][q]);
+        fprintf(f, "/%u", (unsigned)n[j]);
+      }
+    } else {
+      uint64_t a, b;
+      memcpy(&a, r->a0, 8);
+      memcpy(&b, r->a1, 8);
+      fprintf(f, " a0=%016llx a1=%016llx", (unsigned long long)a,
+              (unsigned long long)b);
+    }
+    fputc('\n', f);
+  }
+  fclose(f);
 }
 
 static int on_candidate(void *ctx, const cgofuzz_values *v, uint32_t pc,
@@ -392,6 +428,7 @@ void cgofuzz_cmp_start(coord *c) {
           &m->w, m->trace_off - CGOFUZZ_SHM_HEADER_SIZE + m->trace_size,
           &err) != 0)
     goto off;
+  m->dump = getenv("CGOFUZZ_CMP_DUMP");
   m->q = calloc(CMP_QUEUE_MAX, sizeof *m->q);
   m->recs = malloc(m->trace_size);
   if (!m->q || !m->recs) {

@@ -30,8 +30,9 @@
  * A stub appends one record (CMP_REC_SIZE bytes, layout in
  * coord_internal.h) when the trace area's first byte is non-zero, taking
  * its index with LOCK XADD so concurrent goroutines never share a record;
- * indexes past the capacity are dropped. Only linux/amd64 non-PIE
- * executables with a symbol table are patched; anything else gets an error
+ * indexes past the capacity are dropped. The hooks are found by the ELF
+ * symbol table, or when stripped by Go's own function table. Only
+ * linux/amd64 non-PIE executables are patched; anything else gets an error
  * saying why, and the caller falls back to the static dictionary.
  */
 #include <elf.h>
@@ -188,11 +189,75 @@ static uint64_t find_func(const image *im, const Elf64_Ehdr *eh,
   return 0;
 }
 
-static bool has_symtab(const image *im, const Elf64_Ehdr *eh) {
-  for (size_t i = 0; i < eh->e_shnum; i++)
-    if (section(im, eh, i)->sh_type == SHT_SYMTAB)
-      return true;
-  return false;
+/* The section named name, or NULL. */
+static const Elf64_Shdr *named(const image *im, const Elf64_Ehdr *eh,
+                               const char *name) {
+  if (eh->e_shstrndx >= eh->e_shnum)
+    return NULL;
+  const Elf64_Shdr *ss = section(im, eh, eh->e_shstrndx);
+  if (ss->sh_offset + ss->sh_size > im->n)
+    return NULL;
+  const char *str = (const char *)im->p + ss->sh_offset;
+  size_t len = strlen(name);
+  for (size_t i = 0; i < eh->e_shnum; i++) {
+    const Elf64_Shdr *s = section(im, eh, i);
+    if (s->sh_name + len < ss->sh_size &&
+        !memcmp(str + s->sh_name, name, len + 1))
+      return s;
+  }
+  return NULL;
+}
+
+static uint64_t rd64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
+
+static uint32_t rd32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+/* The entry of function name from Go's own function table (.gopclntab),
+ * which a stripped binary keeps for tracebacks (go test's binaries under
+ * -exec are linked with -s -w). Its header, from go1.18 (magic 0xfffffff0;
+ * 0xfffffff1 from go1.20): magic, 4 bytes, then pointer-sized nfunc,
+ * nfiles, textStart (0 from go1.26: runtime.text, the .text section),
+ * funcnameOffset, cuOffset, filetabOffset, pctabOffset, pclnOffset. At
+ * pclnOffset, nfunc (entryoff, funcoff) pairs of uint32; a function's
+ * record at pclnOffset+funcoff begins (entryOff uint32, nameOff int32),
+ * its name a C string at funcnameOffset+nameOff. 0 when absent. */
+static uint64_t find_pcln(const image *im, const Elf64_Ehdr *eh,
+                          const char *name) {
+  const Elf64_Shdr *pt = named(im, eh, ".gopclntab");
+  const Elf64_Shdr *tx = named(im, eh, ".text");
+  if (!pt || !tx || pt->sh_offset + pt->sh_size > im->n || pt->sh_size < 72)
+    return 0;
+  const uint8_t *h = im->p + pt->sh_offset;
+  size_t n = pt->sh_size, len = strlen(name);
+  uint32_t magic = rd32(h);
+  if ((magic != 0xfffffff0u && magic != 0xfffffff1u) || h[7] != 8)
+    return 0;
+  uint64_t nfunc = rd64(h + 8), text = rd64(h + 24);
+  uint64_t names = rd64(h + 32), pcln = rd64(h + 64);
+  if (!text)
+    text = tx->sh_addr;
+  if (pcln > n || nfunc > (n - pcln) / 8 || names > n)
+    return 0;
+  for (uint64_t i = 0; i < nfunc; i++) {
+    const uint8_t *ft = h + pcln + 8 * i;
+    uint64_t fo = pcln + rd32(ft + 4);
+    if (fo + 8 > n)
+      continue;
+    int32_t no = (int32_t)rd32(h + fo + 4);
+    uint64_t at = names + (uint64_t)(int64_t)no;
+    if (no < 0 || at + len + 1 > n || memcmp(h + at, name, len + 1) != 0)
+      continue;
+    return text + rd32(ft);
+  }
+  return 0;
 }
 
 /* The file offset of address a inside an executable PT_LOAD, or 0. */
@@ -255,10 +320,6 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
     cgofuzz_errf(err, 0, "malformed ELF headers");
     goto done;
   }
-  if (!has_symtab(&im, eh)) {
-    cgofuzz_errf(err, 0, "stripped (no symbol table)");
-    goto done;
-  }
   Elf64_Phdr *ph = (Elf64_Phdr *)(im.p + eh->e_phoff);
   size_t nph = eh->e_phnum, note = nph, last_load = nph;
   uint64_t end = 0;
@@ -288,6 +349,8 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
   uint64_t hook_at[N_HOOKS] = {0}, stub_at[N_HOOKS] = {0};
   for (size_t i = 0; i < N_HOOKS; i++) {
     uint64_t a = find_func(&im, eh, hooks[i].name);
+    if (!a)
+      a = find_pcln(&im, eh, hooks[i].name);
     uint64_t off = a ? text_offset(ph, nph, a) : 0;
     if (!off) {
       if (hooks[i].required) {

@@ -1,0 +1,3 @@
+module gocmp
+
+go 1.18
