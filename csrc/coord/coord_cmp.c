@@ -41,14 +41,14 @@
 
 #define CMP_RECS 32768
 #define CMP_TRACE_SIZE (CMP_TRACE_HDR + (size_t)CMP_RECS * CMP_REC_SIZE)
-#define CMP_BUDGET 0.10       /* of the wall time, tracing */
+#define CMP_BUDGET 0.05       /* of the wall time, tracing */
 #define CMP_QUEUE_LOW 64      /* trace more only below this */
 #define CMP_QUEUE_MAX 8192    /* candidates waiting; more are dropped */
 #define CMP_PER_TRACE 512     /* candidates from one traced run */
 #define CMP_CHAIN_MAX 64      /* re-runs following one byte loop */
 #define CMP_CHAINS 8          /* byte loops followed per traced entry */
 #define CMP_EXACT_COST 6.0    /* an exact run, in execs of a fuzz call */
-#define CMP_SHARE 0.25        /* of the execs, at most, on candidates */
+#define CMP_SHARE 0.06        /* of the execs, at most, on candidates */
 #define CMP_ALLOWANCE 20000.0 /* execs' worth of candidates at start */
 #define CMP_TRACE_MS 2000     /* one traced exec; slower: the worker restarts*/
 #define CMP_MAX_DEATHS 3      /* in a row: tracing stops */

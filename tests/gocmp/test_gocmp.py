@@ -17,6 +17,7 @@ import hashlib
 import os
 import re
 import shutil
+import uuid
 
 import pytest
 
@@ -230,3 +231,29 @@ def test_unpatchable_binary_falls_back(cgofuzz, go, tmp_path_factory,
     notes = NOTE.findall(r.stderr)
     assert notes == [why], str(r)
     assert r.rc == 1 and "gocmp: shallow bug" in r.stdout, str(r)
+
+
+def test_through_go_test_exec(case):
+    """go test -fuzz -exec=cgofuzz: go test's binary is stripped, its hooks
+    are found in Go's function table, and the byte loop is found from the
+    operands (the static dictionary off through CGOFUZZ_FLAGS); go test
+    reproduces the input it wrote."""
+    # A module path of its own: go test's fuzz cache, $GOCACHE/fuzz/<import
+    # path>, is then this case's alone.
+    gomod = os.path.join(case.pkg, "go.mod")
+    testlib.write(gomod, read(gomod).replace(
+        "module gocmp", "module example.com/gocmp%s" % uuid.uuid4().hex[:12]))
+    dump = os.path.join(case.tmp, "dump.txt")
+    env = testlib.fuzz_env(SEED, TMPDIR=case.tmpdir, GOFLAGS=None,
+                           CGOFUZZ_FLAGS="-autodict=false",
+                           CGOFUZZ_CMP_DUMP=dump)
+    r = run([case.go, "test", "-exec=" + case.cgofuzz, "-fuzz=^FuzzLoopKey$",
+             "-fuzztime=200000x", "-parallel=2", "."], case.pkg, env)
+    assert r.rc == 1 and "gocmp: loop key matched" in r.out, str(r)
+    assert "comparison feedback" not in r.out, str(r)  # no fallback note
+    assert records(dump), str(r)
+    m = re.search(r"Failing input written to testdata/fuzz/FuzzLoopKey/(\w+)",
+                  r.out)
+    assert m, str(r)
+    rr = run([case.go, "test", "-run=FuzzLoopKey/" + m.group(1)], case.pkg)
+    assert rr.rc == 1 and "gocmp: loop key matched" in rr.out, str(rr)
