@@ -1,0 +1,3 @@
+module cmpgates
+
+go 1.18

@@ -1,0 +1,879 @@
+#!/usr/bin/env python3
+"""Comparison feedback of `cgofuzz fuzz` (issue 23): time to the first
+failure on the planted targets of bench/cmpgates, against go test -fuzz and
+libFuzzer; with --overhead, its cost on standard-library targets.
+
+Time to failure (the default mode). bench/cmpgates is a Go module whose fuzz
+targets each hide a panic ("cmpgates: <Target> reached") behind one
+comparison shape: a byte loop, a range loop counting matches, a switch on
+strings.ToLower, strings.EqualFold, bytes.HasPrefix, strconv.Atoi and a
+constant, a CRC-32 read from the input, a map literal then a 64-bit magic,
+bytes.Equal. Engines, alternating run by run (the order rotates):
+
+  cgofuzz  cgofuzz fuzz -fuzz=^T$ -fuzztime=CAP -parallel=2
+           -fuzzcachedir=DIR cmpgates.test
+  go       cmpgates.test -test.fuzz=^T$ -test.run=^T$ -test.fuzztime=CAP
+           -test.parallel=2 -test.fuzzcachedir=DIR (what go test -fuzz runs)
+  libfuzzer  the target built by go-118-fuzz-build and clang -fsanitize=fuzzer,
+           run with -use_value_profile=1 -fork=2 -max_total_time=CAP
+  cgofuzz-nocmp  (--cmp-ab) cgofuzz with -cmpfeedback=false
+
+cmpgates.test is built once with `go test -c -fuzz=.`; every run of cgofuzz
+and go starts in a fresh copy of the module with a fresh fuzz cache, no
+fuzzseed pinned. A run's time is the wall time from its start until the
+failure shows (go test's "fuzz: minimizing" or "--- FAIL" line; libFuzzer's
+crash file); it counts only if the failing input written reproduces the
+target's own panic message with `go test -run=^T$/^NAME$` in the run's copy
+(libFuzzer's crash file is first turned into a testdata/fuzz file with
+`cgofuzz corpus convert -from go118`). A run without a counted failure
+counts as its engine's cap.
+
+libFuzzer: fork mode with 2 jobs (-fork=2) is its counterpart of two workers
+sharing one corpus and one coverage map; -jobs=2 -workers=2 runs two
+independent fuzzers that only see each other's corpus at reloads.
+go-118-fuzz-build ignores f.Add and hands every argument to the target
+through go-fuzz-headers' consumer (even a lone []byte gets a 4-byte length
+first), so the f.Add seeds, read from cmpgates_test.go, are written in that
+layout into libFuzzer's corpus directory, for every target alike (for
+FuzzEqualFold(string, int): a 4-byte length, the string, then 8 bytes and an
+order byte); each is checked to decode back to its seed with `cgofuzz corpus
+convert -from go118` when cgofuzz is there.
+
+Overhead (--overhead): cgofuzz with -cmpfeedback=true and =false,
+alternating, on standard-library targets built from $(go env GOROOT)/src,
+--overhead-time seconds each; execs/s, coverage bits, corpus entries and new
+inputs from the target's final -fuzzstats row; ratio on/off of medians.
+
+Writes a markdown report (bench/results/<date>-cmpgates.md, or
+-cmpgates-overhead.md; -quick before .md with --quick). Python 3 stdlib,
+Linux; needs go on PATH and a built cgofuzz (build/bin/cgofuzz).
+"""
+import argparse
+import datetime
+import glob
+import os
+import re
+import shutil
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SRC = os.path.join(ROOT, "bench", "cmpgates")
+TEST_FILE = "cmpgates_test.go"
+G118 = "github.com/AdamKorcz/go-118-fuzz-build"
+G118_PIN = os.path.join(ROOT, "tests", "corpus", "go118mod", "go.mod")
+ENGINES = ["cgofuzz", "go", "libfuzzer", "cgofuzz-nocmp"]
+QUICK_TARGETS = ["FuzzLoopIndex", "FuzzAtoi"]
+# (package, target) built from GOROOT/src for --overhead.
+STDLIB = [
+    ("encoding/json", "FuzzUnmarshalJSON"),
+    ("image/png", "FuzzDecode"),
+    ("archive/tar", "FuzzReader"),
+    ("net/netip", "FuzzParse"),
+]
+QUICK_STDLIB = ["FuzzUnmarshalJSON"]
+
+FOUND = re.compile(r"fuzz: minimizing|--- FAIL")
+CRASHFILE = re.compile(r"Failing input written to testdata/fuzz/(\w+)/(\S+)")
+# Grace after the cap: Go's coordinator (and cgofuzz's) minimize a failure
+# found late for up to 60 s (-fuzzminimizetime) before exiting.
+GRACE = 90
+
+LINES = []  # the report, markdown
+RUNNING = []  # the process group running now, killed on ^C
+
+
+def log(s=""):
+    print(s, flush=True)
+    LINES.append(s)
+
+
+def sh(argv, cwd=None, env=None, timeout=900):
+    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True,
+                          text=True, errors="replace", timeout=timeout,
+                          stdin=subprocess.DEVNULL)
+
+
+def tail(text, n=8):
+    return "\n".join("    " + l for l in text.splitlines()[-n:])
+
+
+# -- the targets and their seeds, read from cmpgates_test.go ------------------
+
+GO_ESC = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11,
+          "\\": 92, "'": 39, '"': 34}
+
+
+def go_string(text, i):
+    """Parses the Go string literal at text[i]; (bytes, index after it)."""
+    if text[i] == "`":
+        j = text.index("`", i + 1)
+        return text[i + 1:j].replace("\r", "").encode(), j + 1
+    assert text[i] == '"', text[i:i + 20]
+    out, i = bytearray(), i + 1
+    while text[i] != '"':
+        c = text[i]
+        if c != "\\":
+            out += c.encode()
+            i += 1
+            continue
+        e = text[i + 1]
+        if e in GO_ESC:
+            out.append(GO_ESC[e])
+            i += 2
+        elif e == "x":
+            out.append(int(text[i + 2:i + 4], 16))
+            i += 4
+        elif e in "01234567":
+            out.append(int(text[i + 1:i + 4], 8))
+            i += 4
+        elif e in "uU":
+            n = 4 if e == "u" else 8
+            out += chr(int(text[i + 2:i + 2 + n], 16)).encode()
+            i += 2 + n
+        else:
+            raise ValueError("bad escape \\%s" % e)
+    return bytes(out), i + 1
+
+
+def go_values(args):
+    """The values of an f.Add argument list made of []byte("..."), "..."
+    and integer literals (optionally converted, int64(5))."""
+    vals, i = [], 0
+    while i < len(args):
+        c = args[i]
+        if c in " \t\n,":
+            i += 1
+        elif args.startswith("[]byte(", i):
+            b, i = go_string(args, i + len("[]byte("))
+            vals.append(b)
+            i = args.index(")", i) + 1
+        elif c in "\"`":
+            b, i = go_string(args, i)
+            vals.append(b.decode("utf-8", "surrogateescape"))
+        else:
+            m = re.compile(r"(?:\w+\()?(-?(?:0x[0-9a-fA-F]+|\d+))\)?").match(
+                args, i)
+            if not m:
+                raise ValueError("cannot read f.Add(%s)" % args)
+            vals.append(int(m.group(1), 0))
+            i = m.end()
+    return vals
+
+
+def read_targets():
+    """{Target: {"types": [...], "seeds": [[values]...], "msg": ...}}, in
+    the order of cmpgates_test.go."""
+    with open(os.path.join(SRC, TEST_FILE)) as f:
+        text = f.read()
+    targets = {}
+    parts = re.split(r"^func (Fuzz\w+)\(f \*testing\.F\) \{$", text,
+                     flags=re.M)
+    for name, body in zip(parts[1::2], parts[2::2]):
+        sig = re.search(r"f\.Fuzz\(func\(t \*testing\.T, ([^)]*)\)", body)
+        types = [p.strip().split()[-1] for p in sig.group(1).split(",")]
+        # Parameters sharing a type ("a, b string"): fill in from the right.
+        for k in range(len(types) - 2, -1, -1):
+            if len(sig.group(1).split(",")[k].split()) == 1:
+                types[k] = types[k + 1]
+        seeds = [go_values(m.group(1)) for m in
+                 re.finditer(r"^\s*f\.Add\((.*)\)\s*$", body, flags=re.M)]
+        msg = "cmpgates: %s reached" % name
+        if msg not in body:
+            sys.exit("%s: no panic %r in %s" % (name, msg, TEST_FILE))
+        targets[name] = {"types": types, "seeds": seeds, "msg": msg}
+    return targets
+
+
+def go118_encode(types, values):
+    """The bytes go-118-fuzz-build's testing.F.Fuzz decodes into values
+    (go-fuzz-headers' consumer, docs/corpus-tools.md): []byte and string
+    get a 4-byte big-endian length; 64-bit integers 8 bytes and an order
+    byte (even: little-endian)."""
+    out = b""
+    for t, v in zip(types, values):
+        if t in ("[]byte", "string"):
+            b = v if isinstance(v, bytes) else v.encode("utf-8",
+                                                         "surrogateescape")
+            if not b:
+                raise ValueError("an empty %s cannot be encoded" % t)
+            out += struct.pack(">I", len(b)) + b
+        elif t in ("int", "int64", "uint", "uint64"):
+            out += struct.pack("<Q", v & (2 ** 64 - 1)) + b"\x00"
+        elif t in ("int32", "uint32", "rune"):
+            out += struct.pack(">I", v & (2 ** 32 - 1))
+        elif t in ("int16", "uint16"):
+            out += struct.pack("<H", v & 0xffff) + b"\x00"
+        elif t in ("int8", "uint8", "byte"):
+            out += bytes([v & 0xff])
+        elif t == "bool":
+            out += b"\x00" if v else b"\x01"
+        else:
+            raise ValueError("type %s is not supported" % t)
+    return out
+
+
+def go_corpus_file(types, values):
+    """A "go test fuzz v1" file of the values (not canonical: \\x escapes)."""
+    lines = ["go test fuzz v1"]
+    for t, v in zip(types, values):
+        if t in ("[]byte", "string"):
+            b = v if isinstance(v, bytes) else v.encode("utf-8",
+                                                         "surrogateescape")
+            q = "".join(chr(c) if 0x20 <= c < 0x7f and c not in (34, 92)
+                        else "\\x%02x" % c for c in b)
+            lines.append('%s("%s")' % (t, q))
+        else:
+            lines.append("%s(%d)" % (t, v))
+    return "\n".join(lines) + "\n"
+
+
+# -- running ---------------------------------------------------------------
+
+class Run:
+    pass
+
+
+def run_polled(argv, cwd, limit, found, env=None):
+    """Runs argv in its own session, output to files in cwd, polling every
+    50 ms: .found is the time found(output so far) first held; SIGINT at
+    limit, SIGKILL 15 s later. .wall, .rc, .out."""
+    outp = os.path.join(cwd, ".bench.out")
+    r = Run()
+    r.found, r.timed_out = None, False
+    with open(outp, "w") as out:
+        t0 = time.monotonic()
+        p = subprocess.Popen(argv, cwd=cwd, stdout=out,
+                             stderr=subprocess.STDOUT, env=env,
+                             stdin=subprocess.DEVNULL, start_new_session=True)
+    RUNNING[:] = [p.pid]
+    size, killed = -1, 0
+    while p.poll() is None:
+        now = time.monotonic() - t0
+        if r.found is None:
+            sz = os.path.getsize(outp)
+            if sz != size:
+                size = sz
+                with open(outp, errors="replace") as f:
+                    if found(f.read()):
+                        r.found = now
+        if now > limit and killed == 0:
+            r.timed_out = True
+            os.killpg(p.pid, signal.SIGINT)
+            killed = 1
+        elif now > limit + 15 and killed == 1:
+            os.killpg(p.pid, signal.SIGKILL)
+            killed = 2
+        time.sleep(0.05)
+    r.wall = time.monotonic() - t0
+    r.rc = p.returncode
+    try:
+        os.killpg(p.pid, signal.SIGKILL)  # workers left behind, if any
+    except ProcessLookupError:
+        pass
+    RUNNING[:] = []
+    with open(outp, errors="replace") as f:
+        r.out = f.read()
+    if r.found is None and found(r.out):
+        r.found = r.wall
+    return r
+
+
+def reproduces(go, pkg, target, name, msg):
+    r = sh([go, "test", "-count=1", "-timeout=120s",
+            "-run=^%s$/^%s$" % (target, re.escape(name)), "."], cwd=pkg)
+    return r.returncode != 0 and msg in r.stdout + r.stderr
+
+
+class Bench:
+    def __init__(self, args, go, work):
+        self.args, self.go, self.work = args, go, work
+        self.n = 0
+        self.commands = {}  # engine -> argv shape
+        self.cgofuzz_ok = os.access(args.cgofuzz, os.X_OK)
+        self.binary = os.path.join(work, "cmpgates.test")
+        self.lf_bins, self.lf_seeds = {}, {}  # target -> binary, seed dir
+
+    def fresh(self, tag):
+        """A fresh copy of the module and a cache path."""
+        self.n += 1
+        d = os.path.join(self.work, "run%03d-%s" % (self.n, tag))
+        pkg = os.path.join(d, "cmpgates")
+        shutil.copytree(SRC, pkg, ignore=shutil.ignore_patterns("known"))
+        return d, pkg, os.path.join(d, "cache")
+
+    def note_command(self, engine, argv, d):
+        if engine not in self.commands:
+            self.commands[engine] = " ".join(
+                a.replace(d, "RUN").replace(self.work, "WORK") for a in argv)
+
+    def run_go_tool(self, engine, target, info):
+        a = self.args
+        cap = a.cap_go if engine == "go" else a.cap_cgofuzz
+        d, pkg, cache = self.fresh("%s-%s" % (engine, target))
+        if engine == "go":
+            argv = [self.binary, "-test.paniconexit0", "-test.timeout=0",
+                    "-test.fuzz=^%s$" % target, "-test.run=^%s$" % target,
+                    "-test.fuzztime=%ds" % cap,
+                    "-test.parallel=%d" % a.parallel,
+                    "-test.fuzzcachedir=" + cache]
+        else:
+            argv = [a.cgofuzz, "fuzz", "-fuzz=^%s$" % target,
+                    "-fuzztime=%ds" % cap, "-parallel=%d" % a.parallel,
+                    "-fuzzcachedir=" + cache]
+            if engine == "cgofuzz-nocmp":
+                argv.append("-cmpfeedback=false")
+            argv.append(self.binary)
+        self.note_command(engine, argv, d)
+        r = run_polled(argv, pkg, cap + GRACE, FOUND.search)
+        m = CRASHFILE.search(r.out)
+        if r.found is None or m is None:
+            t, note = None, "not found (rc=%s%s)" % (
+                r.rc, ", killed at the cap" if r.timed_out else "")
+            if r.rc not in (0, None) or r.found is not None:
+                note += "\n" + tail(r.out)
+        elif m.group(1) != target or not os.path.isfile(
+                os.path.join(pkg, "testdata", "fuzz", target, m.group(2))):
+            t, note = None, "NO CRASH FILE for %s\n%s" % (target, tail(r.out))
+        elif not reproduces(self.go, pkg, target, m.group(2), info["msg"]):
+            t, note = None, "crash file %s DOES NOT REPRODUCE %r" % (
+                m.group(2), info["msg"])
+        else:
+            t, note = r.found, "reproduces (exit at %.1fs)" % r.wall
+        shutil.rmtree(d, ignore_errors=True)
+        return t, note
+
+    def run_libfuzzer(self, target, info):
+        a = self.args
+        cap = a.cap_libfuzzer
+        d, pkg, _ = self.fresh("libfuzzer-" + target)
+        corpus = os.path.join(d, "corpus")
+        shutil.copytree(self.lf_seeds[target], corpus)
+        argv = [self.lf_bins[target], "-use_value_profile=1",
+                "-fork=%d" % a.parallel, "-max_total_time=%d" % cap,
+                "-artifact_prefix=%s/" % d, corpus]
+        self.note_command("libfuzzer", argv, d)
+
+        def crashed(_):
+            return glob.glob(os.path.join(d, "crash-*"))
+        r = run_polled(argv, d, cap + 15, crashed)
+        crashes = sorted(glob.glob(os.path.join(d, "crash-*")),
+                         key=os.path.getmtime)
+        if r.found is None or not crashes:
+            t, note = None, "not found (rc=%s%s)" % (
+                r.rc, ", killed at the cap" if r.timed_out else "")
+        else:
+            ok, why = self.lf_reproduces(pkg, target, info, crashes[0])
+            t = r.found if ok else None
+            note = ("crash file written, " + why) if ok else \
+                "crash file written but %s\n%s" % (why, tail(r.out))
+        shutil.rmtree(d, ignore_errors=True)
+        return t, note
+
+    def lf_reproduces(self, pkg, target, info, crash):
+        if not self.cgofuzz_ok:
+            return True, "not replayed (no cgofuzz to convert it)"
+        out = os.path.join(pkg, "testdata", "fuzz", target)
+        r = sh([self.args.cgofuzz, "corpus", "convert", "-from", "go118",
+                "-types", ",".join(info["types"]), "-o", out, crash])
+        names = os.listdir(out) if os.path.isdir(out) else []
+        if r.returncode != 0 or len(names) != 1:
+            return False, "cgofuzz corpus convert -from go118 failed: %s" % (
+                (r.stdout + r.stderr).strip()[-200:])
+        if reproduces(self.go, pkg, target, names[0], info["msg"]):
+            return True, "reproduces with go test (converted)"
+        return False, "the converted file DOES NOT REPRODUCE %r" % info["msg"]
+
+    # -- libFuzzer build ----------------------------------------------------
+
+    def build_libfuzzer(self, targets):
+        """Builds a libFuzzer binary per target (self.lf_bins); None, or
+        the reason why it cannot."""
+        go = self.go
+        pin = None
+        if os.path.exists(G118_PIN):
+            m = re.search(re.escape(G118) + r"\s+(\S+)", open(G118_PIN).read())
+            pin = m.group(1) if m else None
+        version = pin or "latest"
+        gobin = sh([go, "env", "GOBIN"]).stdout.strip() or os.path.join(
+            sh([go, "env", "GOPATH"]).stdout.strip().split(":")[0], "bin")
+        tool = shutil.which("go-118-fuzz-build") or os.path.join(
+            gobin, "go-118-fuzz-build")
+        if not os.access(tool, os.X_OK):
+            log("libFuzzer: go install %s@%s (into %s)" % (
+                G118, version, gobin))
+            r = sh([go, "install", "%s@%s" % (G118, version)])
+            if r.returncode != 0:
+                return "go install %s@%s failed: %s" % (
+                    G118, version, r.stderr.strip()[-300:])
+        if not shutil.which("clang"):
+            return "clang is not installed"
+        pkg = os.path.join(self.work, "libfuzzer", "cmpgates")
+        shutil.copytree(SRC, pkg, ignore=shutil.ignore_patterns("known"))
+        # As OSS-Fuzz's compile_native_go_fuzzer: the fuzz targets move to
+        # a non-test file importing go-118-fuzz-build's testing package.
+        with open(os.path.join(pkg, TEST_FILE)) as f:
+            text = f.read().replace('"testing"', '"%s/testing"' % G118)
+        os.remove(os.path.join(pkg, TEST_FILE))
+        with open(os.path.join(pkg, "cmpgates_libfuzzer.go"), "w") as f:
+            f.write(text)
+        env = dict(os.environ, GOFLAGS="-mod=mod")
+        r = sh([go, "get", "%s/testing@%s" % (G118, version)], cwd=pkg,
+               env=env)
+        if r.returncode != 0:
+            return "go get %s/testing@%s failed: %s" % (
+                G118, version, r.stderr.strip()[-300:])
+        for target in targets:
+            a = os.path.join(pkg, target + ".a")
+            r = sh([tool, "-o", a, "-func", target, "."], cwd=pkg, env=env)
+            if r.returncode != 0:
+                return "go-118-fuzz-build -func %s failed: %s" % (
+                    target, (r.stdout + r.stderr).strip()[-300:])
+            b = os.path.join(self.work, target + ".libfuzzer")
+            r = sh(["clang", "-fsanitize=fuzzer", a, "-o", b], cwd=pkg)
+            if r.returncode != 0:
+                return "clang -fsanitize=fuzzer failed: %s" % (
+                    r.stderr.strip()[-300:])
+            self.lf_bins[target] = b
+        log("build: `%s -o T.a -func T .` (go-118-fuzz-build %s, in a copy "
+            "whose %s imports %s/testing), then `clang -fsanitize=fuzzer T.a "
+            "-o T.libfuzzer` (%s)" % (os.path.basename(tool), version,
+                                      TEST_FILE, G118, clang_version()))
+        return None
+
+    def libfuzzer_seeds(self, targets, infos):
+        """libFuzzer's seed corpus per target: the f.Add seeds in
+        go-fuzz-headers' layout, each checked to decode back to its seed."""
+        problems = []
+        for target in targets:
+            info = infos[target]
+            d = os.path.join(self.work, "seeds", target)
+            os.makedirs(d)
+            for k, values in enumerate(info["seeds"]):
+                raw = os.path.join(d, "seed%d" % k)
+                with open(raw, "wb") as f:
+                    f.write(go118_encode(info["types"], values))
+                if self.cgofuzz_ok and not self.seed_roundtrips(
+                        raw, info["types"], values):
+                    problems.append("%s seed %d does not decode back" % (
+                        target, k))
+            self.lf_seeds[target] = d
+        return problems
+
+    def seed_roundtrips(self, raw, types, values):
+        chk = os.path.join(self.work, "seedcheck")
+        shutil.rmtree(chk, ignore_errors=True)
+        os.makedirs(chk)
+        want = os.path.join(chk, "want")
+        with open(want, "w") as f:
+            f.write(go_corpus_file(types, values))
+        got = sh([self.args.cgofuzz, "corpus", "convert", "-from", "go118",
+                  "-types", ",".join(types), "-o",
+                  os.path.join(chk, "got"), raw])
+        fmt = sh([self.args.cgofuzz, "corpus", "fmt", want])
+        files = glob.glob(os.path.join(chk, "got", "*"))
+        return (got.returncode == 0 and fmt.returncode == 0 and
+                len(files) == 1 and
+                open(files[0]).read().rstrip("\n") == fmt.stdout.rstrip("\n"))
+
+
+def clang_version():
+    r = sh(["clang", "--version"])
+    return r.stdout.splitlines()[0] if r.returncode == 0 else "no clang"
+
+
+def has_cmpfeedback(cgofuzz):
+    r = sh([cgofuzz, "fuzz", "-h"])
+    return "cmpfeedback" in r.stdout + r.stderr
+
+
+def median_of(times, cap):
+    return statistics.median([cap if t is None else t for t in times])
+
+
+def fmt_time(t):
+    return "miss" if t is None else "%.1f" % t
+
+
+def ratio(num, den, num_missed, den_missed):
+    """num/den of medians; '>=' when num's median is a cap (a lower bound),
+    '<=' when den's is, '?' when both."""
+    if num_missed and den_missed:
+        return "? (both medians are caps)"
+    return "%s%.1fx" % (">=" if num_missed else "<=" if den_missed else "",
+                        num / den)
+
+
+# -- time to failure --------------------------------------------------------
+
+def time_to_failure(args, go, work):
+    infos = read_targets()
+    targets = args.targets or (QUICK_TARGETS if args.quick else list(infos))
+    for t in targets:
+        if t not in infos:
+            sys.exit("unknown target %s (have: %s)" % (t, ", ".join(infos)))
+    engines = args.engines
+    if args.cmp_ab and "cgofuzz-nocmp" not in engines:
+        engines = engines + ["cgofuzz-nocmp"]
+    b = Bench(args, go, work)
+    caps = {"cgofuzz": args.cap_cgofuzz, "cgofuzz-nocmp": args.cap_cgofuzz,
+            "go": args.cap_go, "libfuzzer": args.cap_libfuzzer}
+    skipped = {}
+    if any(e.startswith("cgofuzz") for e in engines) and not b.cgofuzz_ok:
+        sys.exit("%s is not an executable: build cgofuzz or give --cgofuzz"
+                 % args.cgofuzz)
+    if "cgofuzz-nocmp" in engines and not has_cmpfeedback(args.cgofuzz):
+        skipped["cgofuzz-nocmp"] = ("this cgofuzz has no -cmpfeedback flag "
+                                    "(`cgofuzz fuzz -h`)")
+
+    log("# cmpgates: time to the first failure (issue 23)")
+    log("")
+    header(args, go, b.cgofuzz_ok)
+    log("- settings: %d runs per engine and target, engines alternating; "
+        "-parallel %d; caps %s; a miss counts as its engine's cap" % (
+            args.runs, args.parallel, ", ".join(
+                "%s %ds" % (e, caps[e]) for e in engines)))
+    log("- cgofuzz -cmpfeedback: %s" % (
+        "present" if b.cgofuzz_ok and has_cmpfeedback(args.cgofuzz)
+        else "absent in this build"))
+    log("")
+    build = os.path.join(work, "build", "cmpgates")
+    shutil.copytree(SRC, build, ignore=shutil.ignore_patterns("known"))
+    r = sh([go, "test", "-c", "-fuzz=.", "-o", b.binary, "."], cwd=build)
+    if r.returncode != 0:
+        sys.exit("go test -c failed:\n" + r.stdout + r.stderr)
+    log("build: `go test -c -fuzz=. -o cmpgates.test .` (bench/cmpgates)")
+    if "libfuzzer" in engines:
+        why = b.build_libfuzzer(targets)
+        if why is None:
+            problems = b.libfuzzer_seeds(targets, infos)
+            if problems:
+                why = "seed encoding: " + "; ".join(problems)
+            else:
+                log("libFuzzer seeds: the f.Add seeds in go-fuzz-headers' "
+                    "layout (%s), one file each" % (
+                        "each checked with `cgofuzz corpus convert -from "
+                        "go118`" if b.cgofuzz_ok else "not checked"))
+        if why is not None:
+            skipped["libfuzzer"] = why
+    for e, why in skipped.items():
+        log("")
+        log("**%s: skipped**: %s" % (e, why))
+    engines = [e for e in engines if e not in skipped]
+    log("")
+
+    results = {}
+    log("## runs")
+    log("")
+    log("seconds until the failure showed; a miss is not counted")
+    log("")
+    log("| target | engine | run | time (s) | verdict |")
+    log("|---|---|---|---|---|")
+    try:
+        for target in targets:
+            for i in range(args.runs):
+                k = i % len(engines)
+                for e in engines[k:] + engines[:k]:
+                    if e == "libfuzzer":
+                        t, note = b.run_libfuzzer(target, infos[target])
+                    else:
+                        t, note = b.run_go_tool(e, target, infos[target])
+                    first, _, rest = note.partition("\n")
+                    log("| %s | %s | %d | %s | %s |" % (
+                        target, e, i + 1, fmt_time(t), first))
+                    if rest:
+                        print(rest, flush=True)
+                    results.setdefault((target, e), []).append(t)
+    except KeyboardInterrupt:
+        log("")
+        log("**interrupted**: the summary covers the runs above")
+    log("")
+    summary(targets, engines, caps, results)
+    log("")
+    log("## commands")
+    log("")
+    log("cgofuzz and go run in RUN/cmpgates, a fresh copy of bench/cmpgates; "
+        "WORK is the bench's temporary directory")
+    log("")
+    for e, c in b.commands.items():
+        log("- %s: `%s`" % (e, c))
+    log("- check: `go test -count=1 -run=^T$/^NAME$ .` in the run's copy "
+        "(libFuzzer's crash file first through `cgofuzz corpus convert "
+        "-from go118 -types ... -o testdata/fuzz/T`)")
+
+
+def summary(targets, engines, caps, results):
+    log("## summary")
+    log("")
+    cols = [e for e in engines if any((t, e) in results for t in targets)]
+    heads = ["go/cgofuzz", "libfuzzer/cgofuzz", "cgofuzz-nocmp/cgofuzz"]
+    heads = [h for h in heads if h.split("/")[0] in cols and "cgofuzz" in
+             cols]
+    log("median seconds to the failure (a miss counts as the engine's cap), "
+        "found/runs, each run's time; ratios of medians")
+    log("")
+    log("| target | " + " | ".join(cols + heads) + " |")
+    log("|---|" + "---|" * (len(cols) + len(heads)))
+    for target in targets:
+        cells, meds = [], {}
+        for e in cols:
+            times = results.get((target, e), [])
+            if not times:
+                cells.append("")
+                continue
+            found = sum(t is not None for t in times)
+            med = median_of(times, caps[e])
+            missed = found <= len(times) // 2 and found < len(times)
+            meds[e] = (med, missed)
+            cells.append("%s%.1f (%d/%d: %s)" % (
+                ">=" if missed else "", med, found, len(times),
+                " ".join(fmt_time(t) for t in times)))
+        for h in heads:
+            num = h.split("/")[0]
+            if num in meds and "cgofuzz" in meds:
+                cells.append(ratio(meds[num][0], meds["cgofuzz"][0],
+                                   meds[num][1], meds["cgofuzz"][1]))
+            else:
+                cells.append("")
+        log("| %s | %s |" % (target, " | ".join(cells)))
+    log("")
+    log("`>=`: the median is a cap (most runs missed), so the real one is "
+        "higher; a ratio marked `>=` or `<=` is a bound.")
+
+
+def header(args, go, cgofuzz_ok):
+    log("- date: %s" % datetime.datetime.now().strftime("%Y-%m-%d %H:%M"))
+    log("- go: %s" % sh([go, "version"]).stdout.strip())
+    if cgofuzz_ok:
+        log("- cgofuzz: %s (%s, built %s)" % (
+            args.cgofuzz, sh([args.cgofuzz, "version"]).stdout.strip(),
+            time.ctime(os.path.getmtime(args.cgofuzz))))
+    try:
+        rev = sh(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).stdout
+    except OSError:
+        rev = ""
+    log("- repository: %s" % (rev.strip() or "?"))
+    log("- machine: %d cores, load average %s at the start" % (
+        os.cpu_count(), " ".join("%.2f" % x for x in os.getloadavg())))
+
+
+# -- overhead ------------------------------------------------------------
+
+def final_stats(path, target):
+    """The target's last -fuzzstats row as a dict, or None."""
+    try:
+        with open(path) as f:
+            rows = [l.rstrip("\n").split(",") for l in f]
+    except OSError:
+        return None
+    if not rows:
+        return None
+    head = rows[0]
+    mine = [r for r in rows[1:] if len(r) == len(head) and
+            (r[head.index("target")] == target or
+             r[head.index("target")].endswith(":" + target) or
+             r[head.index("target")].endswith("." + target))]
+    return dict(zip(head, mine[-1])) if mine else None
+
+
+def overhead(args, go, work):
+    if not os.access(args.cgofuzz, os.X_OK):
+        sys.exit("%s is not an executable" % args.cgofuzz)
+    log("# cmpgates --overhead: cgofuzz fuzz -cmpfeedback=true vs =false "
+        "(issue 23)")
+    log("")
+    header(args, go, True)
+    if not has_cmpfeedback(args.cgofuzz):
+        log("")
+        log("**not run**: this cgofuzz has no -cmpfeedback flag "
+            "(`%s fuzz -h`)" % args.cgofuzz)
+        return
+    pick = args.targets or (QUICK_STDLIB if args.quick else None)
+    chosen = [(p, t) for p, t in STDLIB if not pick or t in pick or p in pick]
+    if not chosen:
+        sys.exit("no standard-library target matches %s (have: %s)" % (
+            pick, ", ".join("%s %s" % x for x in STDLIB)))
+    secs = args.overhead_time
+    log("- settings: %d runs per setting, %d s each, -parallel %d, on and "
+        "off alternating; figures from the target's final -fuzzstats row" % (
+            args.runs, secs, args.parallel))
+    log("")
+    goroot = sh([go, "env", "GOROOT"]).stdout.strip()
+    bins = {}
+    for pkg, target in chosen:
+        out = os.path.join(work, pkg.replace("/", "_") + ".test")
+        r = sh([go, "test", "-c", "-fuzz=^%s$" % target, "-o", out, pkg],
+               cwd=os.path.join(goroot, "src"))
+        if r.returncode != 0:
+            sys.exit("building %s failed:\n%s" % (pkg, r.stdout + r.stderr))
+        log("build: `(cd $(go env GOROOT)/src && go test -c -fuzz=^%s$ -o "
+            "X.test %s)`" % (target, pkg))
+        bins[target] = (out, os.path.join(goroot, "src", pkg))
+    log("")
+    log("## runs")
+    log("")
+    log("| target | cmpfeedback | run | execs/s | coverage bits | corpus | "
+        "new inputs | execs | note |")
+    log("|---|---|---|---|---|---|---|---|---|")
+    res, n, cmd = {}, 0, None
+    keys = ("execs_per_s", "coverage", "corpus", "new_inputs", "execs")
+    try:
+        for pkg, target in chosen:
+            binary, src = bins[target]
+            for i in range(args.runs):
+                for on in (True, False) if i % 2 == 0 else (False, True):
+                    n += 1
+                    d = os.path.join(work, "ov%03d" % n)
+                    cwd = os.path.join(d, "pkg", "pkg")
+                    os.makedirs(cwd)
+                    # The package's testdata and its parent's (image/png
+                    # reads ../testdata), copied: nothing lands in GOROOT.
+                    for s, dst in ((src, cwd), (os.path.dirname(src),
+                                                os.path.dirname(cwd))):
+                        if os.path.isdir(os.path.join(s, "testdata")):
+                            shutil.copytree(os.path.join(s, "testdata"),
+                                            os.path.join(dst, "testdata"),
+                                            symlinks=True)
+                    stats = os.path.join(d, "stats.csv")
+                    argv = [args.cgofuzz, "fuzz", "-fuzz=^%s$" % target,
+                            "-fuzztime=%ds" % secs,
+                            "-parallel=%d" % args.parallel,
+                            "-fuzzcachedir=" + os.path.join(d, "cache"),
+                            "-fuzzstats=" + stats,
+                            "-cmpfeedback=%s" % ("true" if on else "false"),
+                            binary]
+                    cmd = cmd or " ".join(a.replace(d, "RUN").replace(
+                        work, "WORK") for a in argv)
+                    r = run_polled(argv, cwd, secs + GRACE, lambda _: False)
+                    row = final_stats(stats, target)
+                    note = "rc=%s" % r.rc
+                    if r.rc == 1 and "Failing input written" in r.out:
+                        note += ", stopped at a failure"
+                    if row is None:
+                        note += ", no -fuzzstats row"
+                        print(tail(r.out), flush=True)
+                        vals = None
+                    else:
+                        vals = [float(row[k]) for k in keys]
+                        res.setdefault((target, on), []).append(vals)
+                    log("| %s | %s | %d | %s | %s |" % (
+                        target, "on" if on else "off", i + 1,
+                        " | ".join("%.0f" % v for v in vals) if vals else
+                        " | ".join("" for _ in keys), note))
+                    shutil.rmtree(d, ignore_errors=True)
+    except KeyboardInterrupt:
+        log("")
+        log("**interrupted**: the summary covers the runs above")
+    log("")
+    log("## summary")
+    log("")
+    log("medians over the runs; ratio on/off")
+    log("")
+    log("| target | execs/s on | off | on/off | coverage on | off | on/off | "
+        "corpus on | off |")
+    log("|---|---|---|---|---|---|---|---|---|")
+    for pkg, target in chosen:
+        on, off = res.get((target, True)), res.get((target, False))
+        if not on or not off:
+            log("| %s %s | (no complete pair of runs) |%s" % (
+                pkg, target, " |" * 7))
+            continue
+        m = {}
+        for k, vs in (("on", on), ("off", off)):
+            m[k] = [statistics.median(v[j] for v in vs) for j in range(3)]
+        log("| %s %s | %.0f | %.0f | %.2f | %.0f | %.0f | %.3f | %.0f | %.0f |"
+            % (pkg, target, m["on"][0], m["off"][0],
+               m["on"][0] / m["off"][0] if m["off"][0] else float("nan"),
+               m["on"][1], m["off"][1],
+               m["on"][1] / m["off"][1] if m["off"][1] else float("nan"),
+               m["on"][2], m["off"][2]))
+    log("")
+    log("execs/s: the final row's average over the target's fuzzing time; "
+        "coverage: coverage bits (the counter buckets ever hit, cgofuzz's "
+        "basis of \"new interesting\"); corpus: entries at the end.")
+    log("")
+    log("command (RUN/pkg/pkg holds copies of the package's testdata): `%s`"
+        % cmd)
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="--quick: 1 run, caps of 10 s, targets %s (--overhead: %s, "
+        "20 s); explicit options win." % (",".join(QUICK_TARGETS),
+                                          ",".join(QUICK_STDLIB)))
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke run (see below)")
+    ap.add_argument("--targets", type=lambda s: s.split(","),
+                    help="comma-separated targets (default: all; with "
+                    "--overhead: stdlib targets or packages)")
+    ap.add_argument("--engines", default="cgofuzz,go,libfuzzer",
+                    type=lambda s: s.split(","),
+                    help="comma-separated, from %s" % ",".join(ENGINES))
+    ap.add_argument("--runs", type=int, help="runs per engine (default 3)")
+    ap.add_argument("--cap-cgofuzz", type=int, help="seconds (default 60)")
+    ap.add_argument("--cap-go", type=int, help="seconds (default 120)")
+    ap.add_argument("--cap-libfuzzer", type=int, help="seconds (default 120)")
+    ap.add_argument("--parallel", type=int, default=2,
+                    help="workers of each engine (default 2)")
+    ap.add_argument("--cmp-ab", action="store_true",
+                    help="add cgofuzz -cmpfeedback=false as the engine "
+                    "cgofuzz-nocmp")
+    ap.add_argument("--overhead", action="store_true",
+                    help="measure -cmpfeedback=true against =false on "
+                    "standard-library targets instead")
+    ap.add_argument("--overhead-time", type=int,
+                    help="seconds per --overhead run (default 300)")
+    ap.add_argument("--cgofuzz", default=os.path.join(ROOT, "build", "bin",
+                                                      "cgofuzz"))
+    ap.add_argument("--out", help="the markdown report (default "
+                    "bench/results/<date>-cmpgates[-overhead][-quick].md)")
+    args = ap.parse_args()
+    q = args.quick
+    for name, full, quick in (("runs", 3, 1), ("cap_cgofuzz", 60, 10),
+                              ("cap_go", 120, 10), ("cap_libfuzzer", 120, 10),
+                              ("overhead_time", 300, 20)):
+        if getattr(args, name) is None:
+            setattr(args, name, quick if q else full)
+    bad = [e for e in args.engines if e not in ENGINES]
+    if bad:
+        ap.error("unknown engine %s (have: %s)" % (",".join(bad),
+                                                   ",".join(ENGINES)))
+    args.cgofuzz = os.path.abspath(args.cgofuzz)
+    if not args.out:
+        args.out = os.path.join(ROOT, "bench", "results", "%s-cmpgates%s%s.md"
+                                % (datetime.date.today().isoformat(),
+                                   "-overhead" if args.overhead else "",
+                                   "-quick" if q else ""))
+    go = shutil.which("go") or "/usr/local/go/bin/go"
+    if not os.access(go, os.X_OK):
+        sys.exit("go is not installed")
+    work = tempfile.mkdtemp(prefix="cgofuzz-cmpgates-bench-")
+    try:
+        if args.overhead:
+            overhead(args, go, work)
+        else:
+            time_to_failure(args, go, work)
+    finally:
+        for pid in RUNNING:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        shutil.rmtree(work, ignore_errors=True)
+        if LINES:
+            os.makedirs(os.path.dirname(os.path.abspath(args.out)),
+                        exist_ok=True)
+            with open(args.out, "w") as f:
+                f.write("\n".join(LINES) + "\n")
+            print("written to %s" % args.out)
+
+
+if __name__ == "__main__":
+    main()
