@@ -8,7 +8,7 @@ targets each hide a panic ("cmpgates: <Target> reached") behind one
 comparison shape: a byte loop, a range loop counting matches, a switch on
 strings.ToLower, strings.EqualFold, bytes.HasPrefix, strconv.Atoi and a
 constant, a CRC-32 read from the input, a map literal then a 64-bit magic,
-bytes.Equal. Engines, alternating run by run (the order rotates):
+bytes.EqualFold inside the standard library. Engines, alternating run by run (the order rotates):
 
   cgofuzz  cgofuzz fuzz -fuzz=^T$ -fuzztime=CAP -parallel=2
            -fuzzcachedir=DIR cmpgates.test

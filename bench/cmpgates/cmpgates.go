@@ -182,7 +182,9 @@ const AdminToken = 0x5f3759df8badf00d
 var rpcAppID = []byte("com.acme.rpc")
 
 // IsAcmeRPC reports whether b is a frame of the Acme RPC protocol: a
-// 4-byte big-endian length, then the 12-byte application id.
+// 4-byte big-endian length, then the 12-byte application id in any case.
+// (bytes.EqualFold is not inlined: its byte comparisons run inside the
+// standard library, where bytes.Equal's would be inlined into the caller.)
 func IsAcmeRPC(b []byte) bool {
-	return len(b) >= 16 && bytes.Equal(b[4:16], rpcAppID)
+	return len(b) >= 16 && bytes.EqualFold(b[4:16], rpcAppID)
 }

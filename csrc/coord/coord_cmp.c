@@ -17,10 +17,11 @@
  * one exec per call (a round trip of well under a millisecond on most
  * targets), at most CMP_BUDGET of the wall time, and only while fewer than
  * CMP_QUEUE_LOW candidates wait. The user's workers go on with their
- * 100 ms calls meanwhile. Candidates run while their cost (CMP_EXACT_COST
- * execs each) stays under CMP_SHARE of the execs done plus an initial
+ * 100 ms calls meanwhile. Candidates run while the time the user's workers
+ * spent on them stays under CMP_SHARE of the workers' time plus an initial
  * allowance, so Go's own mutator keeps most of the effort on targets where
- * comparisons teach nothing.
+ * comparisons teach nothing. (Time, not execs: an exact run's round trip,
+ * with its coverage snapshot, costs 5 to 15 of a target's execs.)
  *
  * A candidate from a width-1 call site (a literal compared byte by byte in
  * a loop) is followed before it is queued: while re-running it shows the
@@ -47,9 +48,8 @@
 #define CMP_PER_TRACE 512     /* candidates from one traced run */
 #define CMP_CHAIN_MAX 64      /* re-runs following one byte loop */
 #define CMP_CHAINS 8          /* byte loops followed per traced entry */
-#define CMP_EXACT_COST 6.0    /* an exact run, in execs of a fuzz call */
-#define CMP_SHARE 0.06        /* of the execs, at most, on candidates */
-#define CMP_ALLOWANCE 20000.0 /* execs' worth of candidates at start */
+#define CMP_SHARE 0.05        /* of the workers' time, at most, on candidates */
+#define CMP_ALLOWANCE_MS 1000 /* of candidates at start */
 #define CMP_TRACE_MS 2000     /* one traced exec; slower: the worker restarts*/
 #define CMP_MAX_DEATHS 3      /* in a row: tracing stops */
 
@@ -84,7 +84,7 @@ struct cgofuzz_cmp {
   size_t nchains;
   cgofuzz_values vals;
   cgofuzz_buf enc;
-  int64_t start_ms, spent_ms;
+  int64_t start_ms, spent_ms, cand_ms;
   uint64_t traces, records, queued, runs, found, chain_steps;
 };
 typedef struct cgofuzz_cmp cmp;
@@ -374,9 +374,12 @@ void cgofuzz_cmp_step(coord *c) {
 
 int cgofuzz_cmp_next(coord *c, slot *s, size_t *idx) {
   cmp *m = c->cmp;
-  if (!m || !m->qn ||
-      (double)m->runs * CMP_EXACT_COST >
-          CMP_SHARE * (double)c->count + CMP_ALLOWANCE)
+  if (!m || !m->qn)
+    return 0;
+  int64_t now = cgofuzz_mono_ms();
+  if ((double)m->cand_ms >
+      CMP_SHARE * (double)(now - m->start_ms) * (double)c->np +
+          CMP_ALLOWANCE_MS)
     return 0;
   cand *k = &m->q[m->qh];
   m->qh = (m->qh + 1) % CMP_QUEUE_MAX;
@@ -388,14 +391,16 @@ int cgofuzz_cmp_next(coord *c, slot *s, size_t *idx) {
     return 0;
   *idx = k->parent;
   s->ntok = 0;
+  s->cmp_sent_ms = now;
   m->runs++;
   return 1;
 }
 
 void cgofuzz_cmp_done(coord *c, slot *s, bool found) {
-  (void)s;
-  if (c->cmp)
-    c->cmp->found += found;
+  if (!c->cmp)
+    return;
+  c->cmp->found += found;
+  c->cmp->cand_ms += cgofuzz_mono_ms() - s->cmp_sent_ms;
 }
 
 void cgofuzz_cmp_start(coord *c) {

@@ -189,6 +189,7 @@ typedef struct slot {
    * sent is then `sent` (built from corpus entry `entry`), and tok[] are
    * the tokens it used. DICT_CALL_NONE: the value sent is the entry's. */
   int dict;
+  int64_t cmp_sent_ms; /* DICT_CALL_CMP: when it was sent */
   cgofuzz_buf sent;
   uint32_t tok[3];
   size_t ntok;
