@@ -77,11 +77,13 @@ class Dir:
         self.env = testlib.fuzz_env(SEED, TMPDIR=tmpdir)
 
     def cmd(self, binary, target, extra=(), cache=None):
-        # Go's behaviour, without cgofuzz's dictionary (docs/godict.md),
-        # which finds FuzzSetup's "boom" in this suite's budgets.
+        # Go's behaviour, without cgofuzz's dictionary (docs/godict.md) and
+        # comparison feedback (docs/comparisons.md), which find FuzzSetup's
+        # "boom" in this suite's budgets.
         return testlib.fuzz_cmd(self.cgofuzz, binary, target,
                                 cache or self.cache,
-                                ("-autodict=false",) + tuple(extra))
+                                ("-autodict=false", "-cmpfeedback=false") +
+                                tuple(extra))
 
     def fuzz(self, binary, target, *extra, cache=None):
         return run(self.cmd(binary, target, extra, cache), self.path,
