@@ -43,6 +43,7 @@
 #define CMP_RECS 32768
 #define CMP_TRACE_SIZE (CMP_TRACE_HDR + (size_t)CMP_RECS * CMP_REC_SIZE)
 #define CMP_BUDGET 0.05       /* of the wall time, tracing */
+#define CMP_BUDGET_MS 1000    /* of tracing at start (the worker's too) */
 #define CMP_QUEUE_LOW 64      /* trace more only below this */
 #define CMP_QUEUE_MAX 8192    /* candidates waiting; more are dropped */
 #define CMP_PER_TRACE 512     /* candidates from one traced run */
@@ -366,7 +367,8 @@ void cgofuzz_cmp_step(coord *c) {
   if (!m->start_ms)
     m->start_ms = now;
   if (m->qn >= CMP_QUEUE_LOW || m->next_entry >= c->corpus.n ||
-      (double)m->spent_ms > CMP_BUDGET * (double)(now - m->start_ms) + 100)
+      (double)m->spent_ms >
+          CMP_BUDGET * (double)(now - m->start_ms) + CMP_BUDGET_MS)
     return;
   trace_entry(c, m, m->next_entry++);
   m->spent_ms += cgofuzz_mono_ms() - now;
