@@ -1,11 +1,13 @@
 /*
- * coord_godict.c: a dictionary taken from a Go test binary's code.
+ * coord_godict.c: a dictionary taken from a Go test binary's code and
+ * data.
  *
  * A `go test -c -fuzz` binary has no comparison feedback, but its machine
- * code still says what it compares with. Steps:
+ * code still says what it compares with, and its data holds the string
+ * literals no instruction names. Steps:
  *  1. the ELF symbol table names the fuzz target's package (the symbol
- *     <pkg>.<Target>) and the range of Go's string data (go:string.* up to
- *     the next symbol);
+ *     <pkg>.<Target>) and the range of Go's string data (go:string.*,
+ *     go.string.* before Go 1.20, up to the next symbol);
  *  2. `go version -m` names the main module, and `go tool objdump -s`
  *     disassembles the functions of the target's package (and its _test
  *     twin) and of the rest of its module;
@@ -21,27 +23,49 @@
  *        two strings;
  *      - calls that compare or search strings (those hooks,
  *        runtime.memequal and cmpstring, internal/bytealg, bytes and
- *        strings): an argument pair (pointer, length) in consecutive
- *        argument registers that is a LEAQ'd address and an immediate
- *        (2..256) is read from the file (memequal: either pointer with its
- *        size argument);
+ *        strings, a string-keyed map's mapaccess/mapassign/mapdelete): an
+ *        argument pair (pointer, length) in consecutive argument registers
+ *        that is a LEAQ'd address and an immediate (2..256) is read from
+ *        the file (memequal: either pointer with its size argument);
+ *      - a string header built in memory (amd64): MOVQ of a LEAQ'd string
+ *        address to off(R) and of an immediate 2..256 to off+8(R) (the
+ *        elements of a []string literal on the stack, variadic arguments,
+ *        a struct's field);
  *      - any other LEAQ of an address inside Go's string data (a literal
  *        indexed in a loop, ...) with the immediates 2..64 compared with
  *        within 24 instructions (a loop bound, a length check) as its
- *        candidate lengths, the two nearest.
+ *        candidate lengths, the two nearest;
+ *      - a LEAQ of other data used as the base of an indexed operand
+ *        ((R)(I*8)): a static array a loop reads, such as the keys and
+ *        values a map literal of more than 25 entries is filled from (in
+ *        <pkg>.map.init.N, <pkg>.init before Go 1.21; the arrays have no
+ *        symbol), read as a table (below) of the nearest compared count.
  *    Functions of _test.go files are skipped (test tables) except the
  *    fuzz targets (Fuzz*) and their closures.
+ *  4. the data of the target's package (needs no go): each object symbol
+ *     of <pkg> and <pkg>_test in rodata or data (package variables,
+ *     closures' statics) is read for string headers, 8-aligned (pointer,
+ *     length) pairs pointing into Go's string data, and slice headers,
+ *     whose arrays (`var t = []string{...}`: its array has no symbol) are
+ *     read as tables: their element size is the smallest stride at which
+ *     each of the slice's elements holds a header at the same offset, so
+ *     the read stops at the table's end, not at the next table after it.
+ *     Other packages' data is not read.
  * Immediates 0..255 (and -256..-1) are left out: Go's mutator reaches them
  * on its own. Tokens of the target's package come first in weight
  * (CGOFUZZ_DICT_BINARY) before the rest of the module's
- * (CGOFUZZ_DICT_MODULE).
+ * (CGOFUZZ_DICT_MODULE); those of the data come after those of the code.
  * The instruction syntax is Go's (cmd/objdump): linux/amd64 is read fully;
- * on arm64 only comparisons with immediates and the instrumentation calls.
+ * on arm64 only comparisons with immediates and the instrumentation calls
+ * (and the data, which is the same).
  */
 #include <elf.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,9 +76,15 @@
 #define REG_AGE 12    /* instructions an immediate stays usable */
 #define LEN_WINDOW 24 /* instructions around a LEAQ for its length */
 #define MAX_STR_TOKEN 256
+#define MAX_COUNT 65536     /* elements of a table (a loop bound, a slice) */
+#define MAX_STRIDE 256      /* bytes of a table's element */
+#define MAX_TABLE (1 << 20) /* bytes of a table */
+#define MAX_NEST 2          /* tables of tables ([][]string) */
+#define NSTORES 16          /* recent stores of a function, for their pairs */
 
 typedef struct elfimg {
-  FILE *f;
+  const uint8_t *map; /* the whole file, read-only */
+  size_t map_len;
   Elf64_Ehdr eh;
   Elf64_Shdr *sh;
   Elf64_Sym *sym;
@@ -64,36 +94,47 @@ typedef struct elfimg {
 } elfimg;
 
 static void elf_close(elfimg *e) {
-  if (e->f)
-    fclose(e->f);
+  if (e->map)
+    munmap((void *)e->map, e->map_len);
   free(e->sh);
   free(e->sym);
   free(e->str);
   memset(e, 0, sizeof *e);
 }
 
-static void *read_at(FILE *f, uint64_t off, uint64_t n) {
-  if (n > ((uint64_t)512 << 20))
+/* A copy of n bytes at file offset off (the tables are copied: the
+ * mapping need not be aligned for them). */
+static void *read_at(const elfimg *e, uint64_t off, uint64_t n) {
+  if (off > e->map_len || n > e->map_len - off)
     return NULL;
   void *p = malloc(n ? n : 1);
-  if (p && (fseek(f, (long)off, SEEK_SET) != 0 || fread(p, 1, n, f) != n)) {
-    free(p);
-    p = NULL;
-  }
+  if (p)
+    memcpy(p, e->map + off, n);
   return p;
 }
 
 static int elf_open(elfimg *e, const char *path) {
   memset(e, 0, sizeof *e);
-  if (!(e->f = fopen(path, "rb")))
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
     return -1;
-  if (fread(&e->eh, sizeof e->eh, 1, e->f) != 1 ||
-      memcmp(e->eh.e_ident, ELFMAG, 4) != 0 ||
+  struct stat st;
+  void *m = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      (uint64_t)st.st_size >= sizeof e->eh)
+    m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (m == MAP_FAILED)
+    return -1;
+  e->map = m;
+  e->map_len = (size_t)st.st_size;
+  memcpy(&e->eh, e->map, sizeof e->eh);
+  if (memcmp(e->eh.e_ident, ELFMAG, 4) != 0 ||
       e->eh.e_ident[EI_CLASS] != ELFCLASS64 ||
       e->eh.e_shentsize != sizeof(Elf64_Shdr) || e->eh.e_shnum == 0)
     return -1;
-  e->sh = read_at(e->f, e->eh.e_shoff,
-                  (uint64_t)e->eh.e_shnum * sizeof(Elf64_Shdr));
+  e->sh =
+      read_at(e, e->eh.e_shoff, (uint64_t)e->eh.e_shnum * sizeof(Elf64_Shdr));
   if (!e->sh)
     return -1;
   for (size_t i = 0; i < e->eh.e_shnum; i++) {
@@ -102,8 +143,8 @@ static int elf_open(elfimg *e, const char *path) {
         s->sh_entsize != sizeof(Elf64_Sym))
       continue;
     const Elf64_Shdr *st = &e->sh[s->sh_link];
-    e->sym = read_at(e->f, s->sh_offset, s->sh_size);
-    e->str = read_at(e->f, st->sh_offset, st->sh_size + 0);
+    e->sym = read_at(e, s->sh_offset, s->sh_size);
+    e->str = read_at(e, st->sh_offset, st->sh_size);
     if (!e->sym || !e->str)
       return -1;
     e->nsym = s->sh_size / sizeof(Elf64_Sym);
@@ -120,18 +161,31 @@ static const char *sym_name(const elfimg *e, const Elf64_Sym *s) {
   return e->str + s->st_name;
 }
 
-/* Reads n bytes at virtual address va of a file-backed, read-only
- * allocated section; NULL if they are not all in one. */
-static uint8_t *elf_read_va(const elfimg *e, uint64_t va, size_t n) {
+/* The n bytes at virtual address va of a file-backed, allocated section
+ * that is not code (rodata, data, noptrdata), in the mapping; NULL if
+ * they are not all in one. */
+static const uint8_t *elf_at(const elfimg *e, uint64_t va, uint64_t n) {
   for (size_t i = 0; i < e->eh.e_shnum; i++) {
     const Elf64_Shdr *s = &e->sh[i];
     if (!(s->sh_flags & SHF_ALLOC) || (s->sh_flags & SHF_EXECINSTR) ||
-        s->sh_type == SHT_NOBITS || va < s->sh_addr ||
-        va + n > s->sh_addr + s->sh_size)
+        s->sh_type == SHT_NOBITS || va < s->sh_addr || n > s->sh_size ||
+        va - s->sh_addr > s->sh_size - n || s->sh_offset > e->map_len ||
+        s->sh_size > e->map_len - s->sh_offset)
       continue;
-    return read_at(e->f, s->sh_offset + (va - s->sh_addr), n);
+    return e->map + s->sh_offset + (va - s->sh_addr);
   }
   return NULL;
+}
+
+/* The little-endian word at va (Go's amd64 and arm64 data). */
+static bool elf_word(const elfimg *e, uint64_t va, uint64_t *v) {
+  const uint8_t *b = elf_at(e, va, 8);
+  if (!b)
+    return false;
+  *v = 0;
+  for (int i = 7; i >= 0; i--)
+    *v = *v << 8 | b[i];
+  return true;
 }
 
 /* The package path of a function symbol: up to the first '.' after the
@@ -200,6 +254,15 @@ typedef struct lenimm {
   size_t at;
 } lenimm;
 
+/* A MOVQ to memory, off(base): an immediate or a string data address. */
+typedef struct store {
+  char base[8];
+  int64_t off;
+  int kind; /* R_IMM, R_ADDR */
+  uint64_t v;
+  size_t at;
+} store;
+
 typedef struct walker {
   const elfimg *elf;
   cgofuzz_coord_dict *d;
@@ -214,6 +277,10 @@ typedef struct walker {
   size_t nregs;
   pend *pend;
   size_t npend, cap_pend;
+  pend *tabs; /* LEAQs of other data: tables, with a count nearby */
+  size_t ntabs, cap_tabs;
+  store stores[NSTORES];
+  size_t nstores;
   lenimm *lens;
   size_t nlens, cap_lens;
   size_t added;
@@ -321,8 +388,10 @@ static int cmp_width(walker *w, const char *m) {
   }
 }
 
+/* An immediate compared with: a string's length (2..64) or a table's
+ * count (a loop bound). */
 static void add_len(walker *w, int64_t v) {
-  if (v < 2 || v > 64)
+  if (v < 2 || v > MAX_COUNT)
     return;
   if (w->nlens == w->cap_lens) {
     size_t cap = w->cap_lens ? w->cap_lens * 2 : 64;
@@ -340,22 +409,169 @@ static void add_len(walker *w, int64_t v) {
 static void add_str(walker *w, uint64_t addr, size_t n) {
   if (n < 2 || n > MAX_STR_TOKEN)
     return;
-  uint8_t *p = elf_read_va(w->elf, addr, n);
+  const uint8_t *p = elf_at(w->elf, addr, n);
   if (p)
     note(w, cgofuzz_coord_dict_add(w->d, p, n, w->src, 0, false));
-  free(p);
+}
+
+/* A literal whose length is known: taken, and not guessed again. */
+static void add_pair(walker *w, uint64_t addr, size_t n) {
+  add_str(w, addr, n);
+  for (size_t i = 0; i < w->npend; i++)
+    if (w->pend[i].addr == addr)
+      w->pend[i].addr = 0;
+}
+
+/* --- string headers in data
+ *
+ * A Go string is a (pointer, length) header; a table of strings is an
+ * array of such headers pointing into Go's string data: a package's
+ * `var t = []string{...}` (a slice header in .data, its array in .data
+ * with no symbol of its own), `[...]struct{name string; ...}` (the
+ * headers in the symbol itself), and the two static arrays, keys and
+ * values, that the code of a map literal of more than 25 entries loops
+ * over (in rodata, without a symbol, reached only from that code). */
+
+enum { H_NONE, H_EMPTY, H_STR, H_SLICE };
+
+static bool in_strdata(const walker *w, uint64_t p) {
+  return p >= w->str_lo && p < w->str_hi;
+}
+
+/* What the 8-aligned words at va hold: a string header (its bytes in
+ * Go's string data; "" is (0, 0)), or, with slices, a slice header
+ * (pointer, length, capacity) to other data: its pointer and length. */
+static int hdr_at(const walker *w, uint64_t va, bool slices, uint64_t *p,
+                  uint64_t *n) {
+  uint64_t c;
+  if (!elf_word(w->elf, va, p) || !elf_word(w->elf, va + 8, n))
+    return H_NONE;
+  if (*p == 0)
+    return *n == 0 ? H_EMPTY : H_NONE;
+  if (in_strdata(w, *p))
+    return *n >= 1 && *n <= w->str_hi - *p ? H_STR : H_NONE;
+  if (slices && *n >= 1 && *n <= MAX_COUNT && elf_word(w->elf, va + 16, &c) &&
+      c >= *n && c <= MAX_COUNT && elf_at(w->elf, *p, 16))
+    return H_SLICE;
+  return H_NONE;
+}
+
+static bool scan_table(walker *w, uint64_t va, uint64_t count, int nest);
+
+/* The strings of every string header in [lo, hi), and, nest levels
+ * down at most, of the tables its slice headers point to. */
+static void scan_words(walker *w, uint64_t lo, uint64_t hi, int nest) {
+  for (uint64_t va = (lo + 7) & ~(uint64_t)7; va + 16 <= hi && !w->oom;
+       va += 8) {
+    uint64_t p, n;
+    int k = hdr_at(w, va, nest < MAX_NEST && va + 24 <= hi, &p, &n);
+    if (k == H_STR)
+      add_str(w, p, n <= MAX_STR_TOKEN ? (size_t)n : 0);
+    else if (k == H_SLICE)
+      scan_table(w, p, n, nest + 1);
+  }
+}
+
+/* The table of count elements at va: its element size is taken as the
+ * smallest stride (16, 24, ... MAX_STRIDE) at which every element holds
+ * a header of the same kind at the same offset, not all "" (16 for
+ * []string, a struct's size unless its fields are all strings, when the
+ * table is read only in part): the table ends after count such elements,
+ * not at the next table that happens to follow it. False when there is
+ * no such layout (not a table of strings, or not count long). */
+static bool scan_table(walker *w, uint64_t va, uint64_t count, int nest) {
+  if (count < 1 || count > MAX_COUNT || (va & 7))
+    return false;
+  bool slices = nest < MAX_NEST;
+  int first[MAX_STRIDE / 8 - 1]; /* the headers of element 0 */
+  for (size_t o = 0; o < sizeof first / sizeof first[0]; o++) {
+    uint64_t p, n;
+    first[o] = hdr_at(w, va + 8 * o, slices, &p, &n);
+  }
+  for (uint64_t s = 16; s <= MAX_STRIDE && s * count <= MAX_TABLE; s += 8)
+    for (uint64_t o = 0; o + 16 <= s; o += 8) {
+      int k0 = first[o / 8];
+      bool any = k0 == H_STR || k0 == H_SLICE;
+      uint64_t i = 1;
+      for (; k0 != H_NONE && i < count; i++) {
+        uint64_t p, n;
+        int k = hdr_at(w, va + o + i * s, slices, &p, &n);
+        if (k == H_NONE || (k == H_SLICE) != (k0 == H_SLICE))
+          break;
+        any |= k != H_EMPTY;
+      }
+      if (k0 != H_NONE && i == count && any) {
+        scan_words(w, va, va + count * s, nest);
+        return true;
+      }
+    }
+  return false;
 }
 
 /* A string argument pair of an instrumentation call. */
 static void str_arg(walker *w, const char *preg, const char *lreg) {
   const reg *p = reg_fresh(w, preg, R_ADDR);
   const reg *l = reg_fresh(w, lreg, R_IMM);
-  if (p && l && l->v >= 2 && l->v <= MAX_STR_TOKEN) {
-    add_str(w, p->v, (size_t)l->v);
-    for (size_t i = 0; i < w->npend; i++)
-      if (w->pend[i].addr == p->v)
-        w->pend[i].addr = 0; /* its length is known */
+  if (p && l && l->v >= 2 && l->v <= MAX_STR_TOKEN)
+    add_pair(w, p->v, (size_t)l->v);
+}
+
+/* A MOVQ to memory (amd64): "MOVQ $len, off+8(base)" next to "MOVQ reg,
+ * off(base)" where reg holds an address in Go's string data is a string
+ * header being built (a []string literal on the stack, a variadic
+ * argument list, a struct's string field). True if dst is memory. */
+static bool on_store(walker *w, const char *src, size_t sl, const char *dst,
+                     size_t dl) {
+  const char *lp = dl > 2 ? memchr(dst, '(', dl) : NULL;
+  if (!lp || dst[dl - 1] != ')' || !is_reg(lp + 1, (size_t)(dst + dl - lp - 2)))
+    return false;
+  char tmp[24];
+  size_t ol = (size_t)(lp - dst);
+  if (ol >= sizeof tmp)
+    return true;
+  memcpy(tmp, dst, ol);
+  tmp[ol] = 0;
+  char *end;
+  long long off = ol ? strtoll(tmp, &end, 0) : 0;
+  if (ol && *end)
+    return true; /* a symbol's address */
+  store st = {.off = off, .kind = R_NONE, .at = w->at};
+  reg_norm(lp + 1, (size_t)(dst + dl - lp - 2), st.base);
+  int64_t imm;
+  const reg *r;
+  if (parse_imm(src, sl, &imm)) {
+    st.kind = R_IMM;
+    st.v = (uint64_t)imm;
+  } else if (is_reg(src, sl) && (r = reg_get(w, src, sl, false)) &&
+             r->kind == R_ADDR && w->at - r->at <= REG_AGE &&
+             in_strdata(w, r->v)) {
+    st.kind = R_ADDR;
+    st.v = r->v;
   }
+  size_t slot = NSTORES;
+  for (size_t i = 0; i < w->nstores; i++) {
+    const store *o = &w->stores[i];
+    if (strcmp(o->base, st.base) != 0)
+      continue;
+    if (o->off == st.off)
+      slot = i; /* overwritten */
+    else if (w->at - o->at <= LEN_WINDOW && st.kind != R_NONE &&
+             o->kind != R_NONE && o->kind != st.kind &&
+             o->off == st.off + (st.kind == R_ADDR ? 8 : -8)) {
+      uint64_t addr = st.kind == R_ADDR ? st.v : o->v;
+      uint64_t len = st.kind == R_IMM ? st.v : o->v;
+      if (len >= 2 && len <= MAX_STR_TOKEN)
+        add_pair(w, addr, (size_t)len);
+    }
+  }
+  if (slot == NSTORES && w->nstores < NSTORES)
+    slot = w->nstores++;
+  else if (slot == NSTORES) /* full: the oldest goes */
+    for (size_t i = slot = 0; i < NSTORES; i++)
+      if (w->stores[i].at < w->stores[slot].at)
+        slot = i;
+  w->stores[slot] = st;
+  return true;
 }
 
 /* End of a function: the LEAQs of string data with their likely lengths. */
@@ -369,8 +585,8 @@ static void flush_function(walker *w) {
     for (size_t k = 0; k < w->nlens; k++) {
       const lenimm *l = &w->lens[k];
       size_t dist = l->at > p->at ? l->at - p->at : p->at - l->at;
-      if (dist > LEN_WINDOW || p->addr + l->n > w->str_hi || l->n == best[0] ||
-          l->n == best[1])
+      if (dist > LEN_WINDOW || l->n > 64 || p->addr + l->n > w->str_hi ||
+          l->n == best[0] || l->n == best[1])
         continue;
       if (dist < bd[0]) {
         best[1] = best[0], bd[1] = bd[0];
@@ -383,7 +599,58 @@ static void flush_function(walker *w) {
       if (best[j])
         add_str(w, p->addr, best[j]);
   }
-  w->npend = w->nlens = w->nregs = 0;
+  /* A LEAQ of other data with a loop bound nearby: a map literal's keys
+   * or values, a table ranged over; the nearest count that fits. */
+  for (size_t i = 0; i < w->ntabs && !w->oom; i++) {
+    const pend *t = &w->tabs[i];
+    unsigned tried[3] = {0, 0, 0};
+    for (int j = 0; t->addr && j < 3; j++) {
+      const lenimm *near = NULL;
+      size_t nd = LEN_WINDOW + 1;
+      for (size_t k = 0; k < w->nlens; k++) {
+        const lenimm *l = &w->lens[k];
+        size_t dist = l->at > t->at ? l->at - t->at : t->at - l->at;
+        /* 0xff: -fuzz code's counters saturate (CMPL reg, $0xff) */
+        if (dist < nd && l->n != 0xff && l->n != tried[0] && l->n != tried[1] &&
+            l->n != tried[2])
+          near = l, nd = dist;
+      }
+      if (!near)
+        break;
+      tried[j] = near->n;
+      if (scan_table(w, t->addr, near->n, 0))
+        break;
+    }
+  }
+  w->npend = w->ntabs = w->nlens = w->nregs = w->nstores = 0;
+}
+
+/* Whether the symbol name, of package path name[0..pl), is the target's
+ * package's or its _test twin's. */
+static bool in_tpkg(const walker *w, const char *name, size_t pl) {
+  return pl >= w->tpkg_len && strncmp(name, w->tpkg, w->tpkg_len) == 0 &&
+         (pl == w->tpkg_len ||
+          (pl == w->tpkg_len + 5 && strncmp(name + pl - 5, "_test", 5) == 0));
+}
+
+/* The data of the target's package: every object symbol of <pkg> and
+ * <pkg>_test (package variables, closures' and generic functions'
+ * statics) in rodata or data (not .bss: what the package's init
+ * computes) is read for string headers and, through slice headers, the
+ * tables they point to. Other packages' data is not read: the standard
+ * library's tables are what any target links. */
+static void scan_objects(walker *w) {
+  const elfimg *e = w->elf;
+  if (!w->str_lo || e->eh.e_ident[EI_DATA] != ELFDATA2LSB)
+    return;
+  w->src = CGOFUZZ_DICT_BINARY;
+  for (size_t i = 0; i < e->nsym && !w->oom; i++) {
+    const Elf64_Sym *s = &e->sym[i];
+    const char *name = sym_name(e, s);
+    if (ELF64_ST_TYPE(s->st_info) == STT_OBJECT && s->st_size >= 16 &&
+        in_tpkg(w, name, pkg_len(name)))
+      scan_words(w, s->st_value, s->st_value + s->st_size, 0);
+  }
 }
 
 /* "TEXT <symbol>(SB) <file>": a new function. Functions of _test.go files
@@ -395,11 +662,7 @@ static void on_text(walker *w, const char *line) {
   const char *name = line + 5; /* "TEXT " */
   size_t pl = pkg_len(name);
   size_t nl = strcspn(name, " ");
-  w->src = CGOFUZZ_DICT_MODULE;
-  if (pl >= w->tpkg_len && strncmp(name, w->tpkg, w->tpkg_len) == 0 &&
-      (pl == w->tpkg_len ||
-       (pl == w->tpkg_len + 5 && strncmp(name + pl - 5, "_test", 5) == 0)))
-    w->src = CGOFUZZ_DICT_BINARY;
+  w->src = in_tpkg(w, name, pl) ? CGOFUZZ_DICT_BINARY : CGOFUZZ_DICT_MODULE;
   const char *file = name + nl;
   size_t fl = strlen(file);
   w->skip = false;
@@ -413,7 +676,9 @@ static const char *const amd64_args[] = {"AX", "BX", "CX", "DI",
 static const char *const arm64_args[] = {"R0", "R1", "R2", "R3",
                                          "R4", "R5", "R6", NULL};
 
-/* A callee that compares (or searches for) its string arguments. */
+/* A callee that compares (or searches for) its string arguments; a string
+ * keyed map's calls too: m["key"], and the entries of a map literal of up
+ * to 25 (assigned one by one, the keys in registers). */
 static bool is_compare_call(const char *op, size_t n) {
   static const char *const fns[] = {"runtime.libfuzzerHookStrCmp(",
                                     "runtime.libfuzzerHookEqualFold(",
@@ -422,6 +687,10 @@ static bool is_compare_call(const char *op, size_t n) {
                                     "internal/bytealg.",
                                     "bytes.",
                                     "strings.",
+                                    "runtime.mapaccess1_faststr(",
+                                    "runtime.mapaccess2_faststr(",
+                                    "runtime.mapassign_faststr(",
+                                    "runtime.mapdelete_faststr(",
                                     NULL};
   char tmp[128];
   if (n >= sizeof tmp)
@@ -432,6 +701,51 @@ static bool is_compare_call(const char *op, size_t n) {
     if (!strncmp(tmp, fns[i], strlen(fns[i])))
       return true;
   return false;
+}
+
+static void add_pend(walker *w, pend **v, size_t *n, size_t *cap,
+                     uint64_t addr) {
+  if (*n == *cap) {
+    size_t c = *cap ? *cap * 2 : 32;
+    pend *p = realloc(*v, c * sizeof *p);
+    if (!p) {
+      w->oom = true;
+      return;
+    }
+    *v = p;
+    *cap = c;
+  }
+  (*v)[(*n)++] = (pend){addr, w->at};
+}
+
+/* An operand "disp(base)(index*scale)" whose base was LEAQ'd with an
+ * address of data outside Go's strings: the base of a table indexed in a
+ * loop (a map literal's keys, a static array ranged over), recorded with
+ * the loop bound to come. An address only passed on (the static string
+ * header of panic("..."), a type) is not a table. */
+static void indexed_base(walker *w, const char *op, size_t n) {
+  const char *ix = NULL;
+  for (size_t i = 1; i + 1 < n && !ix; i++)
+    if (op[i] == ')' && op[i + 1] == '(')
+      ix = op + i;
+  const char *lp = ix;
+  while (lp && lp > op && *lp != '(')
+    lp--;
+  if (!ix || *lp != '(')
+    return;
+  const reg *r = reg_get(w, lp + 1, (size_t)(ix - lp - 1), false);
+  if (r && r->kind == R_ADDR && w->at - r->at <= REG_AGE &&
+      !in_strdata(w, r->v) && elf_at(w->elf, r->v, 16))
+    add_pend(w, &w->tabs, &w->ntabs, &w->cap_tabs, r->v);
+}
+
+/* Register r is written: the stores based on it are no longer pairs of
+ * the ones to come. */
+static void rebase(walker *w, reg *r) {
+  r->kind = R_NONE;
+  for (size_t i = 0; i < w->nstores; i++)
+    if (!strcmp(w->stores[i].base, r->name))
+      w->stores[i].kind = R_NONE;
 }
 
 /* One instruction: addr, its length in bytes, and its text. */
@@ -461,7 +775,17 @@ static void on_insn(walker *w, uint64_t addr, size_t len, const char *asmtxt) {
   if (w->skip)
     return;
   int64_t imm;
+  for (size_t i = 0; i < nop; i++)
+    indexed_base(w, op[i], opl[i]);
 
+  if (!strcmp(m, "CALL") && nop &&
+      !strncmp(op[0], "runtime.gcWriteBarrier", 22)) {
+    /* keeps every register but R11, its buffer (Go 1.21 on) */
+    reg *r11 = reg_get(w, "R11", 3, false);
+    if (r11)
+      rebase(w, r11);
+    return;
+  }
   if (!strcmp(m, "CALL") || !strcmp(m, "BL")) {
     const char *a0 = w->arm64 ? "R0" : "AX";
     int cw = 0;
@@ -484,7 +808,7 @@ static void on_insn(walker *w, uint64_t addr, size_t len, const char *asmtxt) {
         str_arg(w, ar[1], ar[2]);
       }
     }
-    w->nregs = 0; /* calls clobber every register */
+    w->nregs = w->nstores = 0; /* calls clobber registers and memory */
     return;
   }
   int cw = cmp_width(w, m);
@@ -502,12 +826,15 @@ static void on_insn(walker *w, uint64_t addr, size_t len, const char *asmtxt) {
     }
     return;
   }
+  if (!w->arm64 && !strcmp(m, "MOVQ") && nop == 2 &&
+      on_store(w, op[0], opl[0], op[1], opl[1]))
+    return;
   if (nop < 2 || !is_reg(op[nop - 1], opl[nop - 1]))
     return;
   reg *dst = reg_get(w, op[nop - 1], opl[nop - 1], true);
   if (!dst)
     return;
-  dst->kind = R_NONE;
+  rebase(w, dst);
   dst->at = w->at;
   if (!strncmp(m, "MOV", 3) && nop == 2 && parse_imm(op[0], opl[0], &imm)) {
     dst->kind = R_IMM;
@@ -526,19 +853,8 @@ static void on_insn(walker *w, uint64_t addr, size_t len, const char *asmtxt) {
       return;
     dst->kind = R_ADDR;
     dst->v = addr + len + (uint64_t)disp;
-    if (dst->v >= w->str_lo && dst->v < w->str_hi) {
-      if (w->npend == w->cap_pend) {
-        size_t cap = w->cap_pend ? w->cap_pend * 2 : 32;
-        pend *p = realloc(w->pend, cap * sizeof *p);
-        if (!p) {
-          w->oom = true;
-          return;
-        }
-        w->pend = p;
-        w->cap_pend = cap;
-      }
-      w->pend[w->npend++] = (pend){dst->v, w->at};
-    }
+    if (in_strdata(w, dst->v))
+      add_pend(w, &w->pend, &w->npend, &w->cap_pend, dst->v);
   }
 }
 
@@ -592,8 +908,8 @@ int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
     const Elf64_Sym *s = &e.sym[i];
     const char *name = sym_name(&e, s);
     size_t n = strlen(name);
-    if (!strcmp(name, "go:string.*")) {
-      w.str_lo = s->st_value;
+    if (!strcmp(name, "go:string.*") || !strcmp(name, "go.string.*")) {
+      w.str_lo = s->st_value; /* go.string.* before Go 1.20 */
       continue;
     }
     if (tpkg.len || ELF64_ST_TYPE(s->st_info) != STT_FUNC || n <= tl + 1 ||
@@ -609,7 +925,7 @@ int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
     cgofuzz_errf(err, 0, "%s: no function symbol <package>.%s", binary, target);
     goto done;
   }
-  if (w.str_lo) { /* go:string.* ends where the next symbol starts */
+  if (w.str_lo) { /* Go's string data end where the next symbol starts */
     w.str_hi = ~0ull;
     for (size_t i = 0; i < e.nsym; i++)
       if (e.sym[i].st_value > w.str_lo && e.sym[i].st_value < w.str_hi)
@@ -617,10 +933,16 @@ int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
     if (w.str_hi == ~0ull)
       w.str_lo = w.str_hi = 0;
   }
+  w.elf = &e;
+  w.d = d;
+  w.arm64 = e.eh.e_machine == EM_AARCH64;
+  w.tpkg = (const char *)coord_cstr(&tpkg);
+  w.tpkg_len = tpkg.len;
   if (!(go = find_go())) {
-    cgofuzz_errf(err, 0, "go is not in $PATH: no constants taken from %s",
+    cgofuzz_errf(err, 0,
+                 "go is not in $PATH: no constants taken from the code of %s",
                  binary);
-    goto done;
+    goto data;
   }
   char *vargv[] = {go, "version", "-m", (char *)binary, NULL};
   if (run_go(go, vargv, &out) == 0) {
@@ -648,15 +970,11 @@ int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
       go, "tool", "objdump", "-s", coord_cstr(&re), (char *)binary, NULL};
   out.len = 0;
   if (run_go(go, oargv, &out) != 0) {
-    cgofuzz_errf(err, 0, "go tool objdump %s failed: no constants taken",
+    cgofuzz_errf(err, 0,
+                 "go tool objdump %s failed: no constants taken from its code",
                  binary);
-    goto done;
+    goto data;
   }
-  w.elf = &e;
-  w.d = d;
-  w.arm64 = e.eh.e_machine == EM_AARCH64;
-  w.tpkg = (const char *)coord_cstr(&tpkg);
-  w.tpkg_len = tpkg.len;
   w.src = CGOFUZZ_DICT_MODULE;
   cgofuzz_buf_putc(&out, 0);
   for (char *p = (char *)out.data; *p && !w.oom;) {
@@ -667,14 +985,17 @@ int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
     p = nl ? nl + 1 : p + strlen(p);
   }
   flush_function(&w);
+  rc = 0;
+data: /* needs no go: taken when the code could not be read too */
+  scan_objects(&w);
+  *added = w.added;
   if (w.oom) {
     cgofuzz_errf(err, 0, "out of memory");
-    goto done;
+    rc = -1;
   }
-  *added = w.added;
-  rc = 0;
 done:
   free(w.pend);
+  free(w.tabs);
   free(w.lens);
   free(go);
   free(modpath);

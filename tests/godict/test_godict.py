@@ -4,8 +4,9 @@
 tests/godict/target is built once per session with `go test -c -fuzz=.`.
 Its planted bugs are out of reach of Go's own fuzzer, which has no
 comparison feedback: an 8-byte string compared byte by byte in a loop
-(FuzzLoop), a 32-bit magic compared as one integer (FuzzMagic32) and a
-64-bit integer argument equal to a constant (FuzzClassify). Every case
+(FuzzLoop), a 32-bit magic compared as one integer (FuzzMagic32), a
+64-bit integer argument equal to a constant (FuzzClassify) and a key of a
+map literal whose keys are only in the binary's data (FuzzMapKey). Every case
 fuzzes in its own copy of the package with its own cache and $TMPDIR, under
 a pinned GODEBUG fuzzseed and an exec budget, and checks the written
 failing input with plain `go test -run`.
@@ -28,6 +29,19 @@ FIND_BUDGET = "-fuzztime=300000x"
 KEY = b"Kx7#qZ2m"
 MAGIC_LE = bytes.fromhex("e5913c7a")  # 0x7a3c91e5
 WIDE_LE = bytes.fromhex("8877665544332211")  # 0x1122334455667788
+# tables.go: the keys of a 30-entry map literal, a []string and an array
+# of structs, all strings that no instruction mentions.
+OPCODES = [b"op-" + k for k in (
+    b"nop load store push pop add sub mul div mod and or xor shl shr jmp jz "
+    b"trap-door call ret cmp neg not dup swap rot halt in out yield").split()]
+TABLES = [b"kw-select", b"kw-frobnicate", b"kw-quux", b"kw-zephyr",
+          b"unit-kibi", b"unit-mebi", b"unit-gibi"]
+# Tables of other packages in the same binary (time.longDayNames,
+# time.longMonthNames, runtime.waitReasonStrings): not the target's.
+FOREIGN = [b"Wednesday", b"September", b"chan receive"]
+# Releases the data extraction is checked with besides the installed one
+# (scripts/install-deps.sh puts them in the module cache).
+OTHER_RELEASES = ["go1.18.10", "go1.22.12"]
 
 
 @pytest.fixture(scope="session")
@@ -59,8 +73,10 @@ class Case:
     def fuzz(self, target, *extra, env=None):
         e = dict(self.env)
         e.update(env or {})
+        # The dictionary alone: comparison feedback (docs/comparisons.md,
+        # tests/gocmp) finds these planted bugs too.
         cmd = testlib.fuzz_cmd(self.cgofuzz, self.binary, target, self.cache,
-                               extra)
+                               ("-cmpfeedback=false",) + extra)
         return run(cmd, self.pkg, e)
 
     def path(self, name):
@@ -131,15 +147,59 @@ def test_extraction_finds_planted_constants(case):
 
 
 def test_extraction_without_go(case, tmp_path):
-    """Without go on $PATH the binary's constants are left out; the corpus
-    still gives tokens and fuzzing goes on."""
+    """Without go on $PATH the constants of the binary's code are left
+    out; its data is still read (the tables), the corpus still gives
+    tokens and fuzzing goes on."""
     bindir = tmp_path / "bin"
     bindir.mkdir()
     groups, r = dictout(case, "FuzzLoop", "-v",
                         env={"PATH": str(bindir)})
     assert KEY not in all_tokens(groups), groups
+    assert b"kw-select" in all_tokens(groups), groups
     assert b"hello, fuzzer" in all_tokens(groups), groups
     assert "go is not in $PATH" in r.stderr, str(r)
+
+
+def assert_data_literals(groups, binary_path, r):
+    """The map literal's keys and the tables' strings are tokens of the
+    target's package, exactly; other packages' tables (in the same
+    binary) are not tokens."""
+    own = groups.get("constants of the target's package", [])
+    missing = [t for t in OPCODES + TABLES if t not in own]
+    assert not missing, "missing %r in %r\n%s" % (missing, groups, r)
+    with open(binary_path, "rb") as f:
+        data = f.read()
+    for t in FOREIGN:
+        assert t in data, "%r is not in the binary: pick another" % t
+    taken = [t for t in FOREIGN if t in all_tokens(groups)]
+    assert not taken, "other packages' strings %r in %r" % (taken, groups)
+
+
+def test_extraction_takes_data_literals(case):
+    """String literals that only the binary's data holds: the keys of a
+    map literal of more than 25 entries (static arrays a loop in the
+    package's init reads), a package-level []string (a slice header in
+    .data, its array without a symbol) and an array of structs."""
+    groups, r = dictout(case, "FuzzMapKey")
+    assert_data_literals(groups, case.binary, r)
+
+
+@pytest.mark.parametrize("release", OTHER_RELEASES)
+def test_extraction_takes_data_literals_release(case, release):
+    """The same from a binary built by an older Go release: go.string.*
+    before Go 1.20, the map literal filled in <pkg>.init before Go 1.21
+    (<pkg>.map.init.0 since)."""
+    env = {"GOTOOLCHAIN": release, "GOFLAGS": "-mod=mod", "GOPROXY": "off"}
+    r = run([case.go, "env", "GOROOT"], "/", env)
+    if r.rc != 0:
+        pytest.skip("%s is not in the module cache (scripts/install-deps.sh "
+                    "fetches it)" % release)
+    exe = case.path("rel.test")
+    r = run([case.go, "test", "-c", "-fuzz=.", "-o", exe, "."], case.pkg, env)
+    assert r.rc == 0, str(r)
+    case.binary = exe
+    groups, r = dictout(case, "FuzzMapKey")
+    assert_data_literals(groups, exe, r)
 
 
 def write(path, text):
@@ -208,6 +268,7 @@ PLANTED = [
     ("FuzzLoop", "godict: loop key matched"),
     ("FuzzMagic32", "godict: magic matched"),
     ("FuzzClassify", "godict: 64-bit constant matched"),
+    ("FuzzMapKey", "godict: map key matched"),
 ]
 
 
