@@ -241,9 +241,11 @@ int cgofuzz_coord_dict_load(cgofuzz_coord_dict *d, const char *path,
  * immediates of comparisons (2, 4 or 8 bytes, both byte orders) and the
  * string literals passed to comparisons or indexed next to a length, in
  * the package of target (the symbol <pkg>.<target>) and the rest of its
- * module. Disassembles with `go tool objdump` (go from $PATH); 0 and
- * *added, or -1 with err saying why nothing could be taken (no go, not
- * ELF, no such symbol). */
+ * module, and the string literals of the package's data (tables, map
+ * literals). Disassembles with `go tool objdump` (go from $PATH); 0 and
+ * *added, or -1 with err saying why nothing could be taken (not ELF, no
+ * such symbol) or why the code was not read (no go, objdump failed: the
+ * data's literals are still added, counted in *added). */
 int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
                                    const char *target, size_t *added,
                                    cgofuzz_err *err);

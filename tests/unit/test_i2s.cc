@@ -81,8 +81,8 @@ struct Vals {
   }
 };
 
-Got Derive(const std::vector<cgofuzz_cmprec> &r, const Vals &in, size_t max = 1000,
-        uint32_t only = 0) {
+Got Derive(const std::vector<cgofuzz_cmprec> &r, const Vals &in,
+           size_t max = 1000, uint32_t only = 0) {
   Got g;
   EXPECT_EQ(cgofuzz_i2s(r.data(), r.size(), &in.v, max, only, Collect, &g), 0);
   return g;
@@ -158,8 +158,8 @@ TEST(I2S, IntegerArgumentsAreSet) {
   Vals in;
   in.Bytes("x").Int(7).Int(-3, CGOFUZZ_INT8);
   Got g = Derive({Int(CMP_K_CONST | 8, 1, 0x1122334455667788ull, 7),
-               Int(CMP_K_CONST | 1, 2, 0x85, 0xfd)},
-              in);
+                  Int(CMP_K_CONST | 1, 2, 0x85, 0xfd)},
+                 in);
   EXPECT_TRUE(
       g.set().count("x\n" + std::to_string(0x1122334455667788ll) + "\n-3\n"));
   // int8 -3 is 0xfd; 0x85 as an int8 is -123.
