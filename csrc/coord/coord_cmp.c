@@ -15,13 +15,17 @@
  *
  * The tracing worker is driven synchronously from the coordinator's loop:
  * one exec per call (a round trip of well under a millisecond on most
- * targets), at most CMP_BUDGET of the wall time, and only while fewer than
- * CMP_QUEUE_LOW candidates wait. The user's workers go on with their
- * 100 ms calls meanwhile. Candidates run while the time the user's workers
- * spent on them stays under CMP_SHARE of the workers' time plus an initial
- * allowance, so Go's own mutator keeps most of the effort on targets where
- * comparisons teach nothing. (Time, not execs: an exact run's round trip,
- * with its coverage snapshot, costs 5 to 15 of a target's execs.)
+ * targets), at most CMP_BUDGET of the wall time. The user's workers go on
+ * with their 100 ms calls meanwhile. Newest first, both ways: the entry
+ * traced next is the newest untraced one, and a trace's candidates go
+ * before those of older traces (in the order of their comparisons), since
+ * an input that just got through one comparison is where the next one is
+ * met; when the queue is full the oldest candidates are dropped. Candidates run
+ * while the time the user's workers spent on them stays under CMP_SHARE of the
+ * workers' time plus an initial allowance, so Go's own mutator keeps most of
+ * the effort on targets where comparisons teach nothing. (Time, not execs: an
+ * exact run's round trip, with its coverage snapshot, costs 5 to 15 of a
+ * target's execs.)
  *
  * A candidate from a width-1 call site (a literal compared byte by byte in
  * a loop) is followed before it is queued: while re-running it shows the
@@ -44,7 +48,6 @@
 #define CMP_TRACE_SIZE (CMP_TRACE_HDR + (size_t)CMP_RECS * CMP_REC_SIZE)
 #define CMP_BUDGET 0.05       /* of the wall time, tracing */
 #define CMP_BUDGET_MS 1000    /* of tracing at start (the worker's too) */
-#define CMP_QUEUE_LOW 64      /* trace more only below this */
 #define CMP_QUEUE_MAX 8192    /* candidates waiting; more are dropped */
 #define CMP_PER_TRACE 512     /* candidates from one traced run */
 #define CMP_CHAIN_MAX 64      /* re-runs following one byte loop */
@@ -72,10 +75,14 @@ struct cgofuzz_cmp {
   int deaths;
   uint64_t trace_off;
   size_t trace_size;
-  size_t next_entry; /* corpus entries below this were traced */
-  size_t parent;     /* the entry being traced */
-  cand *q;           /* a ring of queued candidates */
+  size_t seen;  /* corpus entries below this are traced or in todo */
+  size_t *todo; /* entries to trace, the newest last */
+  size_t ntodo, todo_cap;
+  size_t parent; /* the entry being traced */
+  cand *q;       /* a ring of queued candidates, the next at qh */
   size_t qh, qn;
+  cand *fresh; /* this trace's candidates, in order, until it ends */
+  size_t nfresh, fresh_cap;
   uint64_t *tried; /* hashes of candidates queued so far (a set) */
   size_t tried_cap, tried_n;
   cgofuzz_cmprec *recs;
@@ -130,16 +137,40 @@ static bool tried_add(cmp *m, uint64_t h) {
   return true;
 }
 
+/* Keeps a candidate of the current trace (see publish). */
 static void enqueue(cmp *m, const uint8_t *p, size_t n) {
-  if (m->qn >= CMP_QUEUE_MAX || !tried_add(m, hash_bytes(p, n)))
+  if (m->nfresh >= CMP_PER_TRACE + CMP_CHAINS ||
+      !tried_add(m, hash_bytes(p, n)))
     return;
+  if (m->nfresh == m->fresh_cap) {
+    size_t cap = m->fresh_cap ? 2 * m->fresh_cap : 64;
+    cand *f = realloc(m->fresh, cap * sizeof *f);
+    if (!f)
+      return;
+    m->fresh = f;
+    m->fresh_cap = cap;
+  }
   uint8_t *d = malloc(n ? n : 1);
   if (!d)
     return;
   memcpy(d, p, n);
-  m->q[(m->qh + m->qn++) % CMP_QUEUE_MAX] =
-      (cand){.data = d, .len = n, .parent = m->parent};
+  m->fresh[m->nfresh++] = (cand){.data = d, .len = n, .parent = m->parent};
   m->queued++;
+}
+
+/* Puts the current trace's candidates in front of the queue, in order,
+ * dropping the oldest when it is full. */
+static void publish(cmp *m) {
+  for (size_t i = m->nfresh; i-- > 0;) {
+    if (m->qn == CMP_QUEUE_MAX) {
+      free(m->q[(m->qh + m->qn - 1) % CMP_QUEUE_MAX].data);
+      m->qn--;
+    }
+    m->qh = (m->qh + CMP_QUEUE_MAX - 1) % CMP_QUEUE_MAX;
+    m->q[m->qh] = m->fresh[i];
+    m->qn++;
+  }
+  m->nfresh = 0;
 }
 
 static void stop_worker(cmp *m) {
@@ -350,6 +381,24 @@ static void trace_entry(coord *c, cmp *m, size_t idx) {
     follow(c, m, &m->chains[i]);
 }
 
+/* The newest entry not traced yet, or SIZE_MAX. */
+static size_t next_todo(coord *c, cmp *m) {
+  if (c->corpus.n > m->seen) {
+    size_t add = c->corpus.n - m->seen;
+    if (m->ntodo + add > m->todo_cap) {
+      size_t cap = 2 * (m->ntodo + add);
+      size_t *t = realloc(m->todo, cap * sizeof *t);
+      if (!t)
+        return SIZE_MAX;
+      m->todo = t;
+      m->todo_cap = cap;
+    }
+    while (m->seen < c->corpus.n)
+      m->todo[m->ntodo++] = m->seen++;
+  }
+  return m->ntodo ? m->todo[--m->ntodo] : SIZE_MAX;
+}
+
 void cgofuzz_cmp_step(coord *c) {
   cmp *m = c->cmp;
   if (!m || c->warmup_left > 0 || c->minimizing || c->done)
@@ -366,11 +415,14 @@ void cgofuzz_cmp_step(coord *c) {
   int64_t now = cgofuzz_mono_ms();
   if (!m->start_ms)
     m->start_ms = now;
-  if (m->qn >= CMP_QUEUE_LOW || m->next_entry >= c->corpus.n ||
-      (double)m->spent_ms >
-          CMP_BUDGET * (double)(now - m->start_ms) + CMP_BUDGET_MS)
+  if ((double)m->spent_ms >
+      CMP_BUDGET * (double)(now - m->start_ms) + CMP_BUDGET_MS)
     return;
-  trace_entry(c, m, m->next_entry++);
+  size_t idx = next_todo(c, m);
+  if (idx == SIZE_MAX)
+    return;
+  trace_entry(c, m, idx);
+  publish(m);
   m->spent_ms += cgofuzz_mono_ms() - now;
 }
 
@@ -481,6 +533,10 @@ void cgofuzz_cmp_stop(coord *c) {
     cgofuzz_dir_remove_all(m->dir);
   for (size_t i = 0; m->q && i < m->qn; i++)
     free(m->q[(m->qh + i) % CMP_QUEUE_MAX].data);
+  for (size_t i = 0; i < m->nfresh; i++)
+    free(m->fresh[i].data);
+  free(m->fresh);
+  free(m->todo);
   for (size_t i = 0; i < CMP_CHAINS; i++)
     cgofuzz_buf_free(&m->chains[i].data);
   free(m->q);
