@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "codec.h"
@@ -69,7 +70,8 @@ typedef struct chain {
 } chain;
 
 struct cgofuzz_cmp {
-  char *dir, *bin;
+  char *dir, *bin; /* bin: the copy's path (dir: its directory, or NULL) */
+  int mfd;         /* the copy's memfd, -1: none */
   cgofuzz_worker w;
   bool up;
   int deaths;
@@ -463,23 +465,36 @@ void cgofuzz_cmp_start(coord *c) {
     return; /* off, or not a Go binary built with -fuzz */
   cmp *m = calloc(1, sizeof *m);
   cgofuzz_err err = {0};
-  const char *tmp = getenv("TMPDIR");
-  cgofuzz_buf p = {0};
-  cgofuzz_buf_printf(&p, "%s/cgofuzz-cmp-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!m || !(m->dir = strdup(coord_cstr(&p))) || !mkdtemp(m->dir)) {
-    snprintf(err.msg, sizeof err.msg, "cannot make a temporary directory: %s",
-             strerror(errno));
+  cgofuzz_buf p = {0}, out = {0};
+  if (!m)
     goto off;
-  }
-  const char *base = strrchr(cfg->binary, '/');
-  p.len = 0;
-  cgofuzz_buf_printf(&p, "%s/%s", m->dir, base ? base + 1 : cfg->binary);
-  m->bin = strdup(coord_cstr(&p));
   m->w.mem.fd = -1;
+  m->mfd = -1;
+  /* The copy lives in memory, executed through our descriptor's /proc
+   * path, so that nothing is left on disk even when we are SIGKILLed;
+   * where a memfd cannot be made, in a private temporary directory. */
+  m->mfd = memfd_create("cgofuzz-cmp", MFD_CLOEXEC);
+  if (m->mfd >= 0) {
+    cgofuzz_buf_printf(&out, "/proc/self/fd/%d", m->mfd);
+    cgofuzz_buf_printf(&p, "/proc/%d/fd/%d", (int)getpid(), m->mfd);
+  } else {
+    const char *tmp = getenv("TMPDIR");
+    cgofuzz_buf_printf(&p, "%s/cgofuzz-cmp-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!(m->dir = strdup(coord_cstr(&p))) || !mkdtemp(m->dir)) {
+      snprintf(err.msg, sizeof err.msg, "cannot make a temporary directory: %s",
+               strerror(errno));
+      goto off;
+    }
+    const char *base = strrchr(cfg->binary, '/');
+    p.len = 0;
+    cgofuzz_buf_printf(&p, "%s/%s", m->dir, base ? base + 1 : cfg->binary);
+    cgofuzz_buf_printf(&out, "%s", coord_cstr(&p));
+  }
+  m->bin = strdup(coord_cstr(&p));
   m->trace_off = (CGOFUZZ_SHM_HEADER_SIZE + CGOFUZZ_SHM_VALUE_CAP + 4095) &
                  ~(uint64_t)4095;
   cgofuzz_cmp_patched info;
-  if (!m->bin || cgofuzz_cmp_patch(cfg->binary, m->bin, m->trace_off,
+  if (!m->bin || cgofuzz_cmp_patch(cfg->binary, coord_cstr(&out), m->trace_off,
                                    CMP_TRACE_SIZE, &info, &err) != 0)
     goto off;
   m->trace_size = info.trace_size;
@@ -501,6 +516,7 @@ void cgofuzz_cmp_start(coord *c) {
             info.hooks, cfg->binary,
             info.strings ? "" : " (no string hooks before go1.19)");
   cgofuzz_buf_free(&p);
+  cgofuzz_buf_free(&out);
   c->cmp = m;
   return;
 off:
@@ -510,6 +526,7 @@ off:
             "static dictionary only\n",
             cfg->binary, err.msg);
   cgofuzz_buf_free(&p);
+  cgofuzz_buf_free(&out);
   c->cmp = m;
   cgofuzz_cmp_stop(c);
 }
@@ -531,6 +548,8 @@ void cgofuzz_cmp_stop(coord *c) {
     cgofuzz_worker_free(&m->w);
   if (m->dir)
     cgofuzz_dir_remove_all(m->dir);
+  if (m->mfd >= 0)
+    close(m->mfd);
   for (size_t i = 0; m->q && i < m->qn; i++)
     free(m->q[(m->qh + i) % CMP_QUEUE_MAX].data);
   for (size_t i = 0; i < m->nfresh; i++)
