@@ -24,7 +24,11 @@
  *    strings. An early-exit loop shows only the literal's prefix up to the
  *    first difference, so the caller re-runs such a candidate and goes on
  *    while the loop goes further (coord_cmp.c).
- * A width-1 record also sets a byte or int8 argument equal to x.
+ * A width-1 record also sets a byte or int8 argument equal to x. An 8-byte
+ * x equal to the length of a []byte or string argument makes that
+ * argument y long, and y+1 (the hooks do not say which relation was
+ * tested; up to I2S_MAX_LEN): a length check before what is compared next
+ * (a switch on strings searches the cases' lengths as a binary tree).
  * Each distinct (kind, x, y) is tried once per run; each encoding's first
  * I2S_MAX_HITS occurrences are replaced, one candidate each.
  */
@@ -36,6 +40,7 @@
 #define I2S_MAX_HITS 4
 #define I2S_MAX_SEQ 64
 #define I2S_MAX_SITES 256
+#define I2S_MAX_LEN 4096 /* the longest argument a length gives */
 
 typedef struct i2s {
   const cgofuzz_values *in;
@@ -109,9 +114,13 @@ static void splice(i2s *st, size_t k, size_t at, size_t cut, const uint8_t *rep,
     st->rc = -1;
     return;
   }
-  memcpy(p, v->s.data, at);
-  memcpy(p + at, rep, rep_len);
-  memcpy(p + at + rep_len, v->s.data + at + cut, L - at - cut);
+  /* (An empty value's data and an empty rep may be NULL.) */
+  if (at)
+    memcpy(p, v->s.data, at);
+  if (rep_len)
+    memcpy(p + at, rep, rep_len);
+  if (L - at - cut)
+    memcpy(p + at + rep_len, v->s.data + at + cut, L - at - cut);
   cgofuzz_value_release(v);
   v->flags = CGOFUZZ_VAL_OWNED;
   v->s.data = p;
@@ -216,11 +225,42 @@ static int64_t sext(uint64_t v, int w) {
   return (int64_t)((v ^ sign) - sign);
 }
 
+/* An argument of length x compared with y: the argument made y long
+ * (truncated, or extended by repeating its own bytes), so that what is
+ * compared after a length check (a switch on strings goes by length
+ * first) is reached. */
+static void lengths(i2s *st, uint64_t x, uint64_t y, uint32_t pc) {
+  if (y > I2S_MAX_LEN || x == y)
+    return;
+  for (size_t k = 0; k < st->in->n; k++) {
+    const cgofuzz_value *v = &st->in->v[k];
+    if (!is_bytes(v->kind) || v->s.len != x)
+      continue;
+    if (y <= x) {
+      splice(st, k, (size_t)y, (size_t)(x - y), NULL, 0, pc, I2S_PLAIN);
+      continue;
+    }
+    uint8_t *pad = malloc((size_t)(y - x));
+    if (!pad) {
+      st->rc = -1;
+      return;
+    }
+    for (size_t i = 0; i < y - x; i++)
+      pad[i] = x ? v->s.data[i % x] : 'A';
+    splice(st, k, (size_t)x, 0, pad, (size_t)(y - x), pc, I2S_PLAIN);
+    free(pad);
+  }
+}
+
 /* x -> y for integers of width w. */
 static void ints_pair(i2s *st, uint64_t x, uint64_t y, int w, uint32_t pc) {
   uint64_t m = width_mask(w);
   x &= m;
   y &= m;
+  if (w == 8) { /* y, and y+1 for a "longer than y" branch (x == y too) */
+    lengths(st, x, y, pc);
+    lengths(st, x, y + 1, pc);
+  }
   if (x == y)
     return;
   for (size_t k = 0; k < st->in->n; k++) {
@@ -241,7 +281,7 @@ static void ints_pair(i2s *st, uint64_t x, uint64_t y, int w, uint32_t pc) {
   }
   if (w == 1)
     return;
-  uint8_t ex[24], ey[24];
+  uint8_t ex[24] = {0}, ey[24] = {0};
   for (int nw = w; nw >= 2; nw /= 2) {
     if (nw < w && ((x | y) & ~width_mask(nw)))
       break;

@@ -224,3 +224,24 @@ TEST(I2S, DuplicatesOnceAndTheCapHolds) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(I2S, LengthComparedMakesTheArgumentThatLong) {
+  // switch on a string goes by length first: len(s) against 10.
+  Vals in;
+  in.Bytes("restart", CGOFUZZ_STRING);
+  Got g = Derive({Int(CMP_K_CONST | 8, 1, 10, 7)}, in);
+  EXPECT_TRUE(g.set().count("restartres\n"));
+  g = Derive({Int(CMP_K_CONST | 8, 1, 4, 7)}, in);
+  EXPECT_TRUE(g.set().count("rest\n"));
+  // len(s) <= 7 was true: one longer takes the other branch.
+  g = Derive({Int(CMP_K_CONST | 8, 1, 7, 7)}, in);
+  EXPECT_TRUE(g.set().count("restartr\n"));
+  // Not for lengths beyond the cap.
+  g = Derive({Int(CMP_K_CONST | 8, 1, 1 << 20, 7)}, in);
+  for (const std::string &s : g.all)
+    EXPECT_LT(s.size(), 5000u);
+}
+
+} // namespace
