@@ -63,6 +63,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from testlib import go_unquote  # noqa: E402  (shared with the tests)
 SRC = os.path.join(ROOT, "bench", "cmpgates")
 TEST_FILE = "cmpgates_test.go"
 G118 = "github.com/AdamKorcz/go-118-fuzz-build"
@@ -105,40 +107,17 @@ def tail(text, n=8):
 
 # -- the targets and their seeds, read from cmpgates_test.go ------------------
 
-GO_ESC = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11,
-          "\\": 92, "'": 39, '"': 34}
-
-
 def go_string(text, i):
-    """Parses the Go string literal at text[i]; (bytes, index after it)."""
+    """Parses the Go string literal at text[i]; (bytes, index after it).
+    An interpreted literal is decoded by testlib.go_unquote."""
     if text[i] == "`":
         j = text.index("`", i + 1)
         return text[i + 1:j].replace("\r", "").encode(), j + 1
     assert text[i] == '"', text[i:i + 20]
-    out, i = bytearray(), i + 1
-    while text[i] != '"':
-        c = text[i]
-        if c != "\\":
-            out += c.encode()
-            i += 1
-            continue
-        e = text[i + 1]
-        if e in GO_ESC:
-            out.append(GO_ESC[e])
-            i += 2
-        elif e == "x":
-            out.append(int(text[i + 2:i + 4], 16))
-            i += 4
-        elif e in "01234567":
-            out.append(int(text[i + 1:i + 4], 8))
-            i += 4
-        elif e in "uU":
-            n = 4 if e == "u" else 8
-            out += chr(int(text[i + 2:i + 2 + n], 16)).encode()
-            i += 2 + n
-        else:
-            raise ValueError("bad escape \\%s" % e)
-    return bytes(out), i + 1
+    j = i + 1
+    while text[j] != '"':
+        j += 2 if text[j] == "\\" else 1
+    return go_unquote(text[i:j + 1]), j + 1
 
 
 def go_values(args):

@@ -213,26 +213,10 @@ int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
 
 /* --- tokens from the corpus */
 
+/* An integer kind's width, 0 for one byte too: nothing to learn. */
 static int kind_width(cgofuzz_kind k) {
-  switch (k) {
-  case CGOFUZZ_INT16:
-  case CGOFUZZ_UINT16:
-    return 2;
-  case CGOFUZZ_INT32:
-  case CGOFUZZ_UINT32:
-    return 4;
-  case CGOFUZZ_INT:
-  case CGOFUZZ_INT64:
-  case CGOFUZZ_UINT:
-  case CGOFUZZ_UINT64:
-    return 8;
-  default:
-    return 0; /* not an integer, or one byte: nothing to learn */
-  }
-}
-
-static bool kind_signed(cgofuzz_kind k) {
-  return k == CGOFUZZ_INT || (k >= CGOFUZZ_INT8 && k <= CGOFUZZ_INT64);
+  int w = coord_int_width(k);
+  return w > 1 ? w : 0;
 }
 
 int cgofuzz_dict_add_int(cgofuzz_coord_dict *d, uint64_t v, int width,
@@ -534,12 +518,12 @@ static void put_int(cgofuzz_dsched *x, cgofuzz_value *v, const dtok *t) {
   for (unsigned i = 0; i < t->len; i++)
     u |= (uint64_t)t->b[t->be ? t->len - 1 - i : i] << (8 * i);
   int kw = kind_width(v->kind);
-  if (kind_signed(v->kind) && (kw == t->int_width || rndn(x, 2)) &&
+  if (coord_int_signed(v->kind) && (kw == t->int_width || rndn(x, 2)) &&
       t->int_width < 8 && (u >> (8 * t->int_width - 1)) & 1)
     u |= ~0ull << (8 * t->int_width); /* sign-extend */
   if (kw < 8)
     u &= (1ull << (8 * kw)) - 1;
-  if (kind_signed(v->kind) && kw < 8 && (u >> (8 * kw - 1)) & 1)
+  if (coord_int_signed(v->kind) && kw < 8 && (u >> (8 * kw - 1)) & 1)
     u |= ~0ull << (8 * kw); /* values hold signed kinds sign-extended */
   v->u = u;
 }

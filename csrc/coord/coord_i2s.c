@@ -55,31 +55,6 @@ static uint64_t width_mask(int w) {
   return w >= 8 ? ~0ull : (1ull << (8 * w)) - 1;
 }
 
-static int kind_width1(cgofuzz_kind k) {
-  switch (k) {
-  case CGOFUZZ_INT8:
-  case CGOFUZZ_UINT8:
-    return 1;
-  case CGOFUZZ_INT16:
-  case CGOFUZZ_UINT16:
-    return 2;
-  case CGOFUZZ_INT32:
-  case CGOFUZZ_UINT32:
-    return 4;
-  case CGOFUZZ_INT:
-  case CGOFUZZ_INT64:
-  case CGOFUZZ_UINT:
-  case CGOFUZZ_UINT64:
-    return 8;
-  default:
-    return 0;
-  }
-}
-
-static bool is_signed(cgofuzz_kind k) {
-  return k == CGOFUZZ_INT || (k >= CGOFUZZ_INT8 && k <= CGOFUZZ_INT64);
-}
-
 static bool is_bytes(cgofuzz_kind k) {
   return k == CGOFUZZ_BYTES || k == CGOFUZZ_STRING;
 }
@@ -265,7 +240,7 @@ static void ints_pair(i2s *st, uint64_t x, uint64_t y, int w, uint32_t pc) {
     return;
   for (size_t k = 0; k < st->in->n; k++) {
     const cgofuzz_value *v = &st->in->v[k];
-    int kw = kind_width1(v->kind);
+    int kw = coord_int_width(v->kind);
     if (!kw || kw < w || (v->u & m) != x)
       continue;
     if (fresh_copy(st) != 0)
@@ -274,7 +249,7 @@ static void ints_pair(i2s *st, uint64_t x, uint64_t y, int w, uint32_t pc) {
     uint64_t u = (v->u & ~m) | y;
     if (kw < 8)
       u &= width_mask(kw);
-    if (is_signed(v->kind))
+    if (coord_int_signed(v->kind))
       u = (uint64_t)sext(u, kw);
     t->u = u;
     give(st, pc, I2S_PLAIN);

@@ -75,6 +75,34 @@ static inline int coord_gover(const cgofuzz_coord_config *cfg) {
   return cfg->gover ? cfg->gover : CGOFUZZ_GOVER_NEWEST;
 }
 
+/* The width in bytes of an integer kind (1, 2, 4 or 8; int and uint are
+ * 64 bits), 0 for the other kinds. */
+static inline int coord_int_width(cgofuzz_kind k) {
+  switch (k) {
+  case CGOFUZZ_INT8:
+  case CGOFUZZ_UINT8:
+    return 1;
+  case CGOFUZZ_INT16:
+  case CGOFUZZ_UINT16:
+    return 2;
+  case CGOFUZZ_INT32:
+  case CGOFUZZ_UINT32:
+    return 4;
+  case CGOFUZZ_INT:
+  case CGOFUZZ_INT64:
+  case CGOFUZZ_UINT:
+  case CGOFUZZ_UINT64:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+/* Whether an integer kind is signed (its values are kept sign-extended). */
+static inline bool coord_int_signed(cgofuzz_kind k) {
+  return k == CGOFUZZ_INT || (k >= CGOFUZZ_INT8 && k <= CGOFUZZ_INT64);
+}
+
 /* The per-exec hang limit in force: -fuzztimeout when given (negative: no
  * limit), else the hang timer of the Go worker of cfg's release (10 s up to
  * go1.26, 60 s in go1.27), after which that worker panics itself. */
