@@ -54,30 +54,31 @@ import glob
 import os
 import re
 import shutil
-import signal
 import statistics
-import struct
-import subprocess
 import sys
 import tempfile
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-from testlib import go_unquote  # noqa: E402  (shared with the tests)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import (G118, ROOT, clang_version, final_stats, fmt_time,
+                      fuzz_signature, go118_build, go118_seeds,
+                      go118_to_corpus, go118_tool, has_cmpfeedback, header,
+                      kill_running, log, median_of, ratio, run_polled, sh,
+                      tail, write_report)  # noqa: E402
+
 SRC = os.path.join(ROOT, "bench", "cmpgates")
 TEST_FILE = "cmpgates_test.go"
-G118 = "github.com/AdamKorcz/go-118-fuzz-build"
-G118_PIN = os.path.join(ROOT, "tests", "corpus", "go118mod", "go.mod")
 ENGINES = ["cgofuzz", "go", "libfuzzer", "cgofuzz-nocmp"]
 QUICK_TARGETS = ["FuzzLoopIndex", "FuzzAtoi"]
-# (package, target) built from GOROOT/src for --overhead.
+# (package, target) for --overhead: built from GOROOT/src, except net/url,
+# whose tests have no fuzz target: bench/overhead/neturl holds one.
 STDLIB = [
     ("encoding/json", "FuzzUnmarshalJSON"),
     ("image/png", "FuzzDecode"),
     ("archive/tar", "FuzzReader"),
+    ("net/url", "FuzzURLParse"),
     ("net/netip", "FuzzParse"),
 ]
+OWN_TARGETS = {"net/url": os.path.join(ROOT, "bench", "overhead", "neturl")}
 QUICK_STDLIB = ["FuzzUnmarshalJSON"]
 
 FOUND = re.compile(r"fuzz: minimizing|--- FAIL")
@@ -86,64 +87,8 @@ CRASHFILE = re.compile(r"Failing input written to testdata/fuzz/(\w+)/(\S+)")
 # found late for up to 60 s (-fuzzminimizetime) before exiting.
 GRACE = 90
 
-LINES = []  # the report, markdown
-RUNNING = []  # the process group running now, killed on ^C
-
-
-def log(s=""):
-    print(s, flush=True)
-    LINES.append(s)
-
-
-def sh(argv, cwd=None, env=None, timeout=900):
-    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True,
-                          text=True, errors="replace", timeout=timeout,
-                          stdin=subprocess.DEVNULL)
-
-
-def tail(text, n=8):
-    return "\n".join("    " + l for l in text.splitlines()[-n:])
-
 
 # -- the targets and their seeds, read from cmpgates_test.go ------------------
-
-def go_string(text, i):
-    """Parses the Go string literal at text[i]; (bytes, index after it).
-    An interpreted literal is decoded by testlib.go_unquote."""
-    if text[i] == "`":
-        j = text.index("`", i + 1)
-        return text[i + 1:j].replace("\r", "").encode(), j + 1
-    assert text[i] == '"', text[i:i + 20]
-    j = i + 1
-    while text[j] != '"':
-        j += 2 if text[j] == "\\" else 1
-    return go_unquote(text[i:j + 1]), j + 1
-
-
-def go_values(args):
-    """The values of an f.Add argument list made of []byte("..."), "..."
-    and integer literals (optionally converted, int64(5))."""
-    vals, i = [], 0
-    while i < len(args):
-        c = args[i]
-        if c in " \t\n,":
-            i += 1
-        elif args.startswith("[]byte(", i):
-            b, i = go_string(args, i + len("[]byte("))
-            vals.append(b)
-            i = args.index(")", i) + 1
-        elif c in "\"`":
-            b, i = go_string(args, i)
-            vals.append(b.decode("utf-8", "surrogateescape"))
-        else:
-            m = re.compile(r"(?:\w+\()?(-?(?:0x[0-9a-fA-F]+|\d+))\)?").match(
-                args, i)
-            if not m:
-                raise ValueError("cannot read f.Add(%s)" % args)
-            vals.append(int(m.group(1), 0))
-            i = m.end()
-    return vals
-
 
 def read_targets():
     """{Target: {"types": [...], "seeds": [[values]...], "msg": ...}}, in
@@ -154,14 +99,7 @@ def read_targets():
     parts = re.split(r"^func (Fuzz\w+)\(f \*testing\.F\) \{$", text,
                      flags=re.M)
     for name, body in zip(parts[1::2], parts[2::2]):
-        sig = re.search(r"f\.Fuzz\(func\(t \*testing\.T, ([^)]*)\)", body)
-        types = [p.strip().split()[-1] for p in sig.group(1).split(",")]
-        # Parameters sharing a type ("a, b string"): fill in from the right.
-        for k in range(len(types) - 2, -1, -1):
-            if len(sig.group(1).split(",")[k].split()) == 1:
-                types[k] = types[k + 1]
-        seeds = [go_values(m.group(1)) for m in
-                 re.finditer(r"^\s*f\.Add\((.*)\)\s*$", body, flags=re.M)]
+        types, seeds = fuzz_signature(body)
         msg = "cmpgates: %s reached" % name
         if msg not in body:
             sys.exit("%s: no panic %r in %s" % (name, msg, TEST_FILE))
@@ -169,99 +107,7 @@ def read_targets():
     return targets
 
 
-def go118_encode(types, values):
-    """The bytes go-118-fuzz-build's testing.F.Fuzz decodes into values
-    (go-fuzz-headers' consumer, docs/corpus-tools.md): []byte and string
-    get a 4-byte big-endian length; 64-bit integers 8 bytes and an order
-    byte (even: little-endian)."""
-    out = b""
-    for t, v in zip(types, values):
-        if t in ("[]byte", "string"):
-            b = v if isinstance(v, bytes) else v.encode("utf-8",
-                                                         "surrogateescape")
-            if not b:
-                raise ValueError("an empty %s cannot be encoded" % t)
-            out += struct.pack(">I", len(b)) + b
-        elif t in ("int", "int64", "uint", "uint64"):
-            out += struct.pack("<Q", v & (2 ** 64 - 1)) + b"\x00"
-        elif t in ("int32", "uint32", "rune"):
-            out += struct.pack(">I", v & (2 ** 32 - 1))
-        elif t in ("int16", "uint16"):
-            out += struct.pack("<H", v & 0xffff) + b"\x00"
-        elif t in ("int8", "uint8", "byte"):
-            out += bytes([v & 0xff])
-        elif t == "bool":
-            out += b"\x00" if v else b"\x01"
-        else:
-            raise ValueError("type %s is not supported" % t)
-    return out
-
-
-def go_corpus_file(types, values):
-    """A "go test fuzz v1" file of the values (not canonical: \\x escapes)."""
-    lines = ["go test fuzz v1"]
-    for t, v in zip(types, values):
-        if t in ("[]byte", "string"):
-            b = v if isinstance(v, bytes) else v.encode("utf-8",
-                                                         "surrogateescape")
-            q = "".join(chr(c) if 0x20 <= c < 0x7f and c not in (34, 92)
-                        else "\\x%02x" % c for c in b)
-            lines.append('%s("%s")' % (t, q))
-        else:
-            lines.append("%s(%d)" % (t, v))
-    return "\n".join(lines) + "\n"
-
-
 # -- running ---------------------------------------------------------------
-
-class Run:
-    pass
-
-
-def run_polled(argv, cwd, limit, found, env=None):
-    """Runs argv in its own session, output to files in cwd, polling every
-    50 ms: .found is the time found(output so far) first held; SIGINT at
-    limit, SIGKILL 15 s later. .wall, .rc, .out."""
-    outp = os.path.join(cwd, ".bench.out")
-    r = Run()
-    r.found, r.timed_out = None, False
-    with open(outp, "w") as out:
-        t0 = time.monotonic()
-        p = subprocess.Popen(argv, cwd=cwd, stdout=out,
-                             stderr=subprocess.STDOUT, env=env,
-                             stdin=subprocess.DEVNULL, start_new_session=True)
-    RUNNING[:] = [p.pid]
-    size, killed = -1, 0
-    while p.poll() is None:
-        now = time.monotonic() - t0
-        if r.found is None:
-            sz = os.path.getsize(outp)
-            if sz != size:
-                size = sz
-                with open(outp, errors="replace") as f:
-                    if found(f.read()):
-                        r.found = now
-        if now > limit and killed == 0:
-            r.timed_out = True
-            os.killpg(p.pid, signal.SIGINT)
-            killed = 1
-        elif now > limit + 15 and killed == 1:
-            os.killpg(p.pid, signal.SIGKILL)
-            killed = 2
-        time.sleep(0.05)
-    r.wall = time.monotonic() - t0
-    r.rc = p.returncode
-    try:
-        os.killpg(p.pid, signal.SIGKILL)  # workers left behind, if any
-    except ProcessLookupError:
-        pass
-    RUNNING[:] = []
-    with open(outp, errors="replace") as f:
-        r.out = f.read()
-    if r.found is None and found(r.out):
-        r.found = r.wall
-    return r
-
 
 def reproduces(go, pkg, target, name, msg):
     r = sh([go, "test", "-count=1", "-timeout=120s",
@@ -357,14 +203,12 @@ class Bench:
     def lf_reproduces(self, pkg, target, info, crash):
         if not self.cgofuzz_ok:
             return True, "not replayed (no cgofuzz to convert it)"
-        out = os.path.join(pkg, "testdata", "fuzz", target)
-        r = sh([self.args.cgofuzz, "corpus", "convert", "-from", "go118",
-                "-types", ",".join(info["types"]), "-o", out, crash])
-        names = os.listdir(out) if os.path.isdir(out) else []
-        if r.returncode != 0 or len(names) != 1:
-            return False, "cgofuzz corpus convert -from go118 failed: %s" % (
-                (r.stdout + r.stderr).strip()[-200:])
-        if reproduces(self.go, pkg, target, names[0], info["msg"]):
+        name, why = go118_to_corpus(
+            self.args.cgofuzz, crash, info["types"],
+            os.path.join(pkg, "testdata", "fuzz", target))
+        if name is None:
+            return False, why
+        if reproduces(self.go, pkg, target, name, info["msg"]):
             return True, "reproduces with go test (converted)"
         return False, "the converted file DOES NOT REPRODUCE %r" % info["msg"]
 
@@ -373,52 +217,16 @@ class Bench:
     def build_libfuzzer(self, targets):
         """Builds a libFuzzer binary per target (self.lf_bins); None, or
         the reason why it cannot."""
-        go = self.go
-        pin = None
-        if os.path.exists(G118_PIN):
-            m = re.search(re.escape(G118) + r"\s+(\S+)", open(G118_PIN).read())
-            pin = m.group(1) if m else None
-        version = pin or "latest"
-        gobin = sh([go, "env", "GOBIN"]).stdout.strip() or os.path.join(
-            sh([go, "env", "GOPATH"]).stdout.strip().split(":")[0], "bin")
-        tool = shutil.which("go-118-fuzz-build") or os.path.join(
-            gobin, "go-118-fuzz-build")
-        if not os.access(tool, os.X_OK):
-            log("libFuzzer: go install %s@%s (into %s)" % (
-                G118, version, gobin))
-            r = sh([go, "install", "%s@%s" % (G118, version)])
-            if r.returncode != 0:
-                return "go install %s@%s failed: %s" % (
-                    G118, version, r.stderr.strip()[-300:])
-        if not shutil.which("clang"):
-            return "clang is not installed"
+        tool, version, why = go118_tool(self.go)
+        if why:
+            return why
         pkg = os.path.join(self.work, "libfuzzer", "cmpgates")
         shutil.copytree(SRC, pkg, ignore=shutil.ignore_patterns("known"))
-        # As OSS-Fuzz's compile_native_go_fuzzer: the fuzz targets move to
-        # a non-test file importing go-118-fuzz-build's testing package.
-        with open(os.path.join(pkg, TEST_FILE)) as f:
-            text = f.read().replace('"testing"', '"%s/testing"' % G118)
-        os.remove(os.path.join(pkg, TEST_FILE))
-        with open(os.path.join(pkg, "cmpgates_libfuzzer.go"), "w") as f:
-            f.write(text)
-        env = dict(os.environ, GOFLAGS="-mod=mod")
-        r = sh([go, "get", "%s/testing@%s" % (G118, version)], cwd=pkg,
-               env=env)
-        if r.returncode != 0:
-            return "go get %s/testing@%s failed: %s" % (
-                G118, version, r.stderr.strip()[-300:])
-        for target in targets:
-            a = os.path.join(pkg, target + ".a")
-            r = sh([tool, "-o", a, "-func", target, "."], cwd=pkg, env=env)
-            if r.returncode != 0:
-                return "go-118-fuzz-build -func %s failed: %s" % (
-                    target, (r.stdout + r.stderr).strip()[-300:])
-            b = os.path.join(self.work, target + ".libfuzzer")
-            r = sh(["clang", "-fsanitize=fuzzer", a, "-o", b], cwd=pkg)
-            if r.returncode != 0:
-                return "clang -fsanitize=fuzzer failed: %s" % (
-                    r.stderr.strip()[-300:])
-            self.lf_bins[target] = b
+        bins, why = go118_build(self.go, tool, version, pkg, TEST_FILE,
+                                targets, self.work)
+        if why:
+            return why
+        self.lf_bins.update(bins)
         log("build: `%s -o T.a -func T .` (go-118-fuzz-build %s, in a copy "
             "whose %s imports %s/testing), then `clang -fsanitize=fuzzer T.a "
             "-o T.libfuzzer` (%s)" % (os.path.basename(tool), version,
@@ -430,62 +238,12 @@ class Bench:
         go-fuzz-headers' layout, each checked to decode back to its seed."""
         problems = []
         for target in targets:
-            info = infos[target]
             d = os.path.join(self.work, "seeds", target)
-            os.makedirs(d)
-            for k, values in enumerate(info["seeds"]):
-                raw = os.path.join(d, "seed%d" % k)
-                with open(raw, "wb") as f:
-                    f.write(go118_encode(info["types"], values))
-                if self.cgofuzz_ok and not self.seed_roundtrips(
-                        raw, info["types"], values):
-                    problems.append("%s seed %d does not decode back" % (
-                        target, k))
+            problems += ["%s %s" % (target, p) for p in go118_seeds(
+                self.args.cgofuzz if self.cgofuzz_ok else None, self.work, d,
+                infos[target]["types"], infos[target]["seeds"])]
             self.lf_seeds[target] = d
         return problems
-
-    def seed_roundtrips(self, raw, types, values):
-        chk = os.path.join(self.work, "seedcheck")
-        shutil.rmtree(chk, ignore_errors=True)
-        os.makedirs(chk)
-        want = os.path.join(chk, "want")
-        with open(want, "w") as f:
-            f.write(go_corpus_file(types, values))
-        got = sh([self.args.cgofuzz, "corpus", "convert", "-from", "go118",
-                  "-types", ",".join(types), "-o",
-                  os.path.join(chk, "got"), raw])
-        fmt = sh([self.args.cgofuzz, "corpus", "fmt", want])
-        files = glob.glob(os.path.join(chk, "got", "*"))
-        return (got.returncode == 0 and fmt.returncode == 0 and
-                len(files) == 1 and
-                open(files[0]).read().rstrip("\n") == fmt.stdout.rstrip("\n"))
-
-
-def clang_version():
-    r = sh(["clang", "--version"])
-    return r.stdout.splitlines()[0] if r.returncode == 0 else "no clang"
-
-
-def has_cmpfeedback(cgofuzz):
-    r = sh([cgofuzz, "fuzz", "-h"])
-    return "cmpfeedback" in r.stdout + r.stderr
-
-
-def median_of(times, cap):
-    return statistics.median([cap if t is None else t for t in times])
-
-
-def fmt_time(t):
-    return "miss" if t is None else "%.1f" % t
-
-
-def ratio(num, den, num_missed, den_missed):
-    """num/den of medians; '>=' when num's median is a cap (a lower bound),
-    '<=' when den's is, '?' when both."""
-    if num_missed and den_missed:
-        return "? (both medians are caps)"
-    return "%s%.1fx" % (">=" if num_missed else "<=" if den_missed else "",
-                        num / den)
 
 
 # -- time to failure --------------------------------------------------------
@@ -625,40 +383,7 @@ def summary(targets, engines, caps, results):
         "higher; a ratio marked `>=` or `<=` is a bound.")
 
 
-def header(args, go, cgofuzz_ok):
-    log("- date: %s" % datetime.datetime.now().strftime("%Y-%m-%d %H:%M"))
-    log("- go: %s" % sh([go, "version"]).stdout.strip())
-    if cgofuzz_ok:
-        log("- cgofuzz: %s (%s, built %s)" % (
-            args.cgofuzz, sh([args.cgofuzz, "version"]).stdout.strip(),
-            time.ctime(os.path.getmtime(args.cgofuzz))))
-    try:
-        rev = sh(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).stdout
-    except OSError:
-        rev = ""
-    log("- repository: %s" % (rev.strip() or "?"))
-    log("- machine: %d cores, load average %s at the start" % (
-        os.cpu_count(), " ".join("%.2f" % x for x in os.getloadavg())))
-
-
 # -- overhead ------------------------------------------------------------
-
-def final_stats(path, target):
-    """The target's last -fuzzstats row as a dict, or None."""
-    try:
-        with open(path) as f:
-            rows = [l.rstrip("\n").split(",") for l in f]
-    except OSError:
-        return None
-    if not rows:
-        return None
-    head = rows[0]
-    mine = [r for r in rows[1:] if len(r) == len(head) and
-            (r[head.index("target")] == target or
-             r[head.index("target")].endswith(":" + target) or
-             r[head.index("target")].endswith("." + target))]
-    return dict(zip(head, mine[-1])) if mine else None
-
 
 def overhead(args, go, work):
     if not os.access(args.cgofuzz, os.X_OK):
@@ -686,13 +411,16 @@ def overhead(args, go, work):
     bins = {}
     for pkg, target in chosen:
         out = os.path.join(work, pkg.replace("/", "_") + ".test")
-        r = sh([go, "test", "-c", "-fuzz=^%s$" % target, "-o", out, pkg],
-               cwd=os.path.join(goroot, "src"))
+        own = OWN_TARGETS.get(pkg)
+        r = sh([go, "test", "-c", "-fuzz=^%s$" % target, "-o", out,
+                "." if own else pkg],
+               cwd=own or os.path.join(goroot, "src"))
         if r.returncode != 0:
             sys.exit("building %s failed:\n%s" % (pkg, r.stdout + r.stderr))
-        log("build: `(cd $(go env GOROOT)/src && go test -c -fuzz=^%s$ -o "
-            "X.test %s)`" % (target, pkg))
-        bins[target] = (out, os.path.join(goroot, "src", pkg))
+        log("build: `(cd %s && go test -c -fuzz=^%s$ -o X.test %s)`" % (
+            os.path.relpath(own, ROOT) if own else "$(go env GOROOT)/src",
+            target, "." if own else pkg))
+        bins[target] = (out, own or os.path.join(goroot, "src", pkg))
     log("")
     log("## runs")
     log("")
@@ -840,18 +568,9 @@ def main():
         else:
             time_to_failure(args, go, work)
     finally:
-        for pid in RUNNING:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        kill_running()
         shutil.rmtree(work, ignore_errors=True)
-        if LINES:
-            os.makedirs(os.path.dirname(os.path.abspath(args.out)),
-                        exist_ok=True)
-            with open(args.out, "w") as f:
-                f.write("\n".join(LINES) + "\n")
-            print("written to %s" % args.out)
+        write_report(args.out)
 
 
 if __name__ == "__main__":

@@ -149,9 +149,10 @@ static int add_dict_file(void *dst, const char *value, cgofuzz_err *why) {
 }
 
 /* The dictionary of this run in *out: -dict files, then (autodict, Go
- * binaries only) the binary's constants; the corpus's tokens are added by
- * the coordinator once it has loaded the corpus. Returns 0 (*out NULL when
- * there is no dictionary), or the exit status when a -dict file is bad or
+ * binaries only) the binary's constants: its data's now, its code's by the
+ * coordinator (cfg->dict_code) unless dictout; the corpus's tokens are
+ * added by the coordinator once it has loaded the corpus. Returns 0 (*out NULL
+ * when there is no dictionary), or the exit status when a -dict file is bad or
  * memory runs out. */
 static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
                       bool autodict, bool dictout, cgofuzz_coord_dict **out) {
@@ -173,12 +174,18 @@ static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
     }
   }
   if (autodict && go_binary) {
+    /* -dictout writes the whole dictionary before fuzzing, so it waits
+     * for objdump; otherwise the coordinator adds the code's constants
+     * when objdump is done, without holding the first inputs back. */
     cgofuzz_err err = {0};
     size_t added = 0;
-    if (cgofuzz_coord_dict_from_binary(d, cfg->binary, cfg->target, &added,
-                                       &err) != 0 &&
-        cfg->verbose && !cfg->quiet)
+    int r = dictout ? cgofuzz_coord_dict_from_binary(d, cfg->binary,
+                                                     cfg->target, &added, &err)
+                    : cgofuzz_coord_godict_data(d, cfg->binary, cfg->target,
+                                                &added, &err);
+    if (r != 0 && cfg->verbose && !cfg->quiet)
       fprintf(stderr, "cgofuzz: %s\n", err.msg);
+    cfg->dict_code = !dictout && r == 0;
     cfg->dict_corpus = true;
   }
   *out = d;

@@ -133,6 +133,9 @@ typedef struct cgofuzz_coord_config {
   struct cgofuzz_coord_dict *dict;
   bool dict_corpus;
   const char *dict_out;
+  /* dict_code: the coordinator adds the constants of the binary's code
+   * (cgofuzz_coord_godict_code_start) while it fuzzes. */
+  bool dict_code;
   /* Run-time comparison feedback (coord_cmp.c, docs/comparisons.md): for
    * a Go binary built with -fuzz on linux/amd64, a patched copy traces
    * each corpus entry's comparisons and the user's workers run the
@@ -242,13 +245,32 @@ int cgofuzz_coord_dict_load(cgofuzz_coord_dict *d, const char *path,
  * string literals passed to comparisons or indexed next to a length, in
  * the package of target (the symbol <pkg>.<target>) and the rest of its
  * module, and the string literals of the package's data (tables, map
- * literals). Disassembles with `go tool objdump` (go from $PATH); 0 and
- * *added, or -1 with err saying why nothing could be taken (not ELF, no
- * such symbol) or why the code was not read (no go, objdump failed: the
- * data's literals are still added, counted in *added). */
+ * literals). Disassembles with `go tool objdump` (go from $PATH) and waits
+ * for it; 0 and *added, or -1 with err saying why nothing could be taken
+ * (not ELF, no such symbol) or why the code was not read (no go, objdump
+ * failed: the data's literals are still added, counted in *added). */
 int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
                                    const char *target, size_t *added,
                                    cgofuzz_err *err);
+/* The same in two parts, so that fuzzing need not wait for objdump: the
+ * data's literals now (needs no go), ... */
+int cgofuzz_coord_godict_data(cgofuzz_coord_dict *d, const char *binary,
+                              const char *target, size_t *added,
+                              cgofuzz_err *err);
+/* ... and the code's constants from `go tool objdump`, started in the
+ * background (-1 with err when it cannot start: no go, not ELF); d must
+ * outlive the job. */
+typedef struct cgofuzz_godict_job cgofuzz_godict_job;
+int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
+                                    const char *target,
+                                    cgofuzz_godict_job **job, cgofuzz_err *err);
+/* 0 while objdump runs (block: waits for it); 1 when its output has been
+ * read into d (*added tokens; 1 again on later calls, adding none); -1
+ * with err when it failed or took over two minutes. */
+int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *job, bool block,
+                                   size_t *added, cgofuzz_err *err);
+/* Stops objdump if it still runs, and frees the job (NULL: nothing). */
+void cgofuzz_coord_godict_code_free(cgofuzz_godict_job *job);
 /* Tokens from src (-1: all). */
 size_t cgofuzz_coord_dict_count(const cgofuzz_coord_dict *d, int src);
 /* Writes the dictionary in libFuzzer's format, grouped by source. */

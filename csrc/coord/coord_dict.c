@@ -378,6 +378,23 @@ static void recompute_share(cgofuzz_dsched *x) {
   x->share = clamp(yd / (yd + yg), DICT_SHARE_MIN, DICT_SHARE_MAX);
 }
 
+/* Turns dictionary calls on once there are tokens, and gives credit for a
+ * first exact run of each token added (tokens can come after the start:
+ * the code's constants). */
+static void dict_credit(cgofuzz_dsched *x, const cgofuzz_coord_dict *d,
+                        size_t added) {
+  if (!x->any_arg || d->n == 0 || added == 0)
+    return;
+  if (!x->on) {
+    x->on = true;
+    x->credit = 0;
+    recompute_share(x);
+  }
+  double more = (double)added * 2 * DICT_EXACT_COST;
+  x->credit = clamp((x->credit > 0 ? x->credit : 0) + (more > 512 ? more : 512),
+                    0, DICT_CREDIT_MAX);
+}
+
 int cgofuzz_dict_start(coord *c) {
   const cgofuzz_coord_config *cfg = c->cfg;
   cgofuzz_dsched *x = &c->dx;
@@ -397,16 +414,16 @@ int cgofuzz_dict_start(coord *c) {
     fprintf(stderr,
             "cgofuzz: dictionary: %zu tokens (%zu from -dict files, %zu from "
             "the target's package, %zu from its module, %zu from the "
-            "corpus)\n",
+            "corpus)%s\n",
             d->n, cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_USER),
             cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_BINARY),
             cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_MODULE),
-            cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_CORPUS));
-  bool any_arg = false;
+            cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_CORPUS),
+            cfg->dict_code ? "; its code's constants follow" : "");
   for (size_t i = 0; i < cfg->n_kinds; i++)
-    any_arg = any_arg || cfg->kinds[i] == CGOFUZZ_BYTES ||
-              cfg->kinds[i] == CGOFUZZ_STRING || kind_width(cfg->kinds[i]);
-  if (d->n == 0 || !any_arg)
+    x->any_arg = x->any_arg || cfg->kinds[i] == CGOFUZZ_BYTES ||
+                 cfg->kinds[i] == CGOFUZZ_STRING || kind_width(cfg->kinds[i]);
+  if (!x->any_arg)
     return 0;
   uint64_t seed;
   if (cgofuzz_godebug_fuzzseed(getenv("GODEBUG"), &seed))
@@ -418,10 +435,39 @@ int cgofuzz_dict_start(coord *c) {
     x->only = DICT_CALL_EXACT;
   else if (only && !strcmp(only, "base"))
     x->only = DICT_CALL_BASE;
-  x->on = true;
-  x->credit = clamp((double)d->n * 2 * DICT_EXACT_COST, 512, DICT_CREDIT_MAX);
-  recompute_share(x);
+  if (cfg->dict_code) {
+    cgofuzz_err err = {0};
+    if (cgofuzz_coord_godict_code_start(d, cfg->binary, cfg->target, &x->job,
+                                        &err) != 0 &&
+        cfg->verbose && !cfg->quiet && !cfg->observer)
+      fprintf(stderr, "cgofuzz: %s\n", err.msg);
+    x->job_t0 = cgofuzz_mono_ms();
+  }
+  dict_credit(x, d, d->n);
   return 0;
+}
+
+void cgofuzz_dict_step(coord *c) {
+  cgofuzz_dsched *x = &c->dx;
+  if (!x->job)
+    return;
+  const cgofuzz_coord_config *cfg = c->cfg;
+  cgofuzz_err err = {0};
+  size_t added = 0;
+  int r = cgofuzz_coord_godict_code_poll(x->job, false, &added, &err);
+  if (r == 0)
+    return;
+  bool say = cfg->verbose && !cfg->quiet && !cfg->observer;
+  if (r < 0 && say)
+    fprintf(stderr, "cgofuzz: %s\n", err.msg);
+  else if (say)
+    fprintf(stderr,
+            "cgofuzz: dictionary: %zu tokens from the code (go tool objdump, "
+            "%lld ms), %zu in all\n",
+            added, (long long)(cgofuzz_mono_ms() - x->job_t0), cfg->dict->n);
+  cgofuzz_coord_godict_code_free(x->job);
+  x->job = NULL;
+  dict_credit(x, cfg->dict, added);
 }
 
 void cgofuzz_dict_stop(coord *c) {
@@ -435,6 +481,7 @@ void cgofuzz_dict_stop(coord *c) {
             (unsigned long long)x->calls[2], (unsigned long long)x->found[2],
             (unsigned long long)x->calls[0], (unsigned long long)x->found[0],
             x->share);
+  cgofuzz_coord_godict_code_free(x->job); /* a run shorter than objdump */
   free(x->cum);
   cgofuzz_values_free(&x->vals);
   memset(x, 0, sizeof *x);

@@ -10,7 +10,10 @@
  *     go.string.* before Go 1.20, up to the next symbol);
  *  2. `go version -m` names the main module, and `go tool objdump -s`
  *     disassembles the functions of the target's package (and its _test
- *     twin) and of the rest of its module;
+ *     twin) and of the rest of its module. It takes a few hundred ms
+ *     (go builds objdump into its cache first): fuzzing does not wait for
+ *     it, the coordinator adds the code's tokens when it is done
+ *     (cgofuzz_coord_godict_code_start/poll);
  *  3. each function's instructions are read with a little register
  *     tracking (an immediate moved into a register, a RIP-relative LEAQ):
  *      - comparisons with an immediate (CMPW/CMPL/CMPQ, TEST, arm64 CMP):
@@ -60,7 +63,9 @@
  * (and the data, which is the same).
  */
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -889,119 +894,271 @@ static void on_line(walker *w, char *line) {
   on_insn(w, addr, hl / 2, f[3]);
 }
 
-int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
-                                   const char *target, size_t *added,
-                                   cgofuzz_err *err) {
+/* A reading of a binary's code: `go tool objdump` writing into an
+ * unlinked temporary file while the run goes on. Owns the mapped image,
+ * the walker (which points into it) and the package name. */
+struct cgofuzz_godict_job {
   elfimg e;
   walker w;
-  memset(&w, 0, sizeof w);
-  cgofuzz_buf out = {0}, re = {0}, tpkg = {0};
-  char *go = NULL, *modpath = NULL;
-  int rc = -1;
-  *added = 0;
-  if (elf_open(&e, binary) != 0) {
+  cgofuzz_buf tpkg;
+  pid_t pid;  /* 0 when no objdump runs */
+  FILE *out;  /* its stdout */
+  int64_t t0; /* when it started */
+  bool done;  /* the code was read (or given up on) */
+};
+
+static void job_close(cgofuzz_godict_job *j) {
+  if (j->pid > 0) {
+    kill(j->pid, SIGKILL);
+    cgofuzz_spawn_wait(j->pid, -1, NULL);
+    j->pid = 0;
+  }
+  if (j->out)
+    fclose(j->out);
+  j->out = NULL;
+  free(j->w.pend);
+  free(j->w.tabs);
+  free(j->w.lens);
+  j->w.pend = j->w.tabs = NULL;
+  j->w.lens = NULL;
+  elf_close(&j->e);
+  memset(&j->e, 0, sizeof j->e);
+  cgofuzz_buf_free(&j->tpkg);
+  j->done = true;
+}
+
+/* Opens the image, finds the target's package (the symbol <pkg>.<target>)
+ * and Go's string data, and sets the walker up. */
+static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
+                    const char *binary, const char *target, cgofuzz_err *err) {
+  elfimg *e = &j->e;
+  walker *w = &j->w;
+  if (elf_open(e, binary) != 0) {
     cgofuzz_errf(err, 0, "%s: not an ELF file with a symbol table", binary);
-    goto done;
+    return -1;
   }
   size_t tl = strlen(target);
-  for (size_t i = 0; i < e.nsym; i++) {
-    const Elf64_Sym *s = &e.sym[i];
-    const char *name = sym_name(&e, s);
+  for (size_t i = 0; i < e->nsym; i++) {
+    const Elf64_Sym *s = &e->sym[i];
+    const char *name = sym_name(e, s);
     size_t n = strlen(name);
     if (!strcmp(name, "go:string.*") || !strcmp(name, "go.string.*")) {
-      w.str_lo = s->st_value; /* go.string.* before Go 1.20 */
+      w->str_lo = s->st_value; /* go.string.* before Go 1.20 */
       continue;
     }
-    if (tpkg.len || ELF64_ST_TYPE(s->st_info) != STT_FUNC || n <= tl + 1 ||
+    if (j->tpkg.len || ELF64_ST_TYPE(s->st_info) != STT_FUNC || n <= tl + 1 ||
         strcmp(name + n - tl, target) != 0 || name[n - tl - 1] != '.' ||
         pkg_len(name) != n - tl - 1)
       continue;
     size_t pl = n - tl - 1;
     if (pl > 5 && !strncmp(name + pl - 5, "_test", 5))
       pl -= 5;
-    cgofuzz_buf_append(&tpkg, name, pl);
+    cgofuzz_buf_append(&j->tpkg, name, pl);
   }
-  if (!tpkg.len) {
+  if (!j->tpkg.len) {
     cgofuzz_errf(err, 0, "%s: no function symbol <package>.%s", binary, target);
-    goto done;
+    return -1;
   }
-  if (w.str_lo) { /* Go's string data end where the next symbol starts */
-    w.str_hi = ~0ull;
-    for (size_t i = 0; i < e.nsym; i++)
-      if (e.sym[i].st_value > w.str_lo && e.sym[i].st_value < w.str_hi)
-        w.str_hi = e.sym[i].st_value;
-    if (w.str_hi == ~0ull)
-      w.str_lo = w.str_hi = 0;
+  if (w->str_lo) { /* Go's string data end where the next symbol starts */
+    w->str_hi = ~0ull;
+    for (size_t i = 0; i < e->nsym; i++)
+      if (e->sym[i].st_value > w->str_lo && e->sym[i].st_value < w->str_hi)
+        w->str_hi = e->sym[i].st_value;
+    if (w->str_hi == ~0ull)
+      w->str_lo = w->str_hi = 0;
   }
-  w.elf = &e;
-  w.d = d;
-  w.arm64 = e.eh.e_machine == EM_AARCH64;
-  w.tpkg = (const char *)coord_cstr(&tpkg);
-  w.tpkg_len = tpkg.len;
-  if (!(go = find_go())) {
-    cgofuzz_errf(err, 0,
-                 "go is not in $PATH: no constants taken from the code of %s",
-                 binary);
-    goto data;
+  w->elf = e;
+  w->d = d;
+  w->arm64 = e->eh.e_machine == EM_AARCH64;
+  w->tpkg = (const char *)coord_cstr(&j->tpkg);
+  w->tpkg_len = j->tpkg.len;
+  if (!w->tpkg) {
+    cgofuzz_errf(err, 0, "out of memory");
+    return -1;
   }
-  char *vargv[] = {go, "version", "-m", (char *)binary, NULL};
-  if (run_go(go, vargv, &out) == 0) {
-    cgofuzz_buf_putc(&out, 0);
+  return 0;
+}
+
+int cgofuzz_coord_godict_data(cgofuzz_coord_dict *d, const char *binary,
+                              const char *target, size_t *added,
+                              cgofuzz_err *err) {
+  cgofuzz_godict_job j;
+  memset(&j, 0, sizeof j);
+  *added = 0;
+  int rc = job_open(&j, d, binary, target, err);
+  if (rc == 0) {
+    scan_objects(&j.w);
+    *added = j.w.added;
+    if (j.w.oom) {
+      cgofuzz_errf(err, 0, "out of memory");
+      rc = -1;
+    }
+  }
+  job_close(&j);
+  return rc;
+}
+
+/* The functions `go tool objdump -s` disassembles: those of the target's
+ * package, its _test twin and the rest of the main module (from `go
+ * version -m`). */
+static void objdump_re(const char *go, const char *binary,
+                       const cgofuzz_buf *tpkg, cgofuzz_buf *re) {
+  cgofuzz_buf out = {0};
+  char *modpath = NULL;
+  char *vargv[] = {(char *)go, "version", "-m", (char *)binary, NULL};
+  if (run_go(go, vargv, &out) == 0 && cgofuzz_buf_putc(&out, 0) == 0) {
     const char *m = strstr((const char *)out.data, "\n\tmod\t");
     if (m) {
       m += 6;
       modpath = strndup(m, strcspn(m, "\t\n"));
     }
   }
-  cgofuzz_buf_puts(&re, "^(?:");
-  quote_re(&re, (const char *)tpkg.data, tpkg.len);
-  cgofuzz_buf_puts(&re, "|");
-  quote_re(&re, (const char *)tpkg.data, tpkg.len);
-  cgofuzz_buf_puts(&re, "_test");
+  cgofuzz_buf_puts(re, "^(?:");
+  quote_re(re, (const char *)tpkg->data, tpkg->len);
+  cgofuzz_buf_puts(re, "|");
+  quote_re(re, (const char *)tpkg->data, tpkg->len);
+  cgofuzz_buf_puts(re, "_test");
   if (modpath && *modpath) {
-    cgofuzz_buf_puts(&re, "|");
-    quote_re(&re, modpath, strlen(modpath));
-    cgofuzz_buf_puts(&re, "|");
-    quote_re(&re, modpath, strlen(modpath));
-    cgofuzz_buf_puts(&re, "/[^.]*");
+    cgofuzz_buf_puts(re, "|");
+    quote_re(re, modpath, strlen(modpath));
+    cgofuzz_buf_puts(re, "|");
+    quote_re(re, modpath, strlen(modpath));
+    cgofuzz_buf_puts(re, "/[^.]*");
   }
-  cgofuzz_buf_puts(&re, ")\\.");
+  cgofuzz_buf_puts(re, ")\\.");
+  free(modpath);
+  cgofuzz_buf_free(&out);
+}
+
+int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
+                                    const char *target,
+                                    cgofuzz_godict_job **out,
+                                    cgofuzz_err *err) {
+  *out = NULL;
+  cgofuzz_godict_job *j = calloc(1, sizeof *j);
+  if (!j) {
+    cgofuzz_errf(err, 0, "out of memory");
+    return -1;
+  }
+  char *go = NULL;
+  cgofuzz_buf re = {0};
+  int rc = -1;
+  if (job_open(j, d, binary, target, err) != 0)
+    goto fail;
+  if (!(go = find_go())) {
+    cgofuzz_errf(err, 0,
+                 "go is not in $PATH: no constants taken from the code of %s",
+                 binary);
+    goto fail;
+  }
+  objdump_re(go, binary, &j->tpkg, &re);
+  if (!(j->out = tmpfile())) {
+    cgofuzz_errf(err, errno, "a temporary file for go tool objdump");
+    goto fail;
+  }
   char *oargv[] = {
       go, "tool", "objdump", "-s", coord_cstr(&re), (char *)binary, NULL};
-  out.len = 0;
-  if (run_go(go, oargv, &out) != 0) {
-    cgofuzz_errf(err, 0,
-                 "go tool objdump %s failed: no constants taken from its code",
-                 binary);
-    goto data;
+  cgofuzz_spawn sp = {.path = go,
+                      .argv = oargv,
+                      .stdout_fd = fileno(j->out),
+                      .stderr_fd = -1,
+                      .die_with_parent = true};
+  j->t0 = cgofuzz_mono_ms();
+  if (!coord_cstr(&re) || (j->pid = cgofuzz_spawn_start(&sp)) < 0) {
+    j->pid = 0;
+    cgofuzz_errf(err, errno, "starting go tool objdump %s", binary);
+    goto fail;
   }
-  w.src = CGOFUZZ_DICT_MODULE;
-  cgofuzz_buf_putc(&out, 0);
-  for (char *p = (char *)out.data; *p && !w.oom;) {
-    char *nl = strchr(p, '\n');
-    if (nl)
-      *nl = 0;
-    on_line(&w, p);
-    p = nl ? nl + 1 : p + strlen(p);
-  }
-  flush_function(&w);
+  *out = j;
   rc = 0;
-data: /* needs no go: taken when the code could not be read too */
-  scan_objects(&w);
-  *added = w.added;
-  if (w.oom) {
+fail:
+  if (rc != 0) {
+    job_close(j);
+    free(j);
+  }
+  free(go);
+  cgofuzz_buf_free(&re);
+  return rc;
+}
+
+int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *j, bool block,
+                                   size_t *added, cgofuzz_err *err) {
+  *added = 0;
+  if (j->done)
+    return 1;
+  int st = 0;
+  int64_t left = OBJDUMP_TIMEOUT_MS - (cgofuzz_mono_ms() - j->t0);
+  if (block) {
+    bool timed_out = false;
+    st = cgofuzz_spawn_wait(j->pid, left > 0 ? (int)left : 0, &timed_out);
+    j->pid = 0; /* reaped (killed first when the time was up) */
+    if (timed_out)
+      st = -1;
+  } else {
+    pid_t r;
+    while ((r = waitpid(j->pid, &st, WNOHANG)) < 0 && errno == EINTR)
+      ;
+    if (r == 0 && left > 0)
+      return 0;
+    if (r == 0)
+      st = -1; /* too long: job_close kills it */
+    else
+      j->pid = 0;
+  }
+  if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    cgofuzz_errf(err, 0, "go tool objdump %s: no constants taken from its code",
+                 st < 0 ? "took too long" : "failed");
+    job_close(j);
+    return -1;
+  }
+  /* Parse what it wrote, a line at a time. */
+  walker *w = &j->w;
+  w->src = CGOFUZZ_DICT_MODULE;
+  rewind(j->out);
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  while (!w->oom && (n = getline(&line, &cap, j->out)) >= 0) {
+    if (n > 0 && line[n - 1] == '\n')
+      line[n - 1] = 0;
+    on_line(w, line);
+  }
+  free(line);
+  flush_function(w);
+  *added = w->added;
+  int rc = 1;
+  if (w->oom) {
     cgofuzz_errf(err, 0, "out of memory");
     rc = -1;
   }
-done:
-  free(w.pend);
-  free(w.tabs);
-  free(w.lens);
-  free(go);
-  free(modpath);
-  cgofuzz_buf_free(&out);
-  cgofuzz_buf_free(&re);
-  cgofuzz_buf_free(&tpkg);
-  elf_close(&e);
+  job_close(j);
+  return rc;
+}
+
+void cgofuzz_coord_godict_code_free(cgofuzz_godict_job *j) {
+  if (!j)
+    return;
+  job_close(j);
+  free(j);
+}
+
+int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
+                                   const char *target, size_t *added,
+                                   cgofuzz_err *err) {
+  size_t code = 0, data = 0;
+  cgofuzz_godict_job *j = NULL;
+  int rc = cgofuzz_coord_godict_code_start(d, binary, target, &j, err);
+  if (rc == 0) {
+    rc = cgofuzz_coord_godict_code_poll(j, true, &code, err) == 1 ? 0 : -1;
+    cgofuzz_coord_godict_code_free(j);
+  }
+  /* The data needs no go: taken when the code could not be read too. */
+  cgofuzz_err derr = {0};
+  if (cgofuzz_coord_godict_data(d, binary, target, &data, &derr) != 0 &&
+      rc == 0) {
+    *err = derr;
+    rc = -1;
+  }
+  *added = code + data;
   return rc;
 }

@@ -253,7 +253,10 @@ typedef struct cgofuzz_dsched {
   size_t cum_n;
   unsigned picks; /* since cum was computed */
   cgofuzz_values vals;
-  int only; /* $CGOFUZZ_DICT_CALLS=exact|base: every call of that kind */
+  int only;     /* $CGOFUZZ_DICT_CALLS=exact|base: every call of that kind */
+  bool any_arg; /* an argument a token can go into */
+  struct cgofuzz_godict_job *job; /* the code's constants, still coming */
+  int64_t job_t0;
 } cgofuzz_dsched;
 
 /* Adds the integer v of width bytes (2, 4, 8) in both byte orders unless
@@ -265,6 +268,9 @@ struct coord;
  * corpus's tokens, writes -dictout). -1: the run must fail (message set). */
 int cgofuzz_dict_start(struct coord *c);
 void cgofuzz_dict_stop(struct coord *c);
+/* Adds the code's constants once objdump is done (cfg->dict_code); called
+ * on every turn of the loop. */
+void cgofuzz_dict_step(struct coord *c);
 /* The kind of the next call for an idle worker after the warm-up. */
 int cgofuzz_dict_next(struct coord *c);
 /* Builds the value of a dictionary call from corpus entry idx into

@@ -548,6 +548,7 @@ static void run_loop(coord *c) {
     if (cfg->fuzz_ns && now - c->start_ms >= cfg->fuzz_ns / 1000000)
       break;
     cgofuzz_cmp_step(c);
+    cgofuzz_dict_step(c);
     for (size_t i = 0; i < c->np && !c->done; i++)
       if (c->slots[i].state == W_IDLE || c->slots[i].state == W_DOWN)
         dispatch(c, &c->slots[i]);

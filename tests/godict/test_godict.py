@@ -283,6 +283,20 @@ def test_planted_found_and_reproduced(case, target, msg):
         assert data == 'go test fuzz v1\n[]byte("\\xe5\\x91<z")\n', data
 
 
+def test_code_constants_arrive_while_fuzzing(case):
+    """Without -dictout, fuzzing does not wait for `go tool objdump`: the
+    run starts with the data's and the corpus's tokens, and the code's
+    constants join when objdump is done; the loop's key (in the code only,
+    and with comparison feedback off) still finds the bug."""
+    r = case.fuzz("FuzzLoop", FIND_BUDGET, "-v", "-cmpfeedback=false")
+    assert "its code's constants follow" in r.stderr, str(r)
+    m = re.search(r"cgofuzz: dictionary: (\d+) tokens from the code \(go "
+                  r"tool objdump, \d+ ms\), \d+ in all", r.stderr)
+    assert m and int(m.group(1)) > 0, str(r)
+    assert r.stderr.index("its code's constants follow") < m.start(), str(r)
+    assert r.rc == 1 and "godict: loop key matched" in r.stdout, str(r)
+
+
 @pytest.mark.parametrize("mode", ["exact", "base"])
 def test_each_call_kind_rebuilds_exactly(case, mode):
     """Every call an exact run of a built input, or every call Go's

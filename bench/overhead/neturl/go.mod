@@ -1,0 +1,3 @@
+module neturl
+
+go 1.18
