@@ -224,7 +224,9 @@ class Bench:
                                                              r.stderr))
         d = copy_bug(bug, os.path.join(self.work, "fixed", bug["name"]))
         if bug["module"] == "std":
-            env = go_env(bug, toolchain=bug["fixed"])
+            # "fixed_check": a later release with the fix, where the first
+            # one is not served by the Go module proxy.
+            env = go_env(bug, toolchain=bug.get("fixed_check", bug["fixed"]))
         else:
             env = go_env(bug)
             r = sh([self.go, "get", "%s@%s" % (bug["module"], bug["fixed"])],

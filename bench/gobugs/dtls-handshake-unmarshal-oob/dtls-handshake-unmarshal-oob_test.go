@@ -1,0 +1,24 @@
+package bug
+
+import (
+	"testing"
+
+	"github.com/pion/dtls/v2/pkg/protocol/handshake"
+)
+
+// Adapted from the project's own FuzzDtlsHandshake
+// (pkg/protocol/handshake/fuzz_test.go, added in v2.2.4): unmarshal a
+// handshake message and marshal it again.
+func FuzzDtlsHandshake(f *testing.F) {
+	f.Add([]byte("\x01\x00\x00:\x00\x00\x00\x00\x00\x00\x00:\xfe\xfd\x88n\t\x00\x00\a\x0e\x15\x1c#*18?FMT[bipw~\x85\x8c\x93\x9a\xa1\xa8\xaf\xb6\xbd\x00\x04\x01\x02\x03\x04\x00\x04\xc0+\xc0/\x01\x00\x00\b\x00\n\x00\x04\x00\x02\x00\x1d"))
+	f.Add([]byte("\x02\x00\x00,\x00\x00\x00\x00\x00\x00\x00,\xfe\xfd\x88n\t\x00\x00\a\x0e\x15\x1c#*18?FMT[bipw~\x85\x8c\x93\x9a\xa1\xa8\xaf\xb6\xbd\x04\t\t\t\t\xc0+\x00\x00\x00"))
+	f.Add([]byte("\x03\x00\x00\x13\x00\x00\x00\x00\x00\x00\x00\x13\xfe\xfd\x100123456789abcdef"))
+	f.Add([]byte("\x0e\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h := &handshake.Handshake{}
+		if err := h.Unmarshal(data); err != nil {
+			return
+		}
+		_, _ = h.Marshal()
+	})
+}

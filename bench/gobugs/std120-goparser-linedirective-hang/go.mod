@@ -1,0 +1,3 @@
+module gobugs.test/std120-goparser-linedirective-hang
+
+go 1.18
