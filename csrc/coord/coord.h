@@ -120,6 +120,7 @@ typedef struct cgofuzz_coord_config {
   char **input_names; /* for messages, parallel to inputs (may be NULL) */
   size_t n_inputs;
   int worker_output_fd;
+  int worker_stdout_fd; /* 0: as worker_output_fd (else as it, for stdout) */
   /* Extra environment for the workers ("NAME=value"), after ours. */
   char **worker_env;
   size_t n_worker_env;

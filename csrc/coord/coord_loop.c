@@ -181,6 +181,9 @@ int cgofuzz_coord_start_worker(coord *c, slot *s) {
   const uint8_t *l;
   size_t n;
   int out = c->cfg->observer ? c->cfg->worker_output_fd : -1;
+  int sout = c->cfg->observer && c->cfg->worker_stdout_fd
+                 ? c->cfg->worker_stdout_fd
+                 : out;
   /* A C target's worker has a watchdog of its own (10 s, 2048 MiB): give
    * it our limits, so that it does not stop an input before we would. A Go
    * test binary would reject these flags. */
@@ -209,7 +212,7 @@ int cgofuzz_coord_start_worker(coord *c, slot *s) {
    * (coord_death.c); under a front end it is also copied to out, so
    * reports still reach the front end's stderr. */
   s->w.keep_stderr = true;
-  if (cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, c->wenv, NULL, out,
+  if (cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, c->wenv, NULL, sout,
                            out, &err) != 0) {
     cgofuzz_coord_failf(c, "fuzzing process terminated without fuzzing: %s",
                         err.msg);

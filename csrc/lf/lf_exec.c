@@ -39,7 +39,9 @@ int cgofuzz_lf_exec_init(lf_exec *x, const cgofuzz_lf_target *t,
   memset(x, 0, sizeof *x);
   x->t = t;
   x->o = o;
-  x->output_fd = output_fd;
+  /* -close_fd_mask: 1 closes the target's stdout, 2 its stderr. */
+  x->output_fd = (o->close_fd_mask & 2) ? -1 : output_fd;
+  x->stdout_fd = (o->close_fd_mask & 1) ? -1 : output_fd;
   x->status = -1;
   cgofuzz_err err = {0};
   if (cgofuzz_worker_init(&x->w, CGOFUZZ_SHM_VALUE_CAP, &err) != 0) {
@@ -88,7 +90,7 @@ static int start(lf_exec *x) {
   const uint8_t *l;
   size_t n;
   if (cgofuzz_worker_start(&x->w, x->t->binary, x->argv, x->envp, NULL,
-                           x->output_fd, x->output_fd, &err) != 0) {
+                           x->stdout_fd, x->output_fd, &err) != 0) {
     fprintf(stderr, "ERROR: %s\n", err.msg);
     return -1;
   }

@@ -265,6 +265,7 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
   cfg.input_names = names;
   cfg.n_inputs = in.n;
   cfg.worker_output_fd = (o->close_fd_mask & 2) ? -1 : 2;
+  cfg.worker_stdout_fd = (o->close_fd_mask & 1) ? -1 : 2;
   /* -timeout and -rss_limit_mb, also enforced by the coordinator (a Go
    * target's worker has no watchdog); -timeout=0: none. */
   cfg.exec_timeout_ns = o->timeout > 0 ? o->timeout * 1000000000 : -1;

@@ -112,7 +112,8 @@ typedef struct lf_exec {
   bool have_worker;
   char **argv, **envp;
   size_t nargv;
-  int output_fd; /* the workers' stdout/stderr, -1: /dev/null */
+  int output_fd; /* the workers' stderr, -1: /dev/null (-close_fd_mask) */
+  int stdout_fd; /* and their stdout */
   cgofuzz_buf line;
   /* After cgofuzz_lf_exec_run: */
   uint8_t *cov; /* coverage of the last input (cov_len bytes) */

@@ -37,7 +37,7 @@ int cgofuzz_lf_run_files(const cgofuzz_lf_target *t, const lf_opts *o) {
   int64_t runs = o->runs > 1 ? o->runs : 1;
   fprintf(stderr, "INFO: Seed: %lld\n", (long long)o->seed);
   fprintf(stderr, "Running with %zu input(s)\n", o->n_inputs);
-  if (cgofuzz_lf_exec_init(&x, t, o, (o->close_fd_mask & 2) ? -1 : 2) != 0) {
+  if (cgofuzz_lf_exec_init(&x, t, o, 2) != 0) {
     cgofuzz_lf_exec_free(&x);
     return LF_EXIT_USAGE;
   }

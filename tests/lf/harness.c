@@ -7,11 +7,14 @@
  *   -DOVERWRITE "OVER": writes to its const input;
  *   -DNOBUG  "NONE": the same four compares and no bug (runs that must not
  *            find anything, whatever the seed: the others' bugs are found
- *            in a few thousand execs).
+ *            in a few thousand execs);
+ *   -DNOISY  no bug either, and every input writes a line to stdout and
+ *            one to stderr (what -close_fd_mask silences).
  * Each byte is compared on its own so coverage leads the fuzzer to it.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +24,7 @@ static const char magic[4] = {'H', 'A', 'N', 'G'};
 static const char magic[4] = {'O', 'O', 'M', '!'};
 #elif defined(OVERWRITE)
 static const char magic[4] = {'O', 'V', 'E', 'R'};
-#elif defined(NOBUG)
+#elif defined(NOBUG) || defined(NOISY)
 static const char magic[4] = {'N', 'O', 'N', 'E'};
 #else
 static const char magic[4] = {'F', 'U', 'Z', 'Z'};
@@ -31,6 +34,11 @@ static volatile char sink;
 static char *volatile keep;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+#if defined(NOISY)
+  printf("noisy target: stdout\n");
+  fprintf(stderr, "noisy target: stderr\n");
+  fflush(stdout);
+#endif
   /* A size check before each byte keeps the compiler from merging the
    * four compares into one (clang's MergeICmps), so each is an edge. */
   if (size < 1 || data[0] != magic[0])
@@ -53,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
 #elif defined(OVERWRITE)
   ((uint8_t *)data)[0] = 'X';
-#elif defined(NOBUG)
+#elif defined(NOBUG) || defined(NOISY)
   sink++;
 #else
   char *p = malloc(size);

@@ -102,6 +102,23 @@ def test_fuzz_without_a_bug_writes_only_the_first_directory(build, tmp_path):
     assert "Test unit written" not in r.stderr
 
 
+@pytest.mark.parametrize("mask", [0, 1, 2, 3])
+def test_close_fd_mask(build, tmp_path, mask):
+    """-close_fd_mask=1 silences the target's stdout, 2 its stderr, 3 both,
+    as libFuzzer does, both when fuzzing and when running files."""
+    exe = build("noisy")
+    f = tmp_path / "input"
+    f.write_bytes(b"NO")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for args in (["-runs=50", "-seed=1", corpus], ["-runs=2", f]):
+        r = lf(exe, "-close_fd_mask=%d" % mask, *args)
+        assert r.rc == 0, r
+        out = r.stdout + r.stderr
+        assert ("noisy target: stdout" in out) == (not mask & 1), (mask, r)
+        assert ("noisy target: stderr" in out) == (not mask & 2), (mask, r)
+
+
 def test_running_files_reproduces(build, tmp_path):
     exe = build()
     crash, ok = tmp_path / "crash", tmp_path / "ok"
