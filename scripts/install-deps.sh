@@ -50,6 +50,11 @@ apt_install g++ libgtest-dev googletest python3 valgrind \
   libcjson-dev strace python3-pytest python3-venv \
   llvm-14 chromium python3-matplotlib python3-jinja2 python3-pygments \
   python3-junitparser python3-lxml libxml2-utils
+# bench/magma_bench.py: Magma's targets regenerate their build systems
+# (libpng, libxml2), sqlite3's needs tclsh, libxml2 zlib's and liblzma's
+# headers.
+apt_install git patch make autoconf automake libtool pkg-config tcl \
+  liblzma-dev
 # Source packages (apt-get source) for the tests and benchmarks that build
 # real C libraries and their upstream fuzz harnesses (cJSON, zlib, libpng).
 src_entry=/etc/apt/sources.list.d/cgofuzz-src.sources
