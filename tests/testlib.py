@@ -191,10 +191,10 @@ class Background:
                    lambda: str(self.result()))
 
     def wait_for_workers(self, n=2, timeout=HANG_GUARD):
-        """Waits until at least n processes run under it; their pids."""
+        """Waits until at least n fuzz workers run under it; their pids."""
         return wait_until(
             lambda: (lambda k: k if len(k) >= n else None)(
-                descendants(self.pid)),
+                fuzz_workers(self.pid)),
             "%d worker processes" % n, timeout, lambda: str(self.result()))
 
     def wait(self, timeout=HANG_GUARD):
@@ -330,6 +330,23 @@ def descendants(pid):
         kids = children(todo.pop())
         out += kids
         todo += kids
+    return out
+
+
+def fuzz_workers(pid):
+    """The descendants of pid that are fuzz workers (-test.fuzzworker): not
+    the other programs a run starts (go tool objdump for the dictionary,
+    discovery runs), nor the comparison-feedback tracing worker, which runs
+    a patched copy of the binary from a memfd."""
+    out = []
+    for k in descendants(pid):
+        try:
+            cmd = read("/proc/%d/cmdline" % k)
+            exe = os.readlink("/proc/%d/exe" % k)
+        except OSError:
+            continue
+        if "-test.fuzzworker" in cmd.split("\0") and "memfd:" not in exe:
+            out.append(k)
     return out
 
 

@@ -45,7 +45,7 @@ pid_t cgofuzz_spawn_start(const cgofuzz_spawn *s) {
   }
   if (pid == 0) {
     if (s->die_with_parent) {
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      prctl(PR_SET_PDEATHSIG, s->death_signal ? s->death_signal : SIGKILL);
       if (getppid() != parent)
         _exit(127); /* the parent died before we got here */
     }

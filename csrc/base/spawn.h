@@ -36,6 +36,7 @@ typedef struct cgofuzz_spawn {
   const int *fd_to;
   size_t n_fds;
   bool die_with_parent; /* SIGKILL when the caller dies (PR_SET_PDEATHSIG) */
+  int death_signal;     /* that signal instead of SIGKILL, if nonzero */
   bool reset_signals;   /* default dispositions and an empty signal mask */
   bool close_others;    /* close every descriptor above the ones set up */
 } cgofuzz_spawn;

@@ -907,10 +907,13 @@ struct cgofuzz_godict_job {
   bool done;  /* the code was read (or given up on) */
 };
 
+/* Stops objdump if it still runs: SIGTERM, which the go command answers
+ * by removing its work directory ($TMPDIR/go-build*: it builds objdump
+ * into its cache first), then SIGKILL if it is not gone within 2 s. */
 static void job_close(cgofuzz_godict_job *j) {
   if (j->pid > 0) {
-    kill(j->pid, SIGKILL);
-    cgofuzz_spawn_wait(j->pid, -1, NULL);
+    kill(j->pid, SIGTERM);
+    cgofuzz_spawn_wait(j->pid, 2000, NULL);
     j->pid = 0;
   }
   if (j->out)
@@ -1062,7 +1065,8 @@ int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
                       .argv = oargv,
                       .stdout_fd = fileno(j->out),
                       .stderr_fd = -1,
-                      .die_with_parent = true};
+                      .die_with_parent = true,
+                      .death_signal = SIGTERM /* as job_close */};
   j->t0 = cgofuzz_mono_ms();
   if (!coord_cstr(&re) || (j->pid = cgofuzz_spawn_start(&sp)) < 0) {
     j->pid = 0;
@@ -1100,9 +1104,9 @@ int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *j, bool block,
       ;
     if (r == 0 && left > 0)
       return 0;
-    if (r == 0)
-      st = -1; /* too long: job_close kills it */
-    else
+    if (r <= 0)
+      st = -1; /* too long (job_close kills it), or lost */
+    if (r != 0)
       j->pid = 0;
   }
   if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {

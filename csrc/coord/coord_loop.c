@@ -715,6 +715,13 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
     if (!c.mask_len && c.cov_expected)
       c.warmup_count = c.warmup_left = 1;
   }
+  /* Entries for the warm-up's coverage (their rarity, and which of them
+   * added nothing): without them it would be dropped, and every starting
+   * entry would look alike to the schedule. */
+  if (cgofuzz_sched_grow(&c.sched, c.corpus.n, cgofuzz_mono_ms()) != 0) {
+    cgofuzz_coord_failf(&c, "%s", "out of memory");
+    goto finish;
+  }
   c.slots = calloc(c.np, sizeof *c.slots);
   if (!c.slots) {
     cgofuzz_coord_failf(&c, "%s", "out of memory");

@@ -239,6 +239,8 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
         if (cgofuzz_cov_new_bits(c->mask, r.coverage_data.data, c->mask_len)) {
           cgofuzz_cov_merge(c->mask, r.coverage_data.data, c->mask_len);
           c->mask_gen++;
+        } else {
+          cgofuzz_sched_redundant(&c->sched, s->entry);
         }
         cgofuzz_sched_set_cov(&c->sched, s->entry, r.coverage_data.data,
                               c->mask_len);

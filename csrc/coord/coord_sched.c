@@ -20,6 +20,7 @@
 #define RECENCY_MS 10000.0
 #define FATIGUE_CALLS 256.0
 #define RECOMPUTE_MS 500
+#define REDUNDANT_FACTOR 0.125
 
 int cgofuzz_sched_grow(cgofuzz_sched *s, size_t n, int64_t now_ms) {
   if (n <= s->n)
@@ -76,9 +77,17 @@ int cgofuzz_sched_set_cov(cgofuzz_sched *s, size_t i, const uint8_t *snap,
   return 0;
 }
 
+void cgofuzz_sched_redundant(cgofuzz_sched *s, size_t i) {
+  if (i < s->n) {
+    s->e[i].redundant = true;
+    s->dirty = true;
+  }
+}
+
 void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms) {
   if (i >= s->n)
     return;
+  s->e[i].redundant = false;
   s->e[i].last_find_ms = now_ms;
   s->e[i].calls_at_find = s->e[i].calls;
   s->dirty = true;
@@ -115,6 +124,8 @@ static void recompute(cgofuzz_sched *s, int64_t now_ms) {
     if (fat > 16)
       fat = 16;
     w /= fat;
+    if (e->redundant)
+      w *= REDUNDANT_FACTOR;
     e->weight = w;
     s->total += w;
   }
@@ -150,6 +161,8 @@ size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms) {
   if (s->n == 0)
     return 0;
   size_t pick;
+  while (s->next_new < s->n && s->e[s->next_new].redundant)
+    s->next_new++;
   if (s->next_new < s->n) {
     pick = s->next_new++; /* a fresh entry gets fuzzed at once */
   } else {

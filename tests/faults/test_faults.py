@@ -441,8 +441,11 @@ class ZRun:
                "-e", "trace=" + TRACED]
         if inject:
             cmd += ["-e", "inject=" + inject]
-        cmd += self.env.cmd("FuzzCrash", [FIND_BUDGET], cache=self.cache,
-                            parallel=1)
+        # -autodict=false: the static dictionary's go tool objdump ends at
+        # a moment of its own, and its close(2)s would shift the counts
+        # the injections are planned by.
+        cmd += self.env.cmd("FuzzCrash", [FIND_BUDGET, "-autodict=false"],
+                            cache=self.cache, parallel=1)
         self.bg = background(cmd, self.pkg, strace_env(self.env, self.tmpdir),
                              self.root, "run")
 

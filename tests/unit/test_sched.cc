@@ -19,6 +19,7 @@ namespace {
 // deliberate change to these tests too.
 constexpr double kRecencyMs = 10000.0;
 constexpr double kFatigueCalls = 256.0;
+constexpr double kRedundant = 0.125;
 
 struct Sched {
   cgofuzz_sched s{};
@@ -252,6 +253,33 @@ TEST(Sched, FatigueLowersAndAFindRestores) {
   cgofuzz_sched_found(&s.s, 0, 0);
   cgofuzz_sched_pick(&s.s, 0);
   EXPECT_DOUBLE_EQ(s.s.e[0].weight, 4.0);
+}
+
+TEST(Sched, RedundantEntriesSkipTheFirstRoundAndWeighLess) {
+  // Entries 1 and 3 added no coverage in the warm-up: the first round goes
+  // 0, 2, 4; then their weight is an eighth of the formula's, until one of
+  // them is the parent of a find.
+  Sched s;
+  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 5, 0), 0);
+  for (size_t i = 0; i < 5; i++)
+    s.Cov(i, {0});
+  cgofuzz_sched_redundant(&s.s, 1);
+  cgofuzz_sched_redundant(&s.s, 3);
+  EXPECT_EQ(cgofuzz_sched_pick(&s.s, 0), 0u);
+  EXPECT_EQ(cgofuzz_sched_pick(&s.s, 0), 2u);
+  EXPECT_EQ(cgofuzz_sched_pick(&s.s, 0), 4u);
+  EXPECT_EQ(s.s.next_new, 5u);
+  cgofuzz_sched_seed(&s.s, 3);
+  cgofuzz_sched_pick(&s.s, 0);
+  double fat1 = 1 + 1 / kFatigueCalls;
+  EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4 * kRedundant);
+  EXPECT_DOUBLE_EQ(s.s.e[2].weight, 4 / fat1);
+  cgofuzz_sched_found(&s.s, 1, 0);
+  EXPECT_FALSE(s.s.e[1].redundant);
+  cgofuzz_sched_pick(&s.s, 0);
+  EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4.0);
+  // Out of range: ignored.
+  cgofuzz_sched_redundant(&s.s, 99);
 }
 
 TEST(Sched, FatiguedEntryYieldsToOthers) {
