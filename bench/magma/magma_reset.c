@@ -18,8 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-int magma_fuzz_target(const uint8_t *data, size_t size)
-    __attribute__((weak));
+int magma_fuzz_target(const uint8_t *data, size_t size) __attribute__((weak));
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   magma_faulty = 0;

@@ -53,8 +53,8 @@ static void drop(lua_State *L, const char *lib, const char *const *names) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const char *const os_unsafe[] = {"execute", "exit", "remove",
-                                          "rename", "tmpname", NULL};
+  static const char *const os_unsafe[] = {"execute", "exit",    "remove",
+                                          "rename",  "tmpname", NULL};
   in_use = 0;
   lua_State *L = lua_newstate(budget_alloc, NULL);
   if (L == NULL)

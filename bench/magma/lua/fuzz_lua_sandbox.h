@@ -6,6 +6,7 @@
  */
 #ifndef FUZZ_LUA_SANDBOX_H
 #define FUZZ_LUA_SANDBOX_H
-#define l_popen(L, c, m) ((void)(L), (void)(c), (void)(m), errno = EPERM, (FILE *)0)
+#define l_popen(L, c, m)                                                       \
+  ((void)(L), (void)(c), (void)(m), errno = EPERM, (FILE *)0)
 #define l_pclose(L, file) ((void)(L), (void)(file), -1)
 #endif
