@@ -13,10 +13,16 @@
  * and a failure is always reproduced by it before it is reported: a
  * candidate that fails in the tracing worker is queued like the others.
  *
- * The tracing worker is driven synchronously from the coordinator's loop:
- * one exec per call (a round trip of well under a millisecond on most
- * targets), at most CMP_BUDGET of the wall time. The user's workers go on
- * with their 100 ms calls meanwhile. Newest first, both ways: the entry
+ * The tracing worker is driven synchronously from the coordinator's loop,
+ * after the user's idle workers have their calls: slices of at most
+ * CMP_SLICE_MS of execs (a round trip of well under a millisecond on most
+ * targets), at most CMP_BUDGET of the wall time; the loop polls without
+ * waiting while there is tracing to do. Its start (a Go program's start-up,
+ * 50-300 ms) is not waited for either: the ping is sent, and its answer
+ * read by a later step. The user's workers go on with their 100 ms calls
+ * meanwhile, and never wait for a trace: a shallow bug go test -fuzz finds
+ * in 0.1 s took 1-1.7 s when the first second went to tracing alone
+ * (issue 26's jsonparser). Newest first, both ways: the entry
  * traced next is the newest untraced one, and a trace's candidates go
  * before those of older traces (in the order of their comparisons), since
  * an input that just got through one comparison is where the next one is
@@ -56,6 +62,7 @@
 #define CMP_SHARE 0.05        /* of the workers' time, at most, on candidates */
 #define CMP_ALLOWANCE_MS 1000 /* of candidates at start */
 #define CMP_TRACE_MS 2000     /* one traced exec; slower: the worker restarts*/
+#define CMP_SLICE_MS 5        /* of tracing per step of the loop */
 #define CMP_MAX_DEATHS 3      /* in a row: tracing stops */
 
 typedef struct cand {
@@ -74,6 +81,10 @@ struct cgofuzz_cmp {
   int mfd;         /* the copy's memfd, -1: none */
   cgofuzz_worker w;
   bool up;
+  bool starting;   /* started, its ping answer not read yet */
+  int64_t ping_ms; /* when the ping was sent */
+  size_t chain_at; /* chains[chain_at..nchains) are still to follow */
+  int chain_step;  /* steps of chains[chain_at] so far */
   int deaths;
   uint64_t trace_off;
   size_t trace_size;
@@ -93,7 +104,7 @@ struct cgofuzz_cmp {
   chain chains[CMP_CHAINS];
   size_t nchains;
   cgofuzz_values vals;
-  cgofuzz_buf enc;
+  cgofuzz_buf enc, next;
   int64_t start_ms, spent_ms, cand_ms;
   uint64_t traces, records, queued, runs, found, chain_steps;
 };
@@ -176,15 +187,15 @@ static void publish(cmp *m) {
 }
 
 static void stop_worker(cmp *m) {
-  if (m->up)
+  if (m->up || m->starting)
     cgofuzz_worker_stop(&m->w, STOP_GRACE_MS);
-  m->up = false;
+  m->up = m->starting = false;
 }
 
+/* Starts the tracing worker and sends its ping, without waiting for the
+ * answer (ping_answered reads it). 0, or -1 when it could not start. */
 static int start_worker(coord *c, cmp *m) {
   cgofuzz_err err = {0};
-  const uint8_t *l;
-  size_t n;
   m->w.keep_stderr = false;
   if (cgofuzz_worker_start(&m->w, m->bin, c->wargv, c->wenv, NULL, -1, -1,
                            &err) != 0)
@@ -192,15 +203,31 @@ static int start_worker(coord *c, cmp *m) {
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
   c->line.len = 0;
   cgofuzz_wire_encode_call(&call, &c->line);
-  if (cgofuzz_worker_send(&m->w, &c->line, &err) != 0 ||
-      cgofuzz_worker_recv(&m->w, PING_TIMEOUT_MS, MAX_LINE, &l, &n, &err) !=
-          1 ||
-      cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
+  if (cgofuzz_worker_send(&m->w, &c->line, &err) != 0) {
     cgofuzz_worker_stop(&m->w, STOP_GRACE_MS);
     return -1;
   }
-  m->up = true;
+  m->starting = true;
+  m->ping_ms = cgofuzz_mono_ms();
   return 0;
+}
+
+/* 1 once the started worker has answered its ping (it is up), 0 while it
+ * has not yet, -1 when it died or took longer than PING_TIMEOUT_MS. */
+static int ping_answered(cmp *m) {
+  cgofuzz_err err = {0};
+  const uint8_t *l;
+  size_t n;
+  int got = cgofuzz_worker_recv(&m->w, 0, MAX_LINE, &l, &n, &err);
+  if (got == 0 && cgofuzz_mono_ms() - m->ping_ms < PING_TIMEOUT_MS)
+    return 0;
+  if (got != 1 || cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
+    stop_worker(m);
+    return -1;
+  }
+  m->starting = false;
+  m->up = true;
+  return 1;
 }
 
 static void dump(cmp *m, size_t len);
@@ -215,10 +242,8 @@ static int trace(coord *c, cmp *m, const uint8_t *val, size_t len,
   cgofuzz_err err = {0};
   *failed = false;
   m->nrecs = 0;
-  if (!m->up && start_worker(c, m) != 0) {
-    m->deaths++;
+  if (!m->up) /* died in an earlier trace: cgofuzz_cmp_step restarts it */
     return 0;
-  }
   cgofuzz_shm_hdr(&m->w.mem)->count = 0;
   if (cgofuzz_coord_set_value(&m->w.mem, val, len, &err) != 0)
     return 0;
@@ -339,48 +364,54 @@ static int on_first(void *ctx, const cgofuzz_values *v, uint32_t pc, int how) {
   return 1; /* one is enough */
 }
 
-/* Follows one byte loop: re-runs while the site's records grow. */
-static void follow(coord *c, cmp *m, chain *ch) {
-  cgofuzz_buf next = {0};
+/* One step of following a byte loop (chains[chain_at]): re-runs it, and
+ * while the site's records grow, takes the site's next candidate. When the
+ * loop goes no further (or after CMP_CHAIN_MAX steps) the chain's input is
+ * queued and the next chain's turn comes. */
+static void follow_step(coord *c, cmp *m) {
+  chain *ch = &m->chains[m->chain_at];
   cgofuzz_err err = {0};
-  for (int step = 0; step < CMP_CHAIN_MAX; step++) {
-    bool failed;
-    if (!trace(c, m, ch->data.data, ch->data.len, &failed) || failed)
-      break;
+  bool failed, more = false;
+  if (m->chain_step < CMP_CHAIN_MAX &&
+      trace(c, m, ch->data.data, ch->data.len, &failed) && !failed) {
     size_t len = cgofuzz_i2s_site_len(m->recs, m->nrecs, ch->pc);
-    if (len <= ch->len)
-      break;
-    m->chain_steps++;
-    if (cgofuzz_codec_decode_v(ch->data.data, ch->data.len, coord_gover(c->cfg),
-                               &m->vals, &err) != 0)
-      break;
-    first f = {.c = c, .out = &next};
-    cgofuzz_i2s(m->recs, m->nrecs, &m->vals, 8, ch->pc, on_first, &f);
-    if (!f.got)
-      break;
-    cgofuzz_buf t = ch->data;
-    ch->data = next;
-    next = t;
-    ch->len = len;
+    if (len > ch->len &&
+        cgofuzz_codec_decode_v(ch->data.data, ch->data.len, coord_gover(c->cfg),
+                               &m->vals, &err) == 0) {
+      m->chain_steps++;
+      first f = {.c = c, .out = &m->next};
+      cgofuzz_i2s(m->recs, m->nrecs, &m->vals, 8, ch->pc, on_first, &f);
+      if (f.got) {
+        cgofuzz_buf t = ch->data;
+        ch->data = m->next;
+        m->next = t;
+        ch->len = len;
+        more = true;
+      }
+    }
   }
+  if (more && ++m->chain_step < CMP_CHAIN_MAX)
+    return;
   enqueue(m, ch->data.data, ch->data.len);
-  cgofuzz_buf_free(&next);
+  m->chain_at++;
+  m->chain_step = 0;
 }
 
+/* Traces corpus entry idx and queues its candidates; the byte loops it
+ * shows are followed by the next steps (follow_step). */
 static void trace_entry(coord *c, cmp *m, size_t idx) {
   const cgofuzz_centry *e = &c->corpus.e[idx];
   cgofuzz_err err = {0};
   bool failed;
   m->parent = idx;
+  m->nchains = m->chain_at = 0;
+  m->chain_step = 0;
   if (!trace(c, m, e->data, e->len, &failed) || failed)
     return;
   if (cgofuzz_codec_decode_v(e->data, e->len, coord_gover(c->cfg), &m->vals,
                              &err) != 0)
     return;
-  m->nchains = 0;
   cgofuzz_i2s(m->recs, m->nrecs, &m->vals, CMP_PER_TRACE, 0, on_candidate, c);
-  for (size_t i = 0; i < m->nchains; i++)
-    follow(c, m, &m->chains[i]);
 }
 
 /* The newest entry not traced yet, or SIZE_MAX. */
@@ -401,10 +432,10 @@ static size_t next_todo(coord *c, cmp *m) {
   return m->ntodo ? m->todo[--m->ntodo] : SIZE_MAX;
 }
 
-void cgofuzz_cmp_step(coord *c) {
+bool cgofuzz_cmp_step(coord *c) {
   cmp *m = c->cmp;
   if (!m || c->warmup_left > 0 || c->minimizing || c->done)
-    return;
+    return false;
   if (m->deaths >= CMP_MAX_DEATHS) {
     if (!c->cfg->quiet)
       fprintf(stderr,
@@ -412,20 +443,36 @@ void cgofuzz_cmp_step(coord *c) {
               "worker died %d times in a row\n",
               m->deaths);
     cgofuzz_cmp_stop(c);
-    return;
+    return false;
   }
   int64_t now = cgofuzz_mono_ms();
   if (!m->start_ms)
     m->start_ms = now;
   if ((double)m->spent_ms >
       CMP_BUDGET * (double)(now - m->start_ms) + CMP_BUDGET_MS)
-    return;
-  size_t idx = next_todo(c, m);
-  if (idx == SIZE_MAX)
-    return;
-  trace_entry(c, m, idx);
-  publish(m);
+    return false;
+  if (!m->up) {
+    int r = m->starting ? ping_answered(m) : start_worker(c, m);
+    if (r < 0)
+      m->deaths++;
+    if (!m->up)
+      return false; /* the loop's poll comes back for it */
+  }
+  bool more = true;
+  while (more && m->up && cgofuzz_mono_ms() - now < CMP_SLICE_MS) {
+    if (m->chain_at < m->nchains) {
+      follow_step(c, m);
+    } else {
+      size_t idx = next_todo(c, m);
+      if (idx == SIZE_MAX)
+        more = false;
+      else
+        trace_entry(c, m, idx);
+    }
+    publish(m);
+  }
   m->spent_ms += cgofuzz_mono_ms() - now;
+  return more && m->up;
 }
 
 int cgofuzz_cmp_next(coord *c, slot *s, size_t *idx) {
@@ -565,6 +612,7 @@ void cgofuzz_cmp_stop(coord *c) {
   free(m->bin);
   cgofuzz_values_free(&m->vals);
   cgofuzz_buf_free(&m->enc);
+  cgofuzz_buf_free(&m->next);
   free(m);
   c->cmp = NULL;
 }

@@ -345,9 +345,11 @@ struct cgofuzz_cmp;
  * cfg->cmp_feedback; a binary that cannot be patched gets a one-line note
  * and the run goes on without. Never fails the run. */
 void cgofuzz_cmp_start(struct coord *c);
-/* Traces corpus entries not traced yet and queues their candidates, within
- * the time budget; called from the loop once the warm-up is over. */
-void cgofuzz_cmp_step(struct coord *c);
+/* Traces corpus entries not traced yet and queues their candidates, for a
+ * slice of a few ms within the time budget; called from the loop once the
+ * warm-up is over, after the idle workers got their calls. true: there is
+ * more to trace now (the loop's poll should not wait). */
+bool cgofuzz_cmp_step(struct coord *c);
 /* Moves the next queued candidate into s->sent (1), with its parent entry
  * in *idx; 0 when none is queued. */
 int cgofuzz_cmp_next(struct coord *c, slot *s, size_t *idx);

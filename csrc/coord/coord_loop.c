@@ -550,13 +550,14 @@ static void run_loop(coord *c) {
     int64_t now = cgofuzz_mono_ms();
     if (cfg->fuzz_ns && now - c->start_ms >= cfg->fuzz_ns / 1000000)
       break;
-    cgofuzz_cmp_step(c);
     cgofuzz_dict_step(c);
     for (size_t i = 0; i < c->np && !c->done; i++)
       if (c->slots[i].state == W_IDLE || c->slots[i].state == W_DOWN)
         dispatch(c, &c->slots[i]);
     if (c->done)
       break;
+    /* After the dispatch: the workers never wait for a trace. */
+    bool tracing = cgofuzz_cmp_step(c);
     /* Idle workers are watched too, so that one dying between calls is
      * noticed (and reported as Go would) right away. */
     size_t nb = 0, busy = 0;
@@ -587,7 +588,7 @@ static void run_loop(coord *c) {
     }
     if (wait > next_watch - now) /* the watch on busy workers */
       wait = next_watch - now;
-    if (wait < 0)
+    if (wait < 0 || tracing)
       wait = 0;
     int r = poll(pfd, nb, (int)wait);
     if (r < 0 && errno != EINTR) {
