@@ -174,18 +174,21 @@ static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
     }
   }
   if (autodict && go_binary) {
-    /* -dictout writes the whole dictionary before fuzzing, so it waits
-     * for objdump; otherwise the coordinator adds the code's constants
-     * when objdump is done, without holding the first inputs back. */
+    /* -dictout writes the whole dictionary before fuzzing, and a run of
+     * -fuzztime=Nx is to be the same every time (with GODEBUG=fuzzseed):
+     * both wait for objdump. Otherwise the coordinator adds the code's
+     * constants when objdump is done, without holding the first inputs
+     * back. */
+    bool wait = dictout || cfg->fuzz_count > 0;
     cgofuzz_err err = {0};
     size_t added = 0;
-    int r = dictout ? cgofuzz_coord_dict_from_binary(d, cfg->binary,
-                                                     cfg->target, &added, &err)
-                    : cgofuzz_coord_godict_data(d, cfg->binary, cfg->target,
-                                                &added, &err);
+    int r = wait ? cgofuzz_coord_dict_from_binary(d, cfg->binary, cfg->target,
+                                                  &added, &err)
+                 : cgofuzz_coord_godict_data(d, cfg->binary, cfg->target,
+                                             &added, &err);
     if (r != 0 && cfg->verbose && !cfg->quiet)
       fprintf(stderr, "cgofuzz: %s\n", err.msg);
-    cfg->dict_code = !dictout && r == 0;
+    cfg->dict_code = !wait && r == 0;
     cfg->dict_corpus = true;
   }
   *out = d;

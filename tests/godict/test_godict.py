@@ -284,16 +284,27 @@ def test_planted_found_and_reproduced(case, target, msg):
 
 
 def test_code_constants_arrive_while_fuzzing(case):
-    """Without -dictout, fuzzing does not wait for `go tool objdump`: the
-    run starts with the data's and the corpus's tokens, and the code's
-    constants join when objdump is done; the loop's key (in the code only,
-    and with comparison feedback off) still finds the bug."""
-    r = case.fuzz("FuzzLoop", FIND_BUDGET, "-v", "-cmpfeedback=false")
+    """A run of -fuzztime=D (not Nx, nor -dictout, which wait for it) does
+    not wait for `go tool objdump`: it starts with the data's and the
+    corpus's tokens, and the code's constants join when objdump is done.
+    The loop's key is in the code only and comparison feedback is off, so
+    the run cannot end before they arrive: it ends when the key finds the
+    bug (the time limit only bounds a broken objdump)."""
+    r = case.fuzz("FuzzLoop", "-fuzztime=300s", "-v", "-cmpfeedback=false")
     assert "its code's constants follow" in r.stderr, str(r)
     m = re.search(r"cgofuzz: dictionary: (\d+) tokens from the code \(go "
                   r"tool objdump, \d+ ms\), \d+ in all", r.stderr)
     assert m and int(m.group(1)) > 0, str(r)
     assert r.stderr.index("its code's constants follow") < m.start(), str(r)
+    assert r.rc == 1 and "godict: loop key matched" in r.stdout, str(r)
+
+
+def test_exec_counted_runs_wait_for_the_code(case):
+    """-fuzztime=Nx is to be the same every time: the code's constants are
+    in the dictionary before the first input (no "follow" line)."""
+    r = case.fuzz("FuzzLoop", FIND_BUDGET, "-v", "-cmpfeedback=false")
+    assert "its code's constants follow" not in r.stderr, str(r)
+    assert "tokens from the code" not in r.stderr, str(r)
     assert r.rc == 1 and "godict: loop key matched" in r.stdout, str(r)
 
 
