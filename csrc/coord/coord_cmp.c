@@ -22,16 +22,18 @@
  * read by a later step. The user's workers go on with their 100 ms calls
  * meanwhile, and never wait for a trace: a shallow bug go test -fuzz finds
  * in 0.02 s took 1.3-2.8 s when the first second went to tracing alone
- * (issue 26's jsonparser; 0.05 s since). Newest first, both ways: the entry
- * traced next is the newest untraced one, and a trace's candidates go
- * before those of older traces (in the order of their comparisons), since
- * an input that just got through one comparison is where the next one is
- * met; when the queue is full the oldest candidates are dropped. Candidates run
- * while the time the user's workers spent on them stays under CMP_SHARE of the
- * workers' time plus an initial allowance, so Go's own mutator keeps most of
- * the effort on targets where comparisons teach nothing. (Time, not execs: an
- * exact run's round trip, with its coverage snapshot, costs 5 to 15 of a
- * target's execs.)
+ * (issue 26's jsonparser; 0.05 s since). A run of -fuzztime=Nx, which is
+ * to be the same every time, keeps the blocking way: the ping is waited
+ * for, and each step traces a whole entry with its byte loops. Newest first,
+ * both ways: the entry traced next is the newest untraced one, and a trace's
+ * candidates go before those of older traces (in the order of their
+ * comparisons), since an input that just got through one comparison is where
+ * the next one is met; when the queue is full the oldest candidates are
+ * dropped. Candidates run while the time the user's workers spent on them stays
+ * under CMP_SHARE of the workers' time plus an initial allowance, so Go's own
+ * mutator keeps most of the effort on targets where comparisons teach nothing.
+ * (Time, not execs: an exact run's round trip, with its coverage snapshot,
+ * costs 5 to 15 of a target's execs.)
  *
  * A candidate from a width-1 call site (a literal compared byte by byte in
  * a loop) is followed before it is queued: while re-running it shows the
@@ -82,6 +84,7 @@ struct cgofuzz_cmp {
   cgofuzz_worker w;
   bool up;
   bool starting;   /* started, its ping answer not read yet */
+  bool blocking;   /* -fuzztime=Nx: each step waits, traces a whole entry */
   int64_t ping_ms; /* when the ping was sent */
   size_t chain_at; /* chains[chain_at..nchains) are still to follow */
   int chain_step;  /* steps of chains[chain_at] so far */
@@ -213,12 +216,14 @@ static int start_worker(coord *c, cmp *m) {
 }
 
 /* 1 once the started worker has answered its ping (it is up), 0 while it
- * has not yet, -1 when it died or took longer than PING_TIMEOUT_MS. */
+ * has not yet, -1 when it died or took longer than PING_TIMEOUT_MS. Waits
+ * for the answer when m->blocking. */
 static int ping_answered(cmp *m) {
   cgofuzz_err err = {0};
   const uint8_t *l;
   size_t n;
-  int got = cgofuzz_worker_recv(&m->w, 0, MAX_LINE, &l, &n, &err);
+  int got = cgofuzz_worker_recv(&m->w, m->blocking ? PING_TIMEOUT_MS : 0,
+                                MAX_LINE, &l, &n, &err);
   if (got == 0 && cgofuzz_mono_ms() - m->ping_ms < PING_TIMEOUT_MS)
     return 0;
   if (got != 1 || cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
@@ -452,27 +457,36 @@ bool cgofuzz_cmp_step(coord *c) {
       CMP_BUDGET * (double)(now - m->start_ms) + CMP_BUDGET_MS)
     return false;
   if (!m->up) {
-    int r = m->starting ? ping_answered(m) : start_worker(c, m);
+    int r = m->starting ? 0 : start_worker(c, m);
+    if (r == 0)
+      r = ping_answered(m);
     if (r < 0)
       m->deaths++;
     if (!m->up)
       return false; /* the loop's poll comes back for it */
   }
-  bool more = true;
-  while (more && m->up && cgofuzz_mono_ms() - now < CMP_SLICE_MS) {
+  /* A slice of CMP_SLICE_MS; blocking (an exec-counted run, which is to be
+   * the same every time): one whole entry, its byte loops included. */
+  bool more = true, traced = false;
+  while (more && m->up) {
     if (m->chain_at < m->nchains) {
       follow_step(c, m);
+    } else if (m->blocking && traced) {
+      break;
     } else {
       size_t idx = next_todo(c, m);
       if (idx == SIZE_MAX)
         more = false;
       else
         trace_entry(c, m, idx);
+      traced = true;
     }
     publish(m);
+    if (!m->blocking && cgofuzz_mono_ms() - now >= CMP_SLICE_MS)
+      break;
   }
   m->spent_ms += cgofuzz_mono_ms() - now;
-  return more && m->up;
+  return more && m->up && !m->blocking;
 }
 
 int cgofuzz_cmp_next(coord *c, slot *s, size_t *idx) {
@@ -517,6 +531,7 @@ void cgofuzz_cmp_start(coord *c) {
     goto off;
   m->w.mem.fd = -1;
   m->mfd = -1;
+  m->blocking = cfg->fuzz_count > 0;
   /* The copy lives in memory, executed through our descriptor's /proc
    * path, so that nothing is left on disk even when we are SIGKILLed;
    * where a memfd cannot be made, in a private temporary directory. */
