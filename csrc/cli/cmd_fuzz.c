@@ -150,12 +150,14 @@ static int add_dict_file(void *dst, const char *value, cgofuzz_err *why) {
 
 /* The dictionary of this run in *out: -dict files, then (autodict, Go
  * binaries only) the binary's constants: its data's now, its code's by the
- * coordinator (cfg->dict_code) unless dictout; the corpus's tokens are
+ * coordinator (cfg->dict_code) unless dictout or counted (an exec-counted
+ * run: -fuzztime or -fuzztimeper Nx); the corpus's tokens are
  * added by the coordinator once it has loaded the corpus. Returns 0 (*out NULL
  * when there is no dictionary), or the exit status when a -dict file is bad or
  * memory runs out. */
 static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
-                      bool autodict, bool dictout, cgofuzz_coord_dict **out) {
+                      bool autodict, bool dictout, bool counted,
+                      cgofuzz_coord_dict **out) {
   *out = NULL;
   bool go_binary = cgofuzz_coord_go_counters(cfg->binary) > 0;
   if (!files->n && !(autodict && go_binary) && !dictout)
@@ -179,7 +181,7 @@ static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
      * both wait for objdump. Otherwise the coordinator adds the code's
      * constants when objdump is done, without holding the first inputs
      * back. */
-    bool wait = dictout || cfg->fuzz_count > 0;
+    bool wait = dictout || counted;
     cgofuzz_err err = {0};
     size_t added = 0;
     int r = wait ? cgofuzz_coord_dict_from_binary(d, cfg->binary, cfg->target,
@@ -718,8 +720,9 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
       }
       if (!t->label || (own_cache && !cb.data))
         goto done;
-      if ((rc = build_dict(&t->cfg, &dicts, autodict,
-                           cp.single && dictout != NULL, &t->dict)) != 0)
+      if ((rc = build_dict(
+               &t->cfg, &dicts, autodict, cp.single && dictout != NULL,
+               cp.total_count > 0 || cp.per_count > 0, &t->dict)) != 0)
         goto done;
       rc = CLI_EXIT_FAIL;
       int drc = 0;
