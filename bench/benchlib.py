@@ -214,6 +214,34 @@ def ratio(num, den, num_missed, den_missed):
 
 
 
+def summary_cells(times_of, engines, caps, heads):
+    """One row of a time-to-failure summary: per engine (times_of(e): its
+    runs' times, None for a miss) "median (found/runs: each time)", then
+    the ratios of medians named in heads ("go/cgofuzz"). (cells, {engine:
+    (found, runs, median, missed)}); missed: the median is the cap."""
+    cells, meds = [], {}
+    for e in engines:
+        times = times_of(e)
+        if not times:
+            cells.append("")
+            continue
+        found = sum(t is not None for t in times)
+        med = median_of(times, caps[e])
+        missed = found <= len(times) // 2 and found < len(times)
+        meds[e] = (found, len(times), med, missed)
+        cells.append("%s%.1f (%d/%d: %s)" % (
+            ">=" if missed else "", med, found, len(times),
+            " ".join(fmt_time(t) for t in times)))
+    for h in heads:
+        num = h.split("/")[0]
+        if num in meds and "cgofuzz" in meds:
+            cells.append(ratio(meds[num][2], meds["cgofuzz"][2],
+                               meds[num][3], meds["cgofuzz"][3]))
+        else:
+            cells.append("")
+    return cells, meds
+
+
 def header(args, go, cgofuzz_ok):
     log("- date: %s" % datetime.datetime.now().strftime("%Y-%m-%d %H:%M"))
     log("- go: %s" % sh([go, "version"]).stdout.strip())

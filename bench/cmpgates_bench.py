@@ -62,7 +62,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import (G118, ROOT, clang_version, final_stats, fmt_time,
                       fuzz_signature, go118_build, go118_seeds,
                       go118_to_corpus, go118_tool, has_cmpfeedback, header,
-                      kill_running, log, median_of, ratio, run_polled, sh,
+                      kill_running, log, run_polled, sh, summary_cells,
                       tail, write_report)  # noqa: E402
 
 SRC = os.path.join(ROOT, "bench", "cmpgates")
@@ -357,26 +357,8 @@ def summary(targets, engines, caps, results):
     log("| target | " + " | ".join(cols + heads) + " |")
     log("|---|" + "---|" * (len(cols) + len(heads)))
     for target in targets:
-        cells, meds = [], {}
-        for e in cols:
-            times = results.get((target, e), [])
-            if not times:
-                cells.append("")
-                continue
-            found = sum(t is not None for t in times)
-            med = median_of(times, caps[e])
-            missed = found <= len(times) // 2 and found < len(times)
-            meds[e] = (med, missed)
-            cells.append("%s%.1f (%d/%d: %s)" % (
-                ">=" if missed else "", med, found, len(times),
-                " ".join(fmt_time(t) for t in times)))
-        for h in heads:
-            num = h.split("/")[0]
-            if num in meds and "cgofuzz" in meds:
-                cells.append(ratio(meds[num][0], meds["cgofuzz"][0],
-                                   meds[num][1], meds["cgofuzz"][1]))
-            else:
-                cells.append("")
+        cells, _ = summary_cells(lambda e: results.get((target, e), []),
+                                 cols, caps, heads)
         log("| %s | %s |" % (target, " | ".join(cells)))
     log("")
     log("`>=`: the median is a cap (most runs missed), so the real one is "

@@ -59,7 +59,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import (G118, ROOT, clang_version, fmt_time,  # noqa: E402
                       fuzz_signature, go118_build, go118_seeds,
                       go118_to_corpus, go118_tool, header, kill_running, log,
-                      median_of, ratio, run_polled, sh, tail, write_report)
+                      run_polled, sh, summary_cells, tail, write_report)
 
 BUGS = os.path.join(ROOT, "bench", "gobugs")
 ENGINES = ["cgofuzz", "go", "libfuzzer"]
@@ -356,27 +356,11 @@ def summary(bugs, engines, cap, results):
     log("|---|---|" + "---|" * (len(engines) + len(heads)))
     stats = {e: {} for e in engines}
     for bug in bugs:
-        cells, meds = [], {}
-        for e in engines:
-            times = results.get((bug["name"], e), [])
-            if not times:
-                cells.append("")
-                continue
-            found = sum(t is not None for t in times)
-            med = median_of(times, cap)
-            missed = found <= len(times) // 2 and found < len(times)
-            meds[e] = (med, missed)
-            stats[e][bug["name"]] = (found, len(times), med, missed)
-            cells.append("%s%.1f (%d/%d: %s)" % (
-                ">=" if missed else "", med, found, len(times),
-                " ".join(fmt_time(t) for t in times)))
-        for h in heads:
-            num = h.split("/")[0]
-            if num in meds and "cgofuzz" in meds:
-                cells.append(ratio(meds[num][0], meds["cgofuzz"][0],
-                                   meds[num][1], meds["cgofuzz"][1]))
-            else:
-                cells.append("")
+        cells, meds = summary_cells(
+            lambda e: results.get((bug["name"], e), []), engines,
+            {e: cap for e in engines}, heads)
+        for e, m in meds.items():
+            stats[e][bug["name"]] = m
         log("| %s | %s | %s |" % (bug["name"], bug["kind"],
                                   " | ".join(cells)))
     log("")
