@@ -407,6 +407,54 @@ def criteria(stats):
             ", ".join(neither))
 
 
+RUN_ROW = re.compile(r"^\| ([\w.-]+) \| (cgofuzz|go|libfuzzer) \| (\d+) \| "
+                     r"(miss|[\d.]+) \| (.*) \|$")
+CAP_LINE = re.compile(r"^- settings: .*; cap (\d+) s for every engine")
+
+
+def summarize(args):
+    """--summarize: the summary of the runs rows of several reports, as a
+    full run would print it (a bug's runs may come from several reports;
+    the engines are those that have runs)."""
+    results, caps, sources = {}, set(), []
+    for path in args.summarize:
+        n = 0
+        with open(path) as f:
+            for line in f:
+                m = CAP_LINE.match(line)
+                if m:
+                    caps.add(int(m.group(1)))
+                m = RUN_ROW.match(line.rstrip("\n"))
+                if m:
+                    t = None if m.group(4) == "miss" else float(m.group(4))
+                    results.setdefault((m.group(1), m.group(2)), []).append(t)
+                    n += 1
+        if n == 0:
+            sys.exit("%s: no runs rows" % path)
+        sources.append("%s (%d runs)" % (os.path.relpath(path, ROOT), n))
+    if len(caps) != 1:
+        sys.exit("the reports' caps differ or are missing: %s" % sorted(caps))
+    cap = caps.pop()
+    names = {n for n, _ in results}
+    bugs = [b for b in read_bugs() if b["name"] in names]
+    unknown = names - {b["name"] for b in bugs}
+    if unknown:
+        sys.exit("runs of bugs not in bench/gobugs: %s" % ", ".join(
+            sorted(unknown)))
+    engines = [e for e in ENGINES if any(k[1] == e for k in results)]
+    if not args.out:
+        args.out = os.path.join(ROOT, "bench", "results",
+                                "%s-gobugs-summary.md" %
+                                datetime.date.today().isoformat())
+    log("# gobugs: summary of runs taken in parts (issue 26)")
+    log("")
+    log("- date: %s" % datetime.datetime.now().strftime("%Y-%m-%d %H:%M"))
+    log("- from: " + "; ".join(sources))
+    log("")
+    summary(bugs, engines, cap, results)
+    write_report(args.out)
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
@@ -427,6 +475,10 @@ def main():
                     help="only check the bugs: the crasher fails the pinned "
                     "version with the signature, the seeds alone pass, the "
                     "fixed version passes the crasher")
+    ap.add_argument("--summarize", nargs="+", metavar="REPORT",
+                    help="time nothing: the summary and criteria of the runs "
+                    "tables of earlier reports (a full run taken in parts); "
+                    "their caps must agree")
     ap.add_argument("--cgofuzz", default=os.path.join(ROOT, "build", "bin",
                                                       "cgofuzz"))
     ap.add_argument("--out", help="the markdown report (default "
@@ -441,6 +493,9 @@ def main():
     if bad:
         ap.error("unknown engine %s (have: %s)" % (",".join(bad),
                                                    ",".join(ENGINES)))
+    if args.summarize:
+        summarize(args)
+        return
     args.cgofuzz = os.path.abspath(args.cgofuzz)
     if not os.access(args.cgofuzz, os.X_OK):
         sys.exit("%s is not an executable: build cgofuzz or give --cgofuzz"

@@ -362,6 +362,12 @@ int cgofuzz_coord_cmd_line(char *const argv[], char **out);
 int cgofuzz_coord_binary_goversion(const char *binary, char *out,
                                    size_t outsize, cgofuzz_err *err);
 
+/* Copies the path of binary's main module (the "mod" line of its build
+ * info, what `go version -m` prints there) to out: "" for a binary built
+ * outside a module. Returns as cgofuzz_coord_binary_goversion does. */
+int cgofuzz_coord_binary_modpath(const char *binary, char *out, size_t outsize,
+                                 cgofuzz_err *err);
+
 /* The release to follow for binary: sets *g to the release recorded in it
  * (cgofuzz_gover_clamp'd, so a future go1.N follows the newest) and
  * returns 1; returns 0 with *g = CGOFUZZ_GOVER_NEWEST when binary has no Go

@@ -223,12 +223,6 @@ static char *find_go(void) {
   return NULL;
 }
 
-static int run_go(const char *go, char *const argv[], cgofuzz_buf *out) {
-  cgofuzz_spawn sp = {.path = go, .argv = argv, .stderr_fd = -1};
-  int st = cgofuzz_spawn_run(&sp, out, false, OBJDUMP_TIMEOUT_MS);
-  return st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
 static void quote_re(cgofuzz_buf *b, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (strchr("\\.+*?()|[]{}^$", s[i]))
@@ -1002,26 +996,21 @@ int cgofuzz_coord_godict_data(cgofuzz_coord_dict *d, const char *binary,
 }
 
 /* The functions `go tool objdump -s` disassembles: those of the target's
- * package, its _test twin and the rest of the main module (from `go
- * version -m`). */
-static void objdump_re(const char *go, const char *binary,
-                       const cgofuzz_buf *tpkg, cgofuzz_buf *re) {
-  cgofuzz_buf out = {0};
-  char *modpath = NULL;
-  char *vargv[] = {(char *)go, "version", "-m", (char *)binary, NULL};
-  if (run_go(go, vargv, &out) == 0 && cgofuzz_buf_putc(&out, 0) == 0) {
-    const char *m = strstr((const char *)out.data, "\n\tmod\t");
-    if (m) {
-      m += 6;
-      modpath = strndup(m, strcspn(m, "\t\n"));
-    }
-  }
+ * package, its _test twin and the rest of the main module (from the
+ * binary's build info: running `go version -m` cost 25 ms before the
+ * first worker could start). */
+static void objdump_re(const char *binary, const cgofuzz_buf *tpkg,
+                       cgofuzz_buf *re) {
+  char modpath[1024];
+  cgofuzz_err err = {0};
+  if (cgofuzz_coord_binary_modpath(binary, modpath, sizeof modpath, &err) != 1)
+    modpath[0] = '\0'; /* the target's package alone */
   cgofuzz_buf_puts(re, "^(?:");
   quote_re(re, (const char *)tpkg->data, tpkg->len);
   cgofuzz_buf_puts(re, "|");
   quote_re(re, (const char *)tpkg->data, tpkg->len);
   cgofuzz_buf_puts(re, "_test");
-  if (modpath && *modpath) {
+  if (modpath[0]) {
     cgofuzz_buf_puts(re, "|");
     quote_re(re, modpath, strlen(modpath));
     cgofuzz_buf_puts(re, "|");
@@ -1029,8 +1018,6 @@ static void objdump_re(const char *go, const char *binary,
     cgofuzz_buf_puts(re, "/[^.]*");
   }
   cgofuzz_buf_puts(re, ")\\.");
-  free(modpath);
-  cgofuzz_buf_free(&out);
 }
 
 int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
@@ -1054,7 +1041,7 @@ int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
                  binary);
     goto fail;
   }
-  objdump_re(go, binary, &j->tpkg, &re);
+  objdump_re(binary, &j->tpkg, &re);
   if (!(j->out = tmpfile())) {
     cgofuzz_errf(err, errno, "a temporary file for go tool objdump");
     goto fail;

@@ -13,6 +13,7 @@
  * This is the layout Go's debug/buildinfo reads.
  */
 #include <elf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +35,29 @@ static size_t read_at(FILE *f, uint64_t off, void *buf, size_t n) {
   return fread(buf, 1, n, f);
 }
 
-/* Decodes the version from build info bytes p[0..n) (starting at the
- * magic). Returns 1 and fills out, or -1 with err set. */
+/* Reads the uvarint length at p[*i..n) and steps *i past it; false when it
+ * is malformed or longer than what is left. */
+static bool read_len(const uint8_t *p, size_t n, size_t *i, uint64_t *len) {
+  *len = 0;
+  for (int shift = 0;; shift += 7) {
+    if (*i >= n || shift > 63)
+      return false;
+    *len |= (uint64_t)(p[*i] & 0x7F) << shift;
+    if (!(p[(*i)++] & 0x80))
+      break;
+  }
+  return *len <= n - *i;
+}
+
+/* Decodes a field of the build info bytes p[0..n) (starting at the magic):
+ * BI_VERSION, the Go version; BI_MODPATH, the main module's path (the
+ * "mod\t<path>\t..." line of the module info, which a binary built
+ * outside a module lacks: then out is ""). Returns 1 and fills out, or -1
+ * with err set. */
+enum { BI_VERSION, BI_MODPATH };
 static int decode_info(const uint8_t *p, size_t n, const char *binary,
-                       char *out, size_t outsize, cgofuzz_err *err) {
+                       int field, char *out, size_t outsize,
+                       cgofuzz_err *err) {
   if (n < BI_HEADER)
     return cgofuzz_errf(err, 0, "%s: truncated Go build info", binary);
   if (!(p[15] & BI_FLAG_INLINE))
@@ -47,25 +67,39 @@ static int decode_info(const uint8_t *p, size_t n, const char *binary,
                         binary);
   uint64_t len = 0;
   size_t i = BI_HEADER;
-  for (int shift = 0;; shift += 7) {
-    if (i >= n || shift > 63)
-      return cgofuzz_errf(err, 0, "%s: bad Go version length in build info",
-                          binary);
-    len |= (uint64_t)(p[i] & 0x7F) << shift;
-    if (!(p[i++] & 0x80))
-      break;
-  }
-  if (len == 0 || len > n - i || len >= outsize)
+  if (!read_len(p, n, &i, &len) || len == 0 || len >= outsize)
     return cgofuzz_errf(err, 0, "%s: bad Go version in build info", binary);
-  memcpy(out, p + i, (size_t)len);
-  out[len] = '\0';
+  if (field == BI_VERSION) {
+    memcpy(out, p + i, (size_t)len);
+    out[len] = '\0';
+    return 1;
+  }
+  i += (size_t)len;
+  if (!read_len(p, n, &i, &len))
+    return cgofuzz_errf(err, 0, "%s: bad module info in build info", binary);
+  const char *m = (const char *)p + i, *end = m + len;
+  out[0] = '\0';
+  for (const char *line = m; line < end;) {
+    const char *nl = memchr(line, '\n', (size_t)(end - line));
+    size_t ll = nl ? (size_t)(nl - line) : (size_t)(end - line);
+    if (ll > 4 && memcmp(line, "mod\t", 4) == 0) {
+      const char *tab = memchr(line + 4, '\t', ll - 4);
+      size_t pl = tab ? (size_t)(tab - line - 4) : ll - 4;
+      if (pl >= outsize)
+        return cgofuzz_errf(err, 0, "%s: module path too long", binary);
+      memcpy(out, line + 4, pl);
+      out[pl] = '\0';
+      break;
+    }
+    line += ll + 1;
+  }
   return 1;
 }
 
-/* Finds the build info of an ELF64 file: 1 (version in out), 0 (none: not
+/* Finds the build info of an ELF64 file: 1 (its field in out), 0 (none: not
  * a Go binary), -1 (err set). */
-static int find_version(FILE *f, const char *binary, char *out, size_t outsize,
-                        cgofuzz_err *err) {
+static int find_info(FILE *f, const char *binary, int field, char *out,
+                     size_t outsize, cgofuzz_err *err) {
   Elf64_Ehdr eh;
   if (read_at(f, 0, &eh, sizeof eh) != sizeof eh ||
       memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
@@ -98,7 +132,7 @@ static int find_version(FILE *f, const char *binary, char *out, size_t outsize,
             rc = cgofuzz_errf(err, 0, "%s: .go.buildinfo without its magic",
                               binary);
           else
-            rc = decode_info(buf, n, binary, out, outsize, err);
+            rc = decode_info(buf, n, binary, field, out, outsize, err);
         }
       }
       free(names);
@@ -119,7 +153,8 @@ static int find_version(FILE *f, const char *binary, char *out, size_t outsize,
       n = read_at(f, ph.p_offset, buf, n);
       for (size_t o = 0; o + BI_HEADER <= n; o += BI_ALIGN) {
         if (memcmp(buf + o, BI_MAGIC, BI_MAGIC_LEN) == 0) {
-          rc = decode_info(buf + o, n - o, binary, out, outsize, err);
+          rc = decode_info(buf + o, n - o, binary, field, out, outsize,
+                           err);
           break;
         }
       }
@@ -130,16 +165,26 @@ static int find_version(FILE *f, const char *binary, char *out, size_t outsize,
   return rc;
 }
 
-int cgofuzz_coord_binary_goversion(const char *binary, char *out,
-                                   size_t outsize, cgofuzz_err *err) {
+static int binary_info(const char *binary, int field, char *out,
+                       size_t outsize, cgofuzz_err *err) {
   if (outsize > 0)
     out[0] = '\0';
   FILE *f = fopen(binary, "rb");
   if (!f)
     return cgofuzz_errf(err, 0, "%s: cannot open", binary);
-  int rc = find_version(f, binary, out, outsize, err);
+  int rc = find_info(f, binary, field, out, outsize, err);
   fclose(f);
   return rc;
+}
+
+int cgofuzz_coord_binary_goversion(const char *binary, char *out,
+                                   size_t outsize, cgofuzz_err *err) {
+  return binary_info(binary, BI_VERSION, out, outsize, err);
+}
+
+int cgofuzz_coord_binary_modpath(const char *binary, char *out, size_t outsize,
+                                 cgofuzz_err *err) {
+  return binary_info(binary, BI_MODPATH, out, outsize, err);
 }
 
 int cgofuzz_coord_binary_gover(const char *binary, cgofuzz_gover *g,

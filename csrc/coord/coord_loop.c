@@ -176,10 +176,11 @@ void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg) {
   cgofuzz_coord_fail(c, tmp, strlen(tmp));
 }
 
-int cgofuzz_coord_start_worker(coord *c, slot *s) {
+/* Starts s's worker process without waiting for it: the run's workers
+ * start side by side (each takes 10-20 ms to reach its first read, which
+ * greet_worker waits for). 0, or -1 with the run failed. */
+static int spawn_worker(coord *c, slot *s) {
   cgofuzz_err err = {0};
-  const uint8_t *l;
-  size_t n;
   int out = c->cfg->observer ? c->cfg->worker_output_fd : -1;
   int sout = c->cfg->observer && c->cfg->worker_stdout_fd
                  ? c->cfg->worker_stdout_fd
@@ -218,6 +219,15 @@ int cgofuzz_coord_start_worker(coord *c, slot *s) {
                         err.msg);
     return -1;
   }
+  return 0;
+}
+
+/* Pings s's started worker and waits for its answer: then it is idle. 0,
+ * or -1 with the run failed. */
+static int greet_worker(coord *c, slot *s) {
+  cgofuzz_err err = {0};
+  const uint8_t *l;
+  size_t n;
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
   c->line.len = 0;
   cgofuzz_wire_encode_call(&call, &c->line);
@@ -238,6 +248,12 @@ int cgofuzz_coord_start_worker(coord *c, slot *s) {
    * (coord_resp.c) compares with this. */
   s->oom_base = cgofuzz_coord_oom_kills();
   return 0;
+}
+
+int cgofuzz_coord_start_worker(coord *c, slot *s) {
+  if (s->w.pid == 0 && spawn_worker(c, s) != 0)
+    return -1;
+  return greet_worker(c, s);
 }
 
 /* Hands the next input to an idle worker, if there is one to hand out. */
@@ -737,7 +753,12 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
       goto finish;
     }
   }
-  if (cgofuzz_dict_start(&c) != 0)
+  /* The workers start first: the dictionary's and the comparison
+   * feedback's set-up (reading the binary, copying it to a memfd) then
+   * overlaps the 10-20 ms each worker takes to start. */
+  for (size_t i = 0; i < c.np && !c.done; i++)
+    spawn_worker(&c, &c.slots[i]);
+  if (c.done || cgofuzz_dict_start(&c) != 0)
     goto finish;
   cgofuzz_cmp_start(&c);
   for (size_t i = 0; i < c.np && !c.done; i++)
