@@ -56,8 +56,7 @@ static bool read_len(const uint8_t *p, size_t n, size_t *i, uint64_t *len) {
  * with err set. */
 enum { BI_VERSION, BI_MODPATH };
 static int decode_info(const uint8_t *p, size_t n, const char *binary,
-                       int field, char *out, size_t outsize,
-                       cgofuzz_err *err) {
+                       int field, char *out, size_t outsize, cgofuzz_err *err) {
   if (n < BI_HEADER)
     return cgofuzz_errf(err, 0, "%s: truncated Go build info", binary);
   if (!(p[15] & BI_FLAG_INLINE))
@@ -153,8 +152,7 @@ static int find_info(FILE *f, const char *binary, int field, char *out,
       n = read_at(f, ph.p_offset, buf, n);
       for (size_t o = 0; o + BI_HEADER <= n; o += BI_ALIGN) {
         if (memcmp(buf + o, BI_MAGIC, BI_MAGIC_LEN) == 0) {
-          rc = decode_info(buf + o, n - o, binary, field, out, outsize,
-                           err);
+          rc = decode_info(buf + o, n - o, binary, field, out, outsize, err);
           break;
         }
       }
@@ -165,8 +163,8 @@ static int find_info(FILE *f, const char *binary, int field, char *out,
   return rc;
 }
 
-static int binary_info(const char *binary, int field, char *out,
-                       size_t outsize, cgofuzz_err *err) {
+static int binary_info(const char *binary, int field, char *out, size_t outsize,
+                       cgofuzz_err *err) {
   if (outsize > 0)
     out[0] = '\0';
   FILE *f = fopen(binary, "rb");
