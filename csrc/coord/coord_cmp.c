@@ -55,17 +55,17 @@
 
 #define CMP_RECS 32768
 #define CMP_TRACE_SIZE (CMP_TRACE_HDR + (size_t)CMP_RECS * CMP_REC_SIZE)
-#define CMP_BUDGET 0.05       /* of the wall time, tracing */
-#define CMP_BUDGET_MS 250     /* of tracing at start (the worker's too) */
-#define CMP_QUEUE_MAX 8192    /* candidates waiting; more are dropped */
-#define CMP_PER_TRACE 512     /* candidates from one traced run */
-#define CMP_CHAIN_MAX 64      /* re-runs following one byte loop */
-#define CMP_CHAINS 8          /* byte loops followed per traced entry */
-#define CMP_SHARE 0.05        /* of the workers' time, at most, on candidates */
-#define CMP_ALLOWANCE_MS 250  /* of candidates at start */
-#define CMP_TRACE_MS 2000     /* one traced exec; slower: the worker restarts*/
-#define CMP_SLICE_MS 5        /* of tracing per step of the loop */
-#define CMP_MAX_DEATHS 3      /* in a row: tracing stops */
+#define CMP_BUDGET 0.05      /* of the wall time, tracing */
+#define CMP_BUDGET_MS 250    /* of tracing at start (the worker's too) */
+#define CMP_QUEUE_MAX 8192   /* candidates waiting; more are dropped */
+#define CMP_PER_TRACE 512    /* candidates from one traced run */
+#define CMP_CHAIN_MAX 64     /* re-runs following one byte loop */
+#define CMP_CHAINS 8         /* byte loops followed per traced entry */
+#define CMP_SHARE 0.05       /* of the workers' time, at most, on candidates */
+#define CMP_ALLOWANCE_MS 250 /* of candidates at start */
+#define CMP_TRACE_MS 2000    /* one traced exec; slower: the worker restarts*/
+#define CMP_SLICE_MS 5       /* of tracing per step of the loop */
+#define CMP_MAX_DEATHS 3     /* in a row: tracing stops */
 
 typedef struct cand {
   uint8_t *data;
