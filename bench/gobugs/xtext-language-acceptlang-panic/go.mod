@@ -2,4 +2,4 @@ module gobugs/xtext-language-acceptlang-panic
 
 go 1.18
 
-require golang.org/x/text v0.3.4
+require golang.org/x/text v0.3.6
