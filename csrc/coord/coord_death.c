@@ -35,6 +35,7 @@ enum {
   H_GO_OOM,    /* "fatal error: runtime: out of memory" */
   H_GO_SIGNAL, /* "SIGSEGV: segmentation violation", "SIGQUIT: quit" */
   H_SANITIZER, /* "==N==ERROR: AddressSanitizer", UBSan "runtime error:" */
+  H_LEAK,      /* "==N==ERROR: LeakSanitizer: detected memory leaks" */
   H_C_HANG,    /* a C worker's watchdog (worker_watchdog.c), libFuzzer's */
   H_C_OOM,
 };
@@ -69,6 +70,8 @@ static int header_kind(const char *p, size_t n) {
     if (contains(p, n, "libFuzzer: out-of-memory") ||
         contains(p, n, "rss limit exhausted")) /* hard_rss_limit_mb */
       return H_C_OOM;
+    if (contains(p, n, "ERROR: LeakSanitizer"))
+      return H_LEAK;
     if (contains(p, n, "ERROR: ") || contains(p, n, "WARNING: "))
       return contains(p, n, "Sanitizer") ? H_SANITIZER : H_NONE;
     return H_NONE;
@@ -233,6 +236,8 @@ static const char *class_name(int cls) {
     return "Go fatal error";
   case CGOFUZZ_DEATH_SANITIZER:
     return "sanitizer report";
+  case CGOFUZZ_DEATH_LEAK:
+    return "memory leak";
   case CGOFUZZ_DEATH_SIGNAL:
     return "killed by signal";
   case CGOFUZZ_DEATH_EXIT:
@@ -299,6 +304,11 @@ int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
                        "the kernel's OOM killer ran (oom_kill in /proc/vmstat "
                        "rose by %lld): out of memory\n",
                        (long long)d->oom_kills);
+  } else if (kind == H_LEAK) {
+    cls = CGOFUZZ_DEATH_LEAK;
+    cgofuzz_buf_puts(msg, "fuzzing process found a memory leak: the input "
+                          "allocated memory it did not free "
+                          "(LeakSanitizer)\n");
   } else if (kind == H_SANITIZER) {
     cls = CGOFUZZ_DEATH_SANITIZER;
     cgofuzz_buf_puts(msg, "fuzzing process crashed: sanitizer report\n");

@@ -450,6 +450,8 @@ enum {
   CGOFUZZ_DEATH_EXIT,      /* an exit status and no report */
   CGOFUZZ_DEATH_EXTERNAL,  /* SIGKILL, SIGTERM... from outside: Go records
                               nothing */
+  CGOFUZZ_DEATH_LEAK,      /* LeakSanitizer found that the input leaked
+                              (a C worker's check, runtime/leak.c) */
 };
 
 /* What is known of a dead worker. */

@@ -77,6 +77,9 @@
  * (csrc/lf): a C worker then reports hangs and OOMs in libFuzzer's words
  * and exit codes (runtime/worker_watchdog.c). */
 #define CGOFUZZ_LF_ENV "CGOFUZZ_LF"
+/* A C worker's exit status after LeakSanitizer found that its input leaked
+ * (runtime/leak.c); the front ends call it a leak, not a crash. */
+#define CGOFUZZ_LEAK_EXIT 73
 #define CGOFUZZ_EXACT_MAGIC 0x5443584546474643ull /* "CGFEXCT" little end. */
 #define CGOFUZZ_EXACT_RAW_MAGIC 0x5741524546474643ull /* "CGFERAW" */
 #define CGOFUZZ_EXACT_OFF(value_len) (((uint64_t)(value_len) + 7) & ~7ull)

@@ -88,8 +88,9 @@ static int set_rss_limit(void *dst, const char *v, cgofuzz_err *why) {
 static int parse_flags(int argc, char **argv, opts *o) {
   /* Every flag a Go test binary defines (go1.26), with Go's types, because
    * go test and Go's coordinator pass them (a worker gets the coordinator's
-   * argv verbatim), plus cgofuzz's worker flags -test.fuzzdict,
-   * -test.fuzztimeout and -test.fuzzrsslimitmb. Sorted, as Go lists them. */
+   * argv verbatim), plus cgofuzz's worker flags -test.fuzzdetectleaks,
+   * -test.fuzzdict, -test.fuzztimeout and -test.fuzzrsslimitmb. Sorted, as Go
+   * lists them. */
   cgofuzz_flag flags[] = {
       BOOL("test.artifacts", &o->unused_bool, "store test artifacts"),
       STR("test.bench", &o->unused_str,
@@ -116,6 +117,10 @@ static int parse_flags(int argc, char **argv, opts *o) {
           "directory where interesting fuzzing inputs are stored"),
       STR("test.fuzzdict", &o->wk.dict,
           "libFuzzer/AFL dictionary `file` (cgofuzz)"),
+      BOOL("test.fuzzdetectleaks", &o->wk.detect_leaks,
+           "an input that leaks memory is a failure, when the target has "
+           "LeakSanitizer, as libFuzzer's -detect_leaks (cgofuzz; default "
+           "true)"),
       DUR("test.fuzzminimizetime", CGOFUZZ_FLAG_DURATION_OR_COUNT, &o->mintime,
           true, "time to spend minimizing a failing input (default 1m0s)"),
       {.name = "test.fuzzrsslimitmb",
@@ -432,7 +437,7 @@ int cgofuzz_test_main(int argc, char **argv) {
     return cgofuzz_target_libfuzzer_(argc, argv);
   /* -test.parallel defaults to the CPUs, as Go's to GOMAXPROCS. */
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  opts o = {.wk = {.timeout_ns = -1, .rss_limit_mb = -1},
+  opts o = {.wk = {.timeout_ns = -1, .rss_limit_mb = -1, .detect_leaks = true},
             .parallel = cpus > 0 ? cpus : 1};
   int rc = parse_flags(argc, argv, &o);
   if (rc != 0)

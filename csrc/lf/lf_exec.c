@@ -118,11 +118,16 @@ lf_outcome cgofuzz_lf_outcome_of_status(int st) {
     return LF_TIMEOUT;
   if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == LF_EXIT_OOM)
     return LF_OOM;
+  if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == CGOFUZZ_LEAK_EXIT)
+    return LF_LEAK;
   return LF_CRASH;
 }
 
 const char *cgofuzz_lf_outcome_kind(lf_outcome oc) {
-  return oc == LF_TIMEOUT ? "timeout" : oc == LF_OOM ? "oom" : "crash";
+  return oc == LF_TIMEOUT ? "timeout"
+         : oc == LF_OOM   ? "oom"
+         : oc == LF_LEAK  ? "leak"
+                          : "crash";
 }
 
 /* The worker died or hung on its input: reap it and say how. */
@@ -304,6 +309,8 @@ int cgofuzz_lf_report_failure(const lf_opts *o, lf_outcome oc, const char *msg,
     return (int)o->timeout_exitcode;
   if (oc == LF_OOM)
     return LF_EXIT_OOM;
+  if (oc == LF_LEAK) /* LeakSanitizer's report came from the worker */
+    return (int)o->error_exitcode;
   /* A sanitizer's own exit code (ClusterFuzz sets exitcode=77) passes
    * through; a signal or a Go panic gives -error_exitcode. */
   if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) != 0)

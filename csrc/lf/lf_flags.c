@@ -50,7 +50,8 @@ static const lf_flag flags[] = {
     I(minimize_crash, "minimize the crashing input given"),
     I(cleanse_crash, "replace bytes of the crashing input that do not matter"),
     I(close_fd_mask, "1: close the target's stdout, 2: stderr"),
-    I(detect_leaks, "accepted (LeakSanitizer reports at a worker's exit)"),
+    I(detect_leaks, "with LeakSanitizer: an input that leaks is a leak- "
+                    "artifact (1, the default), or nothing (0)"),
     I(jobs, "fuzz with this many worker processes"),
     I(workers, "fuzz with this many worker processes"),
     I(fork, "fuzz with this many worker processes"),
@@ -167,6 +168,11 @@ int cgofuzz_lf_worker_flags(const lf_opts *o, const cgofuzz_lf_target *t,
            o->timeout > 0 ? o->timeout : 0) != 0 ||
       push(out, n, "-test.fuzzrsslimitmb=%" PRId64,
            o->rss_limit_mb > 0 ? o->rss_limit_mb : 0) != 0)
+    return -1;
+  /* libFuzzer checks for leaks while fuzzing and running files, not
+   * while merging. */
+  if ((o->detect_leaks == 0 || o->merge > 0) &&
+      push(out, n, "-test.fuzzdetectleaks=false", 0) != 0)
     return -1;
   if (o->use_value_profile > 0) {
     char **nv = realloc(*out, (*n + 2) * sizeof **out);

@@ -103,7 +103,7 @@ int cgofuzz_lf_write_artifact(const lf_opts *o, const char *kind,
 bool cgofuzz_lf_is_dir(const char *path);
 
 /* --- lf_exec.c: one input at a time in a worker process. */
-typedef enum { LF_OK, LF_CRASH, LF_TIMEOUT, LF_OOM } lf_outcome;
+typedef enum { LF_OK, LF_CRASH, LF_TIMEOUT, LF_OOM, LF_LEAK } lf_outcome;
 
 typedef struct lf_exec {
   const cgofuzz_lf_target *t;
@@ -136,7 +136,7 @@ int cgofuzz_lf_report_failure(const lf_opts *o, lf_outcome oc, const char *msg,
 /* The outcome a dead worker's wait status means under CGOFUZZ_LF_ENV. */
 lf_outcome cgofuzz_lf_outcome_of_status(int status);
 const char *
-cgofuzz_lf_outcome_kind(lf_outcome oc); /* "crash", "timeout", "oom" */
+cgofuzz_lf_outcome_kind(lf_outcome oc); /* "crash", "timeout", "oom", "leak" */
 
 /* --- the modes */
 int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o);

@@ -151,6 +151,7 @@ int cgofuzz_go_serve(cgofuzz_f *f, const char *name, int64_t timeout_ns) {
                             .timeout_ns = timeout_ns,
                             .rss_limit_mb = -1,
                             .wait_for_mask = true,
-                            .name = name};
+                            .name = name,
+                            .detect_leaks = true};
   return cgofuzz_serve_worker_(f, &o);
 }

@@ -232,6 +232,20 @@ bool cgofuzz_cmp_mutate_(cgofuzz_pcg *r, const cgofuzz_dict_ *d,
 bool cgofuzz_dict_mutate_(cgofuzz_pcg *r, const cgofuzz_dict_ *d, uint8_t *b,
                           size_t *len, size_t cap);
 
+/* Leak detection (leak.c), libFuzzer's -detect_leaks: installs the
+ * counting malloc/free hooks when want is set and the target has
+ * LeakSanitizer; false when it is off. begin/end bracket a run of the
+ * target (end: it allocated more than it freed); quiet(true) disables
+ * LeakSanitizer for a re-run; check asks LeakSanitizer whether memory
+ * leaked now (its report printed) and gives up after many suspects that
+ * were not. The worker exits with CGOFUZZ_LEAK_EXIT (core/exact.h) after
+ * a leak. */
+bool cgofuzz_leak_init_(bool want);
+void cgofuzz_leak_begin_(void);
+bool cgofuzz_leak_end_(void);
+void cgofuzz_leak_quiet_(bool quiet);
+bool cgofuzz_leak_check_(void);
+
 /* Worker mode (worker.c): serves fds 3/4/5 for target f until the
  * coordinator closes fd 3 (the dictionary is used only in exact mode).
  * Returns the exit status. */
@@ -252,6 +266,9 @@ typedef struct {
    * comparison distances count as features, locally (worker_exact.c); used
    * only in exact mode. */
   bool value_profile;
+  /* -test.fuzzdetectleaks (default true): an input that leaks memory is a
+   * crasher, when the target has LeakSanitizer (leak.c). */
+  bool detect_leaks;
 } cgofuzz_worker_opts_;
 int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o);
 

@@ -30,6 +30,7 @@
 
 #include "clock.h"
 #include "codec.h"
+#include "exact.h"
 #include "godebug.h"
 #include "lines.h"
 #include "minimize.h"
@@ -50,6 +51,38 @@ static int snap_resize(cgofuzz_worker_ *w, size_t len) {
   return w->snap ? 0 : -1;
 }
 
+/* An input that allocated more than it freed (leak.c): run again with
+ * LeakSanitizer quiet, and if it still does, have LeakSanitizer look. A
+ * leak ends the worker as a crash would: the input in shared memory is
+ * the crasher. The second run's coverage is dropped (the first one's was
+ * taken). */
+static void leak_recheck(cgofuzz_worker_ *w, const cgofuzz_value *vals) {
+  cgofuzz_watchdog_arm_(cgofuzz_mono_ns());
+  cgofuzz_leak_quiet_(true);
+  cgofuzz_leak_begin_();
+  cgofuzz_run r = cgofuzz_target_exec_(w->f, &w->t, vals);
+  bool suspect = cgofuzz_leak_end_();
+  cgofuzz_leak_quiet_(false);
+  cgofuzz_watchdog_disarm_();
+  cgofuzz_cov_clear_();
+  w->t.log.len = 0;
+  if (r == CGOFUZZ_RUN_FAIL || !suspect || !cgofuzz_leak_check_())
+    return;
+  const char *lf = getenv(CGOFUZZ_LF_ENV);
+  if (lf && strcmp(lf, "1") == 0 && w->warmup)
+    fprintf(stderr, "\nINFO: a leak has been found in the initial "
+                    "corpus.\n\n");
+  if (lf && strcmp(lf, "1") == 0)
+    fprintf(stderr, "INFO: to ignore leaks on libFuzzer side use "
+                    "-detect_leaks=0.\n\n");
+  else
+    fprintf(stderr, "cgofuzz: the input leaked memory (LeakSanitizer, "
+                    "above); -test.fuzzdetectleaks=false turns the check "
+                    "off\n");
+  fflush(stderr);
+  _exit(CGOFUZZ_LEAK_EXIT);
+}
+
 cgofuzz_run cgofuzz_worker_exec_(cgofuzz_worker_ *w, const cgofuzz_value *vals,
                                  int64_t *dur) {
   int64_t t0 = cgofuzz_mono_ns();
@@ -58,12 +91,16 @@ cgofuzz_run cgofuzz_worker_exec_(cgofuzz_worker_ *w, const cgofuzz_value *vals,
   /* Comparisons are recorded only while the target runs: the runtime's
    * own memcmp calls (intercepted too) never reach the tables. */
   cgofuzz_cmp_on_ = w->rec;
+  cgofuzz_leak_begin_();
   cgofuzz_run r = cgofuzz_target_exec_(w->f, &w->t, vals);
+  bool suspect = cgofuzz_leak_end_();
   cgofuzz_cmp_on_ = 0;
   *dur = cgofuzz_mono_ns() - t0;
   cgofuzz_watchdog_disarm_();
   cgofuzz_cov_snap_reset_(w->snap);
   cgofuzz_cov_collect_(w->snap, w->snap_len);
+  if (suspect && r != CGOFUZZ_RUN_FAIL)
+    leak_recheck(w, vals);
   if (r == CGOFUZZ_RUN_FAIL) {
     /* Go's Err is the failed test's captured report. */
     w->errmsg.len = 0;
@@ -130,6 +167,7 @@ static void do_fuzz(cgofuzz_worker_ *w, const cgofuzz_fuzz_args *a,
   cgofuzz_values orig = {0}, vals = {0};
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&w->shm);
   w->rec = 0; /* the warm-up exec records nothing */
+  w->warmup = a->warmup;
 
   if (a->coverage_data.has) {
     if (w->mask && a->coverage_data.len != w->mask_len) {
@@ -433,6 +471,7 @@ int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
   snap_resize(&w, o->wait_for_mask ? 0 : cgofuzz_cov_ncounters_());
   cgofuzz_cov_clear_();
   cgofuzz_watchdog_start_(o);
+  cgofuzz_leak_init_(o->detect_leaks);
 
   /* Calls are read blocking, with the reader the coordinator uses too
    * (lines.h): EOF between calls means the coordinator is done (exit 0),

@@ -40,6 +40,7 @@ typedef struct cgofuzz_worker_ {
   cgofuzz_buf errmsg; /* the last failing exec's Go-style report */
   /* Exact mode (csrc/core/exact.h): non-Go mutations are allowed. */
   bool exact;
+  bool warmup;    /* the call being served is a warm-up (the initial corpus) */
   cgofuzz_pcg dr; /* private generator of those mutations */
   bool cmp;       /* trace-cmp recording allowed */
   bool vp;        /* value profile (exact mode only) */

@@ -10,7 +10,9 @@
  *
  *   -DPLANTED_NOBUG   the same branches without the bad read (fuzzing it
  *                     finds coverage but never a crash);
- *   -DPLANTED_HARD    an 8-byte magic "FUZZING!" (bench: time to the crash).
+ *   -DPLANTED_HARD    an 8-byte magic "FUZZING!" (bench: time to the crash);
+ *   -DPLANTED_LEAK    no bad read: the copy is never freed, a memory leak
+ *                     (LeakSanitizer; libFuzzer's -detect_leaks).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +27,7 @@ static const char magic[] = "FUZZ";
 #define MAGIC_LEN (sizeof magic - 1)
 
 static volatile int sink;
+static uint8_t *volatile keep;
 
 /* Small, input-dependent work so that inputs that are not the magic still
  * differ in coverage (the corpus grows under fuzzing and merging keeps
@@ -45,7 +48,12 @@ static void classify(const uint8_t *data, size_t size) {
 static void bug(const uint8_t *data, size_t size) {
   uint8_t *copy = malloc(size);
   memcpy(copy, data, size);
-#ifdef PLANTED_NOBUG
+#if defined(PLANTED_LEAK)
+  sink += copy[size - 1];
+  keep = copy; /* escapes, then is lost: a direct leak */
+  keep = NULL;
+  return;
+#elif defined(PLANTED_NOBUG)
   sink += copy[size - 1];
 #else
   sink += copy[size]; /* one past the end: heap-buffer-overflow */

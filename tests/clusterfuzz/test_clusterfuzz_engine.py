@@ -182,8 +182,9 @@ def engine(cfpython, job):
 @pytest.fixture(scope="session")
 def build(tmp_path_factory, cgofuzz, tool):
     """build(kind, bug=True) -> the path of the planted target of that kind
-    (bug=False: the variant without the bug), built once per session, each
-    in a directory of its own (the engine's BUILD_DIR)."""
+    (bug=False: the variant without the bug; bug="leak": the C variant whose
+    bug is a memory leak), built once per session, each in a directory of
+    its own (the engine's BUILD_DIR)."""
     built = {}
 
     def get(kind, bug=True):
@@ -198,13 +199,15 @@ def build(tmp_path_factory, cgofuzz, tool):
 
 
 def _build(tmp_path_factory, cgofuzz, tool, kind, bug):
-    name = "planted" if bug else "planted_nobug"
+    name = {True: "planted", False: "planted_nobug",
+            "leak": "planted_leak"}[bug]
     out = str(tmp_path_factory.mktemp("%s-%s" % (kind, name)))
     exe = os.path.join(out, name)
     if kind in ("libfuzzer", "cgofuzz_c"):
         clang = tool("clang")
         cc = [clang] if kind == "libfuzzer" else [cgofuzz, "cc"]
-        argv = cc + CFLAGS + ([] if bug else ["-DPLANTED_NOBUG"]) + [
+        argv = cc + CFLAGS + {True: [], False: ["-DPLANTED_NOBUG"],
+                              "leak": ["-DPLANTED_LEAK"]}[bug] + [
             PLANTED_C, "-o", exe]
         r = testlib.run(argv, cwd=out)
     else:
@@ -351,6 +354,63 @@ def test_fuzz_finds_planted_crash(cfpython, build, tmp_path, mode, kind):
         for a in ("-len_control=0", "-seed=1337"):
             assert a in run["command"] and a in crash["reproduce_args"], \
                 why("%s missing" % a, res)
+
+
+# LeakSanitizer on, as OSS-Fuzz's runner and ClusterFuzz's leak-detecting
+# jobs set it (the bot's defaults here have detect_leaks=0).
+LEAKS_ON = {"detect_leaks": 1}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("kind", ["libfuzzer", "cgofuzz_c"])
+def test_fuzz_finds_planted_leak(cfpython, build, tmp_path, mode, kind):
+    """A harness whose only bug is a memory leak: with LeakSanitizer on,
+    fuzzing ends at the leaking input, written as <artifact_prefix>leak-
+    <sha1>, which the stack analyzer files as a Direct-leak; reproducing it
+    fails with the leak. With -detect_leaks=0 no leak- file is written
+    (libFuzzer's LeakSanitizer still reports at exit: libFuzzer then writes
+    an empty crash- input, cgofuzz nothing)."""
+    target = build(kind, bug="leak")
+    corpus, repro, work = dirs(tmp_path, "corpus", "reproducers", "work")
+    res = engine(cfpython, dict(op="fuzz", mode=mode, target=target,
+                                corpus_dir=corpus, reproducers_dir=repro,
+                                workdir=work, max_time=60,
+                                sanitizer_options=LEAKS_ON))
+    assert res["crashes"], why("no leak found", res)
+    crash = res["crashes"][0]
+    name = os.path.basename(crash["input_path"])
+    assert crash["exists"] and name.startswith("leak-"), why(
+        "the artifact is not leak-<sha1>", res)
+    assert crash["head"].encode("latin-1").startswith(MAGIC), why(
+        "the leak file does not start with %r" % MAGIC, res)
+    assert name == "leak-" + sha1(read(crash["input_path"])), why(
+        "not named by its SHA-1", res)
+    assert res["time_executed"] < 50, why("did not stop at the leak", res)
+    assert fuzz_run(res)["return_code"] == 77, why("not -error_exitcode", res)
+    assert "ERROR: LeakSanitizer: detected memory leaks" in \
+        res["output_tail"], why("no LeakSanitizer report", res)
+    assert res["analysis"]["crash_type"] == "Direct-leak", why(
+        "crash type %r" % res["analysis"]["crash_type"], res)
+
+    rep = engine(cfpython, dict(op="reproduce", mode=mode, target=target,
+                                input_path=crash["input_path"], workdir=work,
+                                max_time=30, arguments=TESTCASE_ARGS[mode],
+                                sanitizer_options=LEAKS_ON))
+    assert rep["return_code"] != 0, why("the leak reproduces as 0", rep)
+    assert rep["analysis"]["crash_type"] == "Direct-leak", why(
+        "reproduced as %r" % rep["analysis"]["crash_type"], rep)
+
+    corpus, repro, work = dirs(tmp_path, "corpus0", "reproducers0", "work0")
+    res = engine(cfpython, dict(op="fuzz", mode=mode, target=target,
+                                corpus_dir=corpus, reproducers_dir=repro,
+                                workdir=work, max_time=5,
+                                arguments=["-detect_leaks=0"],
+                                sanitizer_options=LEAKS_ON))
+    leaks = [c for c in res.get("crashes", [])
+             if os.path.basename(c["input_path"]).startswith("leak-")]
+    assert not leaks, why("a leak- file with -detect_leaks=0", res)
+    if kind == "cgofuzz_c":
+        assert res["crashes"] == [], why("a crash without one", res)
 
 
 @matrix

@@ -3,13 +3,15 @@
  * per input prefix (tests/deaths/test_deaths.py builds it with `cgofuzz
  * cc -fsanitize=address,fuzzer`): "HEAP" reads past a heap block (an ASan
  * report), "ABORT" calls abort() (SIGABRT, no report), "HANG" never
- * returns, "OOM" keeps 2 GiB resident. Other inputs pass.
+ * returns, "OOM" keeps 2 GiB resident, "LEAK" loses 32 bytes (a leak,
+ * for LeakSanitizer). Other inputs pass.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 static char *volatile keep[2048];
+static char *volatile lost;
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {
   if (n >= 4 && memcmp(d, "HEAP", 4) == 0) {
@@ -18,6 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {
     volatile char c = p[n + 8];
     (void)c;
     free(p);
+  }
+  if (n >= 4 && memcmp(d, "LEAK", 4) == 0) {
+    lost = malloc(32); /* escapes, then is lost */
+    lost = NULL;
   }
   if (n >= 5 && memcmp(d, "ABORT", 5) == 0)
     abort();

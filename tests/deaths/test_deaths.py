@@ -47,7 +47,8 @@ def cbin(cgofuzz, tool, tmp_path_factory):
     return out
 
 
-def die(cgofuzz, binary, target, trigger, tmp, extra=LIMITS):
+def die(cgofuzz, binary, target, trigger, tmp, extra=LIMITS,
+        asan="detect_leaks=0"):
     """Fuzzes target from one cache entry holding []byte(trigger); the
     Result, the files written to testdata and the entry's bytes."""
     pkg = os.path.join(tmp, "pkg")
@@ -63,7 +64,7 @@ def die(cgofuzz, binary, target, trigger, tmp, extra=LIMITS):
     testlib.write(os.path.join(cache, target, "trigger"), entry)
     r = run(testlib.fuzz_cmd(cgofuzz, binary, target, cache,
                              ["-fuzztime=2000x"] + list(extra), parallel=1),
-            pkg, testlib.fuzz_env(1, ASAN_OPTIONS="detect_leaks=0"))
+            pkg, testlib.fuzz_env(1, ASAN_OPTIONS=asan))
     files = corpus_entries(os.path.join(pkg, "testdata", "fuzz", target))
     return r, files, entry, pkg
 
@@ -155,6 +156,26 @@ def test_c_worker_death(cgofuzz, cbin, tmp_path, trigger, headline, report):
         env = {"ASAN_OPTIONS": "detect_leaks=0:hard_rss_limit_mb=300"}
     rr = replay(cbin, "FuzzLibFuzzer", files[0], pkg, timeout="3s", env=env)
     assert rr.rc not in (0, None), rr
+
+
+def test_c_worker_leak(cgofuzz, cbin, tmp_path):
+    """An input that leaks memory, with LeakSanitizer on (ASan's default):
+    the C worker checks for leaks after an input that allocated more than
+    it freed (runtime/leak.c), and the leak is a failure with
+    LeakSanitizer's report, the input written; the binary replays it, and
+    with LeakSanitizer off (ASAN_OPTIONS=detect_leaks=0) the same input
+    passes."""
+    r, files, entry, pkg = die(cgofuzz, cbin, "FuzzLibFuzzer", "LEAK1",
+                               str(tmp_path), asan="detect_leaks=1")
+    assert r.rc == 1, r
+    assert "fuzzing process found a memory leak" in r.stdout, r
+    assert "Direct leak of 32 byte(s) in 1 object(s)" in r.stdout, r
+    assert len(files) == 1 and read(files[0]) == entry, (files, r)
+    rr = replay(cbin, "FuzzLibFuzzer", files[0], pkg, timeout="10s",
+                env={"ASAN_OPTIONS": "detect_leaks=1"})
+    assert rr.rc not in (0, None) and "LeakSanitizer" in rr.out, rr
+    rr = replay(cbin, "FuzzLibFuzzer", files[0], pkg, timeout="10s")
+    assert rr.rc == 0, rr
 
 
 def test_go_death_found_by_fuzzing(cgofuzz, gobin, tmp_path):

@@ -5,6 +5,7 @@
  *   -DHANG   "HANG": an endless loop (a timeout);
  *   -DOOM    "OOM!": a resident set far above -rss_limit_mb (an OOM);
  *   -DOVERWRITE "OVER": writes to its const input;
+ *   -DLEAK   "LEAK": allocates 32 bytes and loses them (LeakSanitizer);
  *   -DNOBUG  "NONE": the same four compares and no bug (runs that must not
  *            find anything, whatever the seed: the others' bugs are found
  *            in a few thousand execs);
@@ -24,6 +25,8 @@ static const char magic[4] = {'H', 'A', 'N', 'G'};
 static const char magic[4] = {'O', 'O', 'M', '!'};
 #elif defined(OVERWRITE)
 static const char magic[4] = {'O', 'V', 'E', 'R'};
+#elif defined(LEAK)
+static const char magic[4] = {'L', 'E', 'A', 'K'};
 #elif defined(NOBUG) || defined(NOISY)
 static const char magic[4] = {'N', 'O', 'N', 'E'};
 #else
@@ -61,6 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
 #elif defined(OVERWRITE)
   ((uint8_t *)data)[0] = 'X';
+#elif defined(LEAK)
+  keep = malloc(32); /* escapes, then is lost: a direct leak */
+  keep = NULL;
 #elif defined(NOBUG) || defined(NOISY)
   sink++;
 #else

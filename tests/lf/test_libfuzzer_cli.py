@@ -41,8 +41,31 @@ def build(cgofuzz, tool, tmp_path_factory):
     return get
 
 
-def lf(exe, *args, cwd=None, asan_exitcode=77, timeout=testlib.HANG_GUARD):
-    env = {"ASAN_OPTIONS": "exitcode=%d:detect_leaks=0" % asan_exitcode}
+@pytest.fixture(scope="session")
+def libfuzzer(tool, tmp_path_factory):
+    """libfuzzer(variant) -> path of tests/lf/harness.c built by clang
+    -fsanitize=address,fuzzer: the real libFuzzer, whose behaviour the
+    cgofuzz build is held to."""
+    clang = tool("clang")
+    out = tmp_path_factory.mktemp("lf-real")
+    built = {}
+
+    def get(variant):
+        if variant not in built:
+            exe = str(out / ("harness_" + variant))
+            r = testlib.run([clang, "-g", "-O1", "-fsanitize=address,fuzzer",
+                             "-D" + variant.upper(),
+                             os.path.join(HERE, "harness.c"), "-o", exe])
+            assert r.rc == 0, r
+            built[variant] = exe
+        return built[variant]
+    return get
+
+
+def lf(exe, *args, cwd=None, asan_exitcode=77, timeout=testlib.HANG_GUARD,
+       leaks=False):
+    env = {"ASAN_OPTIONS": "exitcode=%d:detect_leaks=%d" % (asan_exitcode,
+                                                            leaks)}
     return testlib.run([exe] + [str(a) for a in args], cwd=cwd,
                        env=env, timeout=timeout)
 
@@ -230,6 +253,51 @@ def test_oom(build, tmp_path):
     assert "ERROR: libFuzzer: out-of-memory" in r.stderr, r
     path, _ = artifact(r, "oom")
     assert open(path, "rb").read().startswith(b"OOM!")
+
+
+def test_leak_as_libfuzzer_reports_it(build, libfuzzer, tmp_path):
+    """-detect_leaks=1 (the default with LeakSanitizer on): an input that
+    leaks is checked after it runs, LeakSanitizer's report is printed, the
+    input is written as leak-<sha1> and the exit status is -error_exitcode;
+    a leaking file run on its own is reported too; -detect_leaks=0 stops the
+    per-input check. The real libFuzzer on the same harness, same flags,
+    is the reference for each."""
+    for name, exe in (("libFuzzer", libfuzzer("leak")),
+                      ("cgofuzz", build("leak"))):
+        art = tmp_path / name / "art"
+        art.mkdir(parents=True)
+        corpus = tmp_path / name / "c"
+        corpus.mkdir()
+        (corpus / "near").write_bytes(b"LEA")
+        r = lf(exe, "-seed=5", FIND, "-artifact_prefix=%s/" % art, corpus,
+               leaks=True)
+        assert r.rc == 77, (name, r)
+        assert "ERROR: LeakSanitizer: detected memory leaks" in r.stderr, (
+            name, r)
+        assert "Direct leak of 32 byte(s) in 1 object(s)" in r.stderr, (
+            name, r)
+        assert "INFO: to ignore leaks on libFuzzer side use " \
+            "-detect_leaks=0." in r.stderr, (name, r)
+        path, digest = artifact(r, "leak")
+        data = open(path, "rb").read()
+        assert data.startswith(b"LEAK") and sha1(data) == digest, (name, data)
+
+        r = lf(exe, "-runs=10", path, leaks=True)
+        assert r.rc == 77, (name, r)
+        assert "INFO: a leak has been found in the initial corpus." in \
+            r.stderr, (name, r)
+        assert "Direct leak of 32 byte(s)" in r.stderr, (name, r)
+
+        # Off on both sides: libFuzzer's flag, and LeakSanitizer's own at
+        # exit (ClusterFuzz turns both off together).
+        quiet = tmp_path / name / "quiet"
+        quiet.mkdir()
+        r = lf(exe, "-detect_leaks=0", "-runs=10", path)
+        assert r.rc == 0 and "LeakSanitizer" not in r.stderr, (name, r)
+        r = lf(exe, "-detect_leaks=0", "-seed=5", "-runs=20000",
+               "-artifact_prefix=%s/" % quiet, corpus)
+        assert r.rc == 0 and "Test unit written" not in r.stderr, (name, r)
+        assert not list(quiet.iterdir()), (name, r)
 
 
 def test_flags(build, tmp_path):

@@ -110,6 +110,17 @@ TEST(Death, SanitizerReport) {
             CGOFUZZ_DEATH_SANITIZER);
 }
 
+TEST(Death, LeakReport) {
+  auto e = Explain(73 << 8, "==7==ERROR: LeakSanitizer: detected memory "
+                            "leaks\n\nDirect leak of 32 byte(s) in 1 "
+                            "object(s) allocated from:\n    #0 0x1 in "
+                            "malloc\n");
+  EXPECT_EQ(e.cls, CGOFUZZ_DEATH_LEAK);
+  EXPECT_TRUE(e.record);
+  EXPECT_TRUE(Has(e.msg, "memory leak")) << e.msg;
+  EXPECT_TRUE(Has(e.msg, "Direct leak of 32 byte(s)")) << e.msg;
+}
+
 TEST(Death, SignalsAndExits) {
   auto s = Explain(SIGSEGV, "");
   EXPECT_EQ(s.cls, CGOFUZZ_DEATH_SIGNAL);
