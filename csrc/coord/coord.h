@@ -62,8 +62,9 @@ typedef struct cgofuzz_coord_observer {
    * worker died; status is the worker's wait status when it died (else
    * -1), except that a hang or an out-of-memory death (coord_death.c) is
    * given as exit status 70 or 71, libFuzzer's codes for them. The run
-   * then ends unless fuzz_continue. */
-  void (*failure)(void *ctx, const uint8_t *data, size_t len, const char *msg,
+   * then ends, unless fuzz_continue and the observer returns true (it
+   * goes on after this failure: libFuzzer's fork mode ignores some). */
+  bool (*failure)(void *ctx, const uint8_t *data, size_t len, const char *msg,
                   size_t msg_len, int status, const cgofuzz_coord_stats *st);
   /* The run is over; fatal_msg is the error that ended it, if any. */
   void (*finished)(void *ctx, const cgofuzz_coord_stats *st,

@@ -10,6 +10,11 @@
  * testing, reflect and internal/fuzz are skipped: the first other frame is
  * the user's code that failed. A C target's worker (cgofuzz fuzz drives
  * those too) reports "target.c:N: message" lines in the same layout.
+ * A C worker that died quoted a sanitizer's report: its frames read
+ * "#N 0xADDR in func file.c:L:C" (or "#N 0xADDR (binary+0xOFF)" when not
+ * symbolized), and the first frame outside the sanitizer's own functions
+ * and the allocator is the site (the first stack: where the bad access,
+ * or the leaked allocation, happened).
  */
 #include <string.h>
 
@@ -82,8 +87,44 @@ static bool internal_func(span f) {
   return false;
 }
 
+/* The site a sanitizer's stack frame line names ("in func file:L" without
+ * the column, or "(binary+0xOFF)"), or an empty span when t is not such a
+ * frame or is one of the sanitizer's or the allocator's. */
+static span sanitizer_frame(span t) {
+  static const char *const skip[] = {
+      "__asan",      "__lsan",         "__msan",       "__ubsan",
+      "__sanitizer", "__interceptor_", "malloc",       "calloc",
+      "realloc",     "free",           "operator new", "__libc_"};
+  span none = {NULL, 0};
+  size_t i = 1;
+  if (!starts(t, "#") || t.n < 2 || t.p[1] < '0' || t.p[1] > '9')
+    return none;
+  while (i < t.n && t.p[i] >= '0' && t.p[i] <= '9')
+    i++;
+  if (i + 3 > t.n || memcmp(t.p + i, " 0x", 3) != 0)
+    return none;
+  i += 3;
+  while (i < t.n && t.p[i] != ' ')
+    i++;
+  span rest = trim(t.p + i, t.n - i);
+  if (starts(rest, "in ")) {
+    span f = trim(rest.p + 3, rest.n - 3);
+    for (size_t k = 0; k < sizeof skip / sizeof skip[0]; k++)
+      if (starts(f, skip[k]))
+        return none;
+    /* "func file:L:C": drop the column, keep "func file:L". */
+    size_t end = f.n, colons = 0;
+    for (size_t k = 0; k < f.n; k++)
+      if (f.p[k] == ':' && ++colons == 2)
+        end = k;
+    return (span){f.p, end};
+  }
+  return starts(rest, "(") ? rest : none;
+}
+
 int cgofuzz_fail_site(const char *msg, size_t len, cgofuzz_buf *key) {
   span prev = {NULL, 0}, tprefix = {NULL, 0}, first = {NULL, 0};
+  span sframe = {NULL, 0};
   key->len = 0;
   for (size_t i = 0; i < len;) {
     size_t j = i;
@@ -98,12 +139,16 @@ int cgofuzz_fail_site(const char *msg, size_t len, cgofuzz_buf *key) {
     size_t loc = go_loc(t);
     if (loc && tabbed && prev.n && !internal_func(prev))
       return cgofuzz_buf_append(key, t.p, loc); /* a user stack frame */
+    if (!sframe.n)
+      sframe = sanitizer_frame(t);
     if (loc && !tabbed && !tprefix.n && !starts(t, "testing.go:"))
       tprefix = (span){t.p, loc};
     if (!first.n && !starts(t, "--- FAIL"))
       first = t;
     prev = t;
   }
+  if (sframe.n)
+    return cgofuzz_buf_append(key, sframe.p, sframe.n);
   if (tprefix.n)
     return cgofuzz_buf_append(key, tprefix.p, tprefix.n);
   if (first.n)

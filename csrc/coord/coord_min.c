@@ -287,11 +287,11 @@ void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
   if (ob) {
     cgofuzz_coord_stats st;
     cgofuzz_coord_stats_get(c, &st);
-    if (ob->failure)
-      ob->failure(ob->ctx, data->data, data->len, (const char *)msg->data,
-                  msg->len, c->death_status, &st);
+    bool go_on = ob->failure && ob->failure(ob->ctx, data->data, data->len,
+                                            (const char *)msg->data, msg->len,
+                                            c->death_status, &st);
     c->failed = true;
-    if (!c->cfg->fuzz_continue)
+    if (!c->cfg->fuzz_continue || !go_on)
       c->done = true;
     return;
   }

@@ -55,6 +55,9 @@ static const lf_flag flags[] = {
     I(jobs, "fuzz with this many worker processes"),
     I(workers, "fuzz with this many worker processes"),
     I(fork, "fuzz with this many worker processes"),
+    I(ignore_crashes, "with -fork: write a crash and go on fuzzing"),
+    I(ignore_timeouts, "with -fork: write a timeout and go on (default 1)"),
+    I(ignore_ooms, "with -fork: write an OOM and go on (default 1)"),
     I(error_exitcode, "exit status after a crash"),
     I(timeout_exitcode, "exit status after a timeout"),
     I(verbosity, "accepted"),
@@ -82,6 +85,8 @@ static void defaults(lf_opts *o) {
   o->len_control = 100;
   o->artifact_prefix = "";
   o->detect_leaks = 1;
+  o->ignore_timeouts = 1;
+  o->ignore_ooms = 1;
   o->error_exitcode = LF_EXIT_ERROR;
   o->timeout_exitcode = LF_EXIT_TIMEOUT;
   o->verbosity = 1;

@@ -94,7 +94,16 @@ static void on_new(void *ctx, const uint8_t *data, size_t len,
   cgofuzz_buf_free(&raw);
 }
 
-static void on_failure(void *ctx, const uint8_t *data, size_t len,
+/* Whether fork mode goes on after a failure of this kind. */
+static bool ignored(const lf_opts *o, lf_outcome oc) {
+  if (o->fork <= 0)
+    return false;
+  return oc == LF_TIMEOUT ? o->ignore_timeouts > 0
+         : oc == LF_OOM   ? o->ignore_ooms > 0
+                          : o->ignore_crashes > 0;
+}
+
+static bool on_failure(void *ctx, const uint8_t *data, size_t len,
                        const char *msg, size_t msg_len, int status,
                        const cgofuzz_coord_stats *st) {
   lf_run *r = ctx;
@@ -111,6 +120,8 @@ static void on_failure(void *ctx, const uint8_t *data, size_t len,
     fprintf(stderr, "The input, as a Go corpus file:\n%.*s\n", (int)len,
             (const char *)data);
   cgofuzz_buf_free(&raw);
+  fflush(stderr);
+  return ignored(r->o, oc);
 }
 
 static void print_stats(lf_run *r, const cgofuzz_coord_stats *st) {
@@ -128,7 +139,7 @@ static void print_stats(lf_run *r, const cgofuzz_coord_stats *st) {
 static void on_finished(void *ctx, const cgofuzz_coord_stats *st,
                         const char *fatal, size_t fatal_len) {
   lf_run *r = ctx;
-  if (fatal && !r->failed) {
+  if (fatal && (!r->failed || r->o->fork > 0)) {
     fprintf(stderr, "ERROR: %.*s\n", (int)fatal_len, fatal);
     r->exit_status = LF_EXIT_USAGE;
   }
@@ -143,6 +154,11 @@ static void on_finished(void *ctx, const cgofuzz_coord_stats *st,
               st->execs, st->elapsed_ms / 1000);
     }
   }
+  /* Fork mode's last line, whatever ended it (an ignored failure leaves
+   * its exit status: libFuzzer exits with the last failed job's). */
+  if (r->o->fork > 0)
+    fprintf(stderr, "INFO: exiting: %d time: %" PRId64 "s\n", r->exit_status,
+            st->elapsed_ms / 1000);
   if (r->o->print_final_stats)
     print_stats(r, st);
   fflush(stderr);
@@ -272,6 +288,11 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
   cfg.rss_limit_mb = o->rss_limit_mb > 0 ? o->rss_limit_mb : 0;
   cfg.worker_env = wenv;
   cfg.n_worker_env = 1;
+  /* Fork mode goes on after the failures it ignores (on_failure says
+   * which); the coordinator then writes each failure site once. */
+  cfg.fuzz_continue =
+      o->fork > 0 &&
+      (o->ignore_crashes > 0 || o->ignore_timeouts > 0 || o->ignore_ooms > 0);
   r.exit_status = 0;
   cgofuzz_coord_run(&cfg);
   rc = r.exit_status;

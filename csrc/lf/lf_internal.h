@@ -48,6 +48,10 @@ typedef struct lf_opts {
   int64_t close_fd_mask;
   int64_t detect_leaks;
   int64_t jobs, workers, fork;
+  /* Fork mode (-fork=N): which failures the run goes on after, each
+   * written as its artifact (libFuzzer's defaults: crashes stop it,
+   * timeouts and OOMs do not). */
+  int64_t ignore_crashes, ignore_timeouts, ignore_ooms;
   int64_t error_exitcode, timeout_exitcode;
   int64_t verbosity;
   int64_t help;

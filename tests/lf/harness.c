@@ -6,6 +6,9 @@
  *   -DOOM    "OOM!": a resident set far above -rss_limit_mb (an OOM);
  *   -DOVERWRITE "OVER": writes to its const input;
  *   -DLEAK   "LEAK": allocates 32 bytes and loses them (LeakSanitizer);
+ *   -DTWO    the default bug, and a second one in another function:
+ *            "BUGS" reads past its copy in second_bug (fork mode's
+ *            -ignore_crashes; a crash's site is its function);
  *   -DNOBUG  "NONE": the same four compares and no bug (runs that must not
  *            find anything, whatever the seed: the others' bugs are found
  *            in a few thousand execs);
@@ -36,11 +39,28 @@ static const char magic[4] = {'F', 'U', 'Z', 'Z'};
 static volatile char sink;
 static char *volatile keep;
 
+#if defined(TWO)
+__attribute__((noinline)) static void second_bug(const uint8_t *data,
+                                                 size_t size) {
+  char *q = malloc(size);
+  memcpy(q, data, size);
+  sink = q[size + 8]; /* the second site */
+  free(q);
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #if defined(NOISY)
   printf("noisy target: stdout\n");
   fprintf(stderr, "noisy target: stderr\n");
   fflush(stdout);
+#endif
+#if defined(TWO)
+  if (size >= 1 && data[0] == 'B' && size >= 2 && data[1] == 'U' && size >= 3 &&
+      data[2] == 'G' && size >= 4 && data[3] == 'S') {
+    second_bug(data, size);
+    return 0;
+  }
 #endif
   /* A size check before each byte keeps the compiler from merging the
    * four compares into one (clang's MergeICmps), so each is an edge. */

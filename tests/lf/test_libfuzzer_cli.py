@@ -300,6 +300,37 @@ def test_leak_as_libfuzzer_reports_it(build, libfuzzer, tmp_path):
         assert not list(quiet.iterdir()), (name, r)
 
 
+def test_fork_ignore_crashes_goes_on(build, libfuzzer, tmp_path):
+    """-fork=1 -ignore_crashes=1: a crash is written and fuzzing goes on, so
+    a harness with two bugs in two functions gets both written (cgofuzz
+    writes each failure site once; libFuzzer each crashing job's input);
+    the exit status is still a failure, and the last line says so. Without
+    -ignore_crashes the first crash ends the run. The real libFuzzer on the
+    same harness is the reference."""
+    for name, exe in (("libFuzzer", libfuzzer("two")),
+                      ("cgofuzz", build("two"))):
+        art = tmp_path / name / "art"
+        art.mkdir(parents=True)
+        corpus = tmp_path / name / "c"
+        corpus.mkdir()
+        r = lf(exe, "-fork=1", "-ignore_crashes=1", "-seed=1",
+               "-runs=300000", "-artifact_prefix=%s/" % art, corpus)
+        assert r.rc not in (0, None), (name, r)
+        heads = {p.read_bytes()[:4] for p in art.iterdir()
+                 if p.name.startswith("crash-")}
+        assert heads == {b"FUZZ", b"BUGS"}, (name, heads, r)
+        assert re.search(r"^INFO: exiting: [1-9]\d* time: \d+s$", r.stderr,
+                         re.M), (name, r)
+
+        once = tmp_path / name / "once"
+        once.mkdir()
+        r = lf(exe, "-fork=1", "-seed=1", "-runs=300000",
+               "-artifact_prefix=%s/" % once, corpus)
+        assert r.rc not in (0, None), (name, r)
+        assert len([p for p in once.iterdir()
+                    if p.name.startswith("crash-")]) == 1, (name, r)
+
+
 def test_flags(build, tmp_path):
     exe = build("nobug")
     r = lf(exe, "-help=1")

@@ -216,4 +216,54 @@ TEST(FailSite, DegenerateMessages) {
   cgofuzz_buf_free(&key);
 }
 
+// A dead C worker's message quotes the sanitizer's report: the site is the
+// first frame outside the sanitizer and the allocator, without the column;
+// addresses and pids vary per run.
+std::string AsanDeath(const std::string &pid, const std::string &addr,
+                      const std::string &func, const std::string &line) {
+  return "fuzzing process crashed: sanitizer report\n"
+         "fuzzing process hung or terminated unexpectedly: exit status 1\n"
+         "its stderr ended with this report:\n"
+         "  ==" +
+         pid +
+         "==ERROR: AddressSanitizer: heap-buffer-overflow on "
+         "address " +
+         addr +
+         "\n"
+         "  READ of size 1 at " +
+         addr +
+         " thread T0\n"
+         "      #0 " +
+         addr + " in " + func + " /src/harness.c:" + line +
+         ":10\n"
+         "      #1 0x55aa in LLVMFuzzerTestOneInput /src/harness.c:95:5\n"
+         "  allocated by thread T0 here:\n"
+         "      #0 0x55bb in __interceptor_malloc (/out/h+0xa64de)\n"
+         "      #1 0x55cc in " +
+         func + " /src/harness.c:45:13\n";
+}
+
+TEST(FailSite, SanitizerReportIsTheFirstUserFrame) {
+  EXPECT_EQ(Site(AsanDeath("12", "0x6020001", "second_bug", "47")),
+            "second_bug /src/harness.c:47");
+  EXPECT_EQ(Site(AsanDeath("12", "0x6020001", "second_bug", "47")),
+            Site(AsanDeath("99", "0x6077777", "second_bug", "47")));
+  EXPECT_NE(Site(AsanDeath("12", "0x6020001", "second_bug", "47")),
+            Site(AsanDeath("12", "0x6020001", "LLVMFuzzerTestOneInput", "95")));
+  // A leak: the allocator's frames are skipped.
+  EXPECT_EQ(
+      Site("fuzzing process found a memory leak\n"
+           "  ==7==ERROR: LeakSanitizer: detected memory leaks\n"
+           "  Direct leak of 32 byte(s) in 1 object(s) allocated "
+           "from:\n"
+           "      #0 0x5558 in __interceptor_malloc (/out/h+0xa64de)\n"
+           "      #1 0x5559 in LLVMFuzzerTestOneInput /src/leak.c:7:12\n"),
+      "LLVMFuzzerTestOneInput /src/leak.c:7");
+  // Not symbolized (symbolize=0): the module and offset.
+  EXPECT_EQ(Site("fuzzing process crashed: sanitizer report\n"
+                 "  ==7==ERROR: AddressSanitizer: SEGV on unknown address\n"
+                 "      #0 0x5629ffaba607  (/out/h+0xe1437)\n"),
+            "(/out/h+0xe1437)");
+}
+
 } // namespace
