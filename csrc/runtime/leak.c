@@ -36,11 +36,11 @@ int __lsan_do_recoverable_leak_check(void) __attribute__((weak));
 /* libFuzzer gives up after this many suspects without a leak. */
 #define CGOFUZZ_LEAK_ATTEMPTS 1000
 
-static int counting;            /* the target is running */
-static unsigned long mallocs;   /* during the current run */
-static unsigned long frees;     /* during the current run */
-static int enabled;             /* hooks installed, LeakSanitizer there */
-static unsigned attempts;       /* leak checks that found nothing */
+static int counting;          /* the target is running */
+static unsigned long mallocs; /* during the current run */
+static unsigned long frees;   /* during the current run */
+static int enabled;           /* hooks installed, LeakSanitizer there */
+static unsigned attempts;     /* leak checks that found nothing */
 
 static void on_malloc(const volatile void *p, size_t n) {
   (void)p;
