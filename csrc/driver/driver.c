@@ -121,6 +121,12 @@ static int parse_flags(int argc, char **argv, opts *o) {
            "an input that leaks memory is a failure, when the target has "
            "LeakSanitizer, as libFuzzer's -detect_leaks (cgofuzz; default "
            "true)"),
+      {.name = "test.fuzzmalloclimitmb",
+       .type = CGOFUZZ_FLAG_FUNC,
+       .dst = &o->wk.malloc_limit_mb,
+       .usage = "a single malloc of `MB` or more is out of memory, 0: none "
+                "(cgofuzz; default -test.fuzzrsslimitmb)",
+       .func = set_rss_limit},
       DUR("test.fuzzminimizetime", CGOFUZZ_FLAG_DURATION_OR_COUNT, &o->mintime,
           true, "time to spend minimizing a failing input (default 1m0s)"),
       {.name = "test.fuzzrsslimitmb",
@@ -437,7 +443,10 @@ int cgofuzz_test_main(int argc, char **argv) {
     return cgofuzz_target_libfuzzer_(argc, argv);
   /* -test.parallel defaults to the CPUs, as Go's to GOMAXPROCS. */
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  opts o = {.wk = {.timeout_ns = -1, .rss_limit_mb = -1, .detect_leaks = true},
+  opts o = {.wk = {.timeout_ns = -1,
+                   .rss_limit_mb = -1,
+                   .malloc_limit_mb = -1,
+                   .detect_leaks = true},
             .parallel = cpus > 0 ? cpus : 1};
   int rc = parse_flags(argc, argv, &o);
   if (rc != 0)

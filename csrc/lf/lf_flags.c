@@ -36,7 +36,8 @@ static const lf_flag flags[] = {
     I(max_total_time, "stop after this many seconds; 0: no limit"),
     I(timeout, "an input running longer than this many seconds is a timeout"),
     I(rss_limit_mb, "an input making the resident set exceed this is an OOM"),
-    I(malloc_limit_mb, "accepted (the RSS limit applies)"),
+    I(malloc_limit_mb, "a single malloc this large is an OOM (default: "
+                       "-rss_limit_mb)"),
     I(max_len, "cut inputs read from files to this many bytes"),
     I(len_control, "accepted (Go's mutator bounds lengths itself)"),
     I(seed, "random seed; 0: a random one"),
@@ -172,7 +173,11 @@ int cgofuzz_lf_worker_flags(const lf_opts *o, const cgofuzz_lf_target *t,
   if (push(out, n, "-test.fuzztimeout=%" PRId64 "s",
            o->timeout > 0 ? o->timeout : 0) != 0 ||
       push(out, n, "-test.fuzzrsslimitmb=%" PRId64,
-           o->rss_limit_mb > 0 ? o->rss_limit_mb : 0) != 0)
+           o->rss_limit_mb > 0 ? o->rss_limit_mb : 0) != 0 ||
+      push(out, n, "-test.fuzzmalloclimitmb=%" PRId64,
+           o->malloc_limit_mb > 0 ? o->malloc_limit_mb
+           : o->rss_limit_mb > 0  ? o->rss_limit_mb
+                                  : 0) != 0)
     return -1;
   /* libFuzzer checks for leaks while fuzzing and running files, not
    * while merging. */

@@ -150,6 +150,7 @@ int cgofuzz_go_serve(cgofuzz_f *f, const char *name, int64_t timeout_ns) {
   cgofuzz_worker_opts_ o = {.dict = NULL,
                             .timeout_ns = timeout_ns,
                             .rss_limit_mb = -1,
+                            .malloc_limit_mb = -1,
                             .wait_for_mask = true,
                             .name = name,
                             .detect_leaks = true};

@@ -253,6 +253,9 @@ typedef struct {
   const char *dict;     /* -test.fuzzdict or NULL */
   int64_t timeout_ns;   /* -test.fuzztimeout, -1: default 10 s, 0: none */
   int64_t rss_limit_mb; /* -test.fuzzrsslimitmb, -1: default 2048, 0: none */
+  /* -test.fuzzmalloclimitmb: a single malloc this large during an exec is
+   * an OOM (sanitizer builds); -1: the RSS limit, 0: none. */
+  int64_t malloc_limit_mb;
   /* Report no coverage until the coordinator sends its mask. A Go test
    * binary's coordinator sends one with every call when the binary has Go
    * counters and never otherwise (then any CoverageData would make it

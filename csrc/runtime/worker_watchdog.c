@@ -15,7 +15,13 @@
  *    any coordinator records it as a crasher;
  *  - exit(0) during an exec does the same (Go's worker runs with
  *    -test.paniconexit0), rather than ending the worker "successfully" in
- *    the middle of a call.
+ *    the middle of a call;
+ *  - a single malloc of at least the malloc limit (-test.fuzzmalloclimitmb,
+ *    default the RSS limit, as libFuzzer's -malloc_limit_mb) during an
+ *    exec is an OOM at once, with the stack of the call, when the target
+ *    has a sanitizer whose malloc hooks report it (weak references: none
+ *    without one), rather than a resident set that grows too late or a
+ *    malloc that fails quietly.
  * Everything here may run while the target holds malloc's or stdio's
  * locks, so it uses plain syscalls only. The hot loop pays a relaxed store
  * when an exec starts and one when it ends (cgofuzz_watchdog_arm_ and
@@ -37,6 +43,12 @@
 atomic_llong cgofuzz_watchdog_exec_start_;
 static int64_t timeout_ns = 10LL * 1000000000;
 static int64_t rss_limit = 2048LL << 20;
+static int64_t malloc_limit = -1; /* bytes; -1: the RSS limit; 0: none */
+
+void __sanitizer_install_malloc_and_free_hooks(
+    void (*malloc_hook)(const volatile void *, size_t),
+    void (*free_hook)(const volatile void *)) __attribute__((weak));
+void __sanitizer_print_stack_trace(void) __attribute__((weak));
 
 static int64_t rss_bytes(void) {
   /* statm's second field is resident pages; read with plain syscalls as
@@ -107,6 +119,37 @@ static void die_lf(bool oom, int64_t a, int64_t b) {
   _exit(oom ? 71 : 70);
 }
 
+/* The malloc hook: a single allocation of malloc_limit bytes or more
+ * during an exec ends the worker as an OOM, its stack printed first. */
+static void on_malloc(const volatile void *ptr, size_t size) {
+  (void)ptr;
+  if (malloc_limit <= 0 || (int64_t)(size >> 20) < (malloc_limit >> 20) ||
+      !atomic_load_explicit(&cgofuzz_watchdog_exec_start_,
+                            memory_order_relaxed))
+    return;
+  char msg[256], *p = msg;
+  p = put_str(p, "==");
+  p = put_int(p, (int64_t)getpid());
+  p = put_str(p, lf_mode ? "== ERROR: libFuzzer: out-of-memory (malloc("
+                         : "== cgofuzz: out of memory: malloc(");
+  p = put_int(p, (int64_t)size);
+  p = put_str(p, lf_mode ? "))\n   To change the out-of-memory limit use "
+                           "-rss_limit_mb=<N>\n\n"
+                         : ") above -test.fuzzmalloclimitmb; the input is "
+                           "recorded as a crasher\n");
+  ssize_t k = write(2, msg, (size_t)(p - msg));
+  (void)k;
+  if (__sanitizer_print_stack_trace)
+    __sanitizer_print_stack_trace();
+  if (lf_mode) {
+    k = write(2, "SUMMARY: libFuzzer: out-of-memory\n", 34);
+    (void)k;
+  }
+  _exit(lf_mode ? 71 : 2);
+}
+
+static void on_free(const volatile void *ptr) { (void)ptr; }
+
 /* exit(0) inside the target would end the worker "successfully" in the
  * middle of a call; Go's worker runs with -test.paniconexit0 and panics
  * instead. Same here: status 2 and a message, so the input is a crasher
@@ -148,9 +191,12 @@ void cgofuzz_watchdog_start_(const cgofuzz_worker_opts_ *o) {
     timeout_ns = o->timeout_ns;
   if (o->rss_limit_mb >= 0)
     rss_limit = o->rss_limit_mb << 20;
+  malloc_limit = o->malloc_limit_mb >= 0 ? o->malloc_limit_mb << 20 : rss_limit;
   const char *lf = getenv(CGOFUZZ_LF_ENV);
   lf_mode = lf && strcmp(lf, "1") == 0;
   on_exit(on_exit0, NULL);
+  if (malloc_limit > 0 && __sanitizer_install_malloc_and_free_hooks)
+    __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
   pthread_t th;
   if (pthread_create(&th, NULL, watchdog, NULL) == 0)
     pthread_detach(th);

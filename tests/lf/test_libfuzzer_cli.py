@@ -331,6 +331,33 @@ def test_fork_ignore_crashes_goes_on(build, libfuzzer, tmp_path):
                     if p.name.startswith("crash-")]) == 1, (name, r)
 
 
+def test_malloc_limit(build, libfuzzer, tmp_path):
+    """-malloc_limit_mb=N: one malloc of N MB or more is an OOM at once,
+    reported with the stack of the call (the harness allocates 16 MB
+    blocks), as an oom- artifact when fuzzing and exit status 71 either
+    way; the same as the real libFuzzer."""
+    for name, exe in (("libFuzzer", libfuzzer("oom")),
+                      ("cgofuzz", build("oom"))):
+        art = tmp_path / name / "art"
+        art.mkdir(parents=True)
+        f = tmp_path / name / "input"
+        f.write_bytes(b"OOM!")
+        r = lf(exe, "-malloc_limit_mb=10", f)
+        assert r.rc == 71, (name, r)
+        assert "ERROR: libFuzzer: out-of-memory (malloc(16777216))" in \
+            r.stderr, (name, r)
+        assert "in LLVMFuzzerTestOneInput" in r.stderr, (name, r)
+        corpus = tmp_path / name / "c"
+        corpus.mkdir()
+        (corpus / "near").write_bytes(b"OOM")
+        r = lf(exe, "-malloc_limit_mb=10", "-seed=4", FIND,
+               "-artifact_prefix=%s/" % art, corpus)
+        assert r.rc == 71, (name, r)
+        assert "SUMMARY: libFuzzer: out-of-memory" in r.stderr, (name, r)
+        path, _ = artifact(r, "oom")
+        assert open(path, "rb").read().startswith(b"OOM!"), name
+
+
 def test_flags(build, tmp_path):
     exe = build("nobug")
     r = lf(exe, "-help=1")
