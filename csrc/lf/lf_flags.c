@@ -53,9 +53,10 @@ static const lf_flag flags[] = {
     I(close_fd_mask, "1: close the target's stdout, 2: stderr"),
     I(detect_leaks, "with LeakSanitizer: an input that leaks is a leak- "
                     "artifact (1, the default), or nothing (0)"),
-    I(jobs, "fuzz with this many worker processes"),
-    I(workers, "fuzz with this many worker processes"),
-    I(fork, "fuzz with this many worker processes"),
+    I(jobs, "run this many whole fuzzing processes, output in fuzz-<i>.log"),
+    I(workers, "with -jobs: how many run at a time (default jobs, at most "
+               "half the cores)"),
+    I(fork, "fuzz with this many worker processes sharing one corpus"),
     I(ignore_crashes, "with -fork: write a crash and go on fuzzing"),
     I(ignore_timeouts, "with -fork: write a timeout and go on (default 1)"),
     I(ignore_ooms, "with -fork: write an OOM and go on (default 1)"),
@@ -84,7 +85,7 @@ static void defaults(lf_opts *o) {
   o->timeout = 1200;
   o->rss_limit_mb = 2048;
   o->len_control = 100;
-  o->artifact_prefix = "";
+  o->artifact_prefix = "./"; /* libFuzzer's default */
   o->detect_leaks = 1;
   o->ignore_timeouts = 1;
   o->ignore_ooms = 1;

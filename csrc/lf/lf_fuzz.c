@@ -251,8 +251,9 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
   setenv("GODEBUG", env_seed, 1);
   char *wenv[] = {(char *)CGOFUZZ_LF_ENV "=1"};
   char cache[] = "/nonexistent/cgofuzz-lf"; /* workers do not use it */
-  int64_t par = o->workers > o->jobs ? o->workers : o->jobs;
-  par = o->fork > par ? o->fork : par;
+  /* -fork=N: N workers sharing one corpus (-jobs runs whole processes,
+   * lf_jobs.c; -workers alone does nothing, as in libFuzzer). */
+  int64_t par = o->fork;
 
   cgofuzz_coord_observer ob = {.ctx = &r,
                                .inited = on_inited,

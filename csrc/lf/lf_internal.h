@@ -38,7 +38,7 @@ typedef struct lf_opts {
   int64_t seed; /* -seed, 0: random */
   const char *dict;
   int64_t use_value_profile;
-  const char *artifact_prefix; /* "" when not given (libFuzzer's "./") */
+  const char *artifact_prefix; /* "./" when not given, as libFuzzer */
   const char *exact_artifact_path;
   int64_t print_final_stats;
   int64_t merge;
@@ -143,6 +143,8 @@ const char *
 cgofuzz_lf_outcome_kind(lf_outcome oc); /* "crash", "timeout", "oom", "leak" */
 
 /* --- the modes */
+/* -jobs=N (lf_jobs.c): runs argv again N times, -workers at a time. */
+int cgofuzz_lf_jobs(int argc, char **argv, const lf_opts *o);
 int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o);
 int cgofuzz_lf_run_files(const cgofuzz_lf_target *t, const lf_opts *o);
 int cgofuzz_lf_merge(const cgofuzz_lf_target *t, const lf_opts *o);

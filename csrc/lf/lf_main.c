@@ -2,7 +2,8 @@
  * lf_main.c: libFuzzer's command line: which mode argv asks for, and the
  * simplest one, running the files given (how engines reproduce a crash).
  *
- * Modes, as libFuzzer chooses them: -help=1; -merge=1 (cgofuzz_lf_merge.c);
+ * Modes, as libFuzzer chooses them: -help=1; -jobs=N (lf_jobs.c: N runs
+ * of this command line, each a process); -merge=1 (cgofuzz_lf_merge.c);
  * -minimize_crash=1 and -cleanse_crash=1 (lf_min.c); inputs that are all
  * files: run each -runs times (at least once); else fuzz (cgofuzz_lf_fuzz.c)
  * with the directories as the corpus.
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "lf_internal.h"
 
 bool cgofuzz_lf_wanted(int argc, char **argv) {
@@ -49,6 +51,7 @@ int cgofuzz_lf_run_files(const cgofuzz_lf_target *t, const lf_opts *o) {
     }
     fprintf(stderr, "Running: %s\n", o->inputs[i]);
     fflush(stderr);
+    int64_t t0 = cgofuzz_mono_ns();
     for (int64_t k = 0; k < runs && rc == 0; k++) {
       lf_outcome oc;
       if (cgofuzz_lf_exec_run(&x, in.enc.data, in.enc.len, &oc) != 0)
@@ -58,7 +61,8 @@ int cgofuzz_lf_run_files(const cgofuzz_lf_target *t, const lf_opts *o) {
                                        x.msg.len, x.status);
     }
     if (rc == 0)
-      fprintf(stderr, "Executed %s in %d ms\n", o->inputs[i], 0);
+      fprintf(stderr, "Executed %s in %lld ms\n", o->inputs[i],
+              (long long)((cgofuzz_mono_ns() - t0) / 1000000));
     free(in.path);
     cgofuzz_buf_free(&in.enc);
   }
@@ -81,6 +85,8 @@ int cgofuzz_lf_main(int argc, char **argv, const cgofuzz_lf_target *t) {
   if (o.help) {
     cgofuzz_lf_print_help(argv[0]);
     rc = 0;
+  } else if (o.jobs > 0) {
+    rc = cgofuzz_lf_jobs(argc, argv, &o);
   } else if (o.merge) {
     rc = cgofuzz_lf_merge(t, &o);
   } else if (o.minimize_crash) {

@@ -306,15 +306,18 @@ def test_fork_ignore_crashes_goes_on(build, libfuzzer, tmp_path):
     writes each failure site once; libFuzzer each crashing job's input);
     the exit status is still a failure, and the last line says so. Without
     -ignore_crashes the first crash ends the run. The real libFuzzer on the
-    same harness is the reference."""
-    for name, exe in (("libFuzzer", libfuzzer("two")),
-                      ("cgofuzz", build("two"))):
+    same harness is the reference. (Its fork jobs run one after another
+    from -seed, the same every time, and 300000 runs find both bugs there;
+    a cgofuzz run is not the same every time, and FIND runs, a second or
+    two, find both.)"""
+    for name, exe, runs in (("libFuzzer", libfuzzer("two"), "-runs=300000"),
+                            ("cgofuzz", build("two"), FIND)):
         art = tmp_path / name / "art"
         art.mkdir(parents=True)
         corpus = tmp_path / name / "c"
         corpus.mkdir()
-        r = lf(exe, "-fork=1", "-ignore_crashes=1", "-seed=1",
-               "-runs=300000", "-artifact_prefix=%s/" % art, corpus)
+        r = lf(exe, "-fork=1", "-ignore_crashes=1", "-seed=1", runs,
+               "-artifact_prefix=%s/" % art, corpus)
         assert r.rc not in (0, None), (name, r)
         heads = {p.read_bytes()[:4] for p in art.iterdir()
                  if p.name.startswith("crash-")}
@@ -324,7 +327,7 @@ def test_fork_ignore_crashes_goes_on(build, libfuzzer, tmp_path):
 
         once = tmp_path / name / "once"
         once.mkdir()
-        r = lf(exe, "-fork=1", "-seed=1", "-runs=300000",
+        r = lf(exe, "-fork=1", "-seed=1", runs,
                "-artifact_prefix=%s/" % once, corpus)
         assert r.rc not in (0, None), (name, r)
         assert len([p for p in once.iterdir()
@@ -356,6 +359,39 @@ def test_malloc_limit(build, libfuzzer, tmp_path):
         assert "SUMMARY: libFuzzer: out-of-memory" in r.stderr, (name, r)
         path, _ = artifact(r, "oom")
         assert open(path, "rb").read().startswith(b"OOM!"), name
+
+
+def test_jobs(build, libfuzzer, tmp_path):
+    """-jobs=N -workers=W: N whole fuzzing runs, W at a time, each with the
+    command line less -jobs and -workers, its output in fuzz-<i>.log of the
+    working directory; each command is printed, and each job's end with its
+    exit code and log; exit 1 if a job failed. The same as the real
+    libFuzzer, on a harness without a bug and on one with."""
+    for name, exe, fail in (("libFuzzer", libfuzzer("nobug"), False),
+                            ("cgofuzz", build("nobug"), False),
+                            ("libFuzzer-bug", libfuzzer("two"), True),
+                            ("cgofuzz-bug", build("two"), True)):
+        d = tmp_path / name
+        corpus = d / "c"
+        corpus.mkdir(parents=True)
+        r = lf(exe, "-jobs=3", "-workers=2", "-seed=1", "-runs=300000",
+               corpus, cwd=d)
+        assert r.rc == (1 if fail else 0), (name, r)
+        for i in range(3):
+            log = d / ("fuzz-%d.log" % i)
+            assert log.is_file(), (name, i, r)
+            assert re.search(r"^\S+ -seed=1 -runs=300000 %s >fuzz-%d\.log "
+                             r"2>&1$" % (re.escape(str(corpus)), i),
+                             r.stderr, re.M), (name, i, r)
+            m = re.search(r"^=+ Job %d exited with exit code (\d+) =+$" % i,
+                          r.stderr, re.M)
+            assert m and (int(m.group(1)) != 0) == fail, (name, i, r)
+            text = log.read_text(errors="replace")
+            if fail:
+                assert "Test unit written to ./crash-" in text, (name, text)
+            else:
+                assert "Done 300000 runs" in text, (name, text)
+        assert "-jobs=" not in r.stderr and "-workers=" not in r.stderr
 
 
 def test_flags(build, tmp_path):
