@@ -270,7 +270,14 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
   cfg.cache_root = cache;
   cfg.gover = t->gover;
   cfg.fuzz_ns = o->max_total_time > 0 ? o->max_total_time * 1000000000 : 0;
-  cfg.fuzz_count = o->runs >= 0 ? (o->runs ? o->runs : 1) : 0;
+  /* -runs=N counts every exec, and the starting inputs all run whatever N
+   * is (-runs=0 runs just them: OSS-Fuzz's coverage builds run a corpus
+   * so). The coordinator counts its warm-up against the limit. */
+  int64_t initial = (int64_t)in.n + (int64_t)t->n_seeds;
+  cfg.fuzz_count = o->runs < 0         ? 0
+                   : o->runs > initial ? o->runs
+                   : initial           ? initial
+                                       : 1;
   cfg.minimize_ns = 60LL * 1000000000;
   cfg.parallel = par > 0 ? (int)par : 1;
   cfg.kinds = (cgofuzz_kind *)t->kinds;

@@ -394,6 +394,61 @@ def test_jobs(build, libfuzzer, tmp_path):
         assert "-jobs=" not in r.stderr and "-workers=" not in r.stderr
 
 
+# OSS-Fuzz's SANITIZER=coverage flags (infra/base-images/base-builder).
+COVERAGE_CFLAGS = ["-O1", "-fno-omit-frame-pointer", "-gline-tables-only",
+                   "-fprofile-instr-generate", "-fcoverage-mapping"]
+EXAMPLE_C = os.path.join(HERE, "..", "..", "examples", "clusterfuzzlite",
+                         "c-library")
+
+
+def test_coverage_build(cgofuzz, tool, tmp_path):
+    """A SANITIZER=coverage build of the example C target (OSS-Fuzz's
+    flags, -fsanitize=fuzzer as $LIB_FUZZING_ENGINE) run as OSS-Fuzz's
+    coverage script runs it (-runs=0 on a corpus, LLVM_PROFILE_FILE with
+    %1m so every process merges into one file) gives an llvm-cov report
+    that covers the same lines of the library as the real libFuzzer's
+    build on the same corpus: every corpus input ran, in the workers too."""
+    clang = tool("clang")
+    profdata, cov = tool("llvm-profdata"), tool("llvm-cov")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "one").write_bytes(b"A\x03abc")
+    (corpus / "two").write_bytes(b"X\x02hiB\x01z")
+    (corpus / "short").write_bytes(b"A\x09")
+    src = [os.path.join(EXAMPLE_C, "tlv.c"),
+           os.path.join(EXAMPLE_C, "fuzz", "tlv_fuzzer.c")]
+    covered = {}
+    for name, cc in (("libFuzzer", [clang]), ("cgofuzz", [cgofuzz, "cc"])):
+        d = tmp_path / name
+        dumps = d / "dumps"
+        dumps.mkdir(parents=True)
+        exe = str(d / "tlv_fuzzer")
+        r = testlib.run(cc + COVERAGE_CFLAGS + ["-fsanitize=fuzzer",
+                                                "-I" + EXAMPLE_C] + src +
+                        ["-o", exe])
+        assert r.rc == 0, (name, r)
+        r = testlib.run([exe, "-runs=0", str(corpus)], cwd=str(d),
+                        env={"LLVM_PROFILE_FILE": str(dumps /
+                                                      "tlv.%1m.profraw")})
+        assert r.rc == 0, (name, r)
+        raws = [str(p) for p in dumps.iterdir()]
+        assert raws, (name, r)
+        merged = str(d / "tlv.profdata")
+        r = testlib.run([profdata, "merge", "-sparse"] + raws + ["-o",
+                                                                 merged])
+        assert r.rc == 0, (name, r)
+        r = testlib.run([cov, "export", "-format=lcov", exe,
+                         "-instr-profile=" + merged, src[0]])
+        assert r.rc == 0, (name, r)
+        covered[name] = {int(m.group(1)) for m in re.finditer(
+            r"^DA:(\d+),([1-9]\d*)$", r.stdout, re.M)}
+        r = testlib.run([cov, "report", exe, "-instr-profile=" + merged,
+                         src[0]])
+        assert r.rc == 0 and "tlv.c" in r.stdout, (name, r)
+    assert covered["cgofuzz"], covered
+    assert covered["cgofuzz"] == covered["libFuzzer"], covered
+
+
 def test_flags(build, tmp_path):
     exe = build("nobug")
     r = lf(exe, "-help=1")
