@@ -173,6 +173,7 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
   cgofuzz_buf *bufs = NULL;
   char **names = NULL;
   char *env_seed = NULL;
+  cgofuzz_coord_dict *dict = NULL;
   uint64_t seed = o->seed > 0 ? (uint64_t)o->seed : 0;
   if (!seed) {
     struct timespec ts;
@@ -298,6 +299,34 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
   cfg.n_worker_env = 1;
   /* Fork mode goes on after the failures it ignores (on_failure says
    * which); the coordinator then writes each failure site once. */
+  if (t->go) {
+    /* A Go test binary's workers take no -dict (a C worker's does:
+     * -test.fuzzdict): the coordinator's dictionary takes it, with the
+     * constants of the binary's code, and the comparison feedback traces
+     * the target's comparisons, as under cgofuzz fuzz. */
+    if (!(dict = cgofuzz_coord_dict_new()))
+      goto oom;
+    cgofuzz_err err = {0};
+    if (o->dict && *o->dict &&
+        cgofuzz_coord_dict_load(dict, o->dict, &err) != 0) {
+      fprintf(stderr, "ParseDictionaryFile: %s\n", err.msg);
+      rc = LF_EXIT_USAGE;
+      goto out;
+    }
+    /* A run of -runs=N is to be the same every time: it waits for the
+     * code's constants (go tool objdump); a timed one takes them as they
+     * come. */
+    size_t added = 0;
+    bool counted = o->runs >= 0;
+    int dr = counted ? cgofuzz_coord_dict_from_binary(dict, t->binary, t->name,
+                                                      &added, &err)
+                     : cgofuzz_coord_godict_data(dict, t->binary, t->name,
+                                                 &added, &err);
+    cfg.dict = dict;
+    cfg.dict_code = !counted && dr == 0;
+    cfg.dict_corpus = true;
+    cfg.cmp_feedback = true;
+  }
   cfg.fuzz_continue =
       o->fork > 0 &&
       (o->ignore_crashes > 0 || o->ignore_timeouts > 0 || o->ignore_ooms > 0);
@@ -308,6 +337,7 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
 oom:
   fprintf(stderr, "ERROR: out of memory\n");
 out:
+  cgofuzz_coord_dict_free(dict);
   free(env_seed);
   free(bufs);
   free(names);

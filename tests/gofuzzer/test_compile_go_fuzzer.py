@@ -372,9 +372,13 @@ def test_convert_errors(built, cgofuzz):
 # -- the launcher, through libFuzzer's command line ---------------------------
 
 def test_launcher_fuzzes_and_reproduces(built):
+    # FuzzTagged has no bug (FuzzX's is found within 1000 runs: the test
+    # below).
+    built.compile(built.pkg, "FuzzTagged", "tagged_fuzzer")
     corpus = os.path.join(built.root, "corpus")
     os.makedirs(corpus)
-    r = built.run([built.x, "-runs=1000", corpus], cwd=built.root)
+    r = built.run([os.path.join(built.out, "tagged_fuzzer"), "-runs=1000",
+                   corpus], cwd=built.root)
     assert r.rc == 0, r
     assert "DONE" in r.stderr or "Done" in r.stderr, r
     crash = os.path.join(built.root, "crash")
@@ -394,6 +398,30 @@ def test_launcher_fuzzes_and_reproduces(built):
     testlib.write(gofile, 'go test fuzz v1\n[]byte("CRASH go")\n')
     r = built.run([built.x, gofile], cwd=built.root)
     assert r.rc not in (0, None) and "planted crash in FuzzX" in r.out, r
+
+
+def test_launcher_has_the_dictionary_and_comparison_feedback(built):
+    """Under libFuzzer's command line a Go target keeps what cgofuzz fuzz
+    gives it: the constants of its code and -dict in the coordinator's
+    dictionary, and run-time comparison feedback. FuzzMulti's crash
+    (n == 31337, s == "boom"), which blind fuzzing does not reach, is found
+    within -runs=300000 (well under a second). A malformed -dict is an
+    error, as in libFuzzer."""
+    corpus = os.path.join(built.root, "corpus")
+    os.makedirs(corpus)
+    art = os.path.join(built.root, "art")
+    os.makedirs(art)
+    r = built.run([built.multi, "-seed=1", "-runs=300000",
+                   "-artifact_prefix=%s/" % art, corpus], cwd=built.root)
+    assert r.rc not in (0, None), r
+    assert "planted crash in FuzzMulti" in r.out, r
+    assert any(n.startswith("crash-") for n in os.listdir(art)), r
+    bad = os.path.join(built.root, "bad.dict")
+    with open(bad, "w") as f:
+        f.write('kw = "unterminated\n')
+    r = built.run([built.x, "-dict=" + bad, "-runs=10", corpus],
+                  cwd=built.root)
+    assert r.rc == 1 and "ParseDictionaryFile" in r.out, r
 
 
 # -- sanitizers and the ClusterFuzzLite examples ------------------------------
