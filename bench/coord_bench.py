@@ -4,7 +4,8 @@ the same test binaries, in one run, and prints the ratios cgofuzz/go:
 
 1. throughput: execs/sec on standard-library fuzz targets built from
    $(go env GOROOT)/src (image/png FuzzDecode, encoding/json
-   FuzzUnmarshalJSON, net/netip FuzzParse), from the last progress line of
+   FuzzUnmarshalJSON, net/netip FuzzParse, encoding/csv FuzzRoundtrip),
+   from the last progress line of
    each run (total execs / elapsed);
 2. time to failure: median wall time until exit 1 with a crash file, over
    several runs, on the planted-bug targets of bench/targets (a run that hits
@@ -41,6 +42,7 @@ STDLIB = [
     ("image/png", "FuzzDecode"),
     ("encoding/json", "FuzzUnmarshalJSON"),
     ("net/netip", "FuzzParse"),
+    ("encoding/csv", "FuzzRoundtrip"),  # issue 26 asked about its 0.96x
 ]
 PLANTED = ["FuzzChain", "FuzzDistract", "FuzzStates"]
 # Found by go in seconds: only for --quick (exercises the crash path).
