@@ -48,7 +48,7 @@ fi
 apt_install g++ libgtest-dev googletest python3 valgrind \
   clang clang-14 libclang-rt-14-dev clang-format zlib1g-dev dpkg-dev \
   libcjson-dev strace python3-pytest python3-venv \
-  llvm-14 llvm chromium python3-matplotlib python3-jinja2 python3-pygments \
+  llvm-14 chromium python3-matplotlib python3-jinja2 python3-pygments \
   python3-junitparser python3-lxml libxml2-utils
 # bench/magma_bench.py: Magma's targets regenerate their build systems
 # (libpng, libxml2), sqlite3's needs tclsh, libxml2 zlib's and liblzma's

@@ -157,6 +157,7 @@ typedef struct cgofuzz_sched_entry {
   int64_t last_find_ms; /* when added, or last found new coverage */
   double weight;
   bool redundant; /* its warm-up added no coverage (and no find since) */
+  bool failing;   /* it fails itself (a run that goes on after failures) */
 } cgofuzz_sched_entry;
 
 typedef struct cgofuzz_sched {
@@ -178,6 +179,10 @@ int cgofuzz_sched_set_cov(cgofuzz_sched *s, size_t i, const uint8_t *snap,
                           size_t len);
 /* Entry i's warm-up run added no coverage. */
 void cgofuzz_sched_redundant(cgofuzz_sched *s, size_t i);
+/* Entry i fails when run (a starting input, in a run that goes on after
+ * failures): it is never picked while another can be, since its mutants
+ * mostly fail the same way and each failure costs a worker. */
+void cgofuzz_sched_failing(cgofuzz_sched *s, size_t i);
 /* Entry i was the parent of an input that found new coverage. */
 void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms);
 /* Seeds the weighted picks. Without it the first weighted pick seeds from
@@ -222,6 +227,7 @@ typedef struct slot {
   int64_t limit;     /* Limit of the call in flight (for the Nx budget) */
   uint64_t sent_gen; /* mask version this process has, 0: none */
   int deaths;        /* deaths since its last good reply */
+  bool started;      /* a worker process was started for it before */
   /* A dictionary call (coord_dict.c): DICT_CALL_EXACT or _BASE; the value
    * sent is then `sent` (built from corpus entry `entry`), and tok[] are
    * the tokens it used. DICT_CALL_NONE: the value sent is the entry's. */
@@ -409,8 +415,11 @@ typedef struct coord {
   bool cache_warned;    /* said once that the cache is not writable */
   int death_status;     /* wait status of the worker whose death is being
                            handled, -1 while handling a reply */
-  int go_binary;        /* workers are a Go test binary's: 1 yes, 2 no, 0
-                           not known yet (coord_resp.c) */
+  /* Worker processes started after the first np (restarts after deaths):
+   * with GODEBUG=fuzzseed each restart gets a seed of its own (spawn). */
+  uint64_t respawns;
+  int go_binary; /* workers are a Go test binary's: 1 yes, 2 no, 0
+                    not known yet (coord_resp.c) */
 } coord;
 
 /* The run's figures for an observer (coord.h). */

@@ -44,6 +44,7 @@
 #include "coord_internal.h"
 #include "coord_worker.h"
 #include "exact.h"
+#include "godebug.h"
 #include "mutator.h"
 #include "wire.h"
 
@@ -176,6 +177,28 @@ void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg) {
   cgofuzz_coord_fail(c, tmp, strlen(tmp));
 }
 
+/* GODEBUG=<others>,fuzzseed=<seed>: the value godebug (without its
+ * fuzzseed settings) with a new seed. NULL when out of memory. */
+static char *reseeded_godebug(const char *godebug, uint64_t seed) {
+  cgofuzz_buf b = {0};
+  cgofuzz_buf_puts(&b, "GODEBUG=");
+  for (const char *p = godebug; p && *p;) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n && strncmp(p, "fuzzseed=", 9) != 0) {
+      cgofuzz_buf_append(&b, p, n);
+      cgofuzz_buf_putc(&b, ',');
+    }
+    p = e ? e + 1 : NULL;
+  }
+  cgofuzz_buf_printf(&b, "fuzzseed=%" PRIu64, seed);
+  if (cgofuzz_buf_putc(&b, 0) != 0) {
+    cgofuzz_buf_free(&b);
+    return NULL;
+  }
+  return (char *)b.data;
+}
+
 /* Starts s's worker process without waiting for it: the run's workers
  * start side by side (each takes 10-20 ms to reach its first read, which
  * greet_worker waits for). 0, or -1 with the run failed. */
@@ -213,8 +236,42 @@ static int spawn_worker(coord *c, slot *s) {
    * (coord_death.c); under a front end it is also copied to out, so
    * reports still reach the front end's stderr. */
   s->w.keep_stderr = true;
-  if (cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, c->wenv, NULL, sout,
-                           out, &err) != 0) {
+  /* A worker started again (after a death) with the run's fixed
+   * GODEBUG=fuzzseed would replay its predecessor's mutations from the
+   * start and meet the same failure again: with -fuzzcontinue (libFuzzer's
+   * fork mode, which goes on after crashes) the run never got past it. Each
+   * restart takes a seed of its own, derived from the run's, so a run is
+   * still the same every time. */
+  char **env = c->wenv, *godebug = NULL;
+  uint64_t seed;
+  if (s->started && cgofuzz_godebug_fuzzseed(getenv("GODEBUG"), &seed)) {
+    size_t n = 0;
+    while (c->wenv[n])
+      n++;
+    env = malloc((n + 2) * sizeof *env);
+    godebug = reseeded_godebug(getenv("GODEBUG"),
+                               seed ^ (++c->respawns * 0x9E3779B97F4A7C15ull));
+    if (!env || !godebug) {
+      free(env);
+      free(godebug);
+      cgofuzz_coord_failf(c, "%s", "out of memory");
+      return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+      if (strncmp(c->wenv[i], "GODEBUG=", 8) != 0)
+        env[k++] = c->wenv[i];
+    env[k++] = godebug;
+    env[k] = NULL;
+  }
+  s->started = true;
+  int rc = cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, env, NULL,
+                                sout, out, &err);
+  if (env != c->wenv) {
+    free(env);
+    free(godebug);
+  }
+  if (rc != 0) {
     cgofuzz_coord_failf(c, "fuzzing process terminated without fuzzing: %s",
                         err.msg);
     return -1;

@@ -190,6 +190,16 @@ done:
   cgofuzz_buf_free(&data);
 }
 
+/* A starting input that failed, in a run that goes on after failures
+ * (-fuzzcontinue, libFuzzer's fork mode): it has run, so the warm-up
+ * counts it; else the run would wait for it forever. */
+static void continued_warmup(coord *c, slot *s) {
+  if (s->warmup && !s->dict && c->cfg->fuzz_continue && !c->done) {
+    cgofuzz_sched_failing(&c->sched, s->entry);
+    warmup_done(c, c->mask_len > 0);
+  }
+}
+
 void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
   if (s->state == W_MIN) {
     cgofuzz_mjob_on_reply(c, s, l, n);
@@ -234,6 +244,7 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
                                                 c->mask_len)));
     if (r.err) {
       crash(c, s, count, r.err, r.err_len, true);
+      continued_warmup(c, s);
     } else if (s->warmup && !s->dict) {
       if (cov) {
         if (cgofuzz_cov_new_bits(c->mask, r.coverage_data.data, c->mask_len)) {
@@ -505,6 +516,7 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
                     : cls == CGOFUZZ_DEATH_OOM ? 71 << 8
                                                : st;
   crash(c, s, count, (const char *)why.data, why.len, false);
+  continued_warmup(c, s);
   c->death_status = -1;
   cgofuzz_buf_free(&why);
 }

@@ -84,6 +84,13 @@ void cgofuzz_sched_redundant(cgofuzz_sched *s, size_t i) {
   }
 }
 
+void cgofuzz_sched_failing(cgofuzz_sched *s, size_t i) {
+  if (i < s->n) {
+    s->e[i].failing = true;
+    s->dirty = true;
+  }
+}
+
 void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms) {
   if (i >= s->n)
     return;
@@ -126,6 +133,8 @@ static void recompute(cgofuzz_sched *s, int64_t now_ms) {
     w /= fat;
     if (e->redundant)
       w *= REDUNDANT_FACTOR;
+    if (e->failing)
+      w = 0;
     e->weight = w;
     s->total += w;
   }
@@ -161,7 +170,8 @@ size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms) {
   if (s->n == 0)
     return 0;
   size_t pick;
-  while (s->next_new < s->n && s->e[s->next_new].redundant)
+  while (s->next_new < s->n &&
+         (s->e[s->next_new].redundant || s->e[s->next_new].failing))
     s->next_new++;
   if (s->next_new < s->n) {
     pick = s->next_new++; /* a fresh entry gets fuzzed at once */
@@ -172,7 +182,7 @@ size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms) {
     pick = s->n - 1;
     for (size_t i = 0; i < s->n; i++) {
       x -= s->e[i].weight;
-      if (x < 0) {
+      if (x < 0 && s->e[i].weight > 0) {
         pick = i;
         break;
       }

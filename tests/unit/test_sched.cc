@@ -282,6 +282,24 @@ TEST(Sched, RedundantEntriesSkipTheFirstRoundAndWeighLess) {
   cgofuzz_sched_redundant(&s.s, 99);
 }
 
+TEST(Sched, FailingEntriesAreNeverPickedWhileOthersCanBe) {
+  // Entry 1 fails when run (a run that goes on after failures): it is
+  // skipped in the first round and weighs nothing after.
+  Sched s;
+  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 3, 0), 0);
+  for (size_t i = 0; i < 3; i++)
+    s.Cov(i, {0});
+  cgofuzz_sched_failing(&s.s, 1);
+  EXPECT_EQ(cgofuzz_sched_pick(&s.s, 0), 0u);
+  EXPECT_EQ(cgofuzz_sched_pick(&s.s, 0), 2u);
+  cgofuzz_sched_seed(&s.s, 7);
+  for (int k = 0; k < 200; k++)
+    EXPECT_NE(cgofuzz_sched_pick(&s.s, 0), 1u);
+  EXPECT_DOUBLE_EQ(s.s.e[1].weight, 0.0);
+  // Out of range: ignored.
+  cgofuzz_sched_failing(&s.s, 99);
+}
+
 TEST(Sched, FatiguedEntryYieldsToOthers) {
   // Picked many times with nothing found, an entry's share falls; the
   // weights are recomputed every 500 ms of scheduler time.
