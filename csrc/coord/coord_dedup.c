@@ -91,10 +91,12 @@ static bool internal_func(span f) {
  * the column, or "(binary+0xOFF)"), or an empty span when t is not such a
  * frame or is one of the sanitizer's or the allocator's. */
 static span sanitizer_frame(span t) {
-  static const char *const skip[] = {
-      "__asan",      "__lsan",         "__msan",       "__ubsan",
-      "__sanitizer", "__interceptor_", "malloc",       "calloc",
-      "realloc",     "free",           "operator new", "__libc_"};
+  static const char *const skip_prefix[] = {
+      "__asan",  "__lsan",       "__msan",
+      "__ubsan", "__sanitizer",  "__interceptor_",
+      "__libc_", "operator new", "operator delete"};
+  static const char *const skip_func[] = {
+      "malloc", "calloc", "realloc", "free", "memalign", "posix_memalign"};
   span none = {NULL, 0};
   size_t i = 1;
   if (!starts(t, "#") || t.n < 2 || t.p[1] < '0' || t.p[1] > '9')
@@ -109,8 +111,14 @@ static span sanitizer_frame(span t) {
   span rest = trim(t.p + i, t.n - i);
   if (starts(rest, "in ")) {
     span f = trim(rest.p + 3, rest.n - 3);
-    for (size_t k = 0; k < sizeof skip / sizeof skip[0]; k++)
-      if (starts(f, skip[k]))
+    for (size_t k = 0; k < sizeof skip_prefix / sizeof skip_prefix[0]; k++)
+      if (starts(f, skip_prefix[k]))
+        return none;
+    size_t fn = 0; /* the function's name: up to the first space */
+    while (fn < f.n && f.p[fn] != ' ')
+      fn++;
+    for (size_t k = 0; k < sizeof skip_func / sizeof skip_func[0]; k++)
+      if (fn == strlen(skip_func[k]) && memcmp(f.p, skip_func[k], fn) == 0)
         return none;
     /* "func file:L:C": drop the column, keep "func file:L". */
     size_t end = f.n, colons = 0;

@@ -259,6 +259,11 @@ TEST(FailSite, SanitizerReportIsTheFirstUserFrame) {
            "      #0 0x5558 in __interceptor_malloc (/out/h+0xa64de)\n"
            "      #1 0x5559 in LLVMFuzzerTestOneInput /src/leak.c:7:12\n"),
       "LLVMFuzzerTestOneInput /src/leak.c:7");
+  // A user function whose name starts like the allocator's is the site.
+  EXPECT_EQ(Site("fuzzing process crashed: sanitizer report\n"
+                 "      #0 0x5558 in __interceptor_free (/out/h+0x1)\n"
+                 "      #1 0x5559 in freelist_pop /src/pool.c:31:3\n"),
+            "freelist_pop /src/pool.c:31");
   // Not symbolized (symbolize=0): the module and offset.
   EXPECT_EQ(Site("fuzzing process crashed: sanitizer report\n"
                  "  ==7==ERROR: AddressSanitizer: SEGV on unknown address\n"
