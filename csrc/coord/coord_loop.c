@@ -249,8 +249,10 @@ static int spawn_worker(coord *c, slot *s) {
     while (c->wenv[n])
       n++;
     env = malloc((n + 2) * sizeof *env);
-    godebug = reseeded_godebug(getenv("GODEBUG"),
-                               seed ^ (++c->respawns * 0x9E3779B97F4A7C15ull));
+    /* Go reads the seed with strconv.Atoi: it must fit an int64. */
+    godebug = reseeded_godebug(
+        getenv("GODEBUG"),
+        (seed ^ (++c->respawns * 0x9E3779B97F4A7C15ull)) & INT64_MAX);
     if (!env || !godebug) {
       free(env);
       free(godebug);
