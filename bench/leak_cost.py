@@ -36,9 +36,14 @@ FLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,fuzzer"]
 
 def build(cc, name, out):
     src, libs, incs = HARNESSES[name]
+    # A copy of cgofuzz outside the build tree (what the benches run) finds
+    # the runtime libraries through these.
+    env = dict(os.environ)
+    env.setdefault("CGOFUZZ_LIBDIR", os.path.join(ROOT, "build"))
+    env.setdefault("CGOFUZZ_INCLUDEDIR", os.path.join(ROOT, "include"))
     r = subprocess.run(cc + FLAGS + incs + [os.path.join(ROOT, "bench", "c",
                                                           src), "-o", out] +
-                       libs, capture_output=True, text=True)
+                       libs, capture_output=True, text=True, env=env)
     if r.returncode != 0:
         sys.exit("building %s with %s failed:\n%s" % (name, cc[0],
                                                        r.stderr[-2000:]))
