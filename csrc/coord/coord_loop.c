@@ -177,26 +177,15 @@ void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg) {
   cgofuzz_coord_fail(c, tmp, strlen(tmp));
 }
 
-/* GODEBUG=<others>,fuzzseed=<seed>: the value godebug (without its
- * fuzzseed settings) with a new seed. NULL when out of memory. */
+/* "GODEBUG=" and godebug's settings with fuzzseed=seed in place of its
+ * own, malloc'd; NULL when out of memory. */
 static char *reseeded_godebug(const char *godebug, uint64_t seed) {
-  cgofuzz_buf b = {0};
-  cgofuzz_buf_puts(&b, "GODEBUG=");
-  for (const char *p = godebug; p && *p;) {
-    const char *e = strchr(p, ',');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    if (n && strncmp(p, "fuzzseed=", 9) != 0) {
-      cgofuzz_buf_append(&b, p, n);
-      cgofuzz_buf_putc(&b, ',');
-    }
-    p = e ? e + 1 : NULL;
-  }
-  cgofuzz_buf_printf(&b, "fuzzseed=%" PRIu64, seed);
-  if (cgofuzz_buf_putc(&b, 0) != 0) {
-    cgofuzz_buf_free(&b);
-    return NULL;
-  }
-  return (char *)b.data;
+  char *v = cgofuzz_godebug_with_fuzzseed(godebug, seed);
+  char *out = v ? malloc(strlen(v) + sizeof "GODEBUG=") : NULL;
+  if (out)
+    sprintf(out, "GODEBUG=%s", v);
+  free(v);
+  return out;
 }
 
 /* Starts s's worker process without waiting for it: the run's workers

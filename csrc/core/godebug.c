@@ -5,8 +5,29 @@
  */
 #include "godebug.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+char *cgofuzz_godebug_with_fuzzseed(const char *godebug, uint64_t seed) {
+  size_t cap = (godebug ? strlen(godebug) : 0) + 32; /* ",fuzzseed=" + 20 */
+  char *out = malloc(cap), *w = out;
+  if (!out)
+    return NULL;
+  for (const char *p = godebug; p && *p;) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n && strncmp(p, "fuzzseed=", 9) != 0) {
+      memcpy(w, p, n);
+      w += n;
+      *w++ = ',';
+    }
+    p = e ? e + 1 : NULL;
+  }
+  snprintf(w, cap - (size_t)(w - out), "fuzzseed=%" PRIu64, seed);
+  return out;
+}
 
 bool cgofuzz_godebug_fuzzseed(const char *godebug, uint64_t *seed) {
   *seed = 0;

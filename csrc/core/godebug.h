@@ -21,6 +21,10 @@ extern "C" {
  * *seed = 0) otherwise. */
 bool cgofuzz_godebug_fuzzseed(const char *godebug, uint64_t *seed);
 
+/* The value of GODEBUG with its settings kept but any fuzzseed= replaced
+ * by fuzzseed=seed (appended last), malloc'd; NULL when out of memory. */
+char *cgofuzz_godebug_with_fuzzseed(const char *godebug, uint64_t seed);
+
 /* Whether godebug sets fuzzdebug=1 (the last fuzzdebug setting counts, as
  * in Go's internal/godebug): Go's coordinator then logs "DEBUG" lines. */
 bool cgofuzz_godebug_fuzzdebug(const char *godebug);

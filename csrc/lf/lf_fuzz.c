@@ -27,6 +27,7 @@
 
 #include "coord.h"
 #include "exact.h"
+#include "godebug.h"
 #include "lf_internal.h"
 #include "mutator.h"
 
@@ -233,22 +234,8 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
   /* -seed seeds Go's mutator in every worker and the scheduler here, the
    * way GODEBUG=fuzzseed does for `go test -fuzz`. */
   /* Other GODEBUG settings are kept, any fuzzseed replaced. */
-  const char *old = getenv("GODEBUG");
-  size_t el = (old ? strlen(old) : 0) + 64;
-  if (!(env_seed = malloc(el)))
+  if (!(env_seed = cgofuzz_godebug_with_fuzzseed(getenv("GODEBUG"), seed)))
     goto oom;
-  char *w = env_seed;
-  for (const char *p = old; p && *p;) {
-    const char *e = strchr(p, ',');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    if (n && strncmp(p, "fuzzseed=", 9) != 0) {
-      memcpy(w, p, n);
-      w += n;
-      *w++ = ',';
-    }
-    p = e ? e + 1 : NULL;
-  }
-  snprintf(w, el - (size_t)(w - env_seed), "fuzzseed=%" PRIu64, seed);
   setenv("GODEBUG", env_seed, 1);
   char *wenv[] = {(char *)CGOFUZZ_LF_ENV "=1"};
   char cache[] = "/nonexistent/cgofuzz-lf"; /* workers do not use it */

@@ -47,4 +47,18 @@ TEST(Godebug, FuzzseedMustBeItsOwnSetting) {
   EXPECT_EQ(Seed("fuzzseed=12,x=34"), "12");
 }
 
+TEST(Godebug, WithFuzzseedKeepsTheOtherSettings) {
+  auto with = [](const char *g, uint64_t seed) {
+    char *v = cgofuzz_godebug_with_fuzzseed(g, seed);
+    std::string r = v ? v : "NULL";
+    free(v);
+    return r;
+  };
+  EXPECT_EQ(with(nullptr, 7), "fuzzseed=7");
+  EXPECT_EQ(with("", 7), "fuzzseed=7");
+  EXPECT_EQ(with("gctrace=1,fuzzseed=3,x=y", 18446744073709551615ull),
+            "gctrace=1,x=y,fuzzseed=18446744073709551615");
+  EXPECT_EQ(with("fuzzseed=1,,fuzzseed=2", 5), "fuzzseed=5");
+}
+
 } // namespace
