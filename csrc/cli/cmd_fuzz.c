@@ -181,17 +181,10 @@ static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
      * both wait for objdump. Otherwise the coordinator adds the code's
      * constants when objdump is done, without holding the first inputs
      * back. */
-    bool wait = dictout || counted;
     cgofuzz_err err = {0};
-    size_t added = 0;
-    int r = wait ? cgofuzz_coord_dict_from_binary(d, cfg->binary, cfg->target,
-                                                  &added, &err)
-                 : cgofuzz_coord_godict_data(d, cfg->binary, cfg->target,
-                                             &added, &err);
-    if (r != 0 && cfg->verbose && !cfg->quiet)
+    if (cgofuzz_coord_godict_attach(cfg, d, dictout || counted, &err) != 0 &&
+        cfg->verbose && !cfg->quiet)
       fprintf(stderr, "cgofuzz: %s\n", err.msg);
-    cfg->dict_code = !wait && r == 0;
-    cfg->dict_corpus = true;
   }
   *out = d;
   return 0;

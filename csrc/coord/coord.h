@@ -273,6 +273,16 @@ int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *job, bool block,
                                    size_t *added, cgofuzz_err *err);
 /* Stops objdump if it still runs, and frees the job (NULL: nothing). */
 void cgofuzz_coord_godict_code_free(cgofuzz_godict_job *job);
+/* The code's and data's constants of cfg's Go test binary and target for
+ * d, the dictionary cfg is to fuzz with: wait (a run that is to be the
+ * same every time, or one that writes the dictionary first) takes them
+ * all now (cgofuzz_coord_dict_from_binary); otherwise the data's now and
+ * the code's while fuzzing (cfg->dict_code). Either way the corpus's
+ * tokens join (cfg->dict_corpus). 0, or -1 with err saying what could not
+ * be taken (what could is in d). */
+int cgofuzz_coord_godict_attach(cgofuzz_coord_config *cfg,
+                                cgofuzz_coord_dict *d, bool wait,
+                                cgofuzz_err *err);
 /* Tokens from src (-1: all). */
 size_t cgofuzz_coord_dict_count(const cgofuzz_coord_dict *d, int src);
 /* Writes the dictionary in libFuzzer's format, grouped by source. */

@@ -1133,6 +1133,19 @@ void cgofuzz_coord_godict_code_free(cgofuzz_godict_job *j) {
   free(j);
 }
 
+int cgofuzz_coord_godict_attach(cgofuzz_coord_config *cfg,
+                                cgofuzz_coord_dict *d, bool wait,
+                                cgofuzz_err *err) {
+  size_t added = 0;
+  int r = wait ? cgofuzz_coord_dict_from_binary(d, cfg->binary, cfg->target,
+                                                &added, err)
+               : cgofuzz_coord_godict_data(d, cfg->binary, cfg->target, &added,
+                                           err);
+  cfg->dict_code = !wait && r == 0;
+  cfg->dict_corpus = true;
+  return r;
+}
+
 int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
                                    const char *target, size_t *added,
                                    cgofuzz_err *err) {

@@ -302,16 +302,10 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
     }
     /* A run of -runs=N is to be the same every time: it waits for the
      * code's constants (go tool objdump); a timed one takes them as they
-     * come. */
-    size_t added = 0;
-    bool counted = o->runs >= 0;
-    int dr = counted ? cgofuzz_coord_dict_from_binary(dict, t->binary, t->name,
-                                                      &added, &err)
-                     : cgofuzz_coord_godict_data(dict, t->binary, t->name,
-                                                 &added, &err);
+     * come. Without them the run goes on (the comparison feedback sees the
+     * code's comparisons anyway). */
     cfg.dict = dict;
-    cfg.dict_code = !counted && dr == 0;
-    cfg.dict_corpus = true;
+    cgofuzz_coord_godict_attach(&cfg, dict, o->runs >= 0, &err);
     cfg.cmp_feedback = true;
   }
   cfg.fuzz_continue =
