@@ -68,11 +68,11 @@ static void leak_recheck(cgofuzz_worker_ *w, const cgofuzz_value *vals) {
   w->t.log.len = 0;
   if (r == CGOFUZZ_RUN_FAIL || !suspect || !cgofuzz_leak_check_())
     return;
-  const char *lf = getenv(CGOFUZZ_LF_ENV);
-  if (lf && strcmp(lf, "1") == 0 && w->warmup)
+  bool lf = cgofuzz_watchdog_lf_mode_();
+  if (lf && w->warmup)
     fprintf(stderr, "\nINFO: a leak has been found in the initial "
                     "corpus.\n\n");
-  if (lf && strcmp(lf, "1") == 0)
+  if (lf)
     fprintf(stderr, "INFO: to ignore leaks on libFuzzer side use "
                     "-detect_leaks=0.\n\n");
   else

@@ -150,5 +150,8 @@ static inline void cgofuzz_watchdog_disarm_(void) {
 /* Takes the limits from o (-1: keep the default), catches exit(0) during
  * an exec and starts the watchdog thread. */
 void cgofuzz_watchdog_start_(const cgofuzz_worker_opts_ *o);
+/* Whether the worker reports in libFuzzer's words (CGOFUZZ_LF_ENV=1, read
+ * once by cgofuzz_watchdog_start_). */
+bool cgofuzz_watchdog_lf_mode_(void);
 
 #endif

@@ -78,6 +78,8 @@ static void die(const char *msg) {
  * tell them from crashes. Set once before the thread starts. */
 static bool lf_mode;
 
+bool cgofuzz_watchdog_lf_mode_(void) { return lf_mode; }
+
 /* Appends the decimal digits of v to p; no stdio (see die). */
 static char *put_int(char *p, int64_t v) {
   char tmp[24];
