@@ -508,6 +508,7 @@ int cgofuzz_cmp_next(coord *c, slot *s, size_t *idx) {
     return 0;
   *idx = k->parent;
   s->ntok = 0;
+  s->cross = false;
   s->cmp_sent_ms = now;
   m->runs++;
   return 1;

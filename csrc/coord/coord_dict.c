@@ -14,8 +14,14 @@
  * A built input is one entry chosen by the scheduler (coord_sched.c) with
  * 1-3 tokens inserted, overwritten, spliced in place of a range, or
  * replacing a whole []byte/string argument (integer constants also replace
- * integer arguments). Tokens are picked in proportion to how often they
- * paid off (new coverage or a crasher) per use.
+ * integer arguments; a decimal token also replaces a decimal number of the
+ * text). Tokens are picked in proportion to how often they paid off (new
+ * coverage or a crasher) per use. Or it is a crossover: a part of another
+ * entry's value inserted or written over the entry's, or the entry's head
+ * joined to the other's tail (Go's mutator never mixes two inputs; real
+ * formats are made of the seeds' parts: an HTML fragment of the tags of
+ * three seeds, bench/gobugs' x/net/html hang). Crossovers and token
+ * builds share the built calls by their yields.
  *
  * How many calls are dictionary calls: a credit in exec equivalents. Every
  * plain call adds its execs times share/(1-share); every dictionary call
@@ -45,7 +51,10 @@
 #define DICT_DECAY_COST 4e6
 #define DICT_CREDIT_MAX 200000.0
 #define DICT_MAX_VALUE ((size_t)1 << 20)
-#define DICT_MAX_CORPUS_TOKENS 256
+#define DICT_MAX_CORPUS_TOKENS 512
+#define DICT_MAX_SEGMENT 64 /* a bracketed segment of a seed */
+#define DICT_MAX_WORD 32    /* a run of a seed without spaces */
+#define XO_PRIOR_USES 32.0
 #define DICT_RECOMPUTE_PICKS 64
 
 typedef struct dtok {
@@ -182,7 +191,8 @@ int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
       "from -dict files",
       "constants of the target's package",
       "constants elsewhere in the target's module",
-      "printable runs and integers of the seeds, testdata and cache",
+      "printable runs, parts and integers of the seeds, testdata and cache, "
+      "and the decimal limits when they hold numbers",
   };
   cgofuzz_buf b = {0};
   cgofuzz_buf_printf(&b, "# cgofuzz dictionary of %s: %zu tokens\n", target,
@@ -212,6 +222,10 @@ int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
 }
 
 /* --- tokens from the corpus */
+
+static bool is_text_kind(cgofuzz_kind k) {
+  return k == CGOFUZZ_BYTES || k == CGOFUZZ_STRING;
+}
 
 /* An integer kind's width, 0 for one byte too: nothing to learn. */
 static int kind_width(cgofuzz_kind k) {
@@ -246,15 +260,68 @@ static bool is_alnum(uint8_t c) {
          (c >= 'a' && c <= 'z') || c == '_';
 }
 
-/* Tokens of one []byte/string value, at most 32: text (90% printable)
- * gives its printable runs of 3..64 bytes (a longer run: its first 64)
- * to d; binary data its alphanumeric runs of 4..64 to cand, where they
- * count (uses) in how many values they are. */
-static void value_tokens(cgofuzz_coord_dict *d, cgofuzz_coord_dict *cand,
+static bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
+
+/* The closer of an opening bracket, or 0. */
+static uint8_t closer(uint8_t c) {
+  switch (c) {
+  case '<':
+    return '>';
+  case '[':
+    return ']';
+  case '{':
+    return '}';
+  case '(':
+    return ')';
+  default:
+    return 0;
+  }
+}
+
+static size_t segment_end(const uint8_t *p, size_t L, size_t i);
+
+/* Tokens of a text value's structure, at most 64: each bracketed segment
+ * of 3..DICT_MAX_SEGMENT bytes from an opening bracket to its matching
+ * closer (a tag "<head>", a flow "[1, 2]", a call's "(m map[string]int)"),
+ * and each run of 2..DICT_MAX_WORD printable bytes that are neither space
+ * nor bracket ("!!str", "//line", "&a"). The printable runs of the caller
+ * are lines, mostly too long to be parts of another input. */
+static void text_parts(cgofuzz_coord_dict *d, const uint8_t *b, size_t len) {
+  size_t parts = 0;
+  for (size_t i = 0; i < len && parts < 64; i++) {
+    size_t e = segment_end(b, len, i);
+    if (e >= i + 3) {
+      cgofuzz_coord_dict_add(d, b + i, e - i, CGOFUZZ_DICT_CORPUS, 0, false);
+      parts++;
+    }
+  }
+  for (size_t j = 0; j < len && parts < 64; j++) {
+    size_t a = j;
+    while (j < len && b[j] > 0x20 && b[j] < 0x7f && !closer(b[j]) &&
+           !strchr(">]})", b[j]))
+      j++;
+    if (j - a >= 2 && j - a <= DICT_MAX_WORD) {
+      cgofuzz_coord_dict_add(d, b + a, j - a, CGOFUZZ_DICT_CORPUS, 0, false);
+      parts++;
+    }
+  }
+}
+
+/* Tokens of one []byte/string value: text (90% printable or white space) gives
+ * its printable runs (lines) of 3..64 bytes (a longer run: its first 64), at
+ * most 32, and its parts (text_parts) to d; binary data its alphanumeric runs
+ * of 4..64 to cand, where they count (uses) in how many values they are.
+ * Returns whether the value is text with a decimal digit. */
+static bool value_tokens(cgofuzz_coord_dict *d, cgofuzz_coord_dict *cand,
                          const uint8_t *b, size_t len, uint64_t serial) {
   size_t printable = 0, runs = 0;
-  for (size_t j = 0; j < len; j++)
-    printable += b[j] >= 0x20 && b[j] < 0x7f;
+  bool digits = false;
+  for (size_t j = 0; j < len; j++) {
+    /* lines and tabs are text too (source code, YAML, zone files) */
+    printable += (b[j] >= 0x20 && b[j] < 0x7f) || b[j] == '\n' ||
+                 b[j] == '\t' || b[j] == '\r';
+    digits = digits || is_digit(b[j]);
+  }
   bool text = printable * 10 >= len * 9;
   for (size_t j = 0; j < len && runs < 32; j++) {
     size_t a = j;
@@ -275,18 +342,54 @@ static void value_tokens(cgofuzz_coord_dict *d, cgofuzz_coord_dict *cand,
       t->uses++;
     }
   }
+  if (text)
+    text_parts(d, b, len);
+  return text && digits;
 }
 
-/* Tokens of the starting corpus: the printable runs of its text values,
- * the alphanumeric runs of its binary values that are in two values or
- * more (chunk names, keywords; not the chance letters of compressed
- * data), and its integers of 2..8 bytes. */
+/* Decimal numbers at the limits of Go's integer types and of float64's
+ * exact integers: text that holds numbers is parsed into one of those, and
+ * its bugs are at the limits (go/scanner's //line directive at
+ * math.MaxInt64, bench/gobugs). Go's mutator changes one byte at a time
+ * and never writes them. */
+static const char *const decimal_limits[] = {
+    "127",
+    "128",
+    "255",
+    "256",
+    "32767",
+    "32768",
+    "65535",
+    "65536",
+    "2147483647",
+    "2147483648",
+    "4294967295",
+    "4294967296",
+    "9007199254740993",
+    "9223372036854775807",
+    "9223372036854775808",
+    "18446744073709551615",
+    "18446744073709551616",
+    "-129",
+    "-32769",
+    "-2147483648",
+    "-2147483649",
+    "-9223372036854775808",
+    "-9223372036854775809",
+};
+
+/* Tokens of the starting corpus: the printable runs and parts of its text
+ * values, the alphanumeric runs of its binary values that are in two
+ * values or more (chunk names, keywords; not the chance letters of
+ * compressed data), its integers of 2..8 bytes, and the decimal limits
+ * when a text value holds a digit. */
 static void corpus_tokens(coord *c, cgofuzz_coord_dict *d) {
   cgofuzz_values vals = {0};
   cgofuzz_coord_dict *cand = cgofuzz_coord_dict_new();
   if (!cand)
     return;
   uint64_t serial = 0;
+  bool decimal = false;
   for (size_t i = 0; i < c->corpus.n; i++) {
     cgofuzz_err err = {0};
     const cgofuzz_centry *e = &c->corpus.e[i];
@@ -299,7 +402,7 @@ static void corpus_tokens(coord *c, cgofuzz_coord_dict *d) {
           DICT_MAX_CORPUS_TOKENS)
         break;
       if (v->kind == CGOFUZZ_BYTES || v->kind == CGOFUZZ_STRING) {
-        value_tokens(d, cand, v->s.data, v->s.len, ++serial);
+        decimal |= value_tokens(d, cand, v->s.data, v->s.len, ++serial);
       } else if (kind_width(v->kind)) {
         cgofuzz_dict_add_int(d, v->u, kind_width(v->kind), CGOFUZZ_DICT_CORPUS);
       }
@@ -314,7 +417,14 @@ static void corpus_tokens(coord *c, cgofuzz_coord_dict *d) {
                              CGOFUZZ_DICT_CORPUS, 0, false);
   cgofuzz_coord_dict_free(cand);
   cgofuzz_values_free(&vals);
+  for (size_t i = 0;
+       decimal && i < sizeof decimal_limits / sizeof *decimal_limits; i++)
+    cgofuzz_coord_dict_add(d, (const uint8_t *)decimal_limits[i],
+                           strlen(decimal_limits[i]), CGOFUZZ_DICT_CORPUS, 0,
+                           false);
 }
+
+static bool is_decimal(const dtok *t);
 
 /* --- scheduling */
 
@@ -403,6 +513,15 @@ int cgofuzz_dict_start(coord *c) {
     return 0;
   if (cfg->dict_corpus)
     corpus_tokens(c, d);
+  for (size_t i = 0; i < d->n; i++) {
+    if (!is_decimal(&d->t[i]) || d->t[i].len < 3)
+      continue;
+    uint32_t *dec = realloc(x->dec, (x->n_dec + 1) * sizeof *dec);
+    if (!dec)
+      break;
+    x->dec = dec;
+    x->dec[x->n_dec++] = (uint32_t)i;
+  }
   if (cfg->dict_out) {
     cgofuzz_err err = {0};
     if (cgofuzz_coord_dict_write(d, cfg->dict_out, cfg->target, &err) != 0) {
@@ -420,9 +539,10 @@ int cgofuzz_dict_start(coord *c) {
             cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_MODULE),
             cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_CORPUS),
             cfg->dict_code ? "; its code's constants follow" : "");
-  for (size_t i = 0; i < cfg->n_kinds; i++)
-    x->any_arg = x->any_arg || cfg->kinds[i] == CGOFUZZ_BYTES ||
-                 cfg->kinds[i] == CGOFUZZ_STRING || kind_width(cfg->kinds[i]);
+  for (size_t i = 0; i < cfg->n_kinds; i++) {
+    x->any_text = x->any_text || is_text_kind(cfg->kinds[i]);
+    x->any_arg = x->any_arg || x->any_text || kind_width(cfg->kinds[i]);
+  }
   if (!x->any_arg)
     return 0;
   uint64_t seed;
@@ -476,14 +596,16 @@ void cgofuzz_dict_stop(coord *c) {
     fprintf(stderr,
             "cgofuzz: dictionary calls: %llu exact (%llu found), %llu from a "
             "built base (%llu found); plain calls: %llu (%llu found); "
-            "share %.2f\n",
+            "share %.2f; crossovers: %.0f (%.0f found)\n",
             (unsigned long long)x->calls[1], (unsigned long long)x->found[1],
             (unsigned long long)x->calls[2], (unsigned long long)x->found[2],
             (unsigned long long)x->calls[0], (unsigned long long)x->found[0],
-            x->share);
+            x->share, x->xo_uses, x->xo_finds);
   cgofuzz_coord_godict_code_free(x->job); /* a run shorter than objdump */
   free(x->cum);
+  free(x->dec);
   cgofuzz_values_free(&x->vals);
+  cgofuzz_values_free(&x->other);
   memset(x, 0, sizeof *x);
 }
 
@@ -513,16 +635,121 @@ static size_t pick_pos(cgofuzz_dsched *x, size_t max) {
   return rndn(x, max + 1);
 }
 
-/* One token into the []byte/string value v (owned). */
-static int put_bytes(cgofuzz_dsched *x, cgofuzz_value *v, const dtok *t) {
+/* v (owned) takes nb's bytes, unless building them failed (rc). */
+static int set_bytes(cgofuzz_value *v, cgofuzz_buf *nb, int rc) {
+  if (rc != 0) {
+    cgofuzz_buf_free(nb);
+    return -1;
+  }
+  cgofuzz_value_release(v);
+  v->flags = nb->len ? CGOFUZZ_VAL_OWNED : 0;
+  v->s.data = nb->len ? nb->data : NULL;
+  v->s.len = nb->len;
+  if (!nb->len)
+    cgofuzz_buf_free(nb);
+  return 0;
+}
+
+/* Whether the token is a decimal number ("-" and 1..20 digits). */
+static bool is_decimal(const dtok *t) {
+  size_t i = t->len > 1 && t->b[0] == '-';
+  if (t->len - i < 1 || t->len - i > 20)
+    return false;
+  for (; i < t->len; i++)
+    if (!is_digit(t->b[i]))
+      return false;
+  return true;
+}
+
+/* The range [*at, *at+*cut) of one decimal number of p[0..L) (its sign
+ * too), chosen at random; false when there is none. */
+static bool pick_number(cgofuzz_dsched *x, const uint8_t *p, size_t L,
+                        size_t *at, size_t *cut) {
+  size_t runs = 0;
+  for (size_t j = 0; j < L; j++)
+    if (is_digit(p[j]) && (j == 0 || !is_digit(p[j - 1])))
+      runs++;
+  if (!runs)
+    return false;
+  size_t k = rndn(x, runs);
+  for (size_t j = 0; j < L; j++) {
+    if (!is_digit(p[j]) || (j > 0 && is_digit(p[j - 1])) || k--)
+      continue;
+    size_t a = j > 0 && p[j - 1] == '-' ? j - 1 : j, e = j;
+    while (e < L && is_digit(p[e]))
+      e++;
+    *at = a;
+    *cut = e - a;
+    return true;
+  }
+  return false;
+}
+
+/* The end of the segment of p[0..L) that opens at i (its closer's index
+ * + 1, as text_parts matches them), or 0. */
+static size_t segment_end(const uint8_t *p, size_t L, size_t i) {
+  uint8_t close = closer(p[i]);
+  size_t depth = 0, end = L < i + DICT_MAX_SEGMENT ? L : i + DICT_MAX_SEGMENT;
+  for (size_t j = i + 1; close && j < end; j++) {
+    if (p[j] == p[i])
+      depth++;
+    else if (p[j] == close && depth-- == 0)
+      return j + 1;
+  }
+  return 0;
+}
+
+/* Whether the token is one bracketed segment. */
+static bool is_segment(const dtok *t) {
+  return t->len >= 3 && segment_end(t->b, t->len, 0) == t->len;
+}
+
+/* A segment of p[0..L) opened by the token's bracket, chosen at random:
+ * its range [*at, *at+*cut); with after set, the empty range just past
+ * it. False when there is none. */
+static bool pick_segment(cgofuzz_dsched *x, const uint8_t *p, size_t L,
+                         uint8_t open, bool after, size_t *at, size_t *cut) {
+  size_t segs = 0;
+  for (size_t i = 0; i < L; i++)
+    segs += p[i] == open && segment_end(p, L, i);
+  if (!segs)
+    return false;
+  size_t k = rndn(x, segs);
+  for (size_t i = 0; i < L; i++) {
+    size_t e;
+    if (p[i] != open || !(e = segment_end(p, L, i)) || k--)
+      continue;
+    *at = after ? e : i;
+    *cut = after ? 0 : e - i;
+    return true;
+  }
+  return false;
+}
+
+/* One token into the []byte/string value v (owned): written over it,
+ * inserted, in place of a range, or as the whole value. A token of the
+ * text's structure goes where its kind is: a decimal token in place of
+ * one of its decimal numbers (always when number is set, else half the
+ * time); a bracketed segment ("<head>") half the time in place of one of
+ * its segments of the same bracket, a quarter just after one. */
+static int put_bytes(cgofuzz_dsched *x, cgofuzz_value *v, const dtok *t,
+                     bool number) {
   size_t L = v->s.len, n = t->len;
   cgofuzz_buf nb = {0};
   const uint8_t *p = v->s.data;
-  size_t op = rndn(x, 8);
+  size_t op = rndn(x, 8), at, cut;
   if ((op >= 3 && op <= 6) && L + n > DICT_MAX_VALUE)
     op = 0;
   int rc = 0;
-  if (op <= 2) { /* overwrite, growing the value if it is too short */
+  size_t seg = is_segment(t) ? rndn(x, 4) : 3;
+  if ((is_decimal(t) && L + n <= DICT_MAX_VALUE && (number || rndn(x, 2)) &&
+       pick_number(x, p, L, &at, &cut)) ||
+      (seg < 3 && L + n <= DICT_MAX_VALUE &&
+       pick_segment(x, p, L, t->b[0], seg == 2, &at, &cut))) {
+    rc |= cgofuzz_buf_append(&nb, p, at);
+    rc |= cgofuzz_buf_append(&nb, t->b, n);
+    rc |= cgofuzz_buf_append(&nb, p + at + cut, L - at - cut);
+  } else if (op <= 2) { /* overwrite, growing the value if it is too short */
     size_t at = pick_pos(x, L >= n ? L - n : L);
     size_t end = at + n > L ? at + n : L;
     rc |= cgofuzz_buf_reserve(&nb, end);
@@ -532,31 +759,21 @@ static int put_bytes(cgofuzz_dsched *x, cgofuzz_value *v, const dtok *t) {
       nb.len = end;
     }
   } else if (op <= 5) { /* insert */
-    size_t at = pick_pos(x, L);
+    at = pick_pos(x, L);
     rc |= cgofuzz_buf_append(&nb, p, at);
     rc |= cgofuzz_buf_append(&nb, t->b, n);
     rc |= cgofuzz_buf_append(&nb, p + at, L - at);
   } else if (op == 6) { /* splice: a range replaced by the token */
-    size_t at = pick_pos(x, L);
+    at = pick_pos(x, L);
     size_t room = L - at < 2 * n ? L - at : 2 * n;
-    size_t cut = rndn(x, room + 1);
+    cut = rndn(x, room + 1);
     rc |= cgofuzz_buf_append(&nb, p, at);
     rc |= cgofuzz_buf_append(&nb, t->b, n);
     rc |= cgofuzz_buf_append(&nb, p + at + cut, L - at - cut);
   } else { /* the whole value */
     rc |= cgofuzz_buf_append(&nb, t->b, n);
   }
-  if (rc != 0) {
-    cgofuzz_buf_free(&nb);
-    return -1;
-  }
-  cgofuzz_value_release(v);
-  v->flags = nb.len ? CGOFUZZ_VAL_OWNED : 0;
-  v->s.data = nb.len ? nb.data : NULL;
-  v->s.len = nb.len;
-  if (!nb.len)
-    cgofuzz_buf_free(&nb);
-  return 0;
+  return set_bytes(v, &nb, rc);
 }
 
 /* An integer token into the integer value v (of at least its width). */
@@ -583,6 +800,62 @@ static bool fits(const dtok *t, cgofuzz_kind k) {
 
 int64_t cgofuzz_dict_base_limit(void) { return DICT_BASE_LIMIT; }
 
+/* A crossover of v (owned) with q[0..qn), another entry's value of the
+ * same argument: a part of q written over v or inserted into it
+ * (libFuzzer's CopyPartOf, InsertPartOf), or v's head joined to q's tail
+ * (AFL's splice). */
+static int cross(cgofuzz_dsched *x, cgofuzz_value *v, const uint8_t *q,
+                 size_t qn) {
+  if (rndn(x, 3) == 0) {
+    size_t L = v->s.len, at = rndn(x, L + 1), from = rndn(x, qn);
+    if (at + qn - from > DICT_MAX_VALUE)
+      return 0;
+    cgofuzz_buf nb = {0};
+    int rc = cgofuzz_buf_append(&nb, v->s.data, at);
+    rc |= cgofuzz_buf_append(&nb, q + from, qn - from);
+    return set_bytes(v, &nb, rc);
+  }
+  size_t max = qn < DICT_MAX_SEGMENT * 4 ? qn : DICT_MAX_SEGMENT * 4;
+  size_t n = 1 + rndn(x, max), from = rndn(x, qn - n + 1);
+  dtok part = {.b = (uint8_t *)q + from, .len = (uint32_t)n};
+  return put_bytes(x, v, &part, false);
+}
+
+/* The crossover build of entry idx with a random other entry: 0, 1 when
+ * none applies, -1 when out of memory. */
+static int build_cross(coord *c, size_t idx) {
+  cgofuzz_dsched *x = &c->dx;
+  size_t other = rndn(x, c->corpus.n - 1);
+  other += other >= idx;
+  const cgofuzz_centry *e = &c->corpus.e[other];
+  cgofuzz_err err = {0};
+  if (cgofuzz_codec_decode_v(e->data, e->len, coord_gover(c->cfg), &x->other,
+                             &err) != 0 ||
+      x->other.n != x->vals.n)
+    return 1;
+  size_t elig = 0;
+  for (size_t k = 0; k < x->vals.n; k++)
+    elig += is_text_kind(x->vals.v[k].kind) && x->other.v[k].s.len > 0;
+  if (!elig)
+    return 1;
+  size_t which = rndn(x, elig);
+  for (size_t k = 0; k < x->vals.n; k++) {
+    const cgofuzz_value *q = &x->other.v[k];
+    if (!is_text_kind(x->vals.v[k].kind) || !q->s.len || which--)
+      continue;
+    return cross(x, &x->vals.v[k], q->s.data, q->s.len);
+  }
+  return 1;
+}
+
+/* The chance of a crossover build, from the yields of the two kinds of
+ * build (finds per use, with a prior of one find in XO_PRIOR_USES). */
+static double cross_chance(const cgofuzz_dsched *x) {
+  double yx = (x->xo_finds + 1) / (x->xo_uses + XO_PRIOR_USES);
+  double yt = (x->tok_finds + 1) / (x->tok_uses + XO_PRIOR_USES);
+  return clamp(yx / (yx + yt), 0.1, 0.6);
+}
+
 int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
   cgofuzz_dsched *x = &c->dx;
   const cgofuzz_coord_dict *d = c->cfg->dict;
@@ -591,10 +864,20 @@ int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
   if (cgofuzz_codec_decode_v(e->data, e->len, coord_gover(c->cfg), &x->vals,
                              &err) != 0)
     return 1;
-  size_t want = 1 + (rndn(x, 4) == 0) + (rndn(x, 16) == 0);
   s->ntok = 0;
+  s->cross = false;
+  if (x->any_text && c->corpus.n > 1 && rnd01(x) < cross_chance(x)) {
+    int r = build_cross(c, idx);
+    if (r < 0)
+      return -1;
+    s->cross = r == 0;
+  }
+  size_t want = s->cross ? 0 : 1 + (rndn(x, 4) == 0) + (rndn(x, 16) == 0);
   for (size_t tries = 0; s->ntok < want && tries < 8 * want; tries++) {
-    size_t ti = pick_token(x, d);
+    /* A quarter of the picks are numbers: the limits are few among the
+     * tokens, and a number of the text is the likeliest place for one. */
+    bool number = x->n_dec && rndn(x, 4) == 0;
+    size_t ti = number ? x->dec[rndn(x, x->n_dec)] : pick_token(x, d);
     const dtok *t = &d->t[ti];
     size_t elig = 0;
     for (size_t k = 0; k < x->vals.n; k++)
@@ -606,8 +889,8 @@ int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
       cgofuzz_value *v = &x->vals.v[k];
       if (!fits(t, v->kind) || which--)
         continue;
-      if (v->kind == CGOFUZZ_BYTES || v->kind == CGOFUZZ_STRING) {
-        if (put_bytes(x, v, t) != 0)
+      if (is_text_kind(v->kind)) {
+        if (put_bytes(x, v, t, number) != 0)
           return -1;
       } else {
         put_int(x, v, t);
@@ -616,7 +899,7 @@ int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
     }
     s->tok[s->ntok++] = (uint32_t)ti;
   }
-  if (!s->ntok)
+  if (!s->ntok && !s->cross)
     return 1;
   s->sent.len = 0;
   if (cgofuzz_codec_encode_v(x->vals.v, x->vals.n, coord_gover(c->cfg),
@@ -648,7 +931,12 @@ void cgofuzz_dict_done(coord *c, slot *s, int64_t count, bool found) {
   else
     x->credit -= cost;
   x->credit = clamp(x->credit, -DICT_CREDIT_MAX, DICT_CREDIT_MAX);
-  if (k != DICT_CALL_NONE) {
+  if (k != DICT_CALL_NONE && s->cross) {
+    x->xo_uses++;
+    x->xo_finds += found;
+  } else if (k != DICT_CALL_NONE) {
+    x->tok_uses++;
+    x->tok_finds += found;
     cgofuzz_coord_dict *d = c->cfg->dict;
     for (size_t i = 0; i < s->ntok; i++) {
       dtok *t = &d->t[s->tok[i]];

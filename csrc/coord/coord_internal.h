@@ -230,8 +230,10 @@ typedef struct slot {
   bool started;      /* a worker process was started for it before */
   /* A dictionary call (coord_dict.c): DICT_CALL_EXACT or _BASE; the value
    * sent is then `sent` (built from corpus entry `entry`), and tok[] are
-   * the tokens it used. DICT_CALL_NONE: the value sent is the entry's. */
+   * the tokens it used (none: a crossover, cross). DICT_CALL_NONE: the
+   * value sent is the entry's. */
   int dict;
+  bool cross;
   int64_t cmp_sent_ms; /* DICT_CALL_CMP: when it was sent */
   cgofuzz_buf sent;
   uint32_t tok[3];
@@ -266,10 +268,15 @@ typedef struct cgofuzz_dsched {
   uint64_t calls[3], found[3]; /* totals, for -v */
   double *cum;                 /* cumulative token weights */
   size_t cum_n;
-  unsigned picks; /* since cum was computed */
-  cgofuzz_values vals;
-  int only;     /* $CGOFUZZ_DICT_CALLS=exact|base: every call of that kind */
-  bool any_arg; /* an argument a token can go into */
+  unsigned picks;             /* since cum was computed */
+  cgofuzz_values vals, other; /* the entry built, a crossover's other */
+  /* Built calls of tokens and of crossovers, and how many found. */
+  double tok_uses, tok_finds, xo_uses, xo_finds;
+  uint32_t *dec; /* the decimal numbers among the tokens (3 bytes or more) */
+  size_t n_dec;
+  int only;      /* $CGOFUZZ_DICT_CALLS=exact|base: every call of that kind */
+  bool any_arg;  /* an argument a token can go into */
+  bool any_text; /* a []byte or string argument */
   struct cgofuzz_godict_job *job; /* the code's constants, still coming */
   int64_t job_t0;
 } cgofuzz_dsched;

@@ -358,8 +358,13 @@ static void dispatch(coord *c, slot *s) {
     if (cgofuzz_cmp_next(c, s, &parent) == 1) {
       idx = parent;
       dict = DICT_CALL_CMP;
-    } else {
-      dict = cgofuzz_dict_next(c);
+    } else if ((dict = cgofuzz_dict_next(c)) != DICT_CALL_NONE) {
+      /* Of two picks the shorter: a token or another entry's part does
+       * more in a short value (AFL favours small inputs too), and built
+       * values would otherwise grow with every find. */
+      size_t other = cgofuzz_sched_pick(&c->sched, cgofuzz_mono_ms());
+      if (c->corpus.e[other].len < c->corpus.e[idx].len)
+        idx = other;
     }
     int b = dict == DICT_CALL_CMP ? 0
             : dict                ? cgofuzz_dict_build(c, s, idx)
