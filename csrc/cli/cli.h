@@ -135,6 +135,15 @@ void cli_golaunch_free(cli_golaunch *g);
  * cgofuzz), else the exit status of the launcher's run. */
 int cli_golaunch_main(int argc, char **argv);
 
+/* gocover.c: OSS-Fuzz's coverage run of a launcher (FUZZ_CORPUS_DIR set,
+ * a Go test binary's command line without -test.fuzz): whether it is
+ * one, and the run (the corpus as the target's Go corpus files, the test
+ * binary bin run on them; -test.coverprofile's profile is written even
+ * when an input panics). Returns an exit status. */
+bool cli_gocover_wanted(int argc, char **argv);
+int cli_gocover_main(const char *bin, const cli_golaunch *g, int argc,
+                     char **argv);
+
 /* --- gopkgs.c: the package mode of `cgofuzz fuzz` (docs/campaigns.md):
  * the packages matching `go list` patterns, each with test files built
  * into a test binary by `go test -c -fuzz=RE [-tags T]` (in parallel, up

@@ -24,8 +24,12 @@
  * runtime is linked statically); with CGOFUZZ_GO_ASAN=cgo instead only the
  * C code is built with -fsanitize=address (about 15x more execs per second
  * for Go-heavy targets, but C reading past a Go slice goes unseen);
- * memory: `go test -msan`; undefined: the C code with UBSan; coverage,
- * none or unset: no sanitizer.
+ * memory: `go test -msan`; undefined: the C code with UBSan; none or unset:
+ * no sanitizer. coverage: OSS-Fuzz's Go coverage build: the test binary
+ * is built with -cover -coverpkg=MODULE/... (MODULE: the package's
+ * module), $OUT/NAME.gocovpath maps MODULE to its directory for the
+ * coverage script's sed (s=MODULE=DIR=), and the launcher runs
+ * $FUZZ_CORPUS_DIR for -test.coverprofile (gocover.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -115,6 +119,7 @@ static bool valid_func(const char *s) {
 /* How $SANITIZER builds the test binary: go test flags and environment. */
 typedef struct build_mode {
   const char *goflag; /* "-asan", "-msan" or NULL */
+  bool cover;         /* SANITIZER=coverage: -cover -coverpkg=MODULE/... */
   char *env[4];       /* "NAME=VALUE", malloc'd */
   size_t nenv;
   const char *what; /* for the summary */
@@ -152,8 +157,9 @@ static int pick_mode(build_mode *m) {
   if (!san || !*san || strcmp(san, "none") == 0)
     return 0;
   if (strcmp(san, "coverage") == 0) {
-    m->what = "none (SANITIZER=coverage: the launcher runs inputs, it "
-              "writes no coverage report)";
+    m->cover = true;
+    m->what = "coverage (go test -cover: with FUZZ_CORPUS_DIR set, "
+              "-test.coverprofile writes the Go profile of that corpus)";
     return 0;
   }
   if (strcmp(san, "address") == 0) {
@@ -346,7 +352,7 @@ int cli_cmd_gofuzzer(int argc, char **argv) {
   char *go = cli_find_in_path("go"), **env = NULL, *pkgdir = NULL, *imp = NULL;
   char tmp[PATH_MAX] = "", bin[PATH_MAX + 64] = "";
   cgofuzz_buf listed = {0}, fz = {0}, re = {0}, outpath = {0}, info = {0};
-  cgofuzz_buf binbytes = {0};
+  cgofuzz_buf binbytes = {0}, modlist = {0}, coverpkg = {0}, covpath = {0};
   char **names = NULL;
   size_t nnames = 0;
   cli_golaunch g = {0};
@@ -390,6 +396,35 @@ int cli_cmd_gofuzzer(int argc, char **argv) {
   if (!(pkgdir = strdup((char *)listed.data)) || !(imp = strdup(nl1 + 1)))
     goto oom;
 
+  /* A coverage build covers the package's module: its path and
+   * directory (none outside a module: the package alone). */
+  if (mode.cover) {
+    char *modargv[] = {go,
+                       "list",
+                       "-tags",
+                       (char *)tags,
+                       "-f",
+                       "{{with .Module}}{{.Path}}\n{{.Dir}}{{end}}",
+                       isdir ? "." : (char *)pkg,
+                       NULL};
+    s = run(go, modargv, isdir ? pkg : NULL, env, &modlist);
+    char *nl = NULL;
+    if (ok(s) && cgofuzz_buf_putc(&modlist, 0) == 0)
+      nl = strchr((char *)modlist.data, '\n');
+    if (nl) {
+      *nl = '\0';
+      char *end = strchr(nl + 1, '\n');
+      if (end)
+        *end = '\0';
+    }
+    const char *mp = nl ? (const char *)modlist.data : imp;
+    const char *md = nl ? nl + 1 : pkgdir;
+    if (cgofuzz_buf_printf(&coverpkg, "-coverpkg=%s%s%c", mp, nl ? "/..." : "",
+                           0) != 0 ||
+        cgofuzz_buf_printf(&covpath, "s=%s=%s=\n", mp, md) != 0)
+      goto oom;
+  }
+
   /* The test binary, built in a directory of our own. */
   const char *tmpdir = getenv("TMPDIR");
   snprintf(tmp, sizeof tmp, "%s/cgofuzz-build-XXXXXX",
@@ -402,7 +437,7 @@ int cli_cmd_gofuzzer(int argc, char **argv) {
   snprintf(bin, sizeof bin, "%s/%s.test", tmp, name);
   if (cgofuzz_buf_printf(&fz, "-fuzz=^%s$%c", func, 0) != 0)
     goto oom;
-  char *buildargv[12];
+  char *buildargv[14];
   size_t nb = 0;
   buildargv[nb++] = go;
   buildargv[nb++] = "test";
@@ -412,15 +447,20 @@ int cli_cmd_gofuzzer(int argc, char **argv) {
   buildargv[nb++] = (char *)tags;
   if (mode.goflag)
     buildargv[nb++] = (char *)mode.goflag;
+  if (mode.cover) {
+    buildargv[nb++] = "-cover";
+    buildargv[nb++] = (char *)coverpkg.data;
+  }
   buildargv[nb++] = "-o";
   buildargv[nb++] = bin;
   /* Built in the same context as it was listed: from inside a directory
    * given, else from here (our module, go.work, vendor directory). */
   buildargv[nb++] = isdir ? "." : (char *)pkg;
   buildargv[nb] = NULL;
-  fprintf(stderr, CMD ": building %s: go test -c %s -tags %s%s%s\n", imp,
+  fprintf(stderr, CMD ": building %s: go test -c %s -tags %s%s%s%s%s\n", imp,
           (char *)fz.data, tags, mode.goflag ? " " : "",
-          mode.goflag ? mode.goflag : "");
+          mode.goflag ? mode.goflag : "", mode.cover ? " -cover " : "",
+          mode.cover ? (char *)coverpkg.data : "");
   s = run(go, buildargv, isdir ? pkg : NULL, env, NULL);
   if (!ok(s)) {
     fprintf(stderr, CMD ": go test -c failed for %s\n", imp);
@@ -498,6 +538,17 @@ int cli_cmd_gofuzzer(int argc, char **argv) {
   if (cli_golaunch_write((const char *)outpath.data, self, binbytes.data,
                          binbytes.len, &g) != 0)
     goto done;
+  if (mode.cover) {
+    cgofuzz_buf cp = {0};
+    int w = cgofuzz_buf_printf(&cp, "%s.gocovpath%c",
+                               (const char *)outpath.data, 0);
+    if (w == 0)
+      w = cli_write_file_atomic((const char *)cp.data, covpath.data,
+                                covpath.len, 0644);
+    cgofuzz_buf_free(&cp);
+    if (w != 0)
+      goto done;
+  }
   fprintf(stderr, CMD ": wrote %s: %s(", (const char *)outpath.data, func);
   for (size_t i = 0; i < g.n_kinds; i++)
     fprintf(stderr, "%s%s", i ? ", " : "", cgofuzz_kind_name(g.kinds[i]));
@@ -520,6 +571,9 @@ done:
   cgofuzz_buf_free(&outpath);
   cgofuzz_buf_free(&info);
   cgofuzz_buf_free(&binbytes);
+  cgofuzz_buf_free(&modlist);
+  cgofuzz_buf_free(&coverpkg);
+  cgofuzz_buf_free(&covpath);
   free(env);
   free(pkgdir);
   free(imp);

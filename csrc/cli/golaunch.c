@@ -33,7 +33,8 @@
  * safe; reused when present with the right size) and hands libFuzzer's
  * command line to the lf front end with that binary as the worker program.
  * A Go test binary's command line (-test.* flags, or no argument) runs the
- * test binary itself.
+ * test binary itself; with FUZZ_CORPUS_DIR set, it runs the corpus there
+ * first (OSS-Fuzz's coverage run, gocover.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -560,7 +561,9 @@ int cli_golaunch_main(int argc, char **argv) {
     return CLI_EXIT_FAIL;
   }
   int rc;
-  if (!cgofuzz_lf_wanted(argc, argv)) {
+  if (!cgofuzz_lf_wanted(argc, argv) && cli_gocover_wanted(argc, argv)) {
+    rc = cli_gocover_main(bin, &g, argc, argv);
+  } else if (!cgofuzz_lf_wanted(argc, argv)) {
     /* Go's command line (-test.* flags, or nothing): the launcher is the
      * package's test binary. */
     argv[0] = bin;

@@ -481,3 +481,65 @@ def test_cflite_build_examples(w, tool, cgofuzz):
     # The Go target was built with go test -asan.
     p = parse_launcher(os.path.join(out, "parse_record_fuzzer"))
     assert "go test -asan" in record(p, 6)
+
+
+# -- SANITIZER=coverage ---------------------------------------------------------
+
+def coverage_run(w, corpus, profile):
+    """OSS-Fuzz's base-runner coverage script's run of a Go target
+    (run_go_fuzz_target): FUZZ_CORPUS_DIR with a trailing slash, the
+    profile as a separate argument, run from $OUT."""
+    return w.run([os.path.join(w.out, "x_fuzzer"), "-test.coverprofile",
+                  profile], cwd=w.out,
+                 env={"FUZZ_CORPUS_DIR": corpus + os.sep})
+
+
+def profile_blocks(path):
+    """{block: count} of a Go coverage profile; its mode line first."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    assert lines[0] == "mode: set", lines[:1]
+    return {ln.rsplit(" ", 1)[0]: int(ln.rsplit(" ", 1)[1])
+            for ln in lines[1:]}
+
+
+def test_coverage_build_writes_a_go_profile(w):
+    """SANITIZER=coverage: the launcher's test binary is built with -cover
+    over the package's module, $OUT/NAME.gocovpath maps the module's path
+    to its directory (the coverage script's sed), and a run as the script
+    makes it writes a Go profile of the corpus (raw libFuzzer files and Go
+    corpus files alike) that `go tool cover` reads. The panicking block is
+    covered only when an input reaches it; an input that panics costs only
+    its own coverage (each input is then run alone and the profiles
+    merged)."""
+    r = w.compile(w.pkg, "FuzzX", "x_fuzzer", env={"SANITIZER": "coverage"})
+    assert "-cover -coverpkg=%s/..." % IMPORT in r.stderr, r
+    with open(os.path.join(w.out, "x_fuzzer.gocovpath")) as f:
+        assert f.read() == "s=%s=%s=\n" % (IMPORT, w.pkg)
+    with open(os.path.join(w.out, "x_fuzzer"), "rb") as f:
+        assert b"FUZZ_CORPUS_DIR" in f.read()  # the script greps for it
+    corpus = os.path.join(w.root, "corpus")
+    os.makedirs(corpus)
+    with open(os.path.join(corpus, "raw"), "wb") as f:
+        f.write(b"CRAS")
+    with open(os.path.join(corpus, "gofile"), "wb") as f:
+        f.write(b'go test fuzz v1\n[]byte("nothing")\n')
+    r = coverage_run(w, corpus, "dumps.profdata")
+    assert r.rc == 0 and "coverage: 25.0% of statements" in r.out, r
+    prof = os.path.join(w.out, "dumps.profdata")
+    blocks = profile_blocks(prof)
+    panic_line = IMPORT + "/target.go:10.44,11.34 1"
+    assert blocks[IMPORT + "/target.go:9.25,10.44 1"] == 1, blocks
+    assert blocks[panic_line] == 0, blocks
+    rr = w.run([w.go, "tool", "cover", "-func=" + prof])
+    assert rr.rc == 0 and "Check" in rr.out, rr
+    # An input that panics: the others' coverage is still written.
+    with open(os.path.join(corpus, "crash"), "wb") as f:
+        f.write(b"CRASH!")
+    r = coverage_run(w, corpus, "dumps2.profdata")
+    assert r.rc != 0 and "running the 6 inputs one at a time" in r.stderr, r
+    assert "those that panicked are not in it" in r.stderr, r
+    blocks2 = profile_blocks(os.path.join(w.out, "dumps2.profdata"))
+    assert blocks2 == blocks, (blocks2, blocks)
+    # Nothing of ours is left in $TMPDIR but the extracted test binary.
+    assert sorted(os.listdir(w.tmp)) == ["cgofuzz-go"], os.listdir(w.tmp)
