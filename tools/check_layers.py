@@ -14,6 +14,11 @@ Two checks, each naming every violation it finds:
   symbols   (with --objects, the build's layer_objects.txt: "LAYER OBJ...")
             every symbol a layer's objects use and some layer defines must
             be defined by that layer or by a layer it may use (`nm`).
+  os        calls and paths that exist on one operating system only
+            (/proc, prctl, close_range, on_exit, memfd, <linux/...>;
+            Darwin's _NSGetExecutablePath, proc_pidinfo, <mach-o/...>)
+            appear only in the OS layer's files, csrc/base/os_linux.c and
+            csrc/base/os_darwin.c (comments aside): issue 25.
 
 Exit status 0 when both hold, 1 on a violation, 2 on a usage error.
 """
@@ -93,6 +98,38 @@ def check_includes(root, table):
     return errors, len(files)
 
 
+# One operating system's interfaces, outside comments.
+OS_ONLY_RE = re.compile(
+    r"/proc/|\bprctl\b|\bclose_range\b|\bon_exit\s*\(|\bmemfd_create\b|"
+    r"PR_SET_PDEATHSIG|<linux/|<sys/prctl\.h>|_NSGetExecutablePath|"
+    r"\bproc_pidinfo\b|<mach-o/|<libproc\.h>|<mach/")
+OS_FILES = ("csrc/base/os_linux.c", "csrc/base/os_darwin.c")
+COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def check_os(root, table):
+    errors = []
+    for layer in table:
+        d = os.path.join(root, "csrc", layer)
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            rel = "csrc/%s/%s" % (layer, f)
+            if not f.endswith((".c", ".h")) or rel in OS_FILES:
+                continue
+            with open(os.path.join(d, f), errors="replace") as fh:
+                text = fh.read()
+            # Comments blanked, newlines kept, so line numbers hold.
+            code = COMMENT_RE.sub(
+                lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+            for m in OS_ONLY_RE.finditer(code):
+                line = code.count("\n", 0, m.start()) + 1
+                errors.append("%s:%d: %s is one operating system's: it "
+                              "belongs in the OS layer (csrc/base/os.h)"
+                              % (rel, line, m.group(0)))
+    return errors
+
+
 def nm(objects):
     """(defined, undefined) global symbol sets of the object files."""
     missing = [o for o in objects if not os.path.isfile(o)]
@@ -150,7 +187,9 @@ def main():
     a = ap.parse_args()
     table = read_table(os.path.join(a.root, "csrc", "layers.txt"))
     errors, nfiles = check_includes(a.root, table)
-    summary = "%d layers, includes of %d files" % (len(table), nfiles)
+    errors += check_os(a.root, table)
+    summary = ("%d layers, includes of %d files, OS calls only in %s"
+               % (len(table), nfiles, " and ".join(OS_FILES)))
     if a.objects:
         e, nsyms = check_symbols(table, a.objects)
         errors += e

@@ -2,6 +2,7 @@
  * (see spawn.h for the rules). */
 #include "spawn.h"
 #include "clock.h"
+#include "os.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +10,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,7 +32,7 @@ pid_t cgofuzz_spawn_start(const cgofuzz_spawn *s) {
     return -1;
   }
   int report[2];
-  if (pipe2(report, O_CLOEXEC) != 0)
+  if (cgofuzz_os_pipe(report, 0) != 0)
     return -1;
   pid_t parent = getpid();
   pid_t pid = fork();
@@ -45,7 +45,7 @@ pid_t cgofuzz_spawn_start(const cgofuzz_spawn *s) {
   }
   if (pid == 0) {
     if (s->die_with_parent) {
-      prctl(PR_SET_PDEATHSIG, s->death_signal ? s->death_signal : SIGKILL);
+      cgofuzz_os_die_with_parent(s->death_signal ? s->death_signal : SIGKILL);
       if (getppid() != parent)
         _exit(127); /* the parent died before we got here */
     }
@@ -84,11 +84,11 @@ pid_t cgofuzz_spawn_start(const cgofuzz_spawn *s) {
       sigprocmask(SIG_SETMASK, &none, NULL);
     }
     /* Only 0..top reach the program, even descriptors the caller inherited
-     * without close-on-exec. Without close_range (kernels before 5.11),
-     * close them here; the HIGH_FD copies have served their dup2s, and
-     * only the report pipe must stay open until exec. */
-    if (s->close_others &&
-        close_range((unsigned)top + 1, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
+     * without close-on-exec. Where that cannot be done in one call (Linux
+     * before 5.11, Darwin), close them here; the HIGH_FD copies have
+     * served their dup2s, and only the report pipe must stay open until
+     * exec. */
+    if (s->close_others && cgofuzz_os_cloexec_from(top + 1) != 0) {
       for (int fd = top + 1; fd < 4096; fd++)
         if (fd != report[1])
           close(fd);
@@ -143,7 +143,7 @@ int cgofuzz_spawn_wait(pid_t pid, int timeout_ms, bool *timed_out) {
 int cgofuzz_spawn_run(const cgofuzz_spawn *s, cgofuzz_buf *out,
                       bool merge_stderr, int timeout_ms) {
   int p[2];
-  if (pipe2(p, O_CLOEXEC) != 0)
+  if (cgofuzz_os_pipe(p, 0) != 0)
     return -1;
   cgofuzz_spawn c = *s;
   c.stdout_fd = p[1];

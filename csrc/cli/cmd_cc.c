@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "os.h"
 
 static bool exists(const char *dir, const char *name) {
   char p[PATH_MAX + 64];
@@ -78,10 +79,8 @@ static int locate(char *lib, char *inc, size_t n) {
                                                                           : -1;
   }
   char exe[PATH_MAX];
-  ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (k <= 0)
+  if (cgofuzz_os_self_exe(exe, sizeof exe) != 0)
     return -1;
-  exe[k] = 0;
   char *slash = strrchr(exe, '/');
   if (!slash)
     return -1;

@@ -59,6 +59,7 @@
 
 #include "cli.h"
 #include "dir.h"
+#include "os.h"
 #include "spawn.h"
 
 /* cgofuzz fuzz's flags that make sense under go test -exec, and whether
@@ -473,17 +474,16 @@ static int exec_fuzz(const char *binary, exec_args *a) {
     free_args(a);
     return -1; /* the caller execs the binary */
   }
-  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+  int sl = cgofuzz_os_self_exe(self, sizeof self);
   const char *tmpdir = getenv("TMPDIR");
   cgofuzz_buf_printf(&root, "%s/cgofuzz-exec-XXXXXX",
                      tmpdir && *tmpdir ? tmpdir : "/tmp");
-  if (sl <= 0 || cgofuzz_buf_putc(&root, 0) != 0 ||
+  if (sl != 0 || cgofuzz_buf_putc(&root, 0) != 0 ||
       !mkdtemp((char *)root.data)) {
     fprintf(stderr, "cgofuzz: cannot make a temporary directory: %s\n",
             strerror(errno));
     goto done;
   }
-  self[sl] = '\0';
   cgofuzz_buf_printf(&cache, "%s/cache", (char *)root.data);
   cgofuzz_buf_printf(&recs, "%s/records", (char *)root.data);
   if (cgofuzz_buf_putc(&cache, 0) || cgofuzz_buf_putc(&recs, 0) ||

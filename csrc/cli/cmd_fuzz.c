@@ -50,6 +50,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "coord.h"
+#include "os.h"
 #include "spawn.h"
 
 int cli_fake_worker(void) { return cgofuzz_coord_fake_worker(); }
@@ -574,14 +575,12 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
                 "flag %s: not passed to it\n",
                 bins[i].arg, bins[i].gover, argv[k]);
   }
-  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (sl <= 0) {
+  if (cgofuzz_os_self_exe(self, sizeof self) != 0) {
     fprintf(stderr, "cgofuzz fuzz: cannot find our own executable\n");
     free(bins);
     free(dicts.path);
     return CLI_EXIT_FAIL;
   }
-  self[sl] = '\0';
 
   int rc = CLI_EXIT_FAIL;
   char *cache_alloc = NULL, *gocache = NULL, *imp = NULL;

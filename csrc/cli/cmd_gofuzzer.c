@@ -43,6 +43,7 @@
 #include "cli.h"
 #include "coord.h"
 #include "dir.h"
+#include "os.h"
 #include "rawargs.h"
 #include "spawn.h"
 
@@ -333,12 +334,10 @@ int cli_cmd_gofuzzer(int argc, char **argv) {
     fprintf(stderr, CMD ": $OUT=%s is not a directory\n", outenv);
     return CLI_EXIT_USAGE;
   }
-  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (sl <= 0 || !getcwd(cwd, sizeof cwd)) {
+  if (cgofuzz_os_self_exe(self, sizeof self) != 0 || !getcwd(cwd, sizeof cwd)) {
     fprintf(stderr, CMD ": cannot find our own executable\n");
     return CLI_EXIT_FAIL;
   }
-  self[sl] = '\0';
   build_mode mode;
   int pm = pick_mode(&mode);
   if (pm != 0) {

@@ -36,6 +36,7 @@
 #include "codec.h"
 #include "coord.h"
 #include "lf.h"
+#include "os.h"
 #include "sha1.h"
 
 #define MERGE_CONTROL ".cgofuzz-merge-control"
@@ -284,13 +285,11 @@ static int run(merge_cli *m, int argc, char **argv) {
       goto done;
     }
   }
-  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (sl <= 0) {
+  if (cgofuzz_os_self_exe(self, sizeof self) != 0) {
     fprintf(stderr, "cgofuzz %s: cannot find our own executable\n", m->cmd);
     rc = CLI_EXIT_FAIL;
     goto done;
   }
-  self[sl] = '\0';
   rc = CLI_EXIT_FAIL;
   if (pick_target(m, bin, &target) != 0)
     goto done;

@@ -47,6 +47,7 @@
 
 #include "cli.h"
 #include "lf.h"
+#include "os.h"
 #include "sha256.h"
 
 /* ClusterFuzz (and OSS-Fuzz's and ClusterFuzzLite's helpers) take a file in
@@ -545,10 +546,8 @@ done:
 
 int cli_golaunch_main(int argc, char **argv) {
   char self[PATH_MAX];
-  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (sl <= 0)
+  if (cgofuzz_os_self_exe(self, sizeof self) != 0)
     return -1; /* cannot tell: behave as cgofuzz */
-  self[sl] = '\0';
   cli_golaunch g;
   int r = read_payload(self, &g, true);
   if (r == 0)

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "os.h"
 
 /* Writes dir/script to path and reports whether it is readable. */
 static bool tool_at(const char *dir, const char *script, char *path, size_t n) {
@@ -36,10 +37,8 @@ static bool tool_at(const char *dir, const char *script, char *path, size_t n) {
 /* <exe dir>/../share/cgofuzz/report (/proc/self/exe is the real path). */
 static bool installed_tool(const char *script, char *path, size_t n) {
   char exe[PATH_MAX];
-  ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (k <= 0)
+  if (cgofuzz_os_self_exe(exe, sizeof exe) != 0)
     return false;
-  exe[k] = 0;
   char *slash = strrchr(exe, '/');
   if (!slash)
     return false;

@@ -52,6 +52,7 @@
 #include "coord_internal.h"
 #include "dir.h"
 #include "mutator.h"
+#include "os.h"
 
 #define CMP_RECS 32768
 #define CMP_TRACE_SIZE (CMP_TRACE_HDR + (size_t)CMP_RECS * CMP_REC_SIZE)
@@ -536,10 +537,17 @@ void cgofuzz_cmp_start(coord *c) {
   /* The copy lives in memory, executed through our descriptor's /proc
    * path, so that nothing is left on disk even when we are SIGKILLed;
    * where a memfd cannot be made, in a private temporary directory. */
-  m->mfd = memfd_create("cgofuzz-cmp", MFD_CLOEXEC);
+  char selfpath[64], pidpath[64];
+  m->mfd = cgofuzz_os_anon_file("cgofuzz-cmp");
+  if (m->mfd >= 0 &&
+      (cgofuzz_os_fd_path(0, m->mfd, selfpath, sizeof selfpath) != 0 ||
+       cgofuzz_os_fd_path(getpid(), m->mfd, pidpath, sizeof pidpath) != 0)) {
+    close(m->mfd); /* no path others can exec it by (Darwin) */
+    m->mfd = -1;
+  }
   if (m->mfd >= 0) {
-    cgofuzz_buf_printf(&out, "/proc/self/fd/%d", m->mfd);
-    cgofuzz_buf_printf(&p, "/proc/%d/fd/%d", (int)getpid(), m->mfd);
+    cgofuzz_buf_puts(&out, selfpath);
+    cgofuzz_buf_puts(&p, pidpath);
   } else {
     const char *tmp = getenv("TMPDIR");
     cgofuzz_buf_printf(&p, "%s/cgofuzz-cmp-XXXXXX", tmp && *tmp ? tmp : "/tmp");

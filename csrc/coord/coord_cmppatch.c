@@ -35,7 +35,7 @@
  * linux/amd64 non-PIE executables are patched; anything else gets an error
  * saying why, and the caller falls back to the static dictionary.
  */
-#include <elf.h>
+#include "elf64.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  * section, which is read from the ELF file so that the very first call can
  * already carry a (zero) mask, as Go's does.
  */
-#include <elf.h>
+#include "elf64.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -22,6 +22,7 @@
 
 #include "coord_internal.h"
 #include "coord_worker.h"
+#include "os.h"
 
 #define EXCERPT_LINES 32  /* lines quoted from a report */
 #define EXCERPT_WIDTH 300 /* bytes per quoted line */
@@ -39,6 +40,12 @@ enum {
   H_C_HANG,    /* a C worker's watchdog (worker_watchdog.c), libFuzzer's */
   H_C_OOM,
 };
+
+/* Where the OOM kill count comes from, for messages. */
+static const char *oom_source(void) {
+  const char *s = cgofuzz_os_oom_kills_source();
+  return s ? s : "the OOM kill count";
+}
 
 static bool has_prefix(const char *p, size_t n, const char *pre) {
   size_t k = strlen(pre);
@@ -301,9 +308,9 @@ int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
     cls = CGOFUZZ_DEATH_OOM;
     cgofuzz_buf_printf(msg,
                        "fuzzing process killed by signal 9 (SIGKILL) while "
-                       "the kernel's OOM killer ran (oom_kill in /proc/vmstat "
-                       "rose by %lld): out of memory\n",
-                       (long long)d->oom_kills);
+                       "the kernel's OOM killer ran (%s rose by %lld): out of "
+                       "memory\n",
+                       oom_source(), (long long)d->oom_kills);
   } else if (kind == H_LEAK) {
     cls = CGOFUZZ_DEATH_LEAK;
     cgofuzz_buf_puts(msg, "fuzzing process found a memory leak: the input "
@@ -325,10 +332,12 @@ int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
     cgofuzz_buf_printf(msg, "fuzzing process killed by signal %d (%s)", signo,
                        sig_name(signo));
     if (signo == SIGKILL)
-      cgofuzz_buf_puts(msg, d->oom_kills == 0
-                                ? ", not by the kernel's OOM killer (oom_kill "
-                                  "in /proc/vmstat did not move)"
-                                : ", possibly by the kernel's OOM killer");
+      cgofuzz_buf_printf(msg,
+                         d->oom_kills == 0
+                             ? ", not by the kernel's OOM killer (%s did not "
+                               "move)"
+                             : ", possibly by the kernel's OOM killer",
+                         oom_source());
     if (d->reproduced)
       cgofuzz_buf_puts(msg, "; the input did it again when re-run alone, "
                             "so it is the input's doing and is recorded");

@@ -191,8 +191,8 @@ int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
       "from -dict files",
       "constants of the target's package",
       "constants elsewhere in the target's module",
-      "printable runs, parts and integers of the seeds, testdata and cache, "
-      "and the decimal limits when they hold numbers",
+      ("the seeds', testdata's and cache's printable runs, parts and integers "
+       "(and decimal limits when they hold numbers)"),
   };
   cgofuzz_buf b = {0};
   cgofuzz_buf_printf(&b, "# cgofuzz dictionary of %s: %zu tokens\n", target,

@@ -62,7 +62,7 @@
  * on arm64 only comparisons with immediates and the instrumentation calls
  * (and the data, which is the same).
  */
-#include <elf.h>
+#include "elf64.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

@@ -12,7 +12,7 @@
  * pointers instead of inline strings; they cannot fuzz and are refused.)
  * This is the layout Go's debug/buildinfo reads.
  */
-#include <elf.h>
+#include "elf64.h"
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -28,6 +28,7 @@
 #include "coord_worker.h"
 #include "godebug.h"
 #include "mutator.h"
+#include "os.h"
 
 /* Rebuilds the input a worker ran: the exact input a C worker left in the
  * slot, else the value sent (the entry's, or a dictionary call's own),
@@ -264,34 +265,13 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
   cgofuzz_fuzz_resp_free(&r);
 }
 
-/* The kernel's count of OOM kills so far (oom_kill in /proc/vmstat, which
- * a memory cgroup's kills raise too); -1 when unknown. */
-int64_t cgofuzz_coord_oom_kills(void) {
-  FILE *f = fopen("/proc/vmstat", "re");
-  if (!f)
-    return -1;
-  char line[128];
-  long long v = -1;
-  while (fgets(line, sizeof line, f))
-    if (sscanf(line, "oom_kill %lld", &v) == 1)
-      break;
-  fclose(f);
-  return v;
-}
+/* The kernel's count of OOM kills so far; -1 when unknown. */
+int64_t cgofuzz_coord_oom_kills(void) { return cgofuzz_os_oom_kills(); }
 
-/* The resident set of pid in MiB (/proc/PID/statm), -1 when unknown. */
+/* The resident set of pid in MiB, -1 when unknown. */
 static int64_t resident_mb(pid_t pid) {
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
-  FILE *f = fopen(path, "re");
-  if (!f)
-    return -1;
-  long long size, res;
-  int got = fscanf(f, "%lld %lld", &size, &res);
-  fclose(f);
-  if (got != 2)
-    return -1;
-  return (int64_t)(res * sysconf(_SC_PAGESIZE) >> 20);
+  int64_t b = cgofuzz_os_rss_bytes(pid);
+  return b < 0 ? -1 : b >> 20;
 }
 
 /* Whether the workers are a Go test binary's (Go's counters, or Go's build

@@ -10,6 +10,7 @@
  */
 #include "coord_worker.h"
 #include "clock.h"
+#include "os.h"
 #include "spawn.h"
 
 #include <errno.h>
@@ -37,8 +38,8 @@ int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
   int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1};
   if (w->pid != 0)
     return cgofuzz_errf(err, 0, "worker already running (pid %d)", w->pid);
-  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 ||
-      (w->keep_stderr && pipe2(errp, O_CLOEXEC | O_NONBLOCK) != 0)) {
+  if (cgofuzz_os_pipe(in, 0) != 0 || cgofuzz_os_pipe(out, 0) != 0 ||
+      (w->keep_stderr && cgofuzz_os_pipe(errp, 1) != 0)) {
     int e = errno;
     int *ps[] = {in, out, errp};
     for (size_t i = 0; i < 3; i++)

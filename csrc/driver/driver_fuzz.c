@@ -25,6 +25,7 @@
 #include "coord.h"
 #include "driver_internal.h"
 #include "flags.h"
+#include "os.h"
 
 static char *default_cache(const char *argv0) {
   const char *base = strrchr(argv0, '/');
@@ -102,11 +103,7 @@ const char *cgofuzz_self_path_(const char *argv0, char *buf, size_t n) {
    * (Go's exec -a, the discovery trick) makes that program the worker. */
   if (strchr(argv0, '/'))
     return argv0;
-  ssize_t k = readlink("/proc/self/exe", buf, n - 1);
-  if (k <= 0)
-    return argv0;
-  buf[k] = 0;
-  return buf;
+  return cgofuzz_os_self_exe(buf, n) == 0 ? buf : argv0;
 }
 
 int cgofuzz_encode_seeds_(cgofuzz_f *f, cgofuzz_buf **out, size_t *n) {

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "lf_internal.h"
+#include "os.h"
 #include "spawn.h"
 
 /* Copies the file at path to stderr. */
@@ -52,6 +54,12 @@ int cgofuzz_lf_jobs(int argc, char **argv, const lf_opts *o) {
       workers = 1;
     if (workers > 1)
       fprintf(stderr, "Running %lld workers\n", (long long)workers);
+  }
+  char self[PATH_MAX];
+  if (cgofuzz_os_self_exe(self, sizeof self) != 0) {
+    fprintf(stderr, "ERROR: cannot find our own executable: %s\n",
+            strerror(errno));
+    return LF_EXIT_USAGE;
   }
   char **av = calloc((size_t)argc + 1, sizeof *av);
   pid_t *pids = calloc((size_t)workers, sizeof *pids);
@@ -88,7 +96,7 @@ int cgofuzz_lf_jobs(int argc, char **argv, const lf_opts *o) {
         next = o->jobs; /* no job can write its log: stop starting them */
         break;
       }
-      cgofuzz_spawn sp = {.path = "/proc/self/exe",
+      cgofuzz_spawn sp = {.path = self,
                           .argv = av,
                           .stdout_fd = fd,
                           .stderr_fd = fd,

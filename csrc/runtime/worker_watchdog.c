@@ -38,6 +38,7 @@
 
 #include "clock.h"
 #include "exact.h"
+#include "os.h"
 #include "worker_internal.h"
 
 atomic_llong cgofuzz_watchdog_exec_start_;
@@ -51,18 +52,8 @@ void __sanitizer_install_malloc_and_free_hooks(
 void __sanitizer_print_stack_trace(void) __attribute__((weak));
 
 static int64_t rss_bytes(void) {
-  /* statm's second field is resident pages; read with plain syscalls as
-   * the target may hold malloc's locks. */
-  static int fd = -1;
-  char buf[128];
-  if (fd < 0 && (fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)) < 0)
-    return 0;
-  ssize_t k = pread(fd, buf, sizeof buf - 1, 0);
-  if (k <= 0)
-    return 0;
-  buf[k] = 0;
-  const char *p = strchr(buf, ' ');
-  return p ? strtoll(p + 1, NULL, 10) * (int64_t)sysconf(_SC_PAGESIZE) : 0;
+  int64_t r = cgofuzz_os_rss_bytes(0);
+  return r > 0 ? r : 0;
 }
 
 static void die(const char *msg) {
@@ -155,10 +146,12 @@ static void on_free(const volatile void *ptr) { (void)ptr; }
 /* exit(0) inside the target would end the worker "successfully" in the
  * middle of a call; Go's worker runs with -test.paniconexit0 and panics
  * instead. Same here: status 2 and a message, so the input is a crasher
- * under any coordinator. (on_exit sees the status; atexit would not.) */
+ * under any coordinator. Where the exit status is unknown (-1: Darwin's
+ * atexit), any exit in the middle of a call is one: a non-zero status
+ * was a crasher already, now with status 2 and the message. */
 static void on_exit0(int status, void *arg) {
   (void)arg;
-  if (status == 0 &&
+  if (status <= 0 &&
       atomic_load_explicit(&cgofuzz_watchdog_exec_start_, memory_order_relaxed))
     die("panic: unexpected call to exit(0) during fuzzing\n");
 }
@@ -196,7 +189,7 @@ void cgofuzz_watchdog_start_(const cgofuzz_worker_opts_ *o) {
   malloc_limit = o->malloc_limit_mb >= 0 ? o->malloc_limit_mb << 20 : rss_limit;
   const char *lf = getenv(CGOFUZZ_LF_ENV);
   lf_mode = lf && strcmp(lf, "1") == 0;
-  on_exit(on_exit0, NULL);
+  cgofuzz_os_on_exit(on_exit0, NULL);
   if (malloc_limit > 0 && __sanitizer_install_malloc_and_free_hooks)
     __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
   pthread_t th;

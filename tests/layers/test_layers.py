@@ -1,7 +1,8 @@
 """The layer check (tools/check_layers.py) holds on the real tree and its
 objects, and fails, naming the violation, on planted ones: a lower layer
 including a higher layer's header, a layer including another's private
-*_internal.h, and a lower layer's object calling a higher layer's function.
+*_internal.h, a lower layer's object calling a higher layer's function,
+and a Linux-only call outside the OS layer (csrc/base/os_linux.c).
 """
 import os
 import shutil
@@ -57,6 +58,23 @@ def test_private_header_of_another_layer_fails(tree):
     assert r.returncode == 1, r.stdout
     assert 'runtime includes "codec_internal.h", private to layer core' \
         in r.stdout
+
+
+@pytest.mark.parametrize("line,what", [
+    ('static const char *p = "/proc/self/maps";', "/proc/"),
+    ("#include <sys/prctl.h>", "<sys/prctl.h>"),
+    ("int f(void) { return close_range(3, ~0U, 0); }", "close_range"),
+])
+def test_linux_call_outside_the_os_layer_fails(tree, line, what):
+    """Each planted one-system interface is named with its file and line;
+    the same words in a comment are not a use."""
+    plant(os.path.join(tree, "csrc", "coord", "coord_fmt.c"),
+          "/* /proc/self/exe, prctl, close_range */\n" + line)
+    r = run_check(tree)
+    assert r.returncode == 1, r.stdout
+    assert ("csrc/coord/coord_fmt.c:2: %s is one operating system's" % what)\
+        in r.stdout, r.stdout
+    assert r.stdout.count("one operating system's") == 1, r.stdout
 
 
 def test_runtime_calling_the_coordinator_fails(tree, tool, tmp_path):

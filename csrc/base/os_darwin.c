@@ -1,0 +1,132 @@
+/*
+ * os_darwin.c: os.h on macOS, with documented Darwin interfaces only
+ * (_NSGetExecutablePath, proc_pidinfo, atexit). Built by CI's
+ * cross-compilation for aarch64-macos and x86_64-macos; not run there.
+ */
+#ifdef __APPLE__
+#include <errno.h>
+#include <fcntl.h>
+#include <libproc.h>
+#include <limits.h>
+#include <mach-o/dyld.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/proc_info.h>
+#include <unistd.h>
+
+#include "os.h"
+
+int cgofuzz_os_self_exe(char *buf, size_t size) {
+  char raw[PATH_MAX];
+  uint32_t n = sizeof raw;
+  if (_NSGetExecutablePath(raw, &n) != 0) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  char real[PATH_MAX];
+  const char *p = realpath(raw, real) ? real : raw;
+  if (strlen(p) >= size) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(buf, p, strlen(p) + 1);
+  return 0;
+}
+
+int64_t cgofuzz_os_rss_bytes(pid_t pid) {
+  struct proc_taskinfo ti;
+  int n = proc_pidinfo(pid ? pid : getpid(), PROC_PIDTASKINFO, 0, &ti,
+                       (int)sizeof ti);
+  return n == (int)sizeof ti ? (int64_t)ti.pti_resident_size : -1;
+}
+
+int64_t cgofuzz_os_oom_kills(void) { return -1; }
+
+const char *cgofuzz_os_oom_kills_source(void) { return NULL; }
+
+int cgofuzz_os_die_with_parent(int sig) {
+  (void)sig;
+  return -1;
+}
+
+int cgofuzz_os_cloexec_from(int lowfd) {
+  (void)lowfd;
+  return -1;
+}
+
+/* No pipe2: a fork between pipe and fcntl may leak the ends into that
+ * child (only until its exec, which closes what is close-on-exec). */
+int cgofuzz_os_pipe(int fds[2], int nonblock) {
+  if (pipe(fds) != 0)
+    return -1;
+  for (int i = 0; i < 2; i++)
+    if (fcntl(fds[i], F_SETFD, FD_CLOEXEC) != 0 ||
+        (nonblock &&
+         fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK) != 0)) {
+      int e = errno;
+      close(fds[0]);
+      close(fds[1]);
+      errno = e;
+      return -1;
+    }
+  return 0;
+}
+
+int cgofuzz_os_anon_file(const char *name) {
+  (void)name;
+  const char *tmp = getenv("TMPDIR");
+  char path[PATH_MAX];
+  int n = snprintf(path, sizeof path, "%s/cgofuzz-anon-XXXXXX",
+                   tmp && *tmp ? tmp : "/tmp");
+  if (n < 0 || (size_t)n >= sizeof path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  int fd = mkstemp(path);
+  if (fd < 0)
+    return -1;
+  unlink(path);
+  if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) {
+    int e = errno;
+    close(fd);
+    errno = e;
+    return -1;
+  }
+  return fd;
+}
+
+int cgofuzz_os_fd_path(pid_t pid, int fd, char *buf, size_t size) {
+  if (pid && pid != getpid()) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int n = snprintf(buf, size, "/dev/fd/%d", fd);
+  if (n < 0 || (size_t)n >= size) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  return 0;
+}
+
+/* atexit passes no status: one handler, one registration. */
+static void (*exit_fn)(int, void *);
+static void *exit_arg;
+
+static void at_exit(void) {
+  if (exit_fn)
+    exit_fn(-1, exit_arg);
+}
+
+int cgofuzz_os_on_exit(void (*fn)(int status, void *arg), void *arg) {
+  if (exit_fn) {
+    errno = EBUSY;
+    return -1;
+  }
+  exit_fn = fn;
+  exit_arg = arg;
+  return atexit(at_exit) == 0 ? 0 : -1;
+}
+#else
+typedef int cgofuzz_os_darwin_empty_; /* ISO C: no empty file */
+#endif
