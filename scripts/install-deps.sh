@@ -72,6 +72,13 @@ if ! python3 -c "import pytest" >/dev/null 2>&1; then
   echo "install-deps: pytest for $(command -v python3) from PyPI"
   python3 -m pip install -q pytest || { echo "install-deps: pip install pytest failed"; exit 1; }
 fi
+# zig's clang (PyPI ziglang), the cross compiler of scripts/cross_build.sh
+# and tests/cross (cgofuzz built for aarch64-macos and x86_64-macos).
+if ! python3 -m ziglang version >/dev/null 2>&1; then
+  echo "install-deps: zig's compiler for $(command -v python3) from PyPI (ziglang)"
+  python3 -m pip install -q 'ziglang==0.13.0' ||
+    echo "install-deps: WARNING: could not install ziglang (tests/cross will skip)"
+fi
 # Source packages the tests build from (cJSON's upstream libFuzzer harness):
 # fetched here, at set-up, so no test reaches the network. Tests that need
 # them skip, visibly, when they are not here.

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "os.h"
@@ -83,8 +84,19 @@ int cgofuzz_os_die_with_parent(int sig) {
 }
 
 int cgofuzz_os_cloexec_from(int lowfd) {
-  /* close_range is Linux 5.11's; older kernels say ENOSYS */
-  return close_range((unsigned)lowfd, ~0U, CLOSE_RANGE_CLOEXEC) == 0 ? 0 : -1;
+  /* close_range is Linux 5.11's (older kernels say ENOSYS), and glibc's
+   * wrapper 2.34's: the system call itself, so that a build against an
+   * older glibc (zig's for aarch64-linux-gnu) links. */
+#ifdef SYS_close_range
+  return syscall(SYS_close_range, (unsigned)lowfd, ~0U, CLOSE_RANGE_CLOEXEC) ==
+                 0
+             ? 0
+             : -1;
+#else
+  (void)lowfd;
+  errno = ENOSYS;
+  return -1;
+#endif
 }
 
 int cgofuzz_os_pipe(int fds[2], int nonblock) {
