@@ -55,6 +55,18 @@ apt_install g++ libgtest-dev googletest python3 valgrind \
 # headers.
 apt_install git patch make autoconf automake libtool pkg-config tcl \
   liblzma-dev
+# tests/cross: aarch64 binaries (cgofuzz cross-built, Go's GOARCH=arm64 test
+# binaries) run through qemu-user, which binfmt_misc hands them to; the
+# filesystem is mounted when it is not (a container may refuse: the case
+# then skips, naming it).
+apt_install qemu-user-static binfmt-support
+if [ ! -e /proc/sys/fs/binfmt_misc/register ]; then
+  $SUDO mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null || true
+fi
+if [ -e /proc/sys/fs/binfmt_misc/register ] && [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+  $SUDO update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 ||
+    echo "install-deps: WARNING: could not register qemu-aarch64 with binfmt_misc (tests/cross's arm64 case will skip)"
+fi
 # Source packages (apt-get source) for the tests and benchmarks that build
 # real C libraries and their upstream fuzz harnesses (cJSON, zlib, libpng).
 src_entry=/etc/apt/sources.list.d/cgofuzz-src.sources

@@ -117,9 +117,30 @@ int cgofuzz_os_fd_path(pid_t pid, int fd, char *buf, size_t size) {
   return 0;
 }
 
+#ifdef __GLIBC__
 int cgofuzz_os_on_exit(void (*fn)(int status, void *arg), void *arg) {
   return on_exit(fn, arg) == 0 ? 0 : -1;
 }
+#else
+/* musl has no on_exit: atexit, without the status, as on Darwin. */
+static void (*exit_fn)(int, void *);
+static void *exit_arg;
+
+static void at_exit(void) {
+  if (exit_fn)
+    exit_fn(-1, exit_arg);
+}
+
+int cgofuzz_os_on_exit(void (*fn)(int status, void *arg), void *arg) {
+  if (exit_fn) {
+    errno = EBUSY;
+    return -1;
+  }
+  exit_fn = fn;
+  exit_arg = arg;
+  return atexit(at_exit) == 0 ? 0 : -1;
+}
+#endif
 #else
 typedef int cgofuzz_os_linux_empty_; /* ISO C: no empty file */
 #endif
