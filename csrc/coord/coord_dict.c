@@ -17,11 +17,11 @@
  * integer arguments; a decimal token also replaces a decimal number of the
  * text). Tokens are picked in proportion to how often they paid off (new
  * coverage or a crasher) per use. Or it is a crossover: a part of another
- * entry's value inserted or written over the entry's, or the entry's head
- * joined to the other's tail (Go's mutator never mixes two inputs; real
- * formats are made of the seeds' parts: an HTML fragment of the tags of
- * three seeds, bench/gobugs' x/net/html hang). Crossovers and token
- * builds share the built calls by their yields.
+ * entry's value (or its own) inserted or written over the entry's, or the
+ * entry's head joined to the other's tail (to its own: a large erase) (Go's
+ * mutator never mixes two inputs; real formats are made of the seeds' parts: an
+ * HTML fragment of the tags of three seeds, bench/gobugs' x/net/html hang).
+ * Crossovers and token builds share the built calls by their yields.
  *
  * How many calls are dictionary calls: a credit in exec equivalents. Every
  * plain call adds its execs times share/(1-share); every dictionary call
@@ -493,7 +493,8 @@ static void recompute_share(cgofuzz_dsched *x) {
  * the code's constants). */
 static void dict_credit(cgofuzz_dsched *x, const cgofuzz_coord_dict *d,
                         size_t added) {
-  if (!x->any_arg || d->n == 0 || added == 0)
+  /* Crossovers need no token: a []byte or string argument will do. */
+  if (!x->any_arg || (d->n == 0 && !x->any_text) || added == 0)
     return;
   if (!x->on) {
     x->on = true;
@@ -563,7 +564,7 @@ int cgofuzz_dict_start(coord *c) {
       fprintf(stderr, "cgofuzz: %s\n", err.msg);
     x->job_t0 = cgofuzz_mono_ms();
   }
-  dict_credit(x, d, d->n);
+  dict_credit(x, d, d->n ? d->n : x->any_text);
   return 0;
 }
 
@@ -821,12 +822,17 @@ static int cross(cgofuzz_dsched *x, cgofuzz_value *v, const uint8_t *q,
   return put_bytes(x, v, &part, false);
 }
 
-/* The crossover build of entry idx with a random other entry: 0, 1 when
- * none applies, -1 when out of memory. */
+/* The crossover build of entry idx with a random entry (itself too): 0,
+ * 1 when none applies, -1 when out of memory. */
 static int build_cross(coord *c, size_t idx) {
   cgofuzz_dsched *x = &c->dx;
-  size_t other = rndn(x, c->corpus.n - 1);
-  other += other >= idx;
+  /* Any entry, itself too: its head joined to its own tail is a large
+   * erase (libFuzzer's EraseBytes takes up to half the input; Go's
+   * mutator a few bytes), which brings what a long seed holds deep
+   * inside to its start (the SQL statements inside the Tcl scripts of
+   * Magma's sqlite3 seeds). */
+  size_t other = rndn(x, c->corpus.n);
+  (void)idx;
   const cgofuzz_centry *e = &c->corpus.e[other];
   cgofuzz_err err = {0};
   if (cgofuzz_codec_decode_v(e->data, e->len, coord_gover(c->cfg), &x->other,
@@ -866,13 +872,14 @@ int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
     return 1;
   s->ntok = 0;
   s->cross = false;
-  if (x->any_text && c->corpus.n > 1 && rnd01(x) < cross_chance(x)) {
+  if (x->any_text && (d->n == 0 || rnd01(x) < cross_chance(x))) {
     int r = build_cross(c, idx);
     if (r < 0)
       return -1;
     s->cross = r == 0;
   }
-  size_t want = s->cross ? 0 : 1 + (rndn(x, 4) == 0) + (rndn(x, 16) == 0);
+  size_t want =
+      s->cross || d->n == 0 ? 0 : 1 + (rndn(x, 4) == 0) + (rndn(x, 16) == 0);
   for (size_t tries = 0; s->ntok < want && tries < 8 * want; tries++) {
     /* A quarter of the picks are numbers: the limits are few among the
      * tokens, and a number of the text is the likeliest place for one. */
