@@ -493,8 +493,11 @@ static void recompute_share(cgofuzz_dsched *x) {
  * the code's constants). */
 static void dict_credit(cgofuzz_dsched *x, const cgofuzz_coord_dict *d,
                         size_t added) {
-  /* Crossovers need no token: a []byte or string argument will do. */
-  if (!x->any_arg || (d->n == 0 && !x->any_text) || added == 0)
+  /* No token, no built calls, crossovers included: without seeds to take
+   * parts from (a corpus that starts empty), built values cost a fast C
+   * worker the execs its own comparison feedback needs (tests/lf's TWO
+   * harness: 14k execs to its magic without them, 500k with them). */
+  if (!x->any_arg || d->n == 0 || added == 0)
     return;
   if (!x->on) {
     x->on = true;
@@ -564,7 +567,7 @@ int cgofuzz_dict_start(coord *c) {
       fprintf(stderr, "cgofuzz: %s\n", err.msg);
     x->job_t0 = cgofuzz_mono_ms();
   }
-  dict_credit(x, d, d->n ? d->n : x->any_text);
+  dict_credit(x, d, d->n);
   return 0;
 }
 
@@ -833,6 +836,10 @@ static int build_cross(coord *c, size_t idx) {
    * Magma's sqlite3 seeds). */
   size_t other = rndn(x, c->corpus.n);
   (void)idx;
+  /* Not an entry that failed (a run that goes on after failures keeps
+   * them): its parts would fail again. */
+  if (cgofuzz_sched_is_failing(&c->sched, other))
+    return 1;
   const cgofuzz_centry *e = &c->corpus.e[other];
   cgofuzz_err err = {0};
   if (cgofuzz_codec_decode_v(e->data, e->len, coord_gover(c->cfg), &x->other,

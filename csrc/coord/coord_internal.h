@@ -183,6 +183,8 @@ void cgofuzz_sched_redundant(cgofuzz_sched *s, size_t i);
  * failures): it is never picked while another can be, since its mutants
  * mostly fail the same way and each failure costs a worker. */
 void cgofuzz_sched_failing(cgofuzz_sched *s, size_t i);
+/* Whether entry i failed (cgofuzz_sched_failing). */
+bool cgofuzz_sched_is_failing(const cgofuzz_sched *s, size_t i);
 /* Entry i was the parent of an input that found new coverage. */
 void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms);
 /* Seeds the weighted picks. Without it the first weighted pick seeds from
@@ -190,6 +192,10 @@ void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms);
 void cgofuzz_sched_seed(cgofuzz_sched *s, uint64_t seed);
 /* The next entry to fuzz, among [0, s->n). */
 size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms);
+/* A pick by weight alone, for a call that is not a fuzz call of the entry
+ * (a built value's base): no fresh entry is taken from its turn, nothing
+ * is counted. */
+size_t cgofuzz_sched_pick_weighted(cgofuzz_sched *s, int64_t now_ms);
 void cgofuzz_sched_free(cgofuzz_sched *s);
 
 /* --- failure dedup (coord_dedup.c) */

@@ -91,6 +91,10 @@ void cgofuzz_sched_failing(cgofuzz_sched *s, size_t i) {
   }
 }
 
+bool cgofuzz_sched_is_failing(const cgofuzz_sched *s, size_t i) {
+  return i < s->n && s->e[i].failing;
+}
+
 void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms) {
   if (i >= s->n)
     return;
@@ -166,6 +170,23 @@ static uint64_t next_rand(cgofuzz_sched *s) {
   return s->rng;
 }
 
+size_t cgofuzz_sched_pick_weighted(cgofuzz_sched *s, int64_t now_ms) {
+  if (s->n == 0)
+    return 0;
+  if (s->dirty || now_ms - s->computed_ms >= RECOMPUTE_MS)
+    recompute(s, now_ms);
+  double x = (double)(next_rand(s) >> 11) / 9007199254740992.0 * s->total;
+  size_t pick = s->n - 1;
+  for (size_t i = 0; i < s->n; i++) {
+    x -= s->e[i].weight;
+    if (x < 0 && s->e[i].weight > 0) {
+      pick = i;
+      break;
+    }
+  }
+  return pick;
+}
+
 size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms) {
   if (s->n == 0)
     return 0;
@@ -173,21 +194,10 @@ size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms) {
   while (s->next_new < s->n &&
          (s->e[s->next_new].redundant || s->e[s->next_new].failing))
     s->next_new++;
-  if (s->next_new < s->n) {
+  if (s->next_new < s->n)
     pick = s->next_new++; /* a fresh entry gets fuzzed at once */
-  } else {
-    if (s->dirty || now_ms - s->computed_ms >= RECOMPUTE_MS)
-      recompute(s, now_ms);
-    double x = (double)(next_rand(s) >> 11) / 9007199254740992.0 * s->total;
-    pick = s->n - 1;
-    for (size_t i = 0; i < s->n; i++) {
-      x -= s->e[i].weight;
-      if (x < 0 && s->e[i].weight > 0) {
-        pick = i;
-        break;
-      }
-    }
-  }
+  else
+    pick = cgofuzz_sched_pick_weighted(s, now_ms);
   s->e[pick].calls++;
   return pick;
 }
