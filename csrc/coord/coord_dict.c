@@ -619,8 +619,9 @@ int cgofuzz_dict_next(coord *c) {
     return x->only;
   if (!x->on || x->credit <= 0)
     return DICT_CALL_NONE;
-  /* A first pass of exact runs, about one per token; then by yield. */
-  if (x->calls[1] < c->cfg->dict->n)
+  /* A first pass of exact runs, one per token (first_pass); then by
+   * yield. */
+  if (x->first < c->cfg->dict->n)
     return DICT_CALL_EXACT;
   double ye = (x->finds[1] + 1) / (x->cost[1] + DICT_PRIOR_COST);
   double yb = (x->finds[2] + 1) / (x->cost[2] + DICT_PRIOR_COST);
@@ -862,11 +863,53 @@ static int build_cross(coord *c, size_t idx) {
 }
 
 /* The chance of a crossover build, from the yields of the two kinds of
- * build (finds per use, with a prior of one find in XO_PRIOR_USES). */
+ * build (finds per use, with a prior of one find in XO_PRIOR_USES for
+ * tokens and in four times that for crossovers): a fifth at first, so
+ * that tokens keep most of the early builds (a magic a token completes
+ * by itself is found there: tests/godict), more as crossovers pay off. */
 static double cross_chance(const cgofuzz_dsched *x) {
-  double yx = (x->xo_finds + 1) / (x->xo_uses + XO_PRIOR_USES);
+  double yx = (x->xo_finds + 1) / (x->xo_uses + 4 * XO_PRIOR_USES);
   double yt = (x->tok_finds + 1) / (x->tok_uses + XO_PRIOR_USES);
   return clamp(yx / (yx + yt), 0.1, 0.6);
+}
+
+/* The first pass: each token once, in order (tokens added later, the
+ * code's constants, get their turn when they come), as a whole []byte or
+ * string argument or as an integer argument: how a magic compared by
+ * itself is completed (`s == "key"`, a prefix, a map key, an integer
+ * constant: tests/godict's planted bugs, each found in this pass). */
+static int first_pass(coord *c, slot *s) {
+  cgofuzz_dsched *x = &c->dx;
+  const cgofuzz_coord_dict *d = c->cfg->dict;
+  size_t ti = x->first++;
+  const dtok *t = &d->t[ti];
+  size_t elig = 0;
+  for (size_t k = 0; k < x->vals.n; k++)
+    elig += fits(t, x->vals.v[k].kind);
+  if (!elig)
+    return 1;
+  size_t which = rndn(x, elig);
+  for (size_t k = 0; k < x->vals.n; k++) {
+    cgofuzz_value *v = &x->vals.v[k];
+    if (!fits(t, v->kind) || which--)
+      continue;
+    if (is_text_kind(v->kind)) {
+      cgofuzz_buf nb = {0};
+      if (set_bytes(v, &nb, cgofuzz_buf_append(&nb, t->b, t->len)) != 0)
+        return -1;
+    } else {
+      put_int(x, v, t);
+    }
+    break;
+  }
+  s->tok[0] = (uint32_t)ti;
+  s->ntok = 1;
+  s->sent.len = 0;
+  cgofuzz_err err = {0};
+  return cgofuzz_codec_encode_v(x->vals.v, x->vals.n, coord_gover(c->cfg),
+                                &s->sent, &err) != 0
+             ? -1
+             : 0;
 }
 
 int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
@@ -879,7 +922,9 @@ int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
     return 1;
   s->ntok = 0;
   s->cross = false;
-  if (x->any_text && (d->n == 0 || rnd01(x) < cross_chance(x))) {
+  if (x->first < d->n)
+    return first_pass(c, s);
+  if (x->any_text && rnd01(x) < cross_chance(x)) {
     int r = build_cross(c, idx);
     if (r < 0)
       return -1;

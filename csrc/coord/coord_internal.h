@@ -278,6 +278,7 @@ typedef struct cgofuzz_dsched {
   cgofuzz_values vals, other; /* the entry built, a crossover's other */
   /* Built calls of tokens and of crossovers, and how many found. */
   double tok_uses, tok_finds, xo_uses, xo_finds;
+  size_t first;  /* tokens given their first-pass exact run so far */
   uint32_t *dec; /* the decimal numbers among the tokens (3 bytes or more) */
   size_t n_dec;
   int only;      /* $CGOFUZZ_DICT_CALLS=exact|base: every call of that kind */
