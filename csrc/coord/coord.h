@@ -134,6 +134,10 @@ typedef struct cgofuzz_coord_config {
    * whole dictionary there (libFuzzer format) before fuzzing. */
   struct cgofuzz_coord_dict *dict;
   bool dict_corpus;
+  /* dict_when_stalled: no dictionary call before 20 plain calls in a row
+   * found nothing (C workers, whose own comparison feedback is quicker
+   * while it finds). */
+  bool dict_when_stalled;
   const char *dict_out;
   /* dict_code: the coordinator adds the constants of the binary's code
    * (cgofuzz_coord_godict_code_start) while it fuzzes. */

@@ -278,8 +278,10 @@ typedef struct cgofuzz_dsched {
   cgofuzz_values vals, other; /* the entry built, a crossover's other */
   /* Built calls of tokens and of crossovers, and how many found. */
   double tok_uses, tok_finds, xo_uses, xo_finds;
-  size_t first;  /* tokens given their first-pass exact run so far */
-  uint32_t *dec; /* the decimal numbers among the tokens (3 bytes or more) */
+  size_t first;   /* tokens given their first-pass exact run so far */
+  bool gate;      /* cfg->dict_when_stalled, until the workers stall */
+  unsigned stall; /* plain calls without a find, in a row */
+  uint32_t *dec;  /* the decimal numbers among the tokens (3 bytes or more) */
   size_t n_dec;
   int only;      /* $CGOFUZZ_DICT_CALLS=exact|base: every call of that kind */
   bool any_arg;  /* an argument a token can go into */

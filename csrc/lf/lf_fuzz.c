@@ -310,12 +310,13 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
   } else {
     /* A C worker has its dictionary (-dict, -test.fuzzdict) and
      * comparison feedback in itself; the coordinator adds what a worker
-     * cannot do alone: crossovers of corpus entries and the seeds' parts
-     * (coord_dict.c). */
+     * cannot do alone, once its calls stall: crossovers of corpus entries
+     * and the seeds' parts (coord_dict.c). */
     if (!(dict = cgofuzz_coord_dict_new()))
       goto oom;
     cfg.dict = dict;
     cfg.dict_corpus = true;
+    cfg.dict_when_stalled = true;
   }
   cfg.fuzz_continue =
       o->fork > 0 &&
