@@ -885,43 +885,40 @@ static double cross_chance(const cgofuzz_dsched *x) {
   return clamp(yx / (yx + yt), 0.1, 0.6);
 }
 
+/* One of the entry's arguments token t fits, chosen at random, or NULL. */
+static cgofuzz_value *pick_arg(cgofuzz_dsched *x, const dtok *t) {
+  size_t elig = 0;
+  for (size_t k = 0; k < x->vals.n; k++)
+    elig += fits(t, x->vals.v[k].kind);
+  if (!elig)
+    return NULL;
+  size_t which = rndn(x, elig);
+  for (size_t k = 0; k < x->vals.n; k++)
+    if (fits(t, x->vals.v[k].kind) && which-- == 0)
+      return &x->vals.v[k];
+  return NULL;
+}
+
 /* The first pass: each token once, in order (tokens added later, the
  * code's constants, get their turn when they come), as a whole []byte or
  * string argument or as an integer argument: how a magic compared by
  * itself is completed (`s == "key"`, a prefix, a map key, an integer
  * constant: tests/godict's planted bugs, each found in this pass). */
-static int first_pass(coord *c, slot *s) {
-  cgofuzz_dsched *x = &c->dx;
-  const cgofuzz_coord_dict *d = c->cfg->dict;
+static int first_pass(cgofuzz_dsched *x, const cgofuzz_coord_dict *d, slot *s) {
   size_t ti = x->first++;
   const dtok *t = &d->t[ti];
-  size_t elig = 0;
-  for (size_t k = 0; k < x->vals.n; k++)
-    elig += fits(t, x->vals.v[k].kind);
-  if (!elig)
+  cgofuzz_value *v = pick_arg(x, t);
+  if (!v)
     return 1;
-  size_t which = rndn(x, elig);
-  for (size_t k = 0; k < x->vals.n; k++) {
-    cgofuzz_value *v = &x->vals.v[k];
-    if (!fits(t, v->kind) || which--)
-      continue;
-    if (is_text_kind(v->kind)) {
-      cgofuzz_buf nb = {0};
-      if (set_bytes(v, &nb, cgofuzz_buf_append(&nb, t->b, t->len)) != 0)
-        return -1;
-    } else {
-      put_int(x, v, t);
-    }
-    break;
+  if (is_text_kind(v->kind)) {
+    cgofuzz_buf nb = {0};
+    if (set_bytes(v, &nb, cgofuzz_buf_append(&nb, t->b, t->len)) != 0)
+      return -1;
+  } else {
+    put_int(x, v, t);
   }
-  s->tok[0] = (uint32_t)ti;
-  s->ntok = 1;
-  s->sent.len = 0;
-  cgofuzz_err err = {0};
-  return cgofuzz_codec_encode_v(x->vals.v, x->vals.n, coord_gover(c->cfg),
-                                &s->sent, &err) != 0
-             ? -1
-             : 0;
+  s->tok[s->ntok++] = (uint32_t)ti;
+  return 0;
 }
 
 int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
@@ -934,39 +931,32 @@ int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
     return 1;
   s->ntok = 0;
   s->cross = false;
-  if (x->first < d->n)
-    return first_pass(c, s);
-  if (x->any_text && rnd01(x) < cross_chance(x)) {
+  if (x->first < d->n) {
+    int r = first_pass(x, d, s);
+    if (r != 0)
+      return r;
+  } else if (x->any_text && rnd01(x) < cross_chance(x)) {
     int r = build_cross(c, idx);
     if (r < 0)
       return -1;
     s->cross = r == 0;
   }
   size_t want =
-      s->cross || d->n == 0 ? 0 : 1 + (rndn(x, 4) == 0) + (rndn(x, 16) == 0);
+      s->cross || s->ntok ? 0 : 1 + (rndn(x, 4) == 0) + (rndn(x, 16) == 0);
   for (size_t tries = 0; s->ntok < want && tries < 8 * want; tries++) {
     /* A quarter of the picks are numbers: the limits are few among the
      * tokens, and a number of the text is the likeliest place for one. */
     bool number = x->n_dec && rndn(x, 4) == 0;
     size_t ti = number ? x->dec[rndn(x, x->n_dec)] : pick_token(x, d);
     const dtok *t = &d->t[ti];
-    size_t elig = 0;
-    for (size_t k = 0; k < x->vals.n; k++)
-      elig += fits(t, x->vals.v[k].kind);
-    if (!elig)
+    cgofuzz_value *v = pick_arg(x, t);
+    if (!v)
       continue;
-    size_t which = rndn(x, elig);
-    for (size_t k = 0; k < x->vals.n; k++) {
-      cgofuzz_value *v = &x->vals.v[k];
-      if (!fits(t, v->kind) || which--)
-        continue;
-      if (is_text_kind(v->kind)) {
-        if (put_bytes(x, v, t, number) != 0)
-          return -1;
-      } else {
-        put_int(x, v, t);
-      }
-      break;
+    if (is_text_kind(v->kind)) {
+      if (put_bytes(x, v, t, number) != 0)
+        return -1;
+    } else {
+      put_int(x, v, t);
     }
     s->tok[s->ntok++] = (uint32_t)ti;
   }
