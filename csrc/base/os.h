@@ -65,6 +65,9 @@ int cgofuzz_os_fd_path(pid_t pid, int fd, char *buf, size_t size);
  * _exit). status is exit's argument, or -1 where the system does not
  * pass it (Darwin's atexit). 0, or -1. */
 int cgofuzz_os_on_exit(void (*fn)(int status, void *arg), void *arg);
+/* The same through atexit, status -1 (os_atexit.c): for os_*.c where the
+ * system passes no status. */
+int cgofuzz_os_on_exit_no_status_(void (*fn)(int status, void *arg), void *arg);
 
 #ifdef __cplusplus
 }

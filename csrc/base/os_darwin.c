@@ -109,23 +109,9 @@ int cgofuzz_os_fd_path(pid_t pid, int fd, char *buf, size_t size) {
   return 0;
 }
 
-/* atexit passes no status: one handler, one registration. */
-static void (*exit_fn)(int, void *);
-static void *exit_arg;
-
-static void at_exit(void) {
-  if (exit_fn)
-    exit_fn(-1, exit_arg);
-}
-
+/* atexit passes no status (os_atexit.c). */
 int cgofuzz_os_on_exit(void (*fn)(int status, void *arg), void *arg) {
-  if (exit_fn) {
-    errno = EBUSY;
-    return -1;
-  }
-  exit_fn = fn;
-  exit_arg = arg;
-  return atexit(at_exit) == 0 ? 0 : -1;
+  return cgofuzz_os_on_exit_no_status_(fn, arg);
 }
 #else
 typedef int cgofuzz_os_darwin_empty_; /* ISO C: no empty file */

@@ -123,22 +123,8 @@ int cgofuzz_os_on_exit(void (*fn)(int status, void *arg), void *arg) {
 }
 #else
 /* musl has no on_exit: atexit, without the status, as on Darwin. */
-static void (*exit_fn)(int, void *);
-static void *exit_arg;
-
-static void at_exit(void) {
-  if (exit_fn)
-    exit_fn(-1, exit_arg);
-}
-
 int cgofuzz_os_on_exit(void (*fn)(int status, void *arg), void *arg) {
-  if (exit_fn) {
-    errno = EBUSY;
-    return -1;
-  }
-  exit_fn = fn;
-  exit_arg = arg;
-  return atexit(at_exit) == 0 ? 0 : -1;
+  return cgofuzz_os_on_exit_no_status_(fn, arg);
 }
 #endif
 #else
