@@ -321,8 +321,12 @@ int cli_campaign_run(cli_campaign *cp) {
         t->state = CLI_CT_PASS;
     }
   } else if (!stop && n > 0) {
-    if (!total && cap)
-      total = cap * n;
+    /* -fuzztimeper alone: each target has its own budget, and the run ends
+     * when every target has used its own. (Not a total of cap * n: a slice
+     * may run over its count, since Go's minimization tries up to 32
+     * printable bytes in a row without looking at its limit, and one
+     * target's overrun would then shorten the next target's budget.) */
+    bool per_only = cap && !total;
     int64_t slice;
     if (count_mode) {
       slice = total / (3 * n);
@@ -338,8 +342,8 @@ int cli_campaign_run(cli_campaign *cp) {
       if (slice > SLICE_MAX_MS)
         slice = SLICE_MAX_MS;
     }
-    if (cap && !cp->total_ns && !cp->total_count)
-      slice = cap; /* -fuzztimeper alone: one slice each */
+    if (per_only)
+      slice = cap; /* one slice each */
     while (!stop) {
       int64_t spent = 0;
       for (size_t i = 0; i < cp->n; i++)
@@ -356,6 +360,10 @@ int cli_campaign_run(cli_campaign *cp) {
         len = left;
       if (cap && cap - used(t, count_mode) < len)
         len = cap - used(t, count_mode);
+      if (per_only && !count_mode && t->slices && len < MIN_LEFT_MS) {
+        t->state = CLI_CT_PASS; /* its budget's remainder: not worth it */
+        continue;
+      }
       int64_t before = used(t, count_mode);
       size_t new_before = t->new_inputs;
       run_slice(cp, t, count_mode ? 0 : len * 1000000, count_mode ? len : 0);

@@ -367,7 +367,9 @@ def test_fuzztimeper_alone_is_each_targets_budget(case, gobin):
     """-fuzztimeper=3000x without -fuzztime: each target gets its 3000
     execs (one slice each), and the run passes. The count is a floor, not
     an exact figure: like go test's, it also counts the warm-up of the
-    corpus, which depends on what fuzzing found."""
+    corpus, and Go's minimization runs over its limit by up to 31 execs.
+    One target's overrun must not shorten the next one's budget (it did:
+    CI saw FuzzAlpha 3003, FuzzDelta 2997)."""
     r = case.fuzz([gobin], "-fuzztimeper=3000x", "-fuzzstats", case.stats,
                   fuzz="^Fuzz(Alpha|Delta)$")
     assert r.rc == 0 and r.stdout.rstrip().endswith("PASS"), r
