@@ -414,11 +414,13 @@ CAP_LINE = re.compile(r"^- settings: .*; cap (\d+) s for every engine")
 
 def summarize(args):
     """--summarize: the summary of the runs rows of several reports, as a
-    full run would print it (a bug's runs may come from several reports;
-    the engines are those that have runs)."""
+    full run would print it (the engines are those that have runs). A bug
+    and engine's runs come from the last report, in the order given, that
+    has runs of them: a rerun supersedes (a bug entry mended after its
+    runs, a run taken again whole)."""
     results, caps, sources = {}, set(), []
     for path in args.summarize:
-        n = 0
+        n, mine = 0, {}
         with open(path) as f:
             for line in f:
                 m = CAP_LINE.match(line)
@@ -427,11 +429,16 @@ def summarize(args):
                 m = RUN_ROW.match(line.rstrip("\n"))
                 if m:
                     t = None if m.group(4) == "miss" else float(m.group(4))
-                    results.setdefault((m.group(1), m.group(2)), []).append(t)
+                    mine.setdefault((m.group(1), m.group(2)), []).append(t)
                     n += 1
         if n == 0:
             sys.exit("%s: no runs rows" % path)
-        sources.append("%s (%d runs)" % (os.path.relpath(path, ROOT), n))
+        replaced = sorted({b for b, e in mine if (b, e) in results})
+        results.update(mine)
+        sources.append("%s (%d runs%s)" % (
+            os.path.relpath(path, ROOT), n,
+            "; replacing earlier runs of " + ", ".join(replaced)
+            if replaced else ""))
     if len(caps) != 1:
         sys.exit("the reports' caps differ or are missing: %s" % sorted(caps))
     cap = caps.pop()
