@@ -5,9 +5,9 @@
  * A `go test -c -fuzz` binary has no comparison feedback, but its machine
  * code still says what it compares with, and its data holds the string
  * literals no instruction names. Steps:
- *  1. the ELF symbol table names the fuzz target's package (the symbol
- *     <pkg>.<Target>) and the range of Go's string data (go:string.*,
- *     go.string.* before Go 1.20, up to the next symbol);
+ *  1. the symbol table (ELF or Mach-O, coord_obj.c) names the fuzz target's
+ * package (the symbol <pkg>.<Target>) and the range of Go's string data
+ * (go:string.*, go.string.* before Go 1.20, up to the next symbol);
  *  2. `go version -m` names the main module, and `go tool objdump -s`
  *     disassembles the functions of the target's package (and its _test
  *     twin) and of the rest of its module. It takes a few hundred ms
@@ -62,19 +62,17 @@
  * on arm64 only comparisons with immediates and the instrumentation calls
  * (and the data, which is the same).
  */
-#include "elf64.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "coord_internal.h"
+#include "coord_obj_internal.h"
 #include "spawn.h"
 
 #define OBJDUMP_TIMEOUT_MS 120000
@@ -87,104 +85,9 @@
 #define MAX_NEST 2          /* tables of tables ([][]string) */
 #define NSTORES 16          /* recent stores of a function, for their pairs */
 
-typedef struct elfimg {
-  const uint8_t *map; /* the whole file, read-only */
-  size_t map_len;
-  Elf64_Ehdr eh;
-  Elf64_Shdr *sh;
-  Elf64_Sym *sym;
-  size_t nsym;
-  char *str;
-  size_t str_len;
-} elfimg;
-
-static void elf_close(elfimg *e) {
-  if (e->map)
-    munmap((void *)e->map, e->map_len);
-  free(e->sh);
-  free(e->sym);
-  free(e->str);
-  memset(e, 0, sizeof *e);
-}
-
-/* A copy of n bytes at file offset off (the tables are copied: the
- * mapping need not be aligned for them). */
-static void *read_at(const elfimg *e, uint64_t off, uint64_t n) {
-  if (off > e->map_len || n > e->map_len - off)
-    return NULL;
-  void *p = malloc(n ? n : 1);
-  if (p)
-    memcpy(p, e->map + off, n);
-  return p;
-}
-
-static int elf_open(elfimg *e, const char *path) {
-  memset(e, 0, sizeof *e);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -1;
-  struct stat st;
-  void *m = MAP_FAILED;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      (uint64_t)st.st_size >= sizeof e->eh)
-    m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
-  if (m == MAP_FAILED)
-    return -1;
-  e->map = m;
-  e->map_len = (size_t)st.st_size;
-  memcpy(&e->eh, e->map, sizeof e->eh);
-  if (memcmp(e->eh.e_ident, ELFMAG, 4) != 0 ||
-      e->eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-      e->eh.e_shentsize != sizeof(Elf64_Shdr) || e->eh.e_shnum == 0)
-    return -1;
-  e->sh =
-      read_at(e, e->eh.e_shoff, (uint64_t)e->eh.e_shnum * sizeof(Elf64_Shdr));
-  if (!e->sh)
-    return -1;
-  for (size_t i = 0; i < e->eh.e_shnum; i++) {
-    const Elf64_Shdr *s = &e->sh[i];
-    if (s->sh_type != SHT_SYMTAB || s->sh_link >= e->eh.e_shnum ||
-        s->sh_entsize != sizeof(Elf64_Sym))
-      continue;
-    const Elf64_Shdr *st = &e->sh[s->sh_link];
-    e->sym = read_at(e, s->sh_offset, s->sh_size);
-    e->str = read_at(e, st->sh_offset, st->sh_size);
-    if (!e->sym || !e->str)
-      return -1;
-    e->nsym = s->sh_size / sizeof(Elf64_Sym);
-    e->str_len = st->sh_size;
-    return 0;
-  }
-  return -1; /* stripped: no symbols */
-}
-
-static const char *sym_name(const elfimg *e, const Elf64_Sym *s) {
-  if (s->st_name >= e->str_len ||
-      !memchr(e->str + s->st_name, 0, e->str_len - s->st_name))
-    return "";
-  return e->str + s->st_name;
-}
-
-/* The n bytes at virtual address va of a file-backed, allocated section
- * that is not code (rodata, data, noptrdata), in the mapping; NULL if
- * they are not all in one. */
-static const uint8_t *elf_at(const elfimg *e, uint64_t va, uint64_t n) {
-  for (size_t i = 0; i < e->eh.e_shnum; i++) {
-    const Elf64_Shdr *s = &e->sh[i];
-    if (!(s->sh_flags & SHF_ALLOC) || (s->sh_flags & SHF_EXECINSTR) ||
-        s->sh_type == SHT_NOBITS || va < s->sh_addr || n > s->sh_size ||
-        va - s->sh_addr > s->sh_size - n || s->sh_offset > e->map_len ||
-        s->sh_size > e->map_len - s->sh_offset)
-      continue;
-    return e->map + s->sh_offset + (va - s->sh_addr);
-  }
-  return NULL;
-}
-
 /* The little-endian word at va (Go's amd64 and arm64 data). */
-static bool elf_word(const elfimg *e, uint64_t va, uint64_t *v) {
-  const uint8_t *b = elf_at(e, va, 8);
+static bool obj_word(const cgofuzz_obj *o, uint64_t va, uint64_t *v) {
+  const uint8_t *b = cgofuzz_obj_data_at(o, va, 8);
   if (!b)
     return false;
   *v = 0;
@@ -233,7 +136,9 @@ static void quote_re(cgofuzz_buf *b, const char *s, size_t n) {
 
 /* --- reading the disassembly */
 
-enum { R_NONE, R_IMM, R_ADDR };
+/* What a register holds: nothing known, an immediate, an address, or
+ * (arm64) the 4 KiB page of an address an ADD is to complete. */
+enum { R_NONE, R_IMM, R_ADDR, R_PAGE };
 
 typedef struct reg {
   char name[8];
@@ -262,8 +167,17 @@ typedef struct store {
   size_t at;
 } store;
 
+/* A symbol by name, for the "sym+off(SB)" operands objdump prints for a
+ * Mach-O file's addresses. */
+typedef struct named {
+  const char *name;
+  uint64_t value;
+} named;
+
 typedef struct walker {
-  const elfimg *elf;
+  const cgofuzz_obj *obj;
+  named *names; /* sorted by name */
+  size_t nnames;
   cgofuzz_coord_dict *d;
   bool arm64;
   uint64_t str_lo, str_hi; /* Go's string data */
@@ -408,7 +322,7 @@ static void add_len(walker *w, int64_t v) {
 static void add_str(walker *w, uint64_t addr, size_t n) {
   if (n < 2 || n > MAX_STR_TOKEN)
     return;
-  const uint8_t *p = elf_at(w->elf, addr, n);
+  const uint8_t *p = cgofuzz_obj_data_at(w->obj, addr, n);
   if (p)
     note(w, cgofuzz_coord_dict_add(w->d, p, n, w->src, 0, false));
 }
@@ -443,14 +357,14 @@ static bool in_strdata(const walker *w, uint64_t p) {
 static int hdr_at(const walker *w, uint64_t va, bool slices, uint64_t *p,
                   uint64_t *n) {
   uint64_t c;
-  if (!elf_word(w->elf, va, p) || !elf_word(w->elf, va + 8, n))
+  if (!obj_word(w->obj, va, p) || !obj_word(w->obj, va + 8, n))
     return H_NONE;
   if (*p == 0)
     return *n == 0 ? H_EMPTY : H_NONE;
   if (in_strdata(w, *p))
     return *n >= 1 && *n <= w->str_hi - *p ? H_STR : H_NONE;
-  if (slices && *n >= 1 && *n <= MAX_COUNT && elf_word(w->elf, va + 16, &c) &&
-      c >= *n && c <= MAX_COUNT && elf_at(w->elf, *p, 16))
+  if (slices && *n >= 1 && *n <= MAX_COUNT && obj_word(w->obj, va + 16, &c) &&
+      c >= *n && c <= MAX_COUNT && cgofuzz_obj_data_at(w->obj, *p, 16))
     return H_SLICE;
   return H_NONE;
 }
@@ -515,10 +429,13 @@ static void str_arg(walker *w, const char *preg, const char *lreg) {
     add_pair(w, p->v, (size_t)l->v);
 }
 
-/* A MOVQ to memory (amd64): "MOVQ $len, off+8(base)" next to "MOVQ reg,
+/* A store to memory: "MOVQ $len, off+8(base)" next to "MOVQ reg,
  * off(base)" where reg holds an address in Go's string data is a string
  * header being built (a []string literal on the stack, a variadic
- * argument list, a struct's string field). True if dst is memory. */
+ * argument list, a struct's string field). arm64 has no store of an
+ * immediate: its "MOVD reg, off(base)" and "STP (reg, reg), off(base)"
+ * store registers loaded with the length and the address. True if dst is
+ * memory. */
 static bool on_store(walker *w, const char *src, size_t sl, const char *dst,
                      size_t dl) {
   const char *lp = dl > 2 ? memchr(dst, '(', dl) : NULL;
@@ -542,9 +459,9 @@ static bool on_store(walker *w, const char *src, size_t sl, const char *dst,
     st.kind = R_IMM;
     st.v = (uint64_t)imm;
   } else if (is_reg(src, sl) && (r = reg_get(w, src, sl, false)) &&
-             r->kind == R_ADDR && w->at - r->at <= REG_AGE &&
-             in_strdata(w, r->v)) {
-    st.kind = R_ADDR;
+             w->at - r->at <= REG_AGE &&
+             ((r->kind == R_ADDR && in_strdata(w, r->v)) || r->kind == R_IMM)) {
+    st.kind = r->kind; /* arm64 stores an immediate from a register */
     st.v = r->v;
   }
   size_t slot = NSTORES;
@@ -639,16 +556,15 @@ static bool in_tpkg(const walker *w, const char *name, size_t pl) {
  * tables they point to. Other packages' data is not read: the standard
  * library's tables are what any target links. */
 static void scan_objects(walker *w) {
-  const elfimg *e = w->elf;
-  if (!w->str_lo || e->eh.e_ident[EI_DATA] != ELFDATA2LSB)
+  const cgofuzz_obj *o = w->obj;
+  if (!w->str_lo)
     return;
   w->src = CGOFUZZ_DICT_BINARY;
-  for (size_t i = 0; i < e->nsym && !w->oom; i++) {
-    const Elf64_Sym *s = &e->sym[i];
-    const char *name = sym_name(e, s);
-    if (ELF64_ST_TYPE(s->st_info) == STT_OBJECT && s->st_size >= 16 &&
-        in_tpkg(w, name, pkg_len(name)))
-      scan_words(w, s->st_value, s->st_value + s->st_size, 0);
+  for (size_t i = 0; i < o->nsym && !w->oom; i++) {
+    const cgofuzz_obj_sym *s = &o->sym[i];
+    if (s->kind == CGOFUZZ_SYM_OBJECT && s->size >= 16 &&
+        in_tpkg(w, s->name, pkg_len(s->name)))
+      scan_words(w, s->value, s->value + s->size, 0);
   }
 }
 
@@ -734,7 +650,7 @@ static void indexed_base(walker *w, const char *op, size_t n) {
     return;
   const reg *r = reg_get(w, lp + 1, (size_t)(ix - lp - 1), false);
   if (r && r->kind == R_ADDR && w->at - r->at <= REG_AGE &&
-      !in_strdata(w, r->v) && elf_at(w->elf, r->v, 16))
+      !in_strdata(w, r->v) && cgofuzz_obj_data_at(w->obj, r->v, 16))
     add_pend(w, &w->tabs, &w->ntabs, &w->cap_tabs, r->v);
 }
 
@@ -745,6 +661,126 @@ static void rebase(walker *w, reg *r) {
   for (size_t i = 0; i < w->nstores; i++)
     if (!strcmp(w->stores[i].base, r->name))
       w->stores[i].kind = R_NONE;
+}
+
+/* Register r now holds address v: a string literal's start is kept for
+ * the lengths to come. */
+static void set_addr(walker *w, reg *r, uint64_t v) {
+  r->kind = R_ADDR;
+  r->v = v;
+  if (in_strdata(w, v))
+    add_pend(w, &w->pend, &w->npend, &w->cap_pend, v);
+}
+
+static const reg *reg_fresh_n(walker *w, const char *s, size_t n, int kind) {
+  const reg *r = reg_get(w, s, n, false);
+  return r && r->kind == kind && w->at - r->at <= REG_AGE ? r : NULL;
+}
+
+/* "DISP<suffix>", a displacement relative to the instruction: amd64's
+ * "0x2bf03(IP)", arm64 ADRP's page offset "151552(PC)". */
+static bool pc_rel(const char *op, size_t n, const char *suffix, uint64_t *v) {
+  size_t sl = strlen(suffix);
+  char tmp[32];
+  if (n <= sl || n - sl >= sizeof tmp || strncmp(op + n - sl, suffix, sl))
+    return false;
+  memcpy(tmp, op, n - sl);
+  tmp[n - sl] = 0;
+  char *end;
+  long long d = strtoll(tmp, &end, 0);
+  if (*end || end == tmp)
+    return false;
+  *v = (uint64_t)d;
+  return true;
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(((const named *)a)->name, ((const named *)b)->name);
+}
+
+/* "NAME+OFF(SB)" or "NAME(SB)": an address objdump printed as a symbol
+ * and offset, which it does for a Mach-O file's addresses ("LEAQ
+ * runtime.rodata+1234(SB), AX"). Its leading '_' may be there or not. */
+static bool sb_addr(const walker *w, const char *op, size_t n, uint64_t *v) {
+  char name[256];
+  if (n <= 4 || n - 4 >= sizeof name || strncmp(op + n - 4, "(SB)", 4))
+    return false;
+  memcpy(name, op, n - 4);
+  name[n - 4] = 0;
+  uint64_t off = 0;
+  char *plus = strrchr(name, '+');
+  if (plus) {
+    char *end;
+    off = strtoull(plus + 1, &end, 0);
+    if (*end || end == plus + 1)
+      return false;
+    *plus = 0;
+  }
+  for (int strip = 0; strip < 2; strip++) {
+    named key = {name + strip, 0};
+    if (strip && name[0] != '_')
+      break;
+    const named *hit =
+        bsearch(&key, w->names, w->nnames, sizeof *w->names, by_name);
+    if (hit) {
+      *v = hit->value + off;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* arm64's MOVK "$(imm<<shift)" (or "$imm"): sets those 16 bits of v. */
+static bool movk(const char *op, size_t n, uint64_t *v) {
+  char tmp[40];
+  if (n < 2 || n >= sizeof tmp || op[0] != '$')
+    return false;
+  memcpy(tmp, op + 1, n - 1);
+  tmp[n - 1] = 0;
+  char *p = tmp, *end;
+  bool paren = *p == '(';
+  p += paren;
+  unsigned long long imm = strtoull(p, &end, 0), shift = 0;
+  if (end == p || imm > 0xffff)
+    return false;
+  if (paren) {
+    if (strncmp(end, "<<", 2) != 0)
+      return false;
+    p = end + 2;
+    shift = strtoull(p, &end, 0);
+    if (end == p || *end != ')' || end[1] || (shift & 15) || shift > 48)
+      return false;
+  } else if (*end) {
+    return false;
+  }
+  *v = (*v & ~(0xffffull << shift)) | ((uint64_t)imm << shift);
+  return true;
+}
+
+/* arm64's "STP (Ra, Rb), off(base)": Ra at off, Rb at off+8, each a store
+ * (a string header: address and length in one instruction). */
+static void on_pair_store(walker *w, const char *ops) {
+  const char *comma = strstr(ops, ", ");
+  const char *close = comma ? strstr(comma, "), ") : NULL;
+  if (ops[0] != '(' || !comma || !close)
+    return;
+  const char *mem = close + 3;
+  size_t ml = strcspn(mem, " \t");
+  const char *lp = memchr(mem, '(', ml);
+  char dst[48];
+  if (!lp || ml >= sizeof dst)
+    return;
+  char *end;
+  long long off = strtoll(mem, &end, 0);
+  if (end != lp && mem != lp)
+    return;
+  if (mem == lp)
+    off = 0;
+  on_store(w, ops + 1, (size_t)(comma - ops - 1), mem, ml);
+  int k = snprintf(dst, sizeof dst, "%lld%.*s", off + 8,
+                   (int)(ml - (size_t)(lp - mem)), lp);
+  if (k > 0 && (size_t)k < sizeof dst)
+    on_store(w, comma + 2, (size_t)(close - comma - 2), dst, (size_t)k);
 }
 
 /* One instruction: addr, its length in bytes, and its text. */
@@ -825,35 +861,55 @@ static void on_insn(walker *w, uint64_t addr, size_t len, const char *asmtxt) {
     }
     return;
   }
-  if (!w->arm64 && !strcmp(m, "MOVQ") && nop == 2 &&
+  if (!strcmp(m, w->arm64 ? "MOVD" : "MOVQ") && nop == 2 &&
       on_store(w, op[0], opl[0], op[1], opl[1]))
     return;
+  if (w->arm64 && !strcmp(m, "STP")) {
+    on_pair_store(w, ops);
+    return;
+  }
   if (nop < 2 || !is_reg(op[nop - 1], opl[nop - 1]))
     return;
   reg *dst = reg_get(w, op[nop - 1], opl[nop - 1], true);
   if (!dst)
     return;
+  if (w->arm64 && !strcmp(m, "MOVK") && nop == 2 && dst->kind == R_IMM &&
+      w->at - dst->at <= REG_AGE && movk(op[0], opl[0], &dst->v)) {
+    dst->at = w->at; /* a 32- or 64-bit constant, 16 bits at a time */
+    return;
+  }
+  /* arm64's ADD Ri<<k, Rbase, Rd: the address of element Ri of a table
+   * at Rbase (a map literal's string keys, 16 bytes each), as amd64's
+   * indexed operands are. */
+  if (w->arm64 && !strcmp(m, "ADD") && nop == 3 && memchr(op[0], '<', opl[0])) {
+    const reg *b = reg_fresh_n(w, op[1], opl[1], R_ADDR);
+    if (b && !in_strdata(w, b->v) && cgofuzz_obj_data_at(w->obj, b->v, 16))
+      add_pend(w, &w->tabs, &w->ntabs, &w->cap_tabs, b->v);
+  }
+  /* arm64's ADD $lo, Rpage, Rd completes ADRP's page into an address. */
+  const reg *page = NULL;
+  if (w->arm64 && !strcmp(m, "ADD") && (nop == 3 || nop == 2) &&
+      parse_imm(op[0], opl[0], &imm) && imm >= 0 && imm < 4096)
+    page = reg_fresh_n(w, op[nop - 2], opl[nop - 2], R_PAGE);
+  uint64_t page_v = page ? page->v : 0;
   rebase(w, dst);
   dst->at = w->at;
-  if (!strncmp(m, "MOV", 3) && nop == 2 && parse_imm(op[0], opl[0], &imm)) {
+  uint64_t a;
+  if (page) {
+    set_addr(w, dst, page_v + (uint64_t)imm);
+  } else if (!strncmp(m, "MOV", 3) && nop == 2 &&
+             parse_imm(op[0], opl[0], &imm)) {
     dst->kind = R_IMM;
     dst->v = (uint64_t)imm;
-  } else if (!strcmp(m, "LEAQ") && nop == 2 && opl[0] > 4 &&
-             !strncmp(op[0] + opl[0] - 4, "(IP)", 4)) {
-    char tmp[32];
-    size_t dl = opl[0] - 4;
-    if (dl >= sizeof tmp)
-      return;
-    memcpy(tmp, op[0], dl);
-    tmp[dl] = 0;
-    char *end;
-    long long disp = strtoll(tmp, &end, 0);
-    if (*end)
-      return;
-    dst->kind = R_ADDR;
-    dst->v = addr + len + (uint64_t)disp;
-    if (in_strdata(w, dst->v))
-      add_pend(w, &w->pend, &w->npend, &w->cap_pend, dst->v);
+  } else if (!strcmp(m, "LEAQ") && nop == 2 &&
+             pc_rel(op[0], opl[0], "(IP)", &a)) {
+    set_addr(w, dst, addr + len + a);
+  } else if (!strcmp(m, "LEAQ") && nop == 2 && sb_addr(w, op[0], opl[0], &a)) {
+    set_addr(w, dst, a); /* Mach-O: objdump names the symbol */
+  } else if (!strcmp(m, "ADRP") && nop == 2 &&
+             pc_rel(op[0], opl[0], "(PC)", &a)) {
+    dst->kind = R_PAGE;
+    dst->v = (addr & ~(uint64_t)0xfff) + a;
   }
 }
 
@@ -892,7 +948,7 @@ static void on_line(walker *w, char *line) {
  * unlinked temporary file while the run goes on. Owns the mapped image,
  * the walker (which points into it) and the package name. */
 struct cgofuzz_godict_job {
-  elfimg e;
+  cgofuzz_obj e;
   walker w;
   cgofuzz_buf tpkg;
   pid_t pid;  /* 0 when no objdump runs */
@@ -916,10 +972,12 @@ static void job_close(cgofuzz_godict_job *j) {
   free(j->w.pend);
   free(j->w.tabs);
   free(j->w.lens);
+  free(j->w.names);
+  j->w.names = NULL;
+  j->w.nnames = 0;
   j->w.pend = j->w.tabs = NULL;
   j->w.lens = NULL;
-  elf_close(&j->e);
-  memset(&j->e, 0, sizeof j->e);
+  cgofuzz_obj_close(&j->e);
   cgofuzz_buf_free(&j->tpkg);
   j->done = true;
 }
@@ -928,22 +986,24 @@ static void job_close(cgofuzz_godict_job *j) {
  * and Go's string data, and sets the walker up. */
 static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
                     const char *binary, const char *target, cgofuzz_err *err) {
-  elfimg *e = &j->e;
+  cgofuzz_obj *e = &j->e;
   walker *w = &j->w;
-  if (elf_open(e, binary) != 0) {
-    cgofuzz_errf(err, 0, "%s: not an ELF file with a symbol table", binary);
+  if (cgofuzz_obj_open(e, binary, true, err) != 0)
+    return -1;
+  if (!e->nsym) {
+    cgofuzz_errf(err, 0, "%s: no symbol table (stripped)", binary);
     return -1;
   }
   size_t tl = strlen(target);
   for (size_t i = 0; i < e->nsym; i++) {
-    const Elf64_Sym *s = &e->sym[i];
-    const char *name = sym_name(e, s);
+    const cgofuzz_obj_sym *s = &e->sym[i];
+    const char *name = s->name;
     size_t n = strlen(name);
     if (!strcmp(name, "go:string.*") || !strcmp(name, "go.string.*")) {
-      w->str_lo = s->st_value; /* go.string.* before Go 1.20 */
+      w->str_lo = s->value; /* go.string.* before Go 1.20 */
       continue;
     }
-    if (j->tpkg.len || ELF64_ST_TYPE(s->st_info) != STT_FUNC || n <= tl + 1 ||
+    if (j->tpkg.len || s->kind != CGOFUZZ_SYM_FUNC || n <= tl + 1 ||
         strcmp(name + n - tl, target) != 0 || name[n - tl - 1] != '.' ||
         pkg_len(name) != n - tl - 1)
       continue;
@@ -959,14 +1019,23 @@ static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
   if (w->str_lo) { /* Go's string data end where the next symbol starts */
     w->str_hi = ~0ull;
     for (size_t i = 0; i < e->nsym; i++)
-      if (e->sym[i].st_value > w->str_lo && e->sym[i].st_value < w->str_hi)
-        w->str_hi = e->sym[i].st_value;
+      if (e->sym[i].value > w->str_lo && e->sym[i].value < w->str_hi)
+        w->str_hi = e->sym[i].value;
     if (w->str_hi == ~0ull)
       w->str_lo = w->str_hi = 0;
   }
-  w->elf = e;
+  w->names = calloc(e->nsym ? e->nsym : 1, sizeof *w->names);
+  if (!w->names) {
+    cgofuzz_errf(err, 0, "out of memory");
+    return -1;
+  }
+  for (size_t i = 0; i < e->nsym; i++)
+    if (e->sym[i].name[0])
+      w->names[w->nnames++] = (named){e->sym[i].name, e->sym[i].value};
+  qsort(w->names, w->nnames, sizeof *w->names, by_name);
+  w->obj = e;
   w->d = d;
-  w->arm64 = e->eh.e_machine == EM_AARCH64;
+  w->arm64 = e->arch == CGOFUZZ_ARCH_ARM64;
   w->tpkg = (const char *)coord_cstr(&j->tpkg);
   w->tpkg_len = j->tpkg.len;
   if (!w->tpkg) {

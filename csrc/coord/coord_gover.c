@@ -4,21 +4,21 @@
  * file names, timers and -test.* flags follow that release; gover.h).
  *
  * Every Go binary since go1.18 carries its build info in the ELF section
- * .go.buildinfo (or, without section headers, at a 16-byte aligned spot of
- * its writable data): the 14-byte magic "\xff Go buildinf:", a pointer size
- * byte, a flags byte whose bit 1 (0x2) says the strings are inline, padding
- * to 32 bytes, then the Go version and the module info, each as a uvarint
- * length followed by that many bytes. (Binaries before go1.18 used
- * pointers instead of inline strings; they cannot fuzz and are refused.)
- * This is the layout Go's debug/buildinfo reads.
+ * .go.buildinfo (Mach-O: __go_buildinfo; without section headers, at a
+ * 16-byte aligned spot of its writable data): the 14-byte magic "\xff Go
+ * buildinf:", a pointer size byte, a flags byte whose bit 1 (0x2) says the
+ * strings are inline, padding to 32 bytes, then the Go version and the module
+ * info, each as a uvarint length followed by that many bytes. (Binaries before
+ * go1.18 used pointers instead of inline strings; they cannot fuzz and are
+ * refused.) This is the layout Go's debug/buildinfo reads.
  */
-#include "elf64.h"
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coord.h"
+#include "coord_obj_internal.h"
 #include "gover.h"
 
 #define BI_MAGIC "\xff Go buildinf:"
@@ -27,13 +27,6 @@
 #define BI_ALIGN 16
 #define BI_FLAG_INLINE 0x2
 #define BI_MAX (1u << 20) /* build info read; versions are tiny */
-
-/* Reads up to n bytes at off into buf; returns how many were read. */
-static size_t read_at(FILE *f, uint64_t off, void *buf, size_t n) {
-  if (fseeko(f, (off_t)off, SEEK_SET) != 0)
-    return 0;
-  return fread(buf, 1, n, f);
-}
 
 /* Reads the uvarint length at p[*i..n) and steps *i past it; false when it
  * is malformed or longer than what is left. */
@@ -95,83 +88,42 @@ static int decode_info(const uint8_t *p, size_t n, const char *binary,
   return 1;
 }
 
-/* Finds the build info of an ELF64 file: 1 (its field in out), 0 (none: not
+/* Finds the build info of a binary: 1 (its field in out), 0 (none: not
  * a Go binary), -1 (err set). */
-static int find_info(FILE *f, const char *binary, int field, char *out,
-                     size_t outsize, cgofuzz_err *err) {
-  Elf64_Ehdr eh;
-  if (read_at(f, 0, &eh, sizeof eh) != sizeof eh ||
-      memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
-    return cgofuzz_errf(err, 0, "%s: not an ELF file", binary);
-  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
-    return cgofuzz_errf(err, 0, "%s: not a little-endian 64-bit ELF file",
-                        binary);
-  uint8_t *buf = malloc(BI_MAX);
-  if (!buf)
-    return cgofuzz_errf(err, 0, "out of memory");
-  int rc = 0;
-  /* 1. The section .go.buildinfo. */
-  if (eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shnum > 0 &&
-      eh.e_shstrndx < eh.e_shnum && eh.e_shnum < 65535) {
-    Elf64_Shdr *sh = calloc(eh.e_shnum, sizeof *sh);
-    size_t want = (size_t)eh.e_shnum * sizeof *sh;
-    if (sh && read_at(f, eh.e_shoff, sh, want) == want) {
-      Elf64_Shdr *strs = &sh[eh.e_shstrndx];
-      size_t nn = strs->sh_size < BI_MAX ? (size_t)strs->sh_size : BI_MAX;
-      char *names = malloc(nn + 1);
-      if (names && read_at(f, strs->sh_offset, names, nn) == nn) {
-        names[nn] = '\0';
-        for (size_t i = 0; i < eh.e_shnum && rc == 0; i++) {
-          if (sh[i].sh_name >= nn ||
-              strcmp(names + sh[i].sh_name, ".go.buildinfo") != 0)
-            continue;
-          size_t n = sh[i].sh_size < BI_MAX ? (size_t)sh[i].sh_size : BI_MAX;
-          n = read_at(f, sh[i].sh_offset, buf, n);
-          if (n < BI_MAGIC_LEN || memcmp(buf, BI_MAGIC, BI_MAGIC_LEN) != 0)
-            rc = cgofuzz_errf(err, 0, "%s: .go.buildinfo without its magic",
-                              binary);
-          else
-            rc = decode_info(buf, n, binary, field, out, outsize, err);
-        }
-      }
-      free(names);
-    }
-    free(sh);
-  }
-  /* 2. Without the section (headers stripped): the first writable
-   * PT_LOAD segment, at 16-byte alignment, as debug/buildinfo does. */
-  if (rc == 0 && eh.e_phentsize == sizeof(Elf64_Phdr) && eh.e_phnum > 0 &&
-      eh.e_phnum < 65535) {
-    for (size_t i = 0; i < eh.e_phnum && rc == 0; i++) {
-      Elf64_Phdr ph;
-      if (read_at(f, eh.e_phoff + i * sizeof ph, &ph, sizeof ph) != sizeof ph)
-        break;
-      if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W))
-        continue;
-      size_t n = ph.p_filesz < BI_MAX ? (size_t)ph.p_filesz : BI_MAX;
-      n = read_at(f, ph.p_offset, buf, n);
-      for (size_t o = 0; o + BI_HEADER <= n; o += BI_ALIGN) {
-        if (memcmp(buf + o, BI_MAGIC, BI_MAGIC_LEN) == 0) {
-          rc = decode_info(buf + o, n - o, binary, field, out, outsize, err);
-          break;
-        }
-      }
-      break; /* only the first writable segment */
-    }
-  }
-  free(buf);
-  return rc;
-}
-
 static int binary_info(const char *binary, int field, char *out, size_t outsize,
                        cgofuzz_err *err) {
   if (outsize > 0)
     out[0] = '\0';
-  FILE *f = fopen(binary, "rb");
-  if (!f)
-    return cgofuzz_errf(err, 0, "%s: cannot open", binary);
-  int rc = find_info(f, binary, field, out, outsize, err);
-  fclose(f);
+  cgofuzz_obj o;
+  if (cgofuzz_obj_open(&o, binary, false, err) != 0)
+    return -1;
+  int rc = 0;
+  /* 1. The section .go.buildinfo (Mach-O: __go_buildinfo). */
+  const cgofuzz_obj_sect *s = cgofuzz_obj_section(&o, ".go.buildinfo");
+  const uint8_t *p = cgofuzz_obj_bytes(&o, s);
+  if (p) {
+    size_t n = s->size < BI_MAX ? (size_t)s->size : BI_MAX;
+    if (n < BI_MAGIC_LEN || memcmp(p, BI_MAGIC, BI_MAGIC_LEN) != 0)
+      rc = cgofuzz_errf(err, 0, "%s: %s without its magic", binary, s->name);
+    else
+      rc = decode_info(p, n, binary, field, out, outsize, err);
+  }
+  /* 2. Without the section (ELF section headers stripped): the first
+   * writable segment, at 16-byte alignment, as debug/buildinfo does. */
+  for (size_t i = 0; rc == 0 && !s && i < o.nseg; i++) {
+    const cgofuzz_obj_seg *g = &o.seg[i];
+    if (!g->write)
+      continue;
+    size_t n = g->filesz < BI_MAX ? (size_t)g->filesz : BI_MAX;
+    const uint8_t *b = o.map + g->off;
+    for (size_t at = 0; at + BI_HEADER <= n; at += BI_ALIGN)
+      if (memcmp(b + at, BI_MAGIC, BI_MAGIC_LEN) == 0) {
+        rc = decode_info(b + at, n - at, binary, field, out, outsize, err);
+        break;
+      }
+    break; /* only the first writable segment */
+  }
+  cgofuzz_obj_close(&o);
   return rc;
 }
 

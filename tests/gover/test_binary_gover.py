@@ -117,7 +117,7 @@ def test_c_program_follows_newest(probe, tool, tmp_path):
 def test_bad_files(probe, tmp_path):
     notelf = tmp_path / "notelf"
     notelf.write_bytes(b"#!/bin/sh\necho hi\n")
-    assert probe_line(probe, str(notelf)) == "-1 27 error: %s: not an ELF file" % notelf
+    assert probe_line(probe, str(notelf)) == "-1 27 error: %s: not an ELF or Mach-O 64-bit file" % notelf
     missing = str(tmp_path / "missing")
     assert probe_line(probe, missing) == "-1 27 error: %s: cannot open" % missing
 
