@@ -30,8 +30,8 @@
  * A stub appends one record (CMP_REC_SIZE bytes, layout in
  * coord_internal.h) when the trace area's first byte is non-zero, taking
  * its index with LOCK XADD so concurrent goroutines never share a record;
- * indexes past the capacity are dropped. The hooks are found by the ELF
- * symbol table, or when stripped by Go's own function table. Only
+ * indexes past the capacity are dropped. The hooks are found by the
+ * symbol table (coord_obj.c), or when stripped by Go's own function table. Only
  * linux/amd64 non-PIE executables are patched; anything else gets an error
  * saying why, and the caller falls back to the static dictionary.
  */
@@ -43,6 +43,7 @@
 #include <sys/stat.h>
 
 #include "coord_internal.h"
+#include "coord_obj_internal.h"
 
 #define PAGE 0x1000ull
 #define MAX_IMAGE ((size_t)1 << 31)
@@ -160,52 +161,12 @@ typedef struct image {
   size_t n;
 } image;
 
-static const Elf64_Shdr *section(const image *im, const Elf64_Ehdr *eh,
-                                 size_t i) {
-  return (const Elf64_Shdr *)(im->p + eh->e_shoff) + i;
-}
-
-/* The value of symbol name (an STT_FUNC), 0 when absent. */
-static uint64_t find_func(const image *im, const Elf64_Ehdr *eh,
-                          const char *name) {
-  for (size_t i = 0; i < eh->e_shnum; i++) {
-    const Elf64_Shdr *s = section(im, eh, i);
-    if (s->sh_type != SHT_SYMTAB || s->sh_link >= eh->e_shnum ||
-        s->sh_entsize != sizeof(Elf64_Sym))
-      continue;
-    const Elf64_Shdr *st = section(im, eh, s->sh_link);
-    if (s->sh_offset + s->sh_size > im->n ||
-        st->sh_offset + st->sh_size > im->n)
-      return 0;
-    const Elf64_Sym *sym = (const Elf64_Sym *)(im->p + s->sh_offset);
-    const char *str = (const char *)im->p + st->sh_offset;
-    size_t nsym = s->sh_size / sizeof *sym, len = strlen(name);
-    for (size_t k = 0; k < nsym; k++)
-      if (ELF64_ST_TYPE(sym[k].st_info) == STT_FUNC &&
-          sym[k].st_name + len < st->sh_size &&
-          !memcmp(str + sym[k].st_name, name, len + 1))
-        return sym[k].st_value;
-  }
+/* The value of function symbol name, 0 when absent (or stripped). */
+static uint64_t find_func(const cgofuzz_obj *o, const char *name) {
+  for (size_t i = 0; i < o->nsym; i++)
+    if (o->sym[i].kind == CGOFUZZ_SYM_FUNC && !strcmp(o->sym[i].name, name))
+      return o->sym[i].value;
   return 0;
-}
-
-/* The section named name, or NULL. */
-static const Elf64_Shdr *named(const image *im, const Elf64_Ehdr *eh,
-                               const char *name) {
-  if (eh->e_shstrndx >= eh->e_shnum)
-    return NULL;
-  const Elf64_Shdr *ss = section(im, eh, eh->e_shstrndx);
-  if (ss->sh_offset + ss->sh_size > im->n)
-    return NULL;
-  const char *str = (const char *)im->p + ss->sh_offset;
-  size_t len = strlen(name);
-  for (size_t i = 0; i < eh->e_shnum; i++) {
-    const Elf64_Shdr *s = section(im, eh, i);
-    if (s->sh_name + len < ss->sh_size &&
-        !memcmp(str + s->sh_name, name, len + 1))
-      return s;
-  }
-  return NULL;
 }
 
 static uint64_t rd64(const uint8_t *p) {
@@ -229,21 +190,20 @@ static uint32_t rd32(const uint8_t *p) {
  * pclnOffset, nfunc (entryoff, funcoff) pairs of uint32; a function's
  * record at pclnOffset+funcoff begins (entryOff uint32, nameOff int32),
  * its name a C string at funcnameOffset+nameOff. 0 when absent. */
-static uint64_t find_pcln(const image *im, const Elf64_Ehdr *eh,
-                          const char *name) {
-  const Elf64_Shdr *pt = named(im, eh, ".gopclntab");
-  const Elf64_Shdr *tx = named(im, eh, ".text");
-  if (!pt || !tx || pt->sh_offset + pt->sh_size > im->n || pt->sh_size < 72)
+static uint64_t find_pcln(const cgofuzz_obj *o, const char *name) {
+  const cgofuzz_obj_sect *pt = cgofuzz_obj_section(o, ".gopclntab");
+  const cgofuzz_obj_sect *tx = cgofuzz_obj_section(o, ".text");
+  const uint8_t *h = cgofuzz_obj_bytes(o, pt);
+  if (!h || !tx || pt->size < 72)
     return 0;
-  const uint8_t *h = im->p + pt->sh_offset;
-  size_t n = pt->sh_size, len = strlen(name);
+  size_t n = (size_t)pt->size, len = strlen(name);
   uint32_t magic = rd32(h);
   if ((magic != 0xfffffff0u && magic != 0xfffffff1u) || h[7] != 8)
     return 0;
   uint64_t nfunc = rd64(h + 8), text = rd64(h + 24);
   uint64_t names = rd64(h + 32), pcln = rd64(h + 64);
   if (!text)
-    text = tx->sh_addr;
+    text = tx->addr;
   if (pcln > n || nfunc > (n - pcln) / 8 || names > n)
     return 0;
   for (uint64_t i = 0; i < nfunc; i++) {
@@ -291,6 +251,7 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
                       size_t trace_size, cgofuzz_cmp_patched *info,
                       cgofuzz_err *err) {
   image im = {0};
+  cgofuzz_obj obj = {0}; /* the same file, read for its symbols */
   cgofuzz_buf code = {0};
   FILE *f = NULL;
   int rc = -1;
@@ -347,10 +308,12 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
     goto done;
   }
   uint64_t hook_at[N_HOOKS] = {0}, stub_at[N_HOOKS] = {0};
+  if (cgofuzz_obj_open(&obj, binary, true, err) != 0)
+    goto done;
   for (size_t i = 0; i < N_HOOKS; i++) {
-    uint64_t a = find_func(&im, eh, hooks[i].name);
+    uint64_t a = find_func(&obj, hooks[i].name);
     if (!a)
-      a = find_pcln(&im, eh, hooks[i].name);
+      a = find_pcln(&obj, hooks[i].name);
     uint64_t off = a ? text_offset(ph, nph, a) : 0;
     if (!off) {
       if (hooks[i].required) {
@@ -428,6 +391,7 @@ done:
   if (f && fclose(f) != 0 && rc == 0)
     rc = cgofuzz_errf(err, 0, "cannot write %s: %s", out, strerror(errno));
   free(im.p);
+  cgofuzz_obj_close(&obj);
   cgofuzz_buf_free(&code);
   return rc;
 }
