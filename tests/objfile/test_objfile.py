@@ -11,8 +11,8 @@ Each expectation comes from somewhere other than cgofuzz: the release from
 the go that built the binary, the counters from `go tool nm` (the
 distance from internal/fuzz._counters to _ecounters), the dictionary's
 tokens from the planted constants of tests/godict/target, which the
-linux/amd64 binary gives too (tests/godict). tests/cgofuzz_obj_probe
-(obj_probe.c) prints what the coordinator reads.
+linux/amd64 binary gives too (tests/godict). tests/cgofuzz_objfile_probe
+(objfile_probe.c) prints what the coordinator reads.
 """
 import os
 import re

@@ -14,6 +14,11 @@
 
 namespace {
 
+// How long a message that must come may take: a deadline, not a measure
+// (the scripts' shells start slowly on a loaded machine and under qemu-user,
+// where tests/cross runs these tests).
+constexpr int kArrives = 30000;
+
 struct Worker {
   cgofuzz_worker w;
   cgofuzz_err err{};
@@ -50,8 +55,8 @@ TEST(WorkerClient, ExchangesLinesOverFd3AndFd4) {
   ASSERT_EQ(k.start("while read -r l <&3; do echo \"got $l\" >&4; done"), 0)
       << k.err.msg;
   ASSERT_EQ(k.send("one\ntwo\n"), 0);
-  EXPECT_EQ(k.recv(5000), "got one");
-  EXPECT_EQ(k.recv(5000), "got two");
+  EXPECT_EQ(k.recv(kArrives), "got one");
+  EXPECT_EQ(k.recv(kArrives), "got two");
   EXPECT_EQ(k.recv(50), "<timeout>");
   int st = cgofuzz_worker_stop(&k.w, 2000);
   EXPECT_TRUE(WIFEXITED(st)) << st; // EOF on fd 3 ended the loop
@@ -61,7 +66,7 @@ TEST(WorkerClient, ExchangesLinesOverFd3AndFd4) {
 TEST(WorkerClient, Fd5IsTheSharedMemoryFile) {
   Worker k(1000);
   ASSERT_EQ(k.start("stat -L -c %s /proc/self/fd/5 >&4"), 0) << k.err.msg;
-  EXPECT_EQ(k.recv(5000), std::to_string(1000 + CGOFUZZ_SHM_HEADER_SIZE));
+  EXPECT_EQ(k.recv(kArrives), std::to_string(1000 + CGOFUZZ_SHM_HEADER_SIZE));
 }
 
 TEST(WorkerClient, WorkerHoldsOnlyItsOwnDescriptors) {
@@ -71,7 +76,7 @@ TEST(WorkerClient, WorkerHoldsOnlyItsOwnDescriptors) {
   // stdio plus 3, 4 and 5.
   ASSERT_EQ(b.start("ls /proc/self/fd | sort -n | tr '\\n' ' ' >&4; echo >&4"),
             0);
-  std::string fds = b.recv(5000);
+  std::string fds = b.recv(kArrives);
   EXPECT_EQ(fds.rfind("0 1 2 3 4 5 ", 0), 0u) << fds;
   std::string rest = fds.substr(12);
   // At most the one descriptor ls opened for the directory listing.
@@ -93,8 +98,8 @@ TEST(WorkerClient, LowDescriptorsFreeInTheCoordinator) {
                       "stat -L -c %s /proc/self/fd/5 >&4"),
               0)
         << k.err.msg;
-    EXPECT_EQ(k.recv(5000), "/dev/null");
-    EXPECT_EQ(k.recv(5000), std::to_string(1000 + CGOFUZZ_SHM_HEADER_SIZE));
+    EXPECT_EQ(k.recv(kArrives), "/dev/null");
+    EXPECT_EQ(k.recv(kArrives), std::to_string(1000 + CGOFUZZ_SHM_HEADER_SIZE));
   }
   for (int fd = 3; fd <= 5; fd++) {
     if (saved[fd - 3] >= 0) {
@@ -108,7 +113,7 @@ TEST(WorkerClient, CrashIsSeenAsEofWithSignal) {
   Worker k;
   ASSERT_EQ(k.start("read -r l <&3; kill -SEGV $$"), 0);
   ASSERT_EQ(k.send("go\n"), 0);
-  EXPECT_EQ(k.recv(5000), "<eof>");
+  EXPECT_EQ(k.recv(kArrives), "<eof>");
   EXPECT_EQ(cgofuzz_worker_reap(&k.w, 5000), 1);
   ASSERT_TRUE(WIFSIGNALED(k.w.wait_status));
   EXPECT_EQ(WTERMSIG(k.w.wait_status), SIGSEGV);
@@ -123,7 +128,7 @@ TEST(WorkerClient, CrashIsSeenAsEofWithSignal) {
 TEST(WorkerClient, ExitStatusIsReportedLikeGo) {
   Worker k;
   ASSERT_EQ(k.start("exit 3"), 0);
-  EXPECT_EQ(k.recv(5000), "<eof>");
+  EXPECT_EQ(k.recv(kArrives), "<eof>");
   ASSERT_EQ(cgofuzz_worker_reap(&k.w, 5000), 1);
   char s[64];
   cgofuzz_wait_status_string(k.w.wait_status, s, sizeof s);
@@ -149,7 +154,7 @@ TEST(WorkerClient, HungWorkerIsInterruptedThenKilled) {
 TEST(WorkerClient, FloodWithoutNewlineIsAnError) {
   Worker k;
   ASSERT_EQ(k.start("head -c 200000 /dev/zero >&4; sleep 5"), 0);
-  EXPECT_EQ(k.recv(5000, 1000), "<eof>");
+  EXPECT_EQ(k.recv(kArrives, 1000), "<eof>");
   EXPECT_NE(std::string(k.err.msg).find("longer than 1000"), std::string::npos)
       << k.err.msg;
 }
@@ -172,7 +177,7 @@ TEST(WorkerClient, RestartReusesSharedMemory) {
   ASSERT_EQ(k.start("exit 0"), 0);
   cgofuzz_worker_stop(&k.w, 1000);
   ASSERT_EQ(k.start("od -A n -t d8 -N 8 /proc/self/fd/5 | tr -d ' ' >&4"), 0);
-  EXPECT_EQ(k.recv(5000), "42");
+  EXPECT_EQ(k.recv(kArrives), "42");
 }
 
 } // namespace
@@ -193,7 +198,7 @@ TEST(WorkerClient, StderrIsDrainedAndItsTailKept) {
                     "echo; echo last words >&2; echo ready >&4; sleep 5"),
             0)
       << k.err.msg;
-  EXPECT_EQ(k.recv(10000), "ready");
+  EXPECT_EQ(k.recv(kArrives), "ready");
   cgofuzz_worker_stop(&k.w, 100);
   std::string t = Tail(k.w);
   EXPECT_EQ(t.size(), CGOFUZZ_WORKER_TAIL);
@@ -218,7 +223,7 @@ TEST(WorkerClient, StderrIsCopiedToStderrFd) {
   ASSERT_EQ(cgofuzz_worker_start(&k.w, "/bin/sh", argv, nullptr, nullptr, -1,
                                  p[1], &k.err),
             0);
-  EXPECT_EQ(k.recv(5000), "done");
+  EXPECT_EQ(k.recv(kArrives), "done");
   EXPECT_EQ(cgofuzz_worker_reap(&k.w, 5000), 1);
   cgofuzz_worker_stop(&k.w, 100);
   close(p[1]);

@@ -1,9 +1,9 @@
 /*
- * obj_probe.c: prints what the coordinator reads from a binary without
+ * objfile_probe.c: prints what the coordinator reads from a binary without
  * running it (coord.h), for tests/objfile: Go test binaries cross-built
  * for macOS (Mach-O) and linux/arm64, which cannot run here.
  *
- *   obj_probe BINARY [TARGET DICTOUT]
+ *   objfile_probe BINARY [TARGET DICTOUT]
  *
  * prints "go <version>" (or "go - <rc> <error>"), "module <path>",
  * "counters <go counter bytes>", "sancov <C counter bytes>"; with TARGET,
@@ -17,7 +17,7 @@
 
 int main(int argc, char **argv) {
   if (argc != 2 && argc != 4) {
-    fprintf(stderr, "usage: obj_probe BINARY [TARGET DICTOUT]\n");
+    fprintf(stderr, "usage: objfile_probe BINARY [TARGET DICTOUT]\n");
     return 2;
   }
   const char *bin = argv[1];

@@ -1,0 +1,12 @@
+# cgofuzz_unit, the unit tests (one gtest file per module): from
+# tests/CMakeLists.txt, and alone for a cross build (CGOFUZZ_TESTS=UNIT in
+# the top CMakeLists.txt), where GoogleTest is built from its sources.
+file(GLOB CGOFUZZ_UNIT_SRC CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/*.cc)
+add_executable(cgofuzz_unit ${CGOFUZZ_UNIT_SRC})
+if(TARGET GTest::gtest_main)
+  target_link_libraries(cgofuzz_unit PRIVATE cgofuzz GTest::gtest_main m)
+else()
+  target_link_libraries(cgofuzz_unit PRIVATE cgofuzz gtest_main m)
+endif()
+target_compile_definitions(cgofuzz_unit PRIVATE
+  CGOFUZZ_TESTDATA="${CMAKE_SOURCE_DIR}/testdata")
