@@ -139,7 +139,8 @@ def limit_memory():
 
 def reproduce(bug, binary, pkg, name):
     """Runs testdata/fuzz/T/name of pkg through the test binary: (the bug's
-    signature matched, the output)."""
+    signature matched, the output, the exit status: None when it ran over
+    its time)."""
     timeout = HANG_REPRO if bug["kind"] == "hang" else 120
     argv = [binary, "-test.count=1", "-test.timeout=%ds" % timeout,
             "-test.run=^%s$/^%s$" % (bug["target"], re.escape(name))]
@@ -151,7 +152,21 @@ def reproduce(bug, binary, pkg, name):
         out, rc = r.stdout + r.stderr, r.returncode
     except subprocess.TimeoutExpired as e:
         out, rc = "%s" % e, None
-    return rc not in (0, None) and bug["re"].search(out) is not None, out
+    return rc not in (0, None) and bug["re"].search(out) is not None, out, rc
+
+
+def other_failure(rc, out, engine_out):
+    """A report row's words for a written input that is not the bug: what
+    its re-run printed, or, when the re-run passed or ran over its time
+    (a hang or a memory blow-up on a loaded machine that the input alone
+    does not repeat), what the engine said when it wrote it."""
+    if rc == 0:
+        return "written input passes when re-run; the engine said: %s" % (
+            failure_line(engine_out))
+    if rc is None:
+        return "re-run over its time; the engine said: %s" % (
+            failure_line(engine_out))
+    return "another failure: %s" % failure_line(out)
 
 
 def failure_line(out):
@@ -207,7 +222,7 @@ class Bench:
         os.makedirs(corpus)
         shutil.copy(os.path.join(bug["dir"], "crasher"),
                     os.path.join(corpus, "crasher"))
-        ok, out = reproduce(bug, binary, pkg, "crasher")
+        ok, out, _ = reproduce(bug, binary, pkg, "crasher")
         shutil.rmtree(d, ignore_errors=True)
         return ok, out
 
@@ -301,10 +316,10 @@ class Bench:
             t, note = None, "a failure, no input written: %s" % (
                 failure_line(r.out))
         else:
-            ok, out = reproduce(bug, binary, pkg, m.group(2))
+            ok, out, rc = reproduce(bug, binary, pkg, m.group(2))
             t = r.found if ok else None
             note = ("reproduces (exit at %.1fs)" % r.wall if ok else
-                    "another failure: %s" % failure_line(out))
+                    other_failure(rc, out, r.out))
         shutil.rmtree(d, ignore_errors=True)
         return t, note
 
@@ -335,11 +350,12 @@ class Bench:
             if name is None:
                 t, note = None, why
             else:
-                ok, out = reproduce(bug, self.bins[bug["name"]], pkg, name)
+                ok, out, rc = reproduce(bug, self.bins[bug["name"]], pkg,
+                                        name)
                 t = r.found if ok else None
                 note = ("%s reproduces (converted)" % os.path.basename(
                     found[0]).split("-")[0] if ok else
-                    "another failure: %s" % failure_line(out))
+                    other_failure(rc, out, r.out))
         shutil.rmtree(d, ignore_errors=True)
         return t, note
 
