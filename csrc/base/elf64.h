@@ -31,7 +31,6 @@
 #define PF_R 4
 #define SHT_SYMTAB 2
 #define SHT_NOBITS 8
-#define SHF_WRITE 0x1
 #define SHF_ALLOC 0x2
 #define SHF_EXECINSTR 0x4
 #define STT_OBJECT 1

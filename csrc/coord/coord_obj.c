@@ -185,8 +185,7 @@ static int elf_read(cgofuzz_obj *o, const char *path, bool symbols,
                           .in_file = sh.sh_type != SHT_NOBITS &&
                                      (sh.sh_flags & SHF_ALLOC) &&
                                      in_file(o, sh.sh_offset, sh.sh_size),
-                          .code = (sh.sh_flags & SHF_EXECINSTR) != 0,
-                          .write = (sh.sh_flags & SHF_WRITE) != 0};
+                          .code = (sh.sh_flags & SHF_EXECINSTR) != 0};
     snprintf(s.name, sizeof s.name, "%s", name ? name : "");
     if (add_sect(o, &s) != 0)
       return cgofuzz_errf(err, 0, "out of memory");
@@ -316,8 +315,7 @@ static int macho_read(cgofuzz_obj *o, const char *path, bool symbols,
             .off = ms.offset,
             .in_file = !zero && in_file(o, ms.offset, ms.size),
             .code = (ms.flags & (S_ATTR_PURE_INSTRUCTIONS |
-                                 S_ATTR_SOME_INSTRUCTIONS)) != 0,
-            .write = (sg.initprot & VM_PROT_WRITE) != 0};
+                                 S_ATTR_SOME_INSTRUCTIONS)) != 0};
         memcpy(s.name, ms.sectname, MACHO_NAME); /* not NUL-terminated */
         s.name[MACHO_NAME] = '\0';
         if (add_sect(o, &s) != 0)

@@ -5,15 +5,17 @@
  *
  *   objfile_probe BINARY [TARGET DICTOUT]
  *
- * prints "go <version>" (or "go - <rc> <error>"), "module <path>",
- * "counters <go counter bytes>", "sancov <C counter bytes>"; with TARGET,
- * takes the dictionary of its code and data (cgofuzz_coord_dict_from_binary:
- * go tool objdump from $PATH) into DICTOUT and prints "dict <tokens>" or
- * "dict error: <message>".
+ * prints "format <ELF|Mach-O> <arch>" (coord_obj.c's reading; "format -
+ * <error>" when it cannot), "go <version>" (or "go - <rc> <error>"), "module
+ * <path>", "counters <go counter bytes>", "sancov <C counter bytes>"; with
+ * TARGET, takes the dictionary of its code and data
+ * (cgofuzz_coord_dict_from_binary: go tool objdump from $PATH) into DICTOUT and
+ * prints "dict <tokens>" or "dict error: <message>".
  */
 #include <stdio.h>
 
 #include "coord.h"
+#include "coord_obj_internal.h"
 
 int main(int argc, char **argv) {
   if (argc != 2 && argc != 4) {
@@ -23,6 +25,15 @@ int main(int argc, char **argv) {
   const char *bin = argv[1];
   char v[256];
   cgofuzz_err err = {0};
+  cgofuzz_obj o;
+  if (cgofuzz_obj_open(&o, bin, true, &err) == 0) {
+    printf("format %s %s\n", cgofuzz_obj_format_name(&o),
+           cgofuzz_obj_arch_name(&o));
+    cgofuzz_obj_close(&o);
+  } else {
+    printf("format - %s\n", err.msg);
+  }
+  err = (cgofuzz_err){0};
   int rc = cgofuzz_coord_binary_goversion(bin, v, sizeof v, &err);
   if (rc == 1)
     printf("go %s\n", v);

@@ -138,6 +138,7 @@ def test_build_info_and_counters(probe, go, built, platform):
     want_os = "Mach-O" if platform.startswith("darwin") else "ELF"
     assert file_kind(binary) == (want_os, platform.split("/")[1])
     got = probe_run(probe, binary)
+    assert got["format"] == "%s %s" % file_kind(binary), got
     assert got["go"] == version, got
     assert got["module"] == "example.com/godict", got
     assert int(got["counters"]) == nm_counters(go, binary) > 0, got
@@ -201,6 +202,7 @@ def test_c_counters(probe, tool, tmp_path, target):
                        str(src), "-o", obj + ".host.o"])
     assert ref.rc == 0, str(ref)
     host = probe_run(probe, obj + ".host.o")
+    assert got["format"] == "%s %s" % file_kind(obj), got
     assert got["counters"] == "0" and int(got["sancov"]) > 0, got
     assert got["sancov"] == host["sancov"], (got, host)
 
@@ -226,4 +228,5 @@ def test_bad_files_named(probe, built, tmp_path):
         p.write_bytes(data)
         got = probe_run(probe, str(p), "FuzzLoop", str(tmp_path / "d.txt"))
         assert got["go"].startswith("- -1 %s: %s" % (p, why)), (name, got)
+        assert got["format"].startswith("- %s: %s" % (p, why)), (name, got)
         assert got["counters"] == "0" and got["dict"].startswith("error: "), got
