@@ -249,9 +249,14 @@ static reg *reg_get(walker *w, const char *s, size_t n, bool create) {
   return r;
 }
 
-static const reg *reg_fresh(walker *w, const char *name, int kind) {
-  const reg *r = reg_get(w, name, strlen(name), false);
+/* Register s[0..n) if it holds a value of that kind, loaded recently. */
+static const reg *reg_fresh_n(walker *w, const char *s, size_t n, int kind) {
+  const reg *r = reg_get(w, s, n, false);
   return r && r->kind == kind && w->at - r->at <= REG_AGE ? r : NULL;
+}
+
+static const reg *reg_fresh(walker *w, const char *name, int kind) {
+  return reg_fresh_n(w, name, strlen(name), kind);
 }
 
 /* Parses "$imm" (hex or decimal, optional sign). */
@@ -670,11 +675,6 @@ static void set_addr(walker *w, reg *r, uint64_t v) {
   r->v = v;
   if (in_strdata(w, v))
     add_pend(w, &w->pend, &w->npend, &w->cap_pend, v);
-}
-
-static const reg *reg_fresh_n(walker *w, const char *s, size_t n, int kind) {
-  const reg *r = reg_get(w, s, n, false);
-  return r && r->kind == kind && w->at - r->at <= REG_AGE ? r : NULL;
 }
 
 /* "DISP<suffix>", a displacement relative to the instruction: amd64's
