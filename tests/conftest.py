@@ -33,6 +33,13 @@ def _required(name):
 
 
 @pytest.fixture(scope="session")
+def required_env():
+    """required_env("VAR") -> its value (a path ctest set, such as a probe
+    program's), or the case fails saying to run it through ctest."""
+    return _required
+
+
+@pytest.fixture(scope="session")
 def source_dir():
     return os.environ.get("CGOFUZZ_SOURCE_DIR") or os.path.dirname(TESTS)
 

@@ -32,11 +32,8 @@ func FuzzX(f *testing.F) {
 
 
 @pytest.fixture(scope="session")
-def probe():
-    path = os.environ.get("CGOFUZZ_GOVER_PROBE")
-    if not path:
-        pytest.fail("CGOFUZZ_GOVER_PROBE is not set: run this suite through ctest")
-    return path
+def probe(required_env):
+    return required_env("CGOFUZZ_GOVER_PROBE")
 
 
 def toolchain_go(go, version):

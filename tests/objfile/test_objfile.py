@@ -15,9 +15,7 @@ linux/amd64 binary gives too (tests/godict). tests/cgofuzz_objfile_probe
 (objfile_probe.c) prints what the coordinator reads.
 """
 import os
-import re
 import shutil
-import subprocess
 
 import pytest
 
@@ -40,11 +38,8 @@ PLATFORMS = ["darwin/arm64", "darwin/amd64", "linux/arm64", "linux/amd64"]
 
 
 @pytest.fixture(scope="session")
-def probe():
-    path = os.environ.get("CGOFUZZ_OBJ_PROBE")
-    if not path:
-        pytest.fail("CGOFUZZ_OBJ_PROBE is not set: run this suite through ctest")
-    return path
+def probe(required_env):
+    return required_env("CGOFUZZ_OBJ_PROBE")
 
 
 @pytest.fixture(scope="session")
