@@ -165,8 +165,12 @@ def story(res):
 
 def engine(cfpython, job):
     """Runs one engine step (tests/clusterfuzz/cf_engine.py); its result.
-    The engine raising (a time-out, a failed merge) fails the case."""
+    The engine raising (a time-out, a failed merge) fails the case. It runs
+    in the job's workdir: the engine runs targets where it stands, and the
+    real libFuzzer's at-exit leak report (-detect_leaks=0 with
+    LeakSanitizer on) writes an empty crash-da39a3ee... there."""
     r = testlib.run([cfpython, DRIVER, json.dumps(job)],
+                    cwd=job.get("workdir"),
                     timeout=job.get("max_time", 60) + 300)
     try:
         res = json.loads(r.stdout.strip().splitlines()[-1])
