@@ -9,7 +9,6 @@ the module cache (scripts/install-deps.sh fetches them; a missing one is a
 visible skip, nothing is downloaded here) and the machine's go.
 """
 import os
-import shutil
 import subprocess
 
 import pytest
