@@ -1024,15 +1024,6 @@ static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
     if (w->str_hi == ~0ull)
       w->str_lo = w->str_hi = 0;
   }
-  w->names = calloc(e->nsym ? e->nsym : 1, sizeof *w->names);
-  if (!w->names) {
-    cgofuzz_errf(err, 0, "out of memory");
-    return -1;
-  }
-  for (size_t i = 0; i < e->nsym; i++)
-    if (e->sym[i].name[0])
-      w->names[w->nnames++] = (named){e->sym[i].name, e->sym[i].value};
-  qsort(w->names, w->nnames, sizeof *w->names, by_name);
   w->obj = e;
   w->d = d;
   w->arm64 = e->arch == CGOFUZZ_ARCH_ARM64;
@@ -1042,6 +1033,21 @@ static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
     cgofuzz_errf(err, 0, "out of memory");
     return -1;
   }
+  return 0;
+}
+
+/* The symbols by name, for the operands objdump prints as sym+off(SB)
+ * (every address of a Mach-O file; data objects' on ELF): built when
+ * objdump's output is read, not at start, where only the data is. */
+static int index_names(walker *w) {
+  const cgofuzz_obj *e = w->obj;
+  w->names = calloc(e->nsym ? e->nsym : 1, sizeof *w->names);
+  if (!w->names)
+    return -1;
+  for (size_t i = 0; i < e->nsym; i++)
+    if (e->sym[i].name[0])
+      w->names[w->nnames++] = (named){e->sym[i].name, e->sym[i].value};
+  qsort(w->names, w->nnames, sizeof *w->names, by_name);
   return 0;
 }
 
@@ -1174,6 +1180,8 @@ int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *j, bool block,
   /* Parse what it wrote, a line at a time. */
   walker *w = &j->w;
   w->src = CGOFUZZ_DICT_MODULE;
+  if (index_names(w) != 0)
+    w->oom = true;
   rewind(j->out);
   char *line = NULL;
   size_t cap = 0;
