@@ -87,17 +87,17 @@ typedef struct {
   uint64_t n_value;
 } macho_nlist;
 
-/* Copies n bytes at file offset off into out; false when outside. */
-static bool copy_at(const cgofuzz_obj *o, uint64_t off, void *out, size_t n) {
-  if (off > o->len || n > o->len - off)
-    return false;
-  memcpy(out, o->map + off, n);
-  return true;
-}
-
 /* Whether [off, off + n) lies in the file. */
 static bool in_file(const cgofuzz_obj *o, uint64_t off, uint64_t n) {
   return off <= o->len && n <= o->len - off;
+}
+
+/* Copies n bytes at file offset off into out; false when outside. */
+static bool copy_at(const cgofuzz_obj *o, uint64_t off, void *out, size_t n) {
+  if (!in_file(o, off, n))
+    return false;
+  memcpy(out, o->map + off, n);
+  return true;
 }
 
 /* The NUL-terminated name at strtab[idx] of a table of size n at file
@@ -258,14 +258,15 @@ static int macho_symbols(cgofuzz_obj *o, const macho_symtab *st) {
         name, nl.n_value, 0, s->code ? CGOFUZZ_SYM_FUNC : CGOFUZZ_SYM_OBJECT};
   }
   qsort(pl, o->nsym, sizeof *pl, by_address);
-  for (size_t k = 0; k < o->nsym; k++) {
+  /* From the last: end is the next higher address in the same section
+   * (symbols at one address share it), or the section's end. */
+  uint64_t end = 0;
+  for (size_t k = o->nsym; k-- > 0;) {
     const cgofuzz_obj_sect *s = &o->sect[pl[k].sect - 1];
-    uint64_t end = s->addr + s->size;
-    for (size_t m = k + 1; m < o->nsym && pl[m].sect == pl[k].sect; m++)
-      if (pl[m].value > pl[k].value) {
-        end = pl[m].value;
-        break;
-      }
+    if (k + 1 == o->nsym || pl[k + 1].sect != pl[k].sect)
+      end = s->addr + s->size;
+    else if (pl[k + 1].value > pl[k].value)
+      end = pl[k + 1].value;
     o->sym[pl[k].sym].size = end > pl[k].value ? end - pl[k].value : 0;
   }
   free(pl);
