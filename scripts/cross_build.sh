@@ -11,7 +11,7 @@
 # qemu-user (aarch64-linux-musl: tests/cross runs them).
 #
 # Each target builds in build-cross/<TARGET>/ ($CGOFUZZ_CROSS_OUT instead
-# of build-cross; cmake, tests off); the script fails on the first warning
+# of build-cross; cmake, tests off but for --unit); the script fails on the first warning
 # or error and prints what it built.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -229,34 +229,30 @@ static uint64_t text_offset(const Elf64_Phdr *ph, size_t n, uint64_t a) {
   return 0;
 }
 
-static int read_image(const char *path, image *im, cgofuzz_err *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return cgofuzz_errf(err, 0, "cannot open %s: %s", path, strerror(errno));
-  struct stat st;
-  int rc = 0;
-  if (fstat(fileno(f), &st) != 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr) ||
-      (size_t)st.st_size > MAX_IMAGE)
-    rc = cgofuzz_errf(err, 0, "%s: not an executable of a usable size", path);
-  else if (!(im->p = malloc((size_t)st.st_size)))
-    rc = cgofuzz_errf(err, 0, "out of memory");
-  else if (fread(im->p, 1, (size_t)st.st_size, f) != (size_t)st.st_size)
-    rc = cgofuzz_errf(err, 0, "cannot read %s", path);
-  im->n = (size_t)st.st_size;
-  fclose(f);
-  return rc;
+/* The image to patch: a copy of the file obj maps (read once, for its
+ * symbols and for the bytes the copy changes). */
+static int copy_image(const cgofuzz_obj *obj, const char *path, image *im,
+                      cgofuzz_err *err) {
+  if (obj->len < sizeof(Elf64_Ehdr) || obj->len > MAX_IMAGE)
+    return cgofuzz_errf(err, 0, "%s: not an executable of a usable size", path);
+  if (!(im->p = malloc(obj->len)))
+    return cgofuzz_errf(err, 0, "out of memory");
+  memcpy(im->p, obj->map, obj->len);
+  im->n = obj->len;
+  return 0;
 }
 
 int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
                       size_t trace_size, cgofuzz_cmp_patched *info,
                       cgofuzz_err *err) {
   image im = {0};
-  cgofuzz_obj obj = {0}; /* the same file, read for its symbols */
+  cgofuzz_obj obj = {0}; /* the binary: its symbols, and im's bytes */
   cgofuzz_buf code = {0};
   FILE *f = NULL;
   int rc = -1;
   memset(info, 0, sizeof *info);
-  if (read_image(binary, &im, err) != 0)
+  if (cgofuzz_obj_open(&obj, binary, true, err) != 0 ||
+      copy_image(&obj, binary, &im, err) != 0)
     goto done;
   Elf64_Ehdr *eh = (Elf64_Ehdr *)im.p;
   if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
@@ -308,8 +304,6 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
     goto done;
   }
   uint64_t hook_at[N_HOOKS] = {0}, stub_at[N_HOOKS] = {0};
-  if (cgofuzz_obj_open(&obj, binary, true, err) != 0)
-    goto done;
   for (size_t i = 0; i < N_HOOKS; i++) {
     uint64_t a = find_func(&obj, hooks[i].name);
     if (!a)
