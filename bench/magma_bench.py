@@ -87,6 +87,7 @@ it; campaign directories (logs, corpora, crash files, canary timelines)
 stay in bench/.cache/magma/runs/<stamp>/.
 """
 import argparse
+import hashlib
 import concurrent.futures
 import datetime
 import json
@@ -380,57 +381,107 @@ def build_magma_runtime(env, magma, out, blog, reset):
 
 
 def build_target(env, target, magma, work, out, blog, jobs):
-    """The target's Magma build.sh, minus what the harness does not need."""
+    """The target's Magma build.sh, minus what the harness does not need,
+    up to the harness's link (link_harness)."""
     mk = "make -j%d" % jobs
-    h = TARGETS[target]["harness"]
     if target == "libpng":
         run("autoreconf -f -i", cwd=work, env=env, logf=blog)
         run("./configure --with-libpng-prefix=MAGMA_ --disable-shared",
             cwd=work, env=env, logf=blog)
         run(mk + " libpng16.la", cwd=work, env=env, logf=blog)
-        run('$CXX $CXXFLAGS $HARNESS_FLAGS -std=c++11 -I. contrib/oss-fuzz/'
-            'libpng_read_fuzzer.cc -o "$OUT/%s" $LDFLAGS .libs/libpng16.a '
-            '$LIBS $LIB_FUZZING_ENGINE -lz' % h, cwd=work, env=env,
-            logf=blog)
     elif target == "lua":
-        env = dict(env)
-        env["CFLAGS"] += " -include %s" % os.path.join(
-            HERE, "lua", "fuzz_lua_sandbox.h")
-        run(mk + " liblua.a", cwd=work, env=env, logf=blog)
-        run('$CC $CFLAGS $HARNESS_FLAGS -I. %s -o "$OUT/%s" $LDFLAGS liblua.a $LIBS '
-            '$LIB_FUZZING_ENGINE -lm -ldl' % (
-                os.path.join(HERE, "lua", "fuzz_lua.c"), h),
-            cwd=work, env=env, logf=blog)
+        run(mk + " liblua.a", cwd=work, env=lua_env(env), logf=blog)
     elif target == "libxml2":
         run("./autogen.sh --with-http=no --with-python=no --with-lzma=yes "
             "--with-threads=no --disable-shared", cwd=work, env=env,
             logf=blog)
         run(mk + " libxml2.la", cwd=work, env=env, logf=blog)
+    elif target == "sqlite3":
+        bdir = os.path.join(work, "magma-work")
+        os.makedirs(bdir, exist_ok=True)
+        run("../configure --disable-shared --enable-rtree", cwd=bdir,
+            env=sqlite_env(env), logf=blog)
+        run(mk + " libsqlite3.la", cwd=bdir, env=sqlite_env(env), logf=blog)
+    else:
+        raise Fail("no build recipe for " + target)
+
+
+def lua_env(env):
+    env = dict(env)
+    env["CFLAGS"] += " -include %s" % os.path.join(
+        HERE, "lua", "fuzz_lua_sandbox.h")
+    return env
+
+
+def sqlite_env(env):
+    env = dict(env)
+    env["CFLAGS"] += (
+        " -DSQLITE_MAX_LENGTH=128000000 -DSQLITE_MAX_SQL_LENGTH=128000000"
+        " -DSQLITE_MAX_MEMORY=25000000"
+        " -DSQLITE_PRINTF_PRECISION_LIMIT=1048576 -DSQLITE_DEBUG=1"
+        " -DSQLITE_MAX_PAGE_COUNT=16384")
+    return env
+
+
+def link_harness(env, target, work, blog):
+    """Compiles the harness and links it with the target's library, the
+    canary runtime and the engine: the one step that depends on the
+    engine's own code, redone alone when only that changed."""
+    h = TARGETS[target]["harness"]
+    if target == "libpng":
+        run('$CXX $CXXFLAGS $HARNESS_FLAGS -std=c++11 -I. contrib/oss-fuzz/'
+            'libpng_read_fuzzer.cc -o "$OUT/%s" $LDFLAGS .libs/libpng16.a '
+            '$LIBS $LIB_FUZZING_ENGINE -lz' % h, cwd=work, env=env,
+            logf=blog)
+    elif target == "lua":
+        run('$CC $CFLAGS $HARNESS_FLAGS -I. %s -o "$OUT/%s" $LDFLAGS liblua.a $LIBS '
+            '$LIB_FUZZING_ENGINE -lm -ldl' % (
+                os.path.join(HERE, "lua", "fuzz_lua.c"), h),
+            cwd=work, env=lua_env(env), logf=blog)
+    elif target == "libxml2":
         run('$CXX $CXXFLAGS $HARNESS_FLAGS -std=c++11 -Iinclude/ -I"$TARGET/libxml2/src/" '
             '"$TARGET/libxml2/src/%s.cc" -o "$OUT/%s" .libs/libxml2.a '
             '$LDFLAGS $LIBS $LIB_FUZZING_ENGINE -lz -llzma' % (h, h),
             cwd=work, env=env, logf=blog)
     elif target == "sqlite3":
-        env = dict(env)
-        env["CFLAGS"] += (
-            " -DSQLITE_MAX_LENGTH=128000000 -DSQLITE_MAX_SQL_LENGTH=128000000"
-            " -DSQLITE_MAX_MEMORY=25000000"
-            " -DSQLITE_PRINTF_PRECISION_LIMIT=1048576 -DSQLITE_DEBUG=1"
-            " -DSQLITE_MAX_PAGE_COUNT=16384")
-        bdir = os.path.join(work, "magma-work")
-        os.makedirs(bdir, exist_ok=True)
-        run("../configure --disable-shared --enable-rtree", cwd=bdir,
-            env=env, logf=blog)
-        run(mk + " libsqlite3.la", cwd=bdir, env=env, logf=blog)
         run('$CC $CFLAGS $HARNESS_FLAGS -I. ../test/ossfuzz.c ./sqlite3.o -o "$OUT/%s" '
             '$LDFLAGS $LIBS $LIB_FUZZING_ENGINE -pthread -ldl -lm' % h,
-            cwd=bdir, env=env, logf=blog)
+            cwd=os.path.join(work, "magma-work"), env=sqlite_env(env),
+            logf=blog)
     else:
         raise Fail("no build recipe for " + target)
 
 
+def engine_digest(args, engine):
+    """What identifies the engine linked into a harness: libFuzzer comes
+    with clang (its version is part of the key); cgofuzz's is the runtime
+    libraries `cgofuzz cc` links, found as it finds them (CGOFUZZ_LIBDIR,
+    else beside the binary's install or build tree). Without this a rebuilt
+    engine would leave every harness linked with the old one."""
+    if engine == "libfuzzer":
+        return subprocess.run([args.clang, "--version"], capture_output=True,
+                              text=True).stdout.splitlines()[0]
+    bindir = os.path.dirname(os.path.realpath(args.cgofuzz))
+    dirs = [os.environ.get("CGOFUZZ_LIBDIR")] if os.environ.get(
+        "CGOFUZZ_LIBDIR") else [os.path.join(bindir, "..", "lib", "cgofuzz"),
+                                os.path.join(bindir, "..", "lib"),
+                                os.path.join(bindir, "..")]
+    for d in dirs:
+        if os.path.exists(os.path.join(d, "libcgofuzz.a")):
+            h = hashlib.sha256()
+            for name in ("libcgofuzz.a", "libcgofuzz_main.a",
+                         "libcgofuzz_interceptors.a"):
+                f = os.path.join(d, name)
+                if os.path.exists(f):
+                    h.update(open(f, "rb").read())
+            return "cgofuzz runtime " + h.hexdigest()[:16]
+    raise Fail("cannot find libcgofuzz.a beside %s (set CGOFUZZ_LIBDIR)" %
+               args.cgofuzz)
+
+
 def build(args, magma, target, engine):
-    """cache/out/<engine>/<target>/<harness>; skipped when up to date."""
+    """cache/out/<engine>/<target>/<harness>; skipped when up to date,
+    only relinked when only the engine changed."""
     src = prepare_source(args, magma, target)
     out = os.path.join(args.cache, "out", engine, target)
     binary = os.path.join(out, TARGETS[target]["harness"])
@@ -438,26 +489,36 @@ def build(args, magma, target, engine):
     key = "%s\n%s\n%s reset=%s\n" % (
         open(os.path.join(src, ".magma-prepared")).read(), MAGMA_CFLAGS,
         engine, not args.no_reset)
-    if not args.rebuild and os.path.exists(stamp) and \
-            open(stamp).read() == key and os.path.exists(binary):
-        return binary, None
+    full = key + engine_digest(args, engine) + "\n"
+    old = open(stamp).read() if os.path.exists(stamp) else ""
     work = os.path.join(args.cache, "build", engine, target)
-    shutil.rmtree(work, ignore_errors=True)
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.copytree(src, work, symlinks=True)
-    os.makedirs(out)
     blog = os.path.join(args.cache, "logs", "%s-%s-build.log" % (
         target, engine))
-    open(blog, "w").close()
     env = engine_env(args, engine, magma, out)
+    if not args.rebuild and old == full and os.path.exists(binary):
+        return binary, None
     t0 = time.time()
-    log("building %s with %s (log: %s)" % (target, engine, blog))
-    build_magma_runtime(env, magma, out, blog, not args.no_reset)
-    build_target(env, target, magma, work, out, blog, args.make_jobs)
+    if not args.rebuild and old.startswith(key) and os.path.isdir(work):
+        log("relinking %s with %s (the engine changed; log: %s)" % (
+            target, engine, blog))
+        with open(blog, "a") as f:
+            f.write("\n# relink: %s" % full.splitlines()[-1])
+        build_magma_runtime(env, magma, out, blog, not args.no_reset)
+        link_harness(env, target, work, blog)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(src, work, symlinks=True)
+        os.makedirs(out)
+        open(blog, "w").close()
+        log("building %s with %s (log: %s)" % (target, engine, blog))
+        build_magma_runtime(env, magma, out, blog, not args.no_reset)
+        build_target(env, target, magma, work, out, blog, args.make_jobs)
+        link_harness(env, target, work, blog)
     if not os.path.exists(binary):
         raise Fail("%s: no %s after the build" % (target, binary))
     with open(stamp, "w") as f:
-        f.write(key)
+        f.write(full)
     secs = time.time() - t0
     log("built %s (%s) in %.0f s" % (target, engine, secs))
     return binary, secs

@@ -139,22 +139,37 @@ size_t cgofuzz_cov_section_size(const char *binary, const char *section);
  *    that byte), relative to the corpus mean, clamped to [1/4, 4];
  *  - recency: up to x4 for an entry that was added or found new coverage
  *    recently, decaying as 1 + 3*T/(T+age) with T = 10 s;
- *  - fatigue: divided by 1 + (calls since its last find)/256, so that an
- *    entry that found nothing for long yields to others, never below 1/16;
+ *  - fatigue: divided by 1 + (calls since its last find)/256 (a call is
+ *    at most FUZZ_SLICE_NS, so 256 calls are up to 2.6 s of fuzzing), so
+ *    that an entry that found nothing for long yields to others, never
+ *    below 1/16;
+ *  - speed: AFL's steps on the entry's time per exec (measured over its
+ *    own calls) against the corpus's: x3, x2, x1.5 under 1/4, 1/3, 1/2 of
+ *    it, x1/2, x1/4, x1/10 over 2, 3, 4 times it. Weighted by rarity
+ *    alone, the slow inputs that reach the most code took the picks, and
+ *    Magma's lua ran 4 times fewer execs for the same coverage;
  *  - redundancy: /8 for a starting entry (seed, testdata, cache) whose
  *    warm-up run added no coverage to what the entries run before it had,
  *    until it is the parent of a find (libFuzzer keeps only the inputs that
  *    add features; such an entry is kept, but gets little energy).
- * Entries never picked yet go first, in insertion order, except redundant
- * ones: 1,066 sqlite3 seeds at a 100 ms call each would otherwise take the
- * first two minutes of a one-worker run (Magma's sqlite3). Weights are
- * recomputed at most every 500 ms or when the corpus grows, so a pick costs
- * one O(entries) scan; the coordinator makes ~10 picks/s per worker. */
+ * Every pick is by weight, a new entry's included: nothing is queued. New
+ * entries used to go first, in insertion order; while finds came every
+ * few hundred execs that queue never emptied, and an older entry with rare
+ * coverage waited seconds for its turn (Magma's libpng: the one seed with
+ * a PLTE chunk, where PNG003 is, got under 0.1% of the first second's
+ * execs; weighted picks of 10 ms calls brought PNG003's median time to
+ * trigger from 1.7 s to 0.1 s, bench/results/2026-11-27-sched-ab.md).
+ * A new entry still weighs much: its new coverage is rare and its recency
+ * x4. Weights are recomputed at most every 500 ms or when the corpus grows,
+ * so a pick costs one O(entries) scan; the coordinator makes up to ~100
+ * picks/s per worker (FUZZ_SLICE_NS). */
 typedef struct cgofuzz_sched_entry {
   uint32_t *feat; /* indexes of nonzero coverage bytes, owned */
   size_t n_feat;
   uint64_t calls, calls_at_find;
   int64_t last_find_ms; /* when added, or last found new coverage */
+  uint64_t execs;       /* execs of its plain calls, and their time: */
+  int64_t ns;           /* its speed (0 execs: not known, counts 1) */
   double weight;
   bool redundant; /* its warm-up added no coverage (and no find since) */
   bool failing;   /* it fails itself (a run that goes on after failures) */
@@ -164,11 +179,12 @@ typedef struct cgofuzz_sched {
   cgofuzz_sched_entry *e;
   size_t n, cap;
   uint32_t *hits; /* per coverage byte: entries hitting it */
+  uint64_t execs; /* over all entries' plain calls: the mean speed */
+  int64_t ns;
   size_t hits_len;
   double total;
   int64_t computed_ms;
   bool dirty;
-  size_t next_new; /* entries below this have been picked at least once */
   uint64_t rng;
 } cgofuzz_sched;
 
@@ -185,16 +201,17 @@ void cgofuzz_sched_redundant(cgofuzz_sched *s, size_t i);
 void cgofuzz_sched_failing(cgofuzz_sched *s, size_t i);
 /* Whether entry i failed (cgofuzz_sched_failing). */
 bool cgofuzz_sched_is_failing(const cgofuzz_sched *s, size_t i);
+/* A plain call of entry i ran execs inputs in ns nanoseconds. */
+void cgofuzz_sched_timed(cgofuzz_sched *s, size_t i, int64_t execs, int64_t ns);
 /* Entry i was the parent of an input that found new coverage. */
 void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms);
 /* Seeds the weighted picks. Without it the first weighted pick seeds from
  * GODEBUG=fuzzseed=N if set, else from an address (random per run). */
 void cgofuzz_sched_seed(cgofuzz_sched *s, uint64_t seed);
-/* The next entry to fuzz, among [0, s->n). */
+/* The next entry to fuzz, among [0, s->n), counted as a call of it. */
 size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms);
 /* A pick by weight alone, for a call that is not a fuzz call of the entry
- * (a built value's base): no fresh entry is taken from its turn, nothing
- * is counted. */
+ * (a built value's base): nothing is counted. */
 size_t cgofuzz_sched_pick_weighted(cgofuzz_sched *s, int64_t now_ms);
 void cgofuzz_sched_free(cgofuzz_sched *s);
 
@@ -214,7 +231,16 @@ int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs);
 
 /* --- the coordinator's state (coord_loop.c, coord_min.c) */
 
-#define FUZZ_CALL_NS 100000000LL     /* Go's workerFuzzDuration */
+#define FUZZ_CALL_NS 100000000LL /* Go's workerFuzzDuration */
+/* A plain fuzz call's time on its entry (the worker stops sooner at a
+ * find). Go's coordinator gives each call 100 ms; at a C target's 500k
+ * execs/s that is 50k execs of one entry, and a young corpus got a handful
+ * of picks in its first second. 10 ms keeps the call's round trip (tens of
+ * microseconds for a C worker, about a hundred for a Go one) near 1% and
+ * gives 100 picks/s per worker (Magma's libpng: PNG006's median time to
+ * trigger 0.15 s against 0.75 s with 100 ms calls,
+ * bench/results/2026-11-27-sched-ab.md). */
+#define FUZZ_SLICE_NS 10000000LL
 #define PING_TIMEOUT_MS 120000       /* generous: TestMain/init may be slow */
 #define MAX_LINE ((size_t)512 << 20) /* replies carry Err and coverage */
 #define STOP_GRACE_MS 1000           /* Go's workerTimeoutDuration */

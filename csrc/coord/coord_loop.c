@@ -353,11 +353,8 @@ static void dispatch(coord *c, slot *s) {
     /* A dictionary call starts from a value built from an entry; the
      * slot keeps it, since replies are rebuilt from what was sent. A
      * comparison-feedback candidate is such a value, built already. Only
-     * a plain call takes the scheduler's turn: a fresh entry is fuzzed at
-     * once by the worker's own loop, whose comparison feedback (a C
-     * worker's) takes the next step of a magic (tests/lf's TWO harness
-     * needed 14k execs so, and missed 3 seeds in 10 in 3M execs when
-     * built calls took fresh entries' turns). */
+     * a plain call counts as a call of its entry (cgofuzz_sched_pick:
+     * the fatigue the weights use); the others pick by weight alone. */
     size_t parent;
     int64_t now = cgofuzz_mono_ms();
     if (cgofuzz_cmp_next(c, s, &parent) == 1) {
@@ -406,7 +403,7 @@ static void dispatch(coord *c, slot *s) {
     return;
   }
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
-  call.fuzz.timeout_ns = FUZZ_CALL_NS;
+  call.fuzz.timeout_ns = warmup ? FUZZ_CALL_NS : FUZZ_SLICE_NS;
   call.fuzz.limit = limit;
   call.fuzz.warmup = warmup || dict == DICT_CALL_EXACT || dict == DICT_CALL_CMP;
   if (c->mask_len && s->sent_gen != c->mask_gen) {

@@ -258,8 +258,11 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
                               c->mask_len);
       }
       warmup_done(c, r.coverage_data.has);
-    } else if (cov) {
-      new_coverage(c, s, count, &r.coverage_data);
+    } else {
+      if (!s->warmup && !s->dict)
+        cgofuzz_sched_timed(&c->sched, s->entry, count, r.total_duration_ns);
+      if (cov)
+        new_coverage(c, s, count, &r.coverage_data);
     }
   }
   cgofuzz_fuzz_resp_free(&r);

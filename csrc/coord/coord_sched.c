@@ -104,6 +104,38 @@ void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms) {
   s->dirty = true;
 }
 
+void cgofuzz_sched_timed(cgofuzz_sched *s, size_t i, int64_t execs,
+                         int64_t ns) {
+  if (i >= s->n || execs <= 0 || ns < 0)
+    return;
+  s->e[i].execs += (uint64_t)execs;
+  s->e[i].ns += ns;
+  s->execs += (uint64_t)execs;
+  s->ns += ns;
+}
+
+/* AFL's performance score steps (afl-fuzz's calculate_score), on an
+ * entry's time per exec against the corpus's. */
+static double speed(const cgofuzz_sched *s, const cgofuzz_sched_entry *e) {
+  if (!e->execs || !s->execs || s->ns <= 0)
+    return 1;
+  double r =
+      ((double)e->ns / (double)e->execs) / ((double)s->ns / (double)s->execs);
+  if (r > 4)
+    return 0.1;
+  if (r > 3)
+    return 0.25;
+  if (r > 2)
+    return 0.5;
+  if (r < 0.25)
+    return 3;
+  if (r < 1.0 / 3)
+    return 2;
+  if (r < 0.5)
+    return 1.5;
+  return 1;
+}
+
 static void recompute(cgofuzz_sched *s, int64_t now_ms) {
   double sum = 0;
   size_t with_cov = 0;
@@ -131,6 +163,7 @@ static void recompute(cgofuzz_sched *s, int64_t now_ms) {
     if (age < 0)
       age = 0;
     w *= 1 + 3 * RECENCY_MS / (RECENCY_MS + age);
+    w *= speed(s, e);
     double fat = 1 + (double)(e->calls - e->calls_at_find) / FATIGUE_CALLS;
     if (fat > 16)
       fat = 16;
@@ -190,14 +223,7 @@ size_t cgofuzz_sched_pick_weighted(cgofuzz_sched *s, int64_t now_ms) {
 size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms) {
   if (s->n == 0)
     return 0;
-  size_t pick;
-  while (s->next_new < s->n &&
-         (s->e[s->next_new].redundant || s->e[s->next_new].failing))
-    s->next_new++;
-  if (s->next_new < s->n)
-    pick = s->next_new++; /* a fresh entry gets fuzzed at once */
-  else
-    pick = cgofuzz_sched_pick_weighted(s, now_ms);
+  size_t pick = cgofuzz_sched_pick_weighted(s, now_ms);
   s->e[pick].calls++;
   return pick;
 }

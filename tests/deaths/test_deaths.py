@@ -169,7 +169,14 @@ def test_c_worker_leak(cgofuzz, cbin, tmp_path):
                                str(tmp_path), asan="detect_leaks=1")
     assert r.rc == 1, r
     assert "fuzzing process found a memory leak" in r.stdout, r
-    assert "Direct leak of 32 byte(s) in 1 object(s)" in r.stdout, r
+    # The leaking input ran twice (found, then confirmed, as libFuzzer
+    # does): LeakSanitizer reports the second run's 32 bytes, and the
+    # first run's too unless a stale copy of its pointer (a register or
+    # stack slot it scans) still reaches them, which varies with what ran
+    # before.
+    assert re.search(r"Direct leak of (32 byte\(s\) in 1|64 byte\(s\) "
+                     r"in 2) object\(s\)", r.stdout), r
+    assert "ctarget.c:25" in r.stdout, r
     assert len(files) == 1 and read(files[0]) == entry, (files, r)
     rr = replay(cbin, "FuzzLibFuzzer", files[0], pkg, timeout="10s",
                 env={"ASAN_OPTIONS": "detect_leaks=1"})
