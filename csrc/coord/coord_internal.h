@@ -144,8 +144,8 @@ size_t cgofuzz_cov_section_size(const char *binary, const char *section);
  *    that an entry that found nothing for long yields to others, never
  *    below 1/16;
  *  - speed: AFL's steps on the entry's time per exec (measured over its
- *    own calls) against the corpus's: x3, x2, x1.5 under 1/4, 1/3, 1/2 of
- *    it, x1/2, x1/4, x1/10 over 2, 3, 4 times it. Weighted by rarity
+ *    own calls) against the mean of the timed entries': x3, x2, x1.5 under 1/4,
+ * 1/3, 1/2 of it, x1/2, x1/4, x1/10 over 2, 3, 4 times it. Weighted by rarity
  *    alone, the slow inputs that reach the most code took the picks, and
  *    Magma's lua ran 4 times fewer execs for the same coverage;
  *  - redundancy: /8 for a starting entry (seed, testdata, cache) whose
@@ -179,8 +179,6 @@ typedef struct cgofuzz_sched {
   cgofuzz_sched_entry *e;
   size_t n, cap;
   uint32_t *hits; /* per coverage byte: entries hitting it */
-  uint64_t execs; /* over all entries' plain calls: the mean speed */
-  int64_t ns;
   size_t hits_len;
   double total;
   int64_t computed_ms;
@@ -246,6 +244,14 @@ int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs);
 #define STOP_GRACE_MS 1000           /* Go's workerTimeoutDuration */
 #define MAX_JOBS 8                   /* pending minimizations; more: as is */
 #define INTERESTING_MIN_NS 2000000000LL /* cap per interesting input */
+/* New interesting inputs are minimized (as Go does: smaller entries run
+ * faster and mutate to the point) only while that has taken at most
+ * 1/MIN_SHARE of the workers' time, or less than MIN_FREE_NS in all;
+ * past that they are kept as they are, as libFuzzer keeps them. On Magma's
+ * lua (10 KB inputs, each candidate a Lua run) minimization took 9 s of a
+ * one-worker 15 s run, which fuzzed for 5. */
+#define MIN_SHARE 5
+#define MIN_FREE_NS 1000000000LL
 #define MAX_DEATHS_IN_ROW 10 /* restarts without one good reply: give up */
 
 /* W_MIN: a Minimize call of the active job is in flight. */
@@ -439,6 +445,7 @@ typedef struct coord {
   mjob jobs[MAX_JOBS]; /* jobs[0] runs first; crashers are put in front */
   size_t n_jobs;
   bool job_running; /* jobs[0] has a call in flight */
+  int64_t min_ns;   /* time Minimize calls of interesting inputs took */
   char **fail_keys; /* -fuzzcontinue: sites already recorded */
   size_t n_fail_keys;
   size_t warmup_count, warmup_left, warmup_next;
@@ -580,6 +587,8 @@ void cgofuzz_coord_report_failure(coord *c, const char *path, const char *msg,
 /* Writes a crasher to testdata; ends the run unless -fuzzcontinue. */
 void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
                                   const cgofuzz_buf *msg);
+/* Whether a new interesting input may be minimized at now_ms (MIN_SHARE). */
+bool cgofuzz_coord_min_affordable(const coord *c, int64_t now_ms);
 /* Adds a new interesting input to the corpus, the cache, the scheduler. */
 void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
                                    const uint8_t *snap);

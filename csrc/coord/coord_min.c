@@ -494,6 +494,8 @@ void cgofuzz_mjob_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
     j->msg.len = 0;
     cgofuzz_buf_append(&j->msg, r.err, r.err_len);
   }
+  if (!j->crash && r.duration_ns > 0)
+    c->min_ns += r.duration_ns;
   bool out = false;
   if (j->timeout) {
     j->timeout -= r.duration_ns;

@@ -110,17 +110,16 @@ void cgofuzz_sched_timed(cgofuzz_sched *s, size_t i, int64_t execs,
     return;
   s->e[i].execs += (uint64_t)execs;
   s->e[i].ns += ns;
-  s->execs += (uint64_t)execs;
-  s->ns += ns;
 }
 
-/* AFL's performance score steps (afl-fuzz's calculate_score), on an
- * entry's time per exec against the corpus's. */
-static double speed(const cgofuzz_sched *s, const cgofuzz_sched_entry *e) {
-  if (!e->execs || !s->execs || s->ns <= 0)
+/* AFL's performance score steps (afl-fuzz's calculate_score) on an entry's
+ * time per exec against mean, the mean over the entries timed so far of
+ * theirs. (Over entries, not execs: when the slow entries take the picks
+ * an exec-weighted mean slows with them and stops telling them apart.) */
+static double speed(const cgofuzz_sched_entry *e, double mean) {
+  if (!e->execs || mean <= 0)
     return 1;
-  double r =
-      ((double)e->ns / (double)e->execs) / ((double)s->ns / (double)s->execs);
+  double r = ((double)e->ns / (double)e->execs) / mean;
   if (r > 4)
     return 0.1;
   if (r > 3)
@@ -151,6 +150,14 @@ static void recompute(cgofuzz_sched *s, int64_t now_ms) {
     }
   }
   double mean = with_cov ? sum / (double)with_cov : 1;
+  double tsum = 0;
+  size_t timed = 0;
+  for (size_t i = 0; i < s->n; i++)
+    if (s->e[i].execs) {
+      tsum += (double)s->e[i].ns / (double)s->e[i].execs;
+      timed++;
+    }
+  double tmean = timed ? tsum / (double)timed : 0;
   s->total = 0;
   for (size_t i = 0; i < s->n; i++) {
     cgofuzz_sched_entry *e = &s->e[i];
@@ -163,7 +170,7 @@ static void recompute(cgofuzz_sched *s, int64_t now_ms) {
     if (age < 0)
       age = 0;
     w *= 1 + 3 * RECENCY_MS / (RECENCY_MS + age);
-    w *= speed(s, e);
+    w *= speed(e, tmean);
     double fat = 1 + (double)(e->calls - e->calls_at_find) / FATIGUE_CALLS;
     if (fat > 16)
       fat = 16;

@@ -314,6 +314,37 @@ TEST(Sched, FailingEntriesAreNeverPickedWhileOthersCanBe) {
   cgofuzz_sched_failing(&s.s, 99);
 }
 
+TEST(Sched, SlowEntriesWeighLessFastOnesMore) {
+  // AFL's steps on an entry's time per exec against the mean of the timed
+  // entries' (not an exec-weighted mean). Five entries, same coverage:
+  // four at 100 ns per exec and one at 1000: the mean is 280 ns, so the
+  // slow one is at 3.6x (x1/4) and the others at 0.36x (x1.5). An entry
+  // never timed counts as 1.
+  Sched s;
+  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 6, 0), 0);
+  for (size_t i = 0; i < 6; i++)
+    s.Cov(i, {0});
+  s.OneCallEach();
+  for (size_t i = 0; i < 4; i++)
+    cgofuzz_sched_timed(&s.s, i, 50, 5000);
+  cgofuzz_sched_timed(&s.s, 4, 10, 10000);
+  cgofuzz_sched_timed(&s.s, 9, 10, 10000); // out of range: ignored
+  cgofuzz_sched_timed(&s.s, 5, 0, 10000);  // no execs: ignored
+  cgofuzz_sched_seed(&s.s, 3);
+  cgofuzz_sched_pick(&s.s, 0);
+  double k = 4 / (1 + 1 / kFatigueCalls);
+  EXPECT_DOUBLE_EQ(s.s.e[0].weight, 1.5 * k);
+  EXPECT_DOUBLE_EQ(s.s.e[4].weight, 0.25 * k);
+  EXPECT_DOUBLE_EQ(s.s.e[5].weight, 1 * k);
+  // The steps further out: 100 ns against a mean dragged to (4x100 +
+  // 1000 + 5000)/6 = 1067 ns is under a tenth: x3; 5000 is over 4x: x1/10.
+  cgofuzz_sched_timed(&s.s, 5, 1, 5000);
+  s.s.dirty = true;
+  cgofuzz_sched_pick(&s.s, 0);
+  EXPECT_DOUBLE_EQ(s.s.e[0].weight, 3 * k);
+  EXPECT_DOUBLE_EQ(s.s.e[5].weight, 0.1 * k);
+}
+
 TEST(Sched, FatiguedEntryYieldsToOthers) {
   // Picked many times with nothing found, an entry's share falls; the
   // weights are recomputed every 500 ms of scheduler time.
@@ -348,6 +379,22 @@ TEST(Sched, WeightsAreCachedFor500ms) {
   s.Cov(1, {1, 2}); // new coverage: recomputed at once
   cgofuzz_sched_pick(&s.s, 1600);
   EXPECT_EQ(s.s.computed_ms, 1600);
+}
+
+TEST(Sched, MinimizingInterestingInputsHasAShare) {
+  // New interesting inputs are minimized while minimizing has taken under
+  // MIN_FREE_NS (1 s) in all, or at most a fifth of the workers' time.
+  coord c{};
+  c.start_ms = 1000;
+  c.np = 1;
+  c.min_ns = 900000000; // 0.9 s: free, however early
+  EXPECT_TRUE(cgofuzz_coord_min_affordable(&c, 1001));
+  c.min_ns = 2000000000; // 2 s: a fifth of 10 s of one worker
+  EXPECT_FALSE(cgofuzz_coord_min_affordable(&c, 1000 + 9999));
+  EXPECT_TRUE(cgofuzz_coord_min_affordable(&c, 1000 + 10000));
+  c.np = 2; // two workers: 5 s of the run are 10 s of theirs
+  EXPECT_TRUE(cgofuzz_coord_min_affordable(&c, 1000 + 5000));
+  EXPECT_FALSE(cgofuzz_coord_min_affordable(&c, 1000 + 4999));
 }
 
 std::vector<size_t> SeededRun(uint64_t seed, bool use_seed = true) {
