@@ -144,10 +144,10 @@ size_t cgofuzz_cov_section_size(const char *binary, const char *section);
  *    that an entry that found nothing for long yields to others, never
  *    below 1/16;
  *  - speed: AFL's steps on the entry's time per exec (measured over its
- *    own calls) against the mean of the timed entries': x3, x2, x1.5 under 1/4,
- * 1/3, 1/2 of it, x1/2, x1/4, x1/10 over 2, 3, 4 times it. Weighted by rarity
- *    alone, the slow inputs that reach the most code took the picks, and
- *    Magma's lua ran 4 times fewer execs for the same coverage;
+ *    own calls) against the mean of the timed entries' times: x3, x2,
+ *    x1.5 under 1/4, 1/3, 1/2 of it; x1/2, x1/4, x1/10 over 2, 3, 4 times
+ *    it. Weighted by rarity alone, the slow inputs that reach the most
+ *    code took more of the picks (Magma's lua: a quarter of the execs);
  *  - redundancy: /8 for a starting entry (seed, testdata, cache) whose
  *    warm-up run added no coverage to what the entries run before it had,
  *    until it is the parent of a find (libFuzzer keeps only the inputs that
@@ -158,7 +158,8 @@ size_t cgofuzz_cov_section_size(const char *binary, const char *section);
  * coverage waited seconds for its turn (Magma's libpng: the one seed with
  * a PLTE chunk, where PNG003 is, got under 0.1% of the first second's
  * execs; weighted picks of 10 ms calls brought PNG003's median time to
- * trigger from 1.7 s to 0.1 s, bench/results/2026-11-27-sched-ab.md).
+ * trigger from 2.45 s to 0.25 s, libFuzzer's being 0.45 s:
+ * bench/results/2026-11-27-sched-ab.md).
  * A new entry still weighs much: its new coverage is rare and its recency
  * x4. Weights are recomputed at most every 500 ms or when the corpus grows,
  * so a pick costs one O(entries) scan; the coordinator makes up to ~100
@@ -235,9 +236,9 @@ int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs);
  * execs/s that is 50k execs of one entry, and a young corpus got a handful
  * of picks in its first second. 10 ms keeps the call's round trip (tens of
  * microseconds for a C worker, about a hundred for a Go one) near 1% and
- * gives 100 picks/s per worker (Magma's libpng: PNG006's median time to
- * trigger 0.15 s against 0.75 s with 100 ms calls,
- * bench/results/2026-11-27-sched-ab.md). */
+ * gives 100 picks/s per worker (Magma's libpng, weighted picks in both:
+ * PNG003 and PNG006 came 2-5 times sooner with 10 ms calls than with
+ * 100 ms ones, bench/results/2026-11-27-sched-ab.md). */
 #define FUZZ_SLICE_NS 10000000LL
 #define PING_TIMEOUT_MS 120000       /* generous: TestMain/init may be slow */
 #define MAX_LINE ((size_t)512 << 20) /* replies carry Err and coverage */
