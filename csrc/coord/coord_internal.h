@@ -570,6 +570,8 @@ int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
 /* --- minimization jobs and failure records (coord_min.c) */
 
 bool cgofuzz_coord_can_minimize(coord *c);
+/* Whether a new interesting input may be minimized at now_ms (MIN_SHARE). */
+bool cgofuzz_coord_min_affordable(const coord *c, int64_t now_ms);
 /* Appends Go's "--- FAIL" block for msg (and the written file) to b:
  * paths and commands from cfg->display_dir when cfg->display_block. */
 void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
@@ -588,8 +590,6 @@ void cgofuzz_coord_report_failure(coord *c, const char *path, const char *msg,
 /* Writes a crasher to testdata; ends the run unless -fuzzcontinue. */
 void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
                                   const cgofuzz_buf *msg);
-/* Whether a new interesting input may be minimized at now_ms (MIN_SHARE). */
-bool cgofuzz_coord_min_affordable(const coord *c, int64_t now_ms);
 /* Adds a new interesting input to the corpus, the cache, the scheduler. */
 void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
                                    const uint8_t *snap);

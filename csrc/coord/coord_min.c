@@ -27,6 +27,11 @@ bool cgofuzz_coord_can_minimize(coord *c) {
   return false;
 }
 
+bool cgofuzz_coord_min_affordable(const coord *c, int64_t now_ms) {
+  int64_t spent_ns = (now_ms - c->start_ms) * 1000000 * (int64_t)c->np;
+  return c->min_ns < MIN_FREE_NS || c->min_ns * MIN_SHARE <= spent_ns;
+}
+
 /* Appends s to b quoted for a POSIX shell when it holds anything but
  * [A-Za-z0-9_./:=+,@%-] (in single quotes, a quote as '\''). */
 static void put_sh(cgofuzz_buf *b, const char *s) {

@@ -170,11 +170,6 @@ static void warmup_done(coord *c, bool with_cov) {
   }
 }
 
-bool cgofuzz_coord_min_affordable(const coord *c, int64_t now_ms) {
-  int64_t spent_ns = (now_ms - c->start_ms) * 1000000 * (int64_t)c->np;
-  return c->min_ns < MIN_FREE_NS || c->min_ns * MIN_SHARE <= spent_ns;
-}
-
 static void new_coverage(coord *c, slot *s, int64_t count,
                          const cgofuzz_wire_bytes *cov) {
   if (cgofuzz_cov_new_bits(c->mask, cov->data, c->mask_len) == 0)
