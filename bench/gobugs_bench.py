@@ -606,6 +606,8 @@ def time_all(args, go, work, bugs):
         for bug in ready:
             mine = [e for e in engines
                     if not (e == "libfuzzer" and bug["name"] in lf_skip)]
+            if not mine:  # only libFuzzer asked for, and it does not build
+                continue
             for i in range(args.runs):
                 k = i % len(mine)
                 for e in mine[k:] + mine[:k]:
