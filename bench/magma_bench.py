@@ -73,6 +73,8 @@ usage:
   bench/magma_bench.py --targets libpng,lua --build-only
   bench/magma_bench.py --runs 10 --cap 3600 --out results.md
   bench/magma_bench.py --report-only bench/.cache/magma/runs/<stamp>   # redo the report
+  bench/magma_bench.py --runs 1 ...; bench/magma_bench.py --report-only RUNDIR1 RUNDIR2
+                                        # a run added later to earlier ones
 
 Needs: git, patch, make, clang/clang++ with libFuzzer (Debian clang-14 and
 libclang-rt-14-dev; scripts/install-deps.sh), autoconf, automake, libtool
@@ -721,6 +723,48 @@ def fmt_t(t):
     return "-" if t is None else ("%.0f" % t if t >= 10 else "%.1f" % t)
 
 
+def load_runs(rundirs):
+    """The campaigns of one or more run directories, as one set: the
+    first's meta, with the runs counted from the campaigns and every run
+    directory and engine build listed. Directories whose caps, polls or
+    limits differ cannot be one set."""
+    meta, recs = None, []
+    builds = {}
+    for rd in rundirs:
+        f = os.path.join(rd, "meta.json")
+        if not os.path.exists(f):
+            raise Fail("%s: no meta.json (not a run directory of this "
+                       "script)" % rd)
+        m = json.load(open(f))
+        if meta is None:
+            meta = dict(m, rundirs=[])
+        for k in ("cap", "poll", "timeout", "rss_limit_mb", "seed_timeout"):
+            if m.get(k) != meta.get(k):
+                raise Fail("%s: its %s is %s, the first's %s: not one set" %
+                           (rd, k, m.get(k), meta.get(k)))
+        meta["rundirs"].append(m["rundir"])
+        for e, ident in m.get("engine_ids", {e: "not recorded" for e in
+                                              m["engines"]}).items():
+            builds.setdefault(e, []).append("%s (%s)" % (
+                ident, os.path.basename(m["rundir"])))
+        for t in m["targets"]:
+            if t not in meta["targets"]:
+                meta["targets"].append(t)
+                meta["bugs"][t] = m["bugs"][t]
+                meta["dropped"][t] = m["dropped"].get(t, {})
+        for d in sorted(os.listdir(rd)):
+            f = os.path.join(rd, d, "result.json")
+            if os.path.exists(f):
+                recs.append(json.load(open(f)))
+    per = {}
+    for r in recs:
+        per[(r["target"], r["engine"])] = per.get(
+            (r["target"], r["engine"]), 0) + 1
+    meta["runs"] = max(per.values()) if per else 0
+    meta["builds"] = builds
+    return meta, recs
+
+
 def report(args, recs, meta):
     cap = meta["cap"]
     floor = meta["poll"]
@@ -861,7 +905,15 @@ def report(args, recs, meta):
         w("Build times (s): " + ", ".join(
             "%s %s %.0f" % (t, e, s) for (t, e, s) in meta["build_seconds"]))
         w("")
-    w("Campaign directories: `%s`." % os.path.relpath(meta["rundir"], ROOT))
+    for e, bs in sorted(meta.get("builds", {}).items()):
+        w("Engine %s: %s." % (e, "; ".join(bs)))
+    if not meta.get("builds") and meta.get("engine_ids"):
+        w("Engines: %s." % "; ".join(
+            "%s %s" % kv for kv in sorted(meta["engine_ids"].items())))
+    w("")
+    w("Campaign directories: %s." % ", ".join(
+        "`%s`" % os.path.relpath(d, ROOT)
+        for d in meta.get("rundirs", [meta["rundir"]])))
     return "\n".join(lines) + "\n", verdicts
 
 
@@ -913,8 +965,10 @@ def main():
     ap.add_argument("--no-reset", action="store_true",
                     help="Magma's canary.c as is: a process stops counting "
                     "after its first trigger (see bench/magma/README.md)")
-    ap.add_argument("--report-only", metavar="RUNDIR",
-                    help="rebuild the report from a run directory")
+    ap.add_argument("--report-only", metavar="RUNDIR", nargs="+",
+                    help="rebuild the report from run directories (several: "
+                    "their runs together, e.g. a third run made another "
+                    "day; caps, polls and limits must agree)")
     args = ap.parse_args()
 
     if args.quick:
@@ -938,12 +992,11 @@ def main():
         date, "-quick" if args.quick else ""))
 
     if args.report_only:
-        meta = json.load(open(os.path.join(args.report_only, "meta.json")))
-        recs = []
-        for d in sorted(os.listdir(args.report_only)):
-            f = os.path.join(args.report_only, d, "result.json")
-            if os.path.exists(f):
-                recs.append(json.load(open(f)))
+        try:
+            meta, recs = load_runs(args.report_only)
+        except Fail as ex:
+            log("FAILED: %s" % ex)
+            return 1
         text, _ = report(args, recs, meta)
         sys.stdout.write(text)
         return 0
@@ -984,6 +1037,7 @@ def main():
     rundir = os.path.join(args.cache, "runs", stamp)
     os.makedirs(rundir)
     meta = dict(date=date, cap=args.cap, runs=args.runs, jobs=args.jobs,
+                engine_ids={e: engine_digest(args, e) for e in engines},
                 poll=args.poll, timeout=args.timeout,
                 rss_limit_mb=args.rss_limit_mb,
                 seed_timeout=args.seed_timeout, targets=args.targets,
