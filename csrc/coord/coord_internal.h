@@ -160,10 +160,16 @@ size_t cgofuzz_cov_section_size(const char *binary, const char *section);
  * execs; weighted picks of 10 ms calls brought PNG003's median time to
  * trigger from 2.45 s to 0.25 s, libFuzzer's being 0.45 s:
  * bench/results/2026-11-27-sched-ab.md).
- * A new entry still weighs much: its new coverage is rare and its recency
- * x4. Weights are recomputed at most every 500 ms or when the corpus grows,
- * so a pick costs one O(entries) scan; the coordinator makes up to ~100
- * picks/s per worker (FUZZ_SLICE_NS). */
+ * A new entry still weighs much: its new coverage is rare, its recency x4,
+ * and until its first call x64 (an entry never picked, unless redundant):
+ * with weights alone tests/lf's TWO harness, a 4-byte chain that
+ * comparison feedback solves one byte per find, needed a median of 170k
+ * execs against 14k with the queue, as the next byte's entry waited its
+ * turn; with the x64 its counts are the queue's again, and libpng's
+ * PNG003/PNG006 stay ahead of libFuzzer's (bench/results/
+ * 2026-11-27-sched-ab.md). Weights are recomputed at most every 500 ms or when
+ * the corpus grows, so a pick costs one O(entries) scan; the coordinator makes
+ * up to ~100 picks/s per worker (FUZZ_SLICE_NS). */
 typedef struct cgofuzz_sched_entry {
   uint32_t *feat; /* indexes of nonzero coverage bytes, owned */
   size_t n_feat;

@@ -21,6 +21,7 @@
 #define FATIGUE_CALLS 256.0
 #define RECOMPUTE_MS 500
 #define REDUNDANT_FACTOR 0.125
+#define UNTRIED_FACTOR 64.0
 
 int cgofuzz_sched_grow(cgofuzz_sched *s, size_t n, int64_t now_ms) {
   if (n <= s->n)
@@ -175,6 +176,8 @@ static void recompute(cgofuzz_sched *s, int64_t now_ms) {
     if (fat > 16)
       fat = 16;
     w /= fat;
+    if (e->calls == 0 && !e->redundant)
+      w *= UNTRIED_FACTOR;
     if (e->redundant)
       w *= REDUNDANT_FACTOR;
     if (e->failing)
@@ -231,7 +234,8 @@ size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms) {
   if (s->n == 0)
     return 0;
   size_t pick = cgofuzz_sched_pick_weighted(s, now_ms);
-  s->e[pick].calls++;
+  if (s->e[pick].calls++ == 0)
+    s->dirty = true; /* its untried bonus ends */
   return pick;
 }
 

@@ -20,6 +20,7 @@ namespace {
 constexpr double kRecencyMs = 10000.0;
 constexpr double kFatigueCalls = 256.0;
 constexpr double kRedundant = 0.125;
+constexpr double kUntried = 64.0;
 
 struct Sched {
   cgofuzz_sched s{};
@@ -66,7 +67,8 @@ TEST(Sched, EmptyCorpusPicksZero) {
 TEST(Sched, NewEntriesAreWeighedNotQueued) {
   // An old entry with rare coverage keeps its share while new entries
   // arrive: they are not handed out first (a queue of new entries that
-  // never emptied starved Magma's libpng PLTE seed).
+  // never emptied starved Magma's libpng PLTE seed), though each weighs
+  // x64 until its first call, so it gets one soon.
   Sched s;
   cgofuzz_sched_seed(&s.s, 1);
   ASSERT_EQ(cgofuzz_sched_grow(&s.s, 2, 0), 0);
@@ -80,17 +82,18 @@ TEST(Sched, NewEntriesAreWeighedNotQueued) {
     for (size_t p : s.Picks(10, 0))
       count[p]++;
   }
-  // 100 picks; entry 1's rare byte makes it the heaviest (relative rarity
-  // 1.33 against 0.83 each for the others with 3 entries, the clamp's 4
-  // against 0.7 with 12): its share falls from 44% to 34% as entries come,
-  // about 38 of the 100. Exact for this seed: a change of generator must
-  // check it is still near that.
-  EXPECT_EQ(count[1], 39);
-  // Entries arrived late still get picked, by weight, but no new entry
-  // was picked ahead of entry 1 merely for being new.
+  // 100 picks; entry 1's rare byte makes it the heaviest of the tried
+  // entries (relative rarity 1.33 against 0.83 each for the others with 3
+  // entries, the clamp's 4 against 0.7 with 12), and the round's new entry
+  // takes most of the round's first picks until its first call ends its
+  // bonus. Exact for this seed: a change of generator must check entry 1
+  // still gets about a third, and every new entry its turn.
+  EXPECT_EQ(count[1], 35);
   int later = 0;
-  for (size_t k = 2; k < 12; k++)
+  for (size_t k = 2; k < 12; k++) {
+    EXPECT_GE(count[k], 1) << k;
     later += count[k];
+  }
   EXPECT_EQ(later + count[0] + count[1], 100);
   // Growing to a smaller or equal size changes nothing.
   ASSERT_EQ(cgofuzz_sched_grow(&s.s, 3, 0), 0);
@@ -290,6 +293,7 @@ TEST(Sched, RedundantEntriesWeighLess) {
   double fat1 = 1 + 1 / kFatigueCalls;
   EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4 * kRedundant);
   EXPECT_DOUBLE_EQ(s.s.e[2].weight, 4 / fat1);
+  s.s.e[1].calls = 1; // a parent of a find has been fuzzed
   cgofuzz_sched_found(&s.s, 1, 0);
   EXPECT_FALSE(s.s.e[1].redundant);
   cgofuzz_sched_pick(&s.s, 0);
@@ -343,6 +347,26 @@ TEST(Sched, SlowEntriesWeighLessFastOnesMore) {
   cgofuzz_sched_pick(&s.s, 0);
   EXPECT_DOUBLE_EQ(s.s.e[0].weight, 3 * k);
   EXPECT_DOUBLE_EQ(s.s.e[5].weight, 0.1 * k);
+}
+
+TEST(Sched, UntriedEntriesWeighMoreUntilTheirFirstCall) {
+  // An entry never picked weighs x64 (a new find's next step, e.g. the
+  // next byte of a magic that comparison feedback solves from it, comes
+  // from fuzzing it soon); a redundant one gets no bonus; the first pick
+  // of an entry ends its bonus at once (the weights are recomputed).
+  Sched s;
+  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 3, 0), 0);
+  for (size_t i = 0; i < 3; i++)
+    s.Cov(i, {0});
+  s.s.e[0].calls = 1;
+  cgofuzz_sched_redundant(&s.s, 2);
+  cgofuzz_sched_seed(&s.s, 11);
+  EXPECT_EQ(cgofuzz_sched_pick(&s.s, 0), 1u); // 256 against 4/(1+1/256)
+  EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4 * kUntried);
+  EXPECT_DOUBLE_EQ(s.s.e[2].weight, 4 * kRedundant);
+  EXPECT_TRUE(s.s.dirty);
+  cgofuzz_sched_pick(&s.s, 0);
+  EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4 / (1 + 1 / kFatigueCalls));
 }
 
 TEST(Sched, FatiguedEntryYieldsToOthers) {
