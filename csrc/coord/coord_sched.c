@@ -137,8 +137,8 @@ static double speed(const cgofuzz_sched_entry *e, double mean) {
 }
 
 static void recompute(cgofuzz_sched *s, int64_t now_ms) {
-  double sum = 0;
-  size_t with_cov = 0;
+  double sum = 0, tsum = 0;
+  size_t with_cov = 0, timed = 0;
   for (size_t i = 0; i < s->n; i++) {
     cgofuzz_sched_entry *e = &s->e[i];
     double r = 0;
@@ -149,15 +149,12 @@ static void recompute(cgofuzz_sched *s, int64_t now_ms) {
       sum += r;
       with_cov++;
     }
-  }
-  double mean = with_cov ? sum / (double)with_cov : 1;
-  double tsum = 0;
-  size_t timed = 0;
-  for (size_t i = 0; i < s->n; i++)
-    if (s->e[i].execs) {
-      tsum += (double)s->e[i].ns / (double)s->e[i].execs;
+    if (e->execs) {
+      tsum += (double)e->ns / (double)e->execs;
       timed++;
     }
+  }
+  double mean = with_cov ? sum / (double)with_cov : 1;
   double tmean = timed ? tsum / (double)timed : 0;
   s->total = 0;
   for (size_t i = 0; i < s->n; i++) {
@@ -176,10 +173,10 @@ static void recompute(cgofuzz_sched *s, int64_t now_ms) {
     if (fat > 16)
       fat = 16;
     w /= fat;
-    if (e->calls == 0 && !e->redundant)
-      w *= UNTRIED_FACTOR;
     if (e->redundant)
       w *= REDUNDANT_FACTOR;
+    else if (e->calls == 0)
+      w *= UNTRIED_FACTOR;
     if (e->failing)
       w = 0;
     e->weight = w;
