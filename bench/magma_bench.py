@@ -454,7 +454,19 @@ def link_harness(env, target, work, blog):
         raise Fail("no build recipe for " + target)
 
 
+_DIGESTS = {}
+
+
 def engine_digest(args, engine):
+    """engine_id, computed once per engine and binary: build() asks for
+    every target, and the run's meta once more."""
+    k = (engine, args.cgofuzz, args.clang)
+    if k not in _DIGESTS:
+        _DIGESTS[k] = engine_id(args, engine)
+    return _DIGESTS[k]
+
+
+def engine_id(args, engine):
     """What identifies the engine linked into a harness: libFuzzer comes
     with clang (its version is part of the key); cgofuzz's is the runtime
     libraries `cgofuzz cc` links, found as it finds them (CGOFUZZ_LIBDIR,
