@@ -38,6 +38,14 @@ struct Sched {
     ASSERT_EQ(cgofuzz_sched_set_cov(&s, i, snap.data(), snap.size()), 0);
   }
 
+  // Makes n entries that all hit coverage byte 0 alone: the same rarity,
+  // so only the factor a test looks at sets them apart.
+  void Alike(size_t n) {
+    ASSERT_EQ(cgofuzz_sched_grow(&s, n, 0), 0);
+    for (size_t i = 0; i < n; i++)
+      Cov(i, {0});
+  }
+
   // Gives every entry one call (as if each had been fuzzed once), so that
   // the formulas below all carry the same fatigue of 1 + 1/256.
   void OneCallEach() {
@@ -281,9 +289,7 @@ TEST(Sched, RedundantEntriesWeighLess) {
   // Entries 1 and 3 added no coverage in the warm-up: their weight is an
   // eighth of the formula's, until one of them is the parent of a find.
   Sched s;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 5, 0), 0);
-  for (size_t i = 0; i < 5; i++)
-    s.Cov(i, {0});
+  s.Alike(5);
   cgofuzz_sched_redundant(&s.s, 1);
   cgofuzz_sched_redundant(&s.s, 3);
   for (size_t i : {0, 2, 4})
@@ -306,9 +312,7 @@ TEST(Sched, FailingEntriesAreNeverPickedWhileOthersCanBe) {
   // Entry 1 fails when run (a run that goes on after failures): it
   // weighs nothing.
   Sched s;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 3, 0), 0);
-  for (size_t i = 0; i < 3; i++)
-    s.Cov(i, {0});
+  s.Alike(3);
   cgofuzz_sched_failing(&s.s, 1);
   cgofuzz_sched_seed(&s.s, 7);
   for (int k = 0; k < 200; k++)
@@ -325,9 +329,7 @@ TEST(Sched, SlowEntriesWeighLessFastOnesMore) {
   // slow one is at 3.6x (x1/4) and the others at 0.36x (x1.5). An entry
   // never timed counts as 1.
   Sched s;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 6, 0), 0);
-  for (size_t i = 0; i < 6; i++)
-    s.Cov(i, {0});
+  s.Alike(6);
   s.OneCallEach();
   for (size_t i = 0; i < 4; i++)
     cgofuzz_sched_timed(&s.s, i, 50, 5000);
@@ -355,9 +357,7 @@ TEST(Sched, UntriedEntriesWeighMoreUntilTheirFirstCall) {
   // from fuzzing it soon); a redundant one gets no bonus; the first pick
   // of an entry ends its bonus at once (the weights are recomputed).
   Sched s;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 3, 0), 0);
-  for (size_t i = 0; i < 3; i++)
-    s.Cov(i, {0});
+  s.Alike(3);
   s.s.e[0].calls = 1;
   cgofuzz_sched_redundant(&s.s, 2);
   cgofuzz_sched_seed(&s.s, 11);
