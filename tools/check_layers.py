@@ -14,13 +14,18 @@ Two checks, each naming every violation it finds:
   symbols   (with --objects, the build's layer_objects.txt: "LAYER OBJ...")
             every symbol a layer's objects use and some layer defines must
             be defined by that layer or by a layer it may use (`nm`).
+  loops     (with --objects) within a layer, no files that call each other
+            in a loop: the graph "an object uses a symbol another object of
+            the layer defines" has no cycle, each cycle named with the
+            symbols of its edges. A loop between two files means neither is
+            one concern: the shared part belongs in a file both call.
   os        calls and paths that exist on one operating system only
             (/proc, prctl, close_range, on_exit, memfd, <linux/...>;
             Darwin's _NSGetExecutablePath, proc_pidinfo, <mach-o/...>)
             appear only in the OS layer's files, csrc/base/os_linux.c and
             csrc/base/os_darwin.c (comments aside): issue 25.
 
-Exit status 0 when both hold, 1 on a violation, 2 on a usage error.
+Exit status 0 when all hold, 1 on a violation, 2 on a usage error.
 """
 import argparse
 import os
@@ -149,6 +154,81 @@ def nm(objects):
     return defined, undefined
 
 
+def nm_each(objects):
+    """{object: (defined, undefined)}, one `nm -g` per object."""
+    out = {}
+    for o in objects:
+        d, u = nm([o])
+        out[o] = (d, u)
+    return out
+
+
+def file_loops(layer, objects):
+    """The cycles among one layer's objects, each as a message naming its
+    files and the symbols each uses of the next (Tarjan's strongly
+    connected components over the use graph)."""
+    syms = nm_each(objects)
+    name = {o: re.sub(r"\.(c|cc)\.o$|\.o$", "", os.path.basename(o))
+            for o in objects}
+    owner = {}
+    for o, (defined, _) in syms.items():
+        for s in defined:
+            owner.setdefault(s, o)
+    uses = {o: {} for o in objects}  # o -> {other: [symbols]}
+    for o, (defined, undefined) in syms.items():
+        for s in sorted(undefined - defined):
+            t = owner.get(s)
+            if t is not None and t != o:
+                uses[o].setdefault(t, []).append(s)
+    index, low, stack, on, comps = {}, {}, [], set(), []
+
+    def visit(v):  # recursion depth is at most the layer's object count
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(uses[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comps.append(sorted(comp, key=lambda x: name[x]))
+
+    for v in sorted(objects):
+        if v not in index:
+            visit(v)
+    errors = []
+    for comp in comps:
+        members = set(comp)
+        edges = ["%s uses %s of %s" % (name[a], ", ".join(uses[a][b][:4]) +
+                                       (" ..." if len(uses[a][b]) > 4 else ""),
+                                       name[b])
+                 for a in comp for b in sorted(uses[a], key=lambda x: name[x])
+                 if b in members]
+        errors.append("%s: %s call each other in a loop (%s)" % (
+            layer, ", ".join(name[o] for o in comp), "; ".join(edges)))
+    return errors
+
+
+def check_loops(objects_file):
+    errors = []
+    with open(objects_file) as f:
+        for line in f:
+            words = line.split()
+            if len(words) > 2:
+                errors += file_loops(words[0], words[1:])
+    return errors
+
+
 def check_symbols(table, objects_file):
     layers = {}
     with open(objects_file) as f:
@@ -193,7 +273,10 @@ def main():
     if a.objects:
         e, nsyms = check_symbols(table, a.objects)
         errors += e
-        summary += ", %d cross-object symbol uses" % nsyms
+        if not e:
+            errors += check_loops(a.objects)
+        summary += (", %d cross-object symbol uses, call loops between a "
+                    "layer's files" % nsyms)
     for e in errors:
         print("layer violation: " + e)
     if errors:

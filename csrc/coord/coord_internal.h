@@ -273,6 +273,8 @@ typedef struct slot {
   uint64_t sent_gen; /* mask version this process has, 0: none */
   int deaths;        /* deaths since its last good reply */
   bool started;      /* a worker process was started for it before */
+  bool lost; /* the last call's write failed: the worker is dead, and its
+                death is handled next (coord_proc.c) */
   /* A dictionary call (coord_dict.c): DICT_CALL_EXACT or _BASE; the value
    * sent is then `sent` (built from corpus entry `entry`), and tok[] are
    * the tokens it used (none: a crossover, cross). DICT_CALL_NONE: the
@@ -329,9 +331,31 @@ typedef struct cgofuzz_dsched {
   int64_t job_t0;
 } cgofuzz_dsched;
 
+/* --- the token store (coord_tokens.c) */
+
+/* A token, and what picking it by weight needs (coord_dict.c). */
+typedef struct dtok {
+  uint8_t *b; /* its bytes (owned) */
+  uint32_t len;
+  uint8_t src;          /* CGOFUZZ_DICT_*: where it came from */
+  uint8_t int_width;    /* an integer's width in bytes, 0: bytes only */
+  bool be;              /* the integer is big-endian */
+  uint64_t uses, finds; /* dictionary calls that used it, and their finds */
+} dtok;
+
+struct cgofuzz_coord_dict {
+  dtok *t;
+  size_t n, cap;
+  uint32_t *ht; /* open addressing: token index + 1, 0: empty */
+  size_t ht_cap;
+};
+
 /* Adds the integer v of width bytes (2, 4, 8) in both byte orders unless
  * it is tiny (0..255 or -256..-1 in that width). Tokens added, or -1. */
 int cgofuzz_dict_add_int(cgofuzz_coord_dict *d, uint64_t v, int width, int src);
+/* The token p[0..n), or NULL. */
+dtok *cgofuzz_coord_dict_find(cgofuzz_coord_dict *d, const uint8_t *p,
+                              size_t n);
 
 struct coord;
 /* Starts dictionary scheduling when cfg has a dictionary (and adds the
@@ -475,30 +499,57 @@ typedef struct coord {
    * with GODEBUG=fuzzseed each restart gets a seed of its own (spawn). */
   uint64_t respawns;
   int go_binary; /* workers are a Go test binary's: 1 yes, 2 no, 0
-                    not known yet (coord_resp.c) */
+                    not known yet (coord_proc.c) */
 } coord;
+
+/* --- services every part of the run uses (coord_svc.c) */
 
 /* The run's figures for an observer (coord.h). */
 void cgofuzz_coord_stats_get(coord *c, cgofuzz_coord_stats *st);
-
 /* Ends the run with a failure whose text is msg (printed indented). */
 void cgofuzz_coord_fail(coord *c, const char *msg, size_t len);
 void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg);
-int cgofuzz_coord_start_worker(coord *c, slot *s);
-/* The worker closed its pipe: it died. Classify it by wait status. */
-void cgofuzz_coord_on_death(coord *c, slot *s);
-/* Sends call to s's worker, which is then in state (W_BUSY or W_MIN) with
- * limit execs counted as outstanding; a failed send is the worker's death. */
-void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
-                             int state, int64_t limit);
-/* A fuzz or minimize reply of a busy worker (coord_resp.c). */
-void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n);
 /* Appends the elapsed time as Go prints it in progress lines. */
 void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b);
 /* One of Go's GODEBUG=fuzzdebug=1 lines on stderr: the local time as Go
  * formats "2006-01-02 15:04:05.999999999", " DEBUG ", the message. */
 void cgofuzz_coord_debugf(coord *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The handler of SIGINT, SIGTERM and SIGHUP during a run (coord_loop.c
+ * installs it); cgofuzz_coord_interrupted says whether one came since the
+ * last reset. */
+void cgofuzz_coord_on_signal(int sig);
+void cgofuzz_coord_signal_reset(void);
+
+/* --- the worker processes (coord_proc.c) */
+
+/* Builds c->wargv and c->wenv, the workers' command line and environment.
+ * -1 when out of memory. */
+int cgofuzz_coord_worker_args(coord *c);
+/* Starts s's worker process without waiting for it (the run's workers
+ * start side by side). 0, or -1 with the run failed. */
+int cgofuzz_coord_spawn_worker(coord *c, slot *s);
+/* Starts s's worker if it is not running and pings it: then it is idle.
+ * 0, or -1 with the run failed. */
+int cgofuzz_coord_start_worker(coord *c, slot *s);
+/* Sends call to s's worker, which is then in state (W_BUSY or W_MIN) with
+ * limit execs counted as outstanding. A failed write sets s->lost: the
+ * worker died, and the caller's caller (the loop) hands that to
+ * cgofuzz_coord_on_death. */
+void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
+                             int state, int64_t limit);
+/* The kernel's count of OOM kills so far (oom_kill in /proc/vmstat, which
+ * a memory cgroup's kills raise too); -1 when unknown. */
+int64_t cgofuzz_coord_oom_kills(void);
+/* Whether the workers are a Go test binary's (else a C target's). */
+bool cgofuzz_coord_go_workers(coord *c);
+
+/* --- replies and deaths (coord_resp.c) */
+
+/* The worker closed its pipe: it died. Classify it by wait status. */
+void cgofuzz_coord_on_death(coord *c, slot *s);
+/* A fuzz or minimize reply of a busy worker. */
+void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n);
 
 /* --- why a worker died (coord_death.c) */
 
@@ -552,11 +603,6 @@ const char *cgofuzz_death_class_name(int cls);
 void cgofuzz_coord_watch(coord *c);
 #define WATCH_MS 100
 #define C_WATCHDOG_GRACE_MS 1000 /* a C worker's own watchdog goes first */
-/* The kernel's count of OOM kills so far (oom_kill in /proc/vmstat, which
- * a memory cgroup's kills raise too); -1 when unknown. */
-int64_t cgofuzz_coord_oom_kills(void);
-/* Whether the workers are a Go test binary's (else a C target's). */
-bool cgofuzz_coord_go_workers(coord *c);
 
 /* --- the exact-input slot (coord_exact.c, cgofuzz/exact.h) */
 

@@ -18,7 +18,11 @@
  *  - after the warm-up, inputs are chosen by energy (coord_sched.c), not
  *    Go's round robin, and a bounded share of the calls start from a value
  *    built with dictionary tokens (coord_dict.c), kept in the slot;
- *  - replies and deaths are handled in coord_resp.c;
+ *  - workers are started and sent calls by coord_proc.c, replies and
+ *    deaths are handled in coord_resp.c, minimization jobs run in
+ *    coord_min.c; none of them calls back into this file (the run's shared
+ *    services are coord_svc.c's), and a call that could not be written
+ *    (s->lost) is handed to coord_resp.c as the death it is here;
  *  - every WATCH_MS the busy workers are watched (coord_resp.c): one whose
  *    exec count stands still for -fuzztimeout (the release's hang timer)
  *    or whose resident set is over -fuzzrsslimitmb is stopped and its input
@@ -32,11 +36,9 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "codec.h"
@@ -47,55 +49,6 @@
 #include "godebug.h"
 #include "mutator.h"
 #include "wire.h"
-
-extern char **environ;
-
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig) { got_signal = sig; }
-
-bool cgofuzz_coord_interrupted(void) { return got_signal != 0; }
-
-void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b) {
-  /* Go rounds half away from zero. */
-  cgofuzz_fmt_secs(b, (cgofuzz_mono_ms() - c->start_ms + 500) / 1000);
-}
-
-void cgofuzz_coord_debugf(coord *c, const char *fmt, ...) {
-  (void)c;
-  struct timespec ts;
-  struct tm tm;
-  char when[64];
-  clock_gettime(CLOCK_REALTIME, &ts);
-  localtime_r(&ts.tv_sec, &tm);
-  size_t n = strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-  if (ts.tv_nsec) { /* .999999999: the fraction without trailing zeros */
-    n += (size_t)snprintf(when + n, sizeof when - n, ".%09ld", ts.tv_nsec);
-    while (when[n - 1] == '0')
-      when[--n] = '\0';
-  }
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "%s DEBUG ", when);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  fflush(stderr);
-  va_end(ap);
-}
-
-void cgofuzz_coord_stats_get(coord *c, cgofuzz_coord_stats *st) {
-  memset(st, 0, sizeof *st);
-  st->execs = c->count;
-  st->elapsed_ms = cgofuzz_mono_ms() - c->start_ms;
-  st->corpus = c->corpus.n;
-  st->new_inputs = c->interesting;
-  st->workers = c->np;
-  for (size_t i = 0; i < c->mask_len; i++) {
-    st->cov_bytes += c->mask[i] != 0;
-    for (unsigned v = c->mask[i]; v; v &= v - 1) /* no libgcc popcount */
-      st->cov_bits++;
-  }
-}
 
 /* Prints the progress line (or tells the observer). */
 static void log_line(coord *c) {
@@ -159,149 +112,6 @@ static void tell_stats(coord *c, bool final) {
 static void log_stats(coord *c) {
   log_line(c);
   tell_stats(c, false);
-}
-
-/* Ends the run with a failure whose text is msg (printed indented). */
-void cgofuzz_coord_fail(coord *c, const char *msg, size_t len) {
-  if (c->fatal)
-    return;
-  c->fatal = true;
-  c->failed = true;
-  c->done = true;
-  cgofuzz_buf_append(&c->fail_msg, msg, len);
-}
-
-void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg) {
-  char tmp[1024];
-  snprintf(tmp, sizeof tmp, fmt, arg);
-  cgofuzz_coord_fail(c, tmp, strlen(tmp));
-}
-
-/* "GODEBUG=" and godebug's settings with fuzzseed=seed in place of its
- * own, malloc'd; NULL when out of memory. */
-static char *reseeded_godebug(const char *godebug, uint64_t seed) {
-  char *v = cgofuzz_godebug_with_fuzzseed(godebug, seed);
-  char *out = v ? malloc(strlen(v) + sizeof "GODEBUG=") : NULL;
-  if (out)
-    sprintf(out, "GODEBUG=%s", v);
-  free(v);
-  return out;
-}
-
-/* Starts s's worker process without waiting for it: the run's workers
- * start side by side (each takes 10-20 ms to reach its first read, which
- * greet_worker waits for). 0, or -1 with the run failed. */
-static int spawn_worker(coord *c, slot *s) {
-  cgofuzz_err err = {0};
-  int out = c->cfg->observer ? c->cfg->worker_output_fd : -1;
-  int sout = c->cfg->observer && c->cfg->worker_stdout_fd
-                 ? c->cfg->worker_stdout_fd
-                 : out;
-  /* A C target's worker has a watchdog of its own (10 s, 2048 MiB): give
-   * it our limits, so that it does not stop an input before we would. A Go
-   * test binary would reject these flags. */
-  if (!c->go_binary && !cgofuzz_coord_go_workers(c) &&
-      (c->cfg->exec_timeout_ns > 0 || c->cfg->rss_limit_mb > 0)) {
-    char **v = realloc(c->wargv, (c->nwargv + 3) * sizeof *v);
-    if (v) {
-      char tmp[64];
-      c->wargv = v;
-      if (c->cfg->exec_timeout_ns > 0) {
-        snprintf(tmp, sizeof tmp, "-test.fuzztimeout=%" PRId64 "ms",
-                 c->cfg->exec_timeout_ns / 1000000);
-        if ((v[c->nwargv] = strdup(tmp)))
-          c->nwargv++;
-      }
-      if (c->cfg->rss_limit_mb > 0) {
-        snprintf(tmp, sizeof tmp, "-test.fuzzrsslimitmb=%" PRId64,
-                 c->cfg->rss_limit_mb);
-        if ((v[c->nwargv] = strdup(tmp)))
-          c->nwargv++;
-      }
-      v[c->nwargv] = NULL;
-    }
-  }
-  /* The worker's stderr is drained into a tail that explains its death
-   * (coord_death.c); under a front end it is also copied to out, so
-   * reports still reach the front end's stderr. */
-  s->w.keep_stderr = true;
-  /* A worker started again (after a death) with the run's fixed
-   * GODEBUG=fuzzseed would replay its predecessor's mutations from the
-   * start and meet the same failure again: with -fuzzcontinue (libFuzzer's
-   * fork mode, which goes on after crashes) the run never got past it. Each
-   * restart takes a seed of its own, derived from the run's, so a run is
-   * still the same every time. */
-  char **env = c->wenv, *godebug = NULL;
-  uint64_t seed;
-  if (s->started && cgofuzz_godebug_fuzzseed(getenv("GODEBUG"), &seed)) {
-    size_t n = 0;
-    while (c->wenv[n])
-      n++;
-    env = malloc((n + 2) * sizeof *env);
-    /* Go reads the seed with strconv.Atoi: it must fit an int64. */
-    godebug = reseeded_godebug(
-        getenv("GODEBUG"),
-        (seed ^ (++c->respawns * 0x9E3779B97F4A7C15ull)) & INT64_MAX);
-    if (!env || !godebug) {
-      free(env);
-      free(godebug);
-      cgofuzz_coord_failf(c, "%s", "out of memory");
-      return -1;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-      if (strncmp(c->wenv[i], "GODEBUG=", 8) != 0)
-        env[k++] = c->wenv[i];
-    env[k++] = godebug;
-    env[k] = NULL;
-  }
-  s->started = true;
-  int rc = cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, env, NULL,
-                                sout, out, &err);
-  if (env != c->wenv) {
-    free(env);
-    free(godebug);
-  }
-  if (rc != 0) {
-    cgofuzz_coord_failf(c, "fuzzing process terminated without fuzzing: %s",
-                        err.msg);
-    return -1;
-  }
-  return 0;
-}
-
-/* Pings s's started worker and waits for its answer: then it is idle. 0,
- * or -1 with the run failed. */
-static int greet_worker(coord *c, slot *s) {
-  cgofuzz_err err = {0};
-  const uint8_t *l;
-  size_t n;
-  cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
-  c->line.len = 0;
-  cgofuzz_wire_encode_call(&call, &c->line);
-  if (cgofuzz_worker_send(&s->w, &c->line, &err) != 0 ||
-      cgofuzz_worker_recv(&s->w, PING_TIMEOUT_MS, MAX_LINE, &l, &n, &err) !=
-          1 ||
-      cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
-    cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
-    s->state = W_DOWN;
-    cgofuzz_coord_fail(
-        c, "fuzzing process terminated without fuzzing: EOF",
-        strlen("fuzzing process terminated without fuzzing: EOF"));
-    return -1;
-  }
-  s->state = W_IDLE;
-  s->sent_gen = 0; /* a new process has no mask yet */
-  /* The watch reads it per call; a death before the watch's first look
-   * (coord_resp.c) compares with this. */
-  s->oom_base = cgofuzz_coord_oom_kills();
-  return 0;
-}
-
-int cgofuzz_coord_start_worker(coord *c, slot *s) {
-  if (s->w.pid == 0 && spawn_worker(c, s) != 0)
-    return -1;
-  return greet_worker(c, s);
 }
 
 /* Hands the next input to an idle worker, if there is one to hand out. */
@@ -416,82 +226,6 @@ static void dispatch(coord *c, slot *s) {
   s->warmup = call.fuzz.warmup;
   s->dict = dict;
   cgofuzz_coord_send_call(c, s, &call, W_BUSY, limit);
-}
-
-void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
-                             int state, int64_t limit) {
-  cgofuzz_err err = {0};
-  c->line.len = 0;
-  cgofuzz_wire_encode_call(call, &c->line);
-  s->state = state;
-  s->limit = limit;
-  c->outstanding += limit;
-  if (cgofuzz_worker_send(&s->w, &c->line, &err) != 0)
-    cgofuzz_coord_on_death(c, s);
-}
-
-char **cgofuzz_coord_worker_argv(const cgofuzz_coord_config *cfg, size_t *np) {
-  char **v = calloc(8 + cfg->n_extra, sizeof *v);
-  if (!v)
-    return NULL;
-  cgofuzz_buf b = {0};
-  size_t n = 0;
-  v[n++] = strdup(cfg->binary);
-  v[n++] = strdup("-test.fuzzworker");
-  v[n++] = strdup("-test.paniconexit0");
-  cgofuzz_buf_printf(&b, "-test.fuzzcachedir=%s", cfg->cache_root);
-  v[n++] = strdup(coord_cstr(&b));
-  b.len = 0;
-  cgofuzz_buf_printf(&b, "-test.fuzz=^%s$", cfg->target);
-  v[n++] = strdup(coord_cstr(&b));
-  b.len = 0;
-  cgofuzz_buf_printf(&b, "-test.run=^%s$", cfg->target);
-  v[n++] = strdup(coord_cstr(&b));
-  for (size_t i = 0; i < cfg->n_extra; i++) /* cli warns of the dropped */
-    if (cgofuzz_coord_test_flag_ok(cfg->gover, cfg->extra_args[i]))
-      v[n++] = strdup(cfg->extra_args[i]);
-  cgofuzz_buf_free(&b);
-  bool ok = true;
-  for (size_t i = 0; i < n; i++)
-    ok = ok && v[i];
-  if (!ok) {
-    cgofuzz_coord_free_names(v, n);
-    return NULL;
-  }
-  *np = n;
-  return v;
-}
-
-static int build_worker_argv(coord *c) {
-  const cgofuzz_coord_config *cfg = c->cfg;
-  c->wargv = cgofuzz_coord_worker_argv(cfg, &c->nwargv);
-  if (!c->wargv)
-    return -1;
-  /* Every worker is told we read the exact-input slot: a C worker then
-   * uses trace-cmp and dictionary mutations; a Go worker ignores it. */
-  size_t ne = 0;
-  while (environ[ne])
-    ne++;
-  c->wenv =
-      calloc(ne + cfg->n_worker_env + cfg->n_disc_env + 2, sizeof *c->wenv);
-  if (!c->wenv)
-    return -1;
-  size_t k = 0, klen = strlen(CGOFUZZ_EXACT_ENV);
-  for (size_t i = 0; i < ne; i++) {
-    bool replaced = false; /* by what the target's body set */
-    size_t nl = strcspn(environ[i], "=");
-    for (size_t j = 0; j < cfg->n_disc_env && !replaced; j++)
-      replaced = strncmp(cfg->disc_env[j], environ[i], nl + 1) == 0;
-    if (!replaced && (strncmp(environ[i], CGOFUZZ_EXACT_ENV, klen) != 0 ||
-                      environ[i][klen] != '='))
-      c->wenv[k++] = environ[i]; /* borrowed */
-  }
-  for (size_t j = 0; j < cfg->n_disc_env; j++)
-    c->wenv[k++] = cfg->disc_env[j]; /* borrowed */
-  c->wenv[k++] = (char *)CGOFUZZ_EXACT_ENV "=1";
-  for (size_t i = 0; i < cfg->n_worker_env; i++)
-    c->wenv[k++] = cfg->worker_env[i]; /* borrowed */
-  return 0;
 }
 
 /* Seeds, testdata and cache, in Go's order. -1 if testdata is malformed
@@ -624,14 +358,19 @@ static void run_loop(coord *c) {
   }
   int64_t next_log = c->start_ms + 3000;
   int64_t next_watch = c->start_ms + WATCH_MS;
-  while (!c->done && !got_signal) {
+  while (!c->done && !cgofuzz_coord_interrupted()) {
     int64_t now = cgofuzz_mono_ms();
     if (cfg->fuzz_ns && now - c->start_ms >= cfg->fuzz_ns / 1000000)
       break;
     cgofuzz_dict_step(c);
-    for (size_t i = 0; i < c->np && !c->done; i++)
-      if (c->slots[i].state == W_IDLE || c->slots[i].state == W_DOWN)
-        dispatch(c, &c->slots[i]);
+    for (size_t i = 0; i < c->np && !c->done; i++) {
+      slot *s = &c->slots[i];
+      if (s->state != W_IDLE && s->state != W_DOWN)
+        continue;
+      dispatch(c, s);
+      if (s->lost) /* the call could not be written: it died */
+        cgofuzz_coord_on_death(c, s);
+    }
     if (c->done)
       break;
     /* After the dispatch: the workers never wait for a trace. */
@@ -705,9 +444,11 @@ static void run_loop(coord *c) {
         cgofuzz_coord_failf(c, "%s",
                             "communicating with fuzzing process: unexpected "
                             "message from an idle worker");
-      else if (got == 1)
+      else if (got == 1) {
         cgofuzz_coord_on_reply(c, s, l, n);
-      else if (got == -2) /* as Go's decoder fails: the run ends */
+        if (s->lost) /* a minimization's next call could not be written */
+          cgofuzz_coord_on_death(c, s);
+      } else if (got == -2) /* as Go's decoder fails: the run ends */
         cgofuzz_coord_failf(c, "communicating with fuzzing process: %s",
                             err.msg);
       else if (got < 0)
@@ -729,10 +470,11 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   c.cfg = cfg;
   c.death_status = -1;
   c.start_ms = c.last_log_ms = cgofuzz_mono_ms();
-  got_signal = 0;
+  cgofuzz_coord_signal_reset();
   struct sigaction sa, old_int, old_term, old_hup, old_pipe, old_xfsz;
   memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal; /* no SA_RESTART: poll must wake up */
+  sa.sa_handler =
+      cgofuzz_coord_on_signal; /* no SA_RESTART: poll must wake up */
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
@@ -757,7 +499,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   c.np = (size_t)(cfg->parallel > 0 ? cfg->parallel : 1);
   if (cfg->fuzz_count && (int64_t)c.np > cfg->fuzz_count)
     c.np = (size_t)cfg->fuzz_count;
-  if (!c.testdata_dir || !c.cache_dir || build_worker_argv(&c) != 0) {
+  if (!c.testdata_dir || !c.cache_dir || cgofuzz_coord_worker_args(&c) != 0) {
     cgofuzz_coord_failf(&c, "%s", "out of memory");
     goto finish;
   }
@@ -819,7 +561,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
    * feedback's set-up (reading the binary, copying it to a memfd) then
    * overlaps the 10-20 ms each worker takes to start. */
   for (size_t i = 0; i < c.np && !c.done; i++)
-    spawn_worker(&c, &c.slots[i]);
+    cgofuzz_coord_spawn_worker(&c, &c.slots[i]);
   if (c.done || cgofuzz_dict_start(&c) != 0)
     goto finish;
   cgofuzz_cmp_start(&c);

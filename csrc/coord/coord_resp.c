@@ -1,6 +1,7 @@
 /*
  * coord_resp.c: what the coordinator does with a worker's fuzz reply or
- * its death mid-call (split from coord_loop.c, which sends the calls).
+ * its death mid-call (the loop, coord_loop.c, reads them; coord_proc.c
+ * sends the calls).
  *
  *  - a reply of new coverage or Err names no input: the input is the exact
  *    one a C worker left in the slot (coord_exact.c), else it is rebuilt by
@@ -269,25 +270,10 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
   cgofuzz_fuzz_resp_free(&r);
 }
 
-/* The kernel's count of OOM kills so far; -1 when unknown. */
-int64_t cgofuzz_coord_oom_kills(void) { return cgofuzz_os_oom_kills(); }
-
 /* The resident set of pid in MiB, -1 when unknown. */
 static int64_t resident_mb(pid_t pid) {
   int64_t b = cgofuzz_os_rss_bytes(pid);
   return b < 0 ? -1 : b >> 20;
-}
-
-/* Whether the workers are a Go test binary's (Go's counters, or Go's build
- * info section: a Go binary built without -fuzz has no counters). */
-bool cgofuzz_coord_go_workers(coord *c) {
-  if (!c->go_binary)
-    c->go_binary =
-        cgofuzz_cov_counters_size(c->cfg->binary) ||
-                cgofuzz_cov_section_size(c->cfg->binary, ".go.buildinfo")
-            ? 1
-            : 2;
-  return c->go_binary == 1;
 }
 
 /* Stops a hung or bloated worker and handles its death. A Go worker gets
@@ -400,6 +386,7 @@ static bool killed_again(coord *c, slot *s, const cgofuzz_buf *data) {
  * outside killed it, as Go does. */
 void cgofuzz_coord_on_death(coord *c, slot *s) {
   int state = s->state;
+  s->lost = false;
   bool busy = state == W_BUSY;
   if (!cgofuzz_worker_reap(&s->w, 5000))
     cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);

@@ -29,6 +29,15 @@
 
 cgofuzz_torc_ cgofuzz_torc = {.gen = 1};
 
+/* Before a recorded exec: the comparison log (tracecmp.c) is emptied and
+ * the TORC's entries of earlier execs stop being fresh. Here rather than
+ * in tracecmp.c, whose hooks then need nothing of this file. */
+void cgofuzz_cmp_reset_(void) {
+  cgofuzz_cmp_log.npairs = 0;
+  cgofuzz_cmp_log.nruns = 0;
+  cgofuzz_torc.gen++;
+}
+
 /* Bytes of s before its NUL, at most max. */
 static size_t str_len(const char *s, size_t max) {
   size_t n = 0;

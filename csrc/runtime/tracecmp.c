@@ -18,9 +18,7 @@
  * (feature bits: call site x distance between the operands; runtime.h).
  * The hooks are strong definitions: clang links its UBSan standalone
  * runtime (whole-archive, early on the line) into any -fsanitize-coverage
- * build, and its weak default hooks would otherwise win. The file is named
- * target_* so that builds linking libFuzzer's hooks (tests/fuzz) leave it
- * out, as they leave out the rest of the C-target side.
+ * build, and its weak default hooks would otherwise win.
  * Recording is off unless the worker was started in exact mode (see
  * worker_exact.c), and on only while the target runs: with it off the
  * hooks cost one load and a branch.
@@ -78,12 +76,6 @@ static void note1(uintptr_t pc, uint8_t a, uint8_t b) {
   if (a != b)
     r->closed = 1; /* a loop leaves at its first mismatch */
   note(pc, a, b, 1);
-}
-
-void cgofuzz_cmp_reset_(void) {
-  cgofuzz_cmp_log.npairs = 0;
-  cgofuzz_cmp_log.nruns = 0;
-  cgofuzz_torc.gen++;
 }
 
 #define PC() ((uintptr_t)__builtin_return_address(0))

@@ -1,9 +1,9 @@
 /*
  * worker.c: the -test.fuzzworker side of Go's fuzzing protocol, the serve
  * loop: it reads calls from the coordinator, runs the fuzz and minimize
- * handlers and writes the replies. The exact-input slot and the bursts are
- * in worker_exact.c, the per-exec timeout and RSS limit in
- * worker_watchdog.c (see worker_internal.h).
+ * handlers and writes the replies. One exec is worker_exec.c's, the
+ * exact-input slot and the bursts are in worker_exact.c, the per-exec
+ * timeout and RSS limit in worker_watchdog.c (see worker_internal.h).
  *
  * Invariants a Go coordinator relies on (docs/go-coordinator.md §1-§3):
  *  - one JSON call per line on fd 3, one response per line on fd 4, strictly
@@ -49,90 +49,6 @@ static int snap_resize(cgofuzz_worker_ *w, size_t len) {
   w->snap = calloc(len ? len : 1, 1);
   w->snap_len = w->snap ? len : 0;
   return w->snap ? 0 : -1;
-}
-
-/* An input that allocated more than it freed (leak.c): run again with
- * LeakSanitizer quiet, and if it still does, have LeakSanitizer look. A
- * leak ends the worker as a crash would: the input in shared memory is
- * the crasher. The second run's coverage is dropped (the first one's was
- * taken). */
-static void leak_recheck(cgofuzz_worker_ *w, const cgofuzz_value *vals) {
-  cgofuzz_watchdog_arm_(cgofuzz_mono_ns());
-  cgofuzz_leak_quiet_(true);
-  cgofuzz_leak_begin_();
-  cgofuzz_run r = cgofuzz_target_exec_(w->f, &w->t, vals);
-  bool suspect = cgofuzz_leak_end_();
-  cgofuzz_leak_quiet_(false);
-  cgofuzz_watchdog_disarm_();
-  cgofuzz_cov_clear_();
-  w->t.log.len = 0;
-  if (r == CGOFUZZ_RUN_FAIL || !suspect || !cgofuzz_leak_check_())
-    return;
-  bool lf = cgofuzz_watchdog_lf_mode_();
-  if (lf && w->warmup)
-    fprintf(stderr, "\nINFO: a leak has been found in the initial "
-                    "corpus.\n\n");
-  if (lf)
-    fprintf(stderr, "INFO: to ignore leaks on libFuzzer side use "
-                    "-detect_leaks=0.\n\n");
-  else
-    fprintf(stderr, "cgofuzz: the input leaked memory (LeakSanitizer, "
-                    "above); -test.fuzzdetectleaks=false turns the check "
-                    "off\n");
-  fflush(stderr);
-  _exit(CGOFUZZ_LEAK_EXIT);
-}
-
-cgofuzz_run cgofuzz_worker_exec_(cgofuzz_worker_ *w, const cgofuzz_value *vals,
-                                 int64_t *dur) {
-  int64_t t0 = cgofuzz_mono_ns();
-  w->st_execs++;
-  cgofuzz_watchdog_arm_(t0);
-  /* Comparisons are recorded only while the target runs: the runtime's
-   * own memcmp calls (intercepted too) never reach the tables. */
-  cgofuzz_cmp_on_ = w->rec;
-  cgofuzz_leak_begin_();
-  cgofuzz_run r = cgofuzz_target_exec_(w->f, &w->t, vals);
-  bool suspect = cgofuzz_leak_end_();
-  cgofuzz_cmp_on_ = 0;
-  *dur = cgofuzz_mono_ns() - t0;
-  cgofuzz_watchdog_disarm_();
-  cgofuzz_cov_snap_reset_(w->snap);
-  cgofuzz_cov_collect_(w->snap, w->snap_len);
-  if (suspect && r != CGOFUZZ_RUN_FAIL)
-    leak_recheck(w, vals);
-  if (r == CGOFUZZ_RUN_FAIL) {
-    /* Go's Err is the failed test's captured report. */
-    w->errmsg.len = 0;
-    cgofuzz_buf_printf(&w->errmsg, "--- FAIL: %s (%.2fs)\n", w->name,
-                       (double)*dur / 1e9);
-    const uint8_t *p = w->t.log.data, *e = p + w->t.log.len;
-    while (p < e) {
-      const uint8_t *nl = memchr(p, '\n', (size_t)(e - p));
-      size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(e - p);
-      cgofuzz_buf_puts(&w->errmsg, "    ");
-      cgofuzz_buf_append(&w->errmsg, p, n);
-      p += n;
-    }
-    cgofuzz_buf_putc(&w->errmsg, 0);
-    w->errmsg.len--;
-  }
-  return r;
-}
-
-char *cgofuzz_worker_errmsg_(const cgofuzz_worker_ *w) {
-  return strndup(w->errmsg.len ? (char *)w->errmsg.data : "", w->errmsg.len);
-}
-
-int cgofuzz_worker_set_bytes_(cgofuzz_wire_bytes *b, const uint8_t *p,
-                              size_t n) {
-  b->data = malloc(n ? n : 1);
-  if (!b->data)
-    return -1;
-  memcpy(b->data, p, n);
-  b->len = n;
-  b->has = true;
-  return 0;
 }
 
 /* Decodes the shm value and checks it against the target's kinds. */

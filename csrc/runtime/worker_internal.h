@@ -76,7 +76,7 @@ typedef struct cgofuzz_worker_ {
   int64_t st_min_calls, st_min_ns, st_min_execs, st_execs;
 } cgofuzz_worker_;
 
-/* ---- worker.c: execs and replies ---- */
+/* ---- worker_exec.c: one exec, and its reply's fields ---- */
 
 /* One exec with coverage and timing; fills w->errmsg on failure. */
 cgofuzz_run cgofuzz_worker_exec_(cgofuzz_worker_ *w, const cgofuzz_value *vals,

@@ -15,6 +15,9 @@ the real worker behind a pair of pipes and alter its traffic:
   oversize  the first fuzz response carries a 64 MB unknown member
   shmlen    on a failure response, shm value_len is set to 2^62
   shmdata   on a failure response, the input in shm is overwritten
+  closein   before the first non-warm-up fuzz response is forwarded, the
+            call pipe (fd 3) is closed: the coordinator's next call cannot
+            be written (EPIPE); then the worker exits with status 3
 """
 import json, mmap, os, struct, subprocess, sys, time
 
@@ -87,6 +90,12 @@ while True:
             obj["Padding"] = "x" * (64 << 20)
             resp = json.dumps(obj).encode() + b"\n"
             injected = True
+        elif mode == "closein":
+            cin.close()  # the only read end of the coordinator's call pipe
+            os.write(4, resp)
+            time.sleep(0.5)  # the next call meets a closed pipe, not EOF
+            child.kill()
+            os._exit(3)
     if is_fuzz and failed:
         if mode == "shmlen":
             mem[8:16] = struct.pack("<q", 1 << 62)

@@ -133,6 +133,19 @@ def test_protocol(env, mode, want):
     assert not written(r.out), "a failure was written\n%s" % r
 
 
+def test_call_not_written(env):
+    """A worker whose call pipe is closed when the coordinator writes its
+    next call (it is dying): that is its death (coord_proc.c marks the slot
+    lost, the loop hands it to coord_resp.c at once), handled as one found
+    by reading its reply pipe: the input sent is recorded with the exit
+    status, once, and the run ends (nothing waits on a call never sent)."""
+    r = env.run("FuzzClean", [CLEAN_BUDGET], mode="closein")
+    assert r.rc == 1, str(r)
+    assert "fuzzing process hung or terminated unexpectedly: exit status 3" \
+        in r.stdout, str(r)
+    assert len(written(r.stdout)) == 1, str(r)
+
+
 @pytest.mark.parametrize("mode", ["shmlen", "shmdata"])
 def test_shm_tampered(env, mode):
     """Go's coordinator checks the input in shm after each call

@@ -2,7 +2,8 @@
 objects, and fails, naming the violation, on planted ones: a lower layer
 including a higher layer's header, a layer including another's private
 *_internal.h, a lower layer's object calling a higher layer's function,
-and a Linux-only call outside the OS layer (csrc/base/os_linux.c).
+two files of a layer calling each other (through a third, too), and a
+Linux-only call outside the OS layer (csrc/base/os_linux.c).
 """
 import os
 import shutil
@@ -75,6 +76,53 @@ def test_linux_call_outside_the_os_layer_fails(tree, line, what):
     assert ("csrc/coord/coord_fmt.c:2: %s is one operating system's" % what)\
         in r.stdout, r.stdout
     assert r.stdout.count("one operating system's") == 1, r.stdout
+
+
+def write_listing(tree, tmp_path, objs):
+    """layer_objects.txt naming objs ({layer: [objects]}) and every other
+    layer of the table with no objects, as the build lists them."""
+    listing = tmp_path / "layer_objects.txt"
+    table = os.path.join(str(tree), "csrc", "layers.txt")
+    names = [l.split()[0] for l in open(table)
+             if l.strip() and not l.startswith("#")]
+    with open(listing, "w") as f:
+        for layer in names:
+            f.write("%s %s\n" % (layer, " ".join(objs.get(layer, []))))
+    return str(listing)
+
+
+def compile_c(tool, tmp_path, name, src):
+    c = tmp_path / (name + ".c")
+    c.write_text(src + "\n")
+    o = tmp_path / (name + ".c.o")
+    subprocess.run([tool("cc"), "-c", str(c), "-o", str(o)], check=True)
+    return str(o)
+
+
+def test_files_of_a_layer_calling_each_other_fail(tree, tool, tmp_path):
+    """a -> b -> c -> a is one loop, named with its three files and the
+    symbols of each edge; d, which only calls into it, is not in it."""
+    objs = [compile_c(tool, tmp_path, n, src) for n, src in (
+        ("core_a", "int cgofuzz_b(void);\n"
+                   "int cgofuzz_a(void) { return cgofuzz_b(); }"),
+        ("core_b", "int cgofuzz_c(void);\n"
+                   "int cgofuzz_b(void) { return cgofuzz_c(); }"),
+        ("core_c", "int cgofuzz_a(void);\n"
+                   "int cgofuzz_c(void) { return cgofuzz_a() + 1; }"),
+        ("core_d", "int cgofuzz_a(void);\n"
+                   "int cgofuzz_d(void) { return cgofuzz_a(); }"))]
+    r = run_check(tree, write_listing(tree, tmp_path, {"core": objs}))
+    assert r.returncode == 1, r.stdout
+    assert ("layer violation: core: core_a, core_b, core_c call each other "
+            "in a loop (core_a uses cgofuzz_b of core_b; core_b uses "
+            "cgofuzz_c of core_c; core_c uses cgofuzz_a of core_a)") \
+        in r.stdout, r.stdout
+    assert "core_d" not in r.stdout
+    # Without the edge that closes it, the same files pass.
+    objs[2] = compile_c(tool, tmp_path, "core_c",
+                        "int cgofuzz_c(void) { return 1; }")
+    r = run_check(tree, write_listing(tree, tmp_path, {"core": objs}))
+    assert r.returncode == 0, r.stdout
 
 
 def test_runtime_calling_the_coordinator_fails(tree, tool, tmp_path):

@@ -1,0 +1,84 @@
+/*
+ * coord_svc.c: the services every part of a run's coordinator shares:
+ * ending the run with a failure, its figures, the elapsed time as Go prints
+ * it, GODEBUG=fuzzdebug lines, and whether ^C (or SIGTERM, SIGHUP) came.
+ *
+ * They call nothing else of the coordinator, so the parts that handle
+ * replies (coord_resp.c), minimize (coord_min.c) and build dictionary
+ * calls (coord_dict.c) use them without calling back into the loop
+ * (coord_loop.c) that calls them.
+ */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "coord_internal.h"
+
+static volatile sig_atomic_t got_signal;
+
+void cgofuzz_coord_on_signal(int sig) { got_signal = sig; }
+
+void cgofuzz_coord_signal_reset(void) { got_signal = 0; }
+
+bool cgofuzz_coord_interrupted(void) { return got_signal != 0; }
+
+void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b) {
+  /* Go rounds half away from zero. */
+  cgofuzz_fmt_secs(b, (cgofuzz_mono_ms() - c->start_ms + 500) / 1000);
+}
+
+void cgofuzz_coord_debugf(coord *c, const char *fmt, ...) {
+  (void)c;
+  struct timespec ts;
+  struct tm tm;
+  char when[64];
+  clock_gettime(CLOCK_REALTIME, &ts);
+  localtime_r(&ts.tv_sec, &tm);
+  size_t n = strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+  if (ts.tv_nsec) { /* .999999999: the fraction without trailing zeros */
+    n += (size_t)snprintf(when + n, sizeof when - n, ".%09ld", ts.tv_nsec);
+    while (when[n - 1] == '0')
+      when[--n] = '\0';
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s DEBUG ", when);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  fflush(stderr);
+  va_end(ap);
+}
+
+void cgofuzz_coord_stats_get(coord *c, cgofuzz_coord_stats *st) {
+  memset(st, 0, sizeof *st);
+  st->execs = c->count;
+  st->elapsed_ms = cgofuzz_mono_ms() - c->start_ms;
+  st->corpus = c->corpus.n;
+  st->new_inputs = c->interesting;
+  st->workers = c->np;
+  for (size_t i = 0; i < c->mask_len; i++) {
+    st->cov_bytes += c->mask[i] != 0;
+    for (unsigned v = c->mask[i]; v; v &= v - 1) /* no libgcc popcount */
+      st->cov_bits++;
+  }
+}
+
+/* Ends the run with a failure whose text is msg (printed indented). */
+void cgofuzz_coord_fail(coord *c, const char *msg, size_t len) {
+  if (c->fatal)
+    return;
+  c->fatal = true;
+  c->failed = true;
+  c->done = true;
+  cgofuzz_buf_append(&c->fail_msg, msg, len);
+}
+
+void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg) {
+  char tmp[1024];
+  snprintf(tmp, sizeof tmp, fmt, arg);
+  cgofuzz_coord_fail(c, tmp, strlen(tmp));
+}
+

@@ -1,0 +1,187 @@
+/*
+ * coord_tokens.c: a dictionary's token store (cgofuzz_coord_dict): tokens
+ * without duplicates, each with where it came from (CGOFUZZ_DICT_*), an
+ * integer's width and byte order, and the uses and finds that weigh it
+ * when dictionary calls pick tokens (coord_dict.c); reading -dict files and
+ * writing the store back in their format.
+ *
+ * The sources of tokens fill it (the binary's constants: coord_godict.c;
+ * the corpus: coord_dict.c) and the dictionary calls read it; it calls
+ * neither, so they do not call each other through it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coord_internal.h"
+#include "dictfile.h"
+
+cgofuzz_coord_dict *cgofuzz_coord_dict_new(void) {
+  return calloc(1, sizeof(cgofuzz_coord_dict));
+}
+
+void cgofuzz_coord_dict_free(cgofuzz_coord_dict *d) {
+  if (!d)
+    return;
+  for (size_t i = 0; i < d->n; i++)
+    free(d->t[i].b);
+  free(d->t);
+  free(d->ht);
+  free(d);
+}
+
+static uint32_t hash(const uint8_t *p, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 16777619u;
+  return h;
+}
+
+static int rehash(cgofuzz_coord_dict *d, size_t cap) {
+  uint32_t *ht = calloc(cap, sizeof *ht);
+  if (!ht)
+    return -1;
+  for (size_t i = 0; i < d->n; i++) {
+    size_t k = hash(d->t[i].b, d->t[i].len) & (cap - 1);
+    while (ht[k])
+      k = (k + 1) & (cap - 1);
+    ht[k] = (uint32_t)i + 1;
+  }
+  free(d->ht);
+  d->ht = ht;
+  d->ht_cap = cap;
+  return 0;
+}
+
+int cgofuzz_coord_dict_add(cgofuzz_coord_dict *d, const uint8_t *p, size_t n,
+                           int src, int int_width, bool big_endian) {
+  if (n == 0 || n > CGOFUZZ_DICT_MAX_TOKEN || src < 0 ||
+      src >= CGOFUZZ_DICT_NSRC)
+    return 0;
+  if ((d->n + 1) * 2 > d->ht_cap &&
+      rehash(d, d->ht_cap ? d->ht_cap * 2 : 256) != 0)
+    return -1;
+  size_t k = hash(p, n) & (d->ht_cap - 1);
+  for (; d->ht[k]; k = (k + 1) & (d->ht_cap - 1)) {
+    dtok *t = &d->t[d->ht[k] - 1];
+    if (t->len == n && memcmp(t->b, p, n) == 0) {
+      if (int_width && !t->int_width) { /* now known to be an integer too */
+        t->int_width = (uint8_t)int_width;
+        t->be = big_endian;
+      }
+      return 0;
+    }
+  }
+  if (d->n == d->cap) {
+    size_t cap = d->cap ? d->cap * 2 : 64;
+    dtok *t = realloc(d->t, cap * sizeof *t);
+    if (!t)
+      return -1;
+    d->t = t;
+    d->cap = cap;
+  }
+  dtok *t = &d->t[d->n];
+  memset(t, 0, sizeof *t);
+  if (!(t->b = malloc(n)))
+    return -1;
+  memcpy(t->b, p, n);
+  t->len = (uint32_t)n;
+  t->src = (uint8_t)src;
+  t->int_width = (uint8_t)int_width;
+  t->be = big_endian;
+  d->ht[k] = (uint32_t)++d->n;
+  return 1;
+}
+
+dtok *cgofuzz_coord_dict_find(cgofuzz_coord_dict *d, const uint8_t *p,
+                              size_t n) {
+  if (!d->ht_cap)
+    return NULL;
+  for (size_t k = hash(p, n) & (d->ht_cap - 1); d->ht[k];
+       k = (k + 1) & (d->ht_cap - 1)) {
+    dtok *t = &d->t[d->ht[k] - 1];
+    if (t->len == n && memcmp(t->b, p, n) == 0)
+      return t;
+  }
+  return NULL;
+}
+
+static int add_user(void *ctx, const uint8_t *p, size_t n) {
+  return cgofuzz_coord_dict_add(ctx, p, n, CGOFUZZ_DICT_USER, 0, false) < 0 ? -1
+                                                                            : 0;
+}
+
+int cgofuzz_coord_dict_load(cgofuzz_coord_dict *d, const char *path,
+                            cgofuzz_err *err) {
+  return cgofuzz_dictfile_load(path, add_user, d, err);
+}
+
+size_t cgofuzz_coord_dict_count(const cgofuzz_coord_dict *d, int src) {
+  if (!d)
+    return 0;
+  if (src < 0)
+    return d->n;
+  size_t k = 0;
+  for (size_t i = 0; i < d->n; i++)
+    k += d->t[i].src == src;
+  return k;
+}
+
+int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
+                             const char *target, cgofuzz_err *err) {
+  static const char *what[CGOFUZZ_DICT_NSRC] = {
+      "from -dict files",
+      "constants of the target's package",
+      "constants elsewhere in the target's module",
+      ("the seeds', testdata's and cache's printable runs, parts and integers "
+       "(and decimal limits when they hold numbers)"),
+  };
+  cgofuzz_buf b = {0};
+  cgofuzz_buf_printf(&b, "# cgofuzz dictionary of %s: %zu tokens\n", target,
+                     d->n);
+  for (int src = 0; src < CGOFUZZ_DICT_NSRC; src++) {
+    if (!cgofuzz_coord_dict_count(d, src))
+      continue;
+    cgofuzz_buf_printf(&b, "# %s\n", what[src]);
+    for (size_t i = 0; i < d->n; i++) {
+      const dtok *t = &d->t[i];
+      if (t->src != src)
+        continue;
+      if (t->int_width)
+        cgofuzz_buf_printf(&b, "int%d%s=", t->int_width, t->be ? "be" : "le");
+      cgofuzz_dictfile_quote(&b, t->b, t->len);
+      cgofuzz_buf_putc(&b, '\n');
+    }
+  }
+  FILE *f = fopen(path, "wb");
+  int rc = 0;
+  if (!f || fwrite(b.data, 1, b.len, f) != b.len)
+    rc = cgofuzz_errf(err, 0, "cannot write the dictionary to %s", path);
+  if (f && fclose(f) != 0 && rc == 0)
+    rc = cgofuzz_errf(err, 0, "cannot write the dictionary to %s", path);
+  cgofuzz_buf_free(&b);
+  return rc;
+}
+
+int cgofuzz_dict_add_int(cgofuzz_coord_dict *d, uint64_t v, int width,
+                         int src) {
+  uint64_t mask = width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
+  v &= mask;
+  if (v < 0x100 || v > mask - 0x100)
+    return 0; /* 0..255 and -256..-1: Go's mutator gets there itself */
+  uint8_t le[8], be[8];
+  for (int i = 0; i < width; i++) {
+    le[i] = (uint8_t)(v >> (8 * i));
+    be[width - 1 - i] = le[i];
+  }
+  int added = 0;
+  for (int o = 0; o < 2; o++) {
+    int r = cgofuzz_coord_dict_add(d, o ? be : le, (size_t)width, src, width,
+                                   o == 1);
+    if (r < 0)
+      return -1;
+    added += r;
+  }
+  return added;
+}
+
