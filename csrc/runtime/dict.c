@@ -139,8 +139,12 @@ static bool from_runs(cgofuzz_pcg *r, uint8_t *b, size_t *len, size_t cap,
   size_t first = cgofuzz_pcg_u32n(r, (uint32_t)nr);
   for (size_t k = 0; k < nr; k++) {
     const cgofuzz_cmp_run_ *run = &l->runs[(first + k) % nr];
+    /* Either side may be the input's: clang's trace_const_cmp1 gives the
+     * constant first, so `data[3] != 'W'` arrives as ('W', data[3]), while
+     * a loop over two arrays gives them in the source's order. */
     if (run->len && memcmp(run->a, run->b, run->len) != 0 &&
-        replace(r, b, len, cap, run->a, run->len, run->b, run->len, tok))
+        (replace(r, b, len, cap, run->a, run->len, run->b, run->len, tok) ||
+         replace(r, b, len, cap, run->b, run->len, run->a, run->len, tok)))
       return true;
   }
   return false;

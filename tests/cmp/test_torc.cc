@@ -26,6 +26,8 @@ void __sanitizer_weak_hook_strstr(void *called_pc, const char *s1,
                                   const char *s2, char *result);
 void __sanitizer_weak_hook_memmem(void *called_pc, const void *s1, size_t len1,
                                   const void *s2, size_t len2, void *result);
+void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b);
+void __sanitizer_cov_trace_const_cmp1(uint8_t a, uint8_t b);
 }
 
 namespace {
@@ -197,6 +199,26 @@ TEST_F(Torc, InputToStateReplacesAnOperandOfAnotherLength) {
   std::string tok;
   ASSERT_TRUE(MutatesTo("xx in-abc yy", "xx KEYWORD yy", &tok));
   EXPECT_EQ(tok, "KEYWORD");
+}
+
+// clang's trace_const_cmp hooks take the constant first: a byte check
+// `data[3] != 'W'` is recorded as the run ('W', 'X') for the input "SLOX",
+// and the mutation must write the constant where the input's byte is (it
+// once only searched the input for the constant: no single-byte check of a
+// C target was solved by comparison feedback). Both orders are solved.
+TEST_F(Torc, ByteCompareIsSolvedWhicheverSideIsTheInput) {
+  for (bool constant_first : {true, false}) {
+    cgofuzz_cmp_reset_();
+    Rec([&] {
+      if (constant_first)
+        __sanitizer_cov_trace_const_cmp1('W', 'X');
+      else
+        __sanitizer_cov_trace_cmp1('X', 'W');
+    });
+    std::string tok;
+    ASSERT_TRUE(MutatesTo("SLOX", "SLOW", &tok)) << constant_first;
+    EXPECT_EQ(tok, "W");
+  }
 }
 
 TEST_F(Torc, NeedleIsInserted) {
