@@ -66,6 +66,10 @@ typedef struct cgofuzz_coord_observer {
    * goes on after this failure: libFuzzer's fork mode ignores some). */
   bool (*failure)(void *ctx, const uint8_t *data, size_t len, const char *msg,
                   size_t msg_len, int status, const cgofuzz_coord_stats *st);
+  /* A C worker's input ran secs whole seconds, a new slowest unit of that
+   * worker (libFuzzer's -report_slow_units, which the front end passes to
+   * its workers: core/exact.h's CGOFUZZ_LF_SLOW_ENV). */
+  void (*slow_unit)(void *ctx, const uint8_t *data, size_t len, int64_t secs);
   /* The run is over; fatal_msg is the error that ended it, if any. */
   void (*finished)(void *ctx, const cgofuzz_coord_stats *st,
                    const char *fatal_msg, size_t fatal_len);

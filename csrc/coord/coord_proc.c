@@ -246,4 +246,3 @@ int cgofuzz_coord_worker_args(coord *c) {
     c->wenv[k++] = cfg->worker_env[i]; /* borrowed */
   return 0;
 }
-

@@ -193,6 +193,16 @@ done:
   cgofuzz_buf_free(&data);
 }
 
+/* A C worker under libFuzzer's command line ended its call after a new
+ * slowest unit (core/wire.h): the observer gets the input. */
+static void slow_unit(coord *c, slot *s, int64_t count, int64_t secs) {
+  const cgofuzz_coord_observer *ob = c->cfg->observer;
+  cgofuzz_buf data = {0};
+  if (ob && ob->slow_unit && rebuild(c, s, count, &data) == 0)
+    ob->slow_unit(ob->ctx, data.data, data.len, secs);
+  cgofuzz_buf_free(&data);
+}
+
 /* A starting input that failed, in a run that goes on after failures
  * (-fuzzcontinue, libFuzzer's fork mode): it has run, so the warm-up
  * counts it; else the run would wait for it forever. */
@@ -238,6 +248,8 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
     cgofuzz_coord_failf(c, "%s", "workerServer.fuzz modified input");
   } else {
     c->count += count;
+    if (r.slow_unit_sec > 0)
+      slow_unit(c, s, count, r.slow_unit_sec);
     bool cov = r.coverage_data.has && c->mask_len &&
                r.coverage_data.len == c->mask_len;
     if (!s->warmup || s->dict) /* the dictionary's share follows finds */

@@ -81,4 +81,3 @@ void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg) {
   snprintf(tmp, sizeof tmp, fmt, arg);
   cgofuzz_coord_fail(c, tmp, strlen(tmp));
 }
-

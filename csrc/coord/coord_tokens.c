@@ -184,4 +184,3 @@ int cgofuzz_dict_add_int(cgofuzz_coord_dict *d, uint64_t v, int width,
   }
   return added;
 }
-

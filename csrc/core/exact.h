@@ -77,6 +77,12 @@
  * (csrc/lf): a C worker then reports hangs and OOMs in libFuzzer's words
  * and exit codes (runtime/worker_watchdog.c). */
 #define CGOFUZZ_LF_ENV "CGOFUZZ_LF"
+/* With it, libFuzzer's -report_slow_units=N in seconds: a C worker ends
+ * its fuzz call after an input that ran N seconds or more and 10% longer
+ * than its slowest so far (libFuzzer's rule, in whole seconds), with the
+ * input in the exact slot and the seconds in the reply's
+ * CgofuzzSlowUnitSec (core/wire.h). Unset: never. */
+#define CGOFUZZ_LF_SLOW_ENV "CGOFUZZ_LF_SLOW_UNITS"
 /* A C worker's exit status after LeakSanitizer found that its input leaked
  * (runtime/leak.c); the front ends call it a leak, not a crash. */
 #define CGOFUZZ_LEAK_EXIT 73

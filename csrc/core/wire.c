@@ -107,6 +107,8 @@ int cgofuzz_wire_encode_fuzz_resp_v(const cgofuzz_fuzz_resp *r, cgofuzz_gover g,
   rc |= put_lit(out, ",\"Err\":") | put_str(out, r->err, r->err_len, g);
   rc |= put_lit(out, ",\"InternalErr\":") |
         put_str(out, r->internal_err, r->internal_err_len, g);
+  if (r->slow_unit_sec)
+    rc |= put_key_int(out, ",\"CgofuzzSlowUnitSec\":", r->slow_unit_sec);
   rc |= put_lit(out, "}\n");
   return rc ? -1 : 0;
 }
@@ -211,6 +213,8 @@ static const field fuzz_resp_fields[] = {
     FS("Err", "ERR", fuzz_resp_st, v.err, v.err_len),
     FS("InternalErr", "INTERNALERR", fuzz_resp_st, v.internal_err,
        v.internal_err_len),
+    F("CgofuzzSlowUnitSec", "CGOFUZZSLOWUNITSEC", FT_I64, fuzz_resp_st,
+      v.slow_unit_sec),
 };
 static const field min_resp_fields[] = {
     F("WroteToMem", "WROTETOMEM", FT_BOOL, min_resp_st, v.wrote_to_mem),

@@ -13,7 +13,8 @@
  *
  * Durations are int64 nanoseconds, []byte fields standard base64 or null.
  * Responses are fuzzResponse {TotalDuration, InterestingDuration, Count,
- * CoverageData, Err, InternalErr}, minimizeResponse {WroteToMem, Err,
+ * CoverageData, Err, InternalErr} (and cgofuzz's CgofuzzSlowUnitSec, only
+ * when set: cgofuzz_fuzz_resp), minimizeResponse {WroteToMem, Err,
  * CoverageData, Duration, Count} and the empty ping response {}.
  *
  * Encoding matches Go's encoding/json output byte for byte (field order,
@@ -82,6 +83,12 @@ typedef struct cgofuzz_fuzz_resp {
    * encoding, 0 means strlen. Decoding "" gives NULL and 0, so a non-NULL
    * err always means Go's Err != "". */
   size_t err_len, internal_err_len;
+  /* cgofuzz's own member, not Go's: a C worker under libFuzzer's command
+   * line (CGOFUZZ_LF=1) ended the call after an input that ran this many
+   * whole seconds, a new slowest unit (-report_slow_units); the input is in
+   * the exact-input slot. Encoded only when not 0, so every other reply is
+   * Go's bytes, and a Go coordinator ignores it as an unknown member. */
+  int64_t slow_unit_sec;
 } cgofuzz_fuzz_resp;
 
 typedef struct cgofuzz_minimize_resp {

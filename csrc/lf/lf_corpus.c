@@ -221,8 +221,8 @@ int cgofuzz_lf_write_named(const char *dir, const uint8_t *raw, size_t len,
   return rc;
 }
 
-int cgofuzz_lf_write_artifact(const lf_opts *o, const char *kind,
-                              const uint8_t *raw, size_t len) {
+int cgofuzz_lf_write_unit(const lf_opts *o, const char *kind,
+                          const uint8_t *raw, size_t len) {
   cgofuzz_buf path = {0};
   if (o->exact_artifact_path && *o->exact_artifact_path) {
     cgofuzz_buf_puts(&path, o->exact_artifact_path);
@@ -233,12 +233,6 @@ int cgofuzz_lf_write_artifact(const lf_opts *o, const char *kind,
   }
   cgofuzz_buf_putc(&path, '\0');
   const char *p = (const char *)path.data;
-  /* libFuzzer's lines: the bytes (short inputs), where they went, base64. */
-  if (len <= 64) {
-    for (size_t i = 0; i < len; i++)
-      fprintf(stderr, "%s0x%x", i ? "," : "", raw[i]);
-    fputc('\n', stderr);
-  }
   int rc = cgofuzz_lf_write_file(p, raw, len);
   if (rc == 0)
     fprintf(stderr, "artifact_prefix='%s'; Test unit written to %s\n",
@@ -253,4 +247,15 @@ int cgofuzz_lf_write_artifact(const lf_opts *o, const char *kind,
   cgofuzz_buf_free(&path);
   fflush(stderr);
   return rc;
+}
+
+int cgofuzz_lf_write_artifact(const lf_opts *o, const char *kind,
+                              const uint8_t *raw, size_t len) {
+  /* libFuzzer's lines: the bytes (short inputs), then as any unit. */
+  if (len <= 64) {
+    for (size_t i = 0; i < len; i++)
+      fprintf(stderr, "%s0x%x", i ? "," : "", raw[i]);
+    fputc('\n', stderr);
+  }
+  return cgofuzz_lf_write_unit(o, kind, raw, len);
 }

@@ -46,6 +46,8 @@ static const lf_flag flags[] = {
     S(artifact_prefix, "prefix of crash-, timeout- and oom- files"),
     S(exact_artifact_path, "write the one artifact to this path"),
     I(print_final_stats, "print stat:: lines at the end"),
+    I(report_slow_units, "an input running this many seconds is written as "
+                         "a slow-unit- file (each 10% slower than the last)"),
     I(merge, "merge the inputs of the other directories into the first"),
     S(merge_control_file, "accepted (the merge restarts a crashed worker)"),
     I(minimize_crash, "minimize the crashing input given"),
@@ -83,6 +85,7 @@ static void defaults(lf_opts *o) {
   memset(o, 0, sizeof *o);
   o->runs = -1;
   o->timeout = 1200;
+  o->report_slow_units = 10;
   o->rss_limit_mb = 2048;
   o->len_control = 100;
   o->artifact_prefix = "./"; /* libFuzzer's default */

@@ -15,7 +15,12 @@
  *  - a failure: the worker's report, then the artifact lines
  *    (cgofuzz_lf_write_artifact) and the exit status cgofuzz_lf_report_failure
  * gives;
- *  - "stat::..." lines with -print_final_stats=1, whatever ended the run.
+ *  - "Slowest unit: N s:" and a slow-unit-<sha1> file for an input that ran
+ *    -report_slow_units seconds (10) or more, each 10% slower than the last
+ *    (a C worker ends its call to hand it over: CGOFUZZ_LF_SLOW_ENV; a Go
+ *    target's worker cannot, so its slow units go unreported);
+ *  - "stat::..." lines with -print_final_stats=1, whatever ended the run,
+ *    slowest_unit_time_sec being the last slow unit's seconds (0: none).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,6 +44,7 @@ typedef struct lf_run {
   size_t new_units;
   int exit_status;
   bool failed;
+  int64_t slowest; /* seconds of the slowest unit reported, 0: none */
 } lf_run;
 
 int64_t cgofuzz_lf_peak_rss_mb(void) {
@@ -125,16 +131,33 @@ static bool on_failure(void *ctx, const uint8_t *data, size_t len,
   return ignored(r->o, oc);
 }
 
+/* A worker's new slowest unit: reported when it is one for the whole run
+ * too (libFuzzer's rule: 10% slower than the last one reported), as
+ * libFuzzer reports it, and written as slow-unit-<sha1>. */
+static void on_slow(void *ctx, const uint8_t *data, size_t len, int64_t secs) {
+  lf_run *r = ctx;
+  if (secs < r->o->report_slow_units ||
+      (double)secs <= (double)r->slowest * 1.1)
+    return;
+  r->slowest = secs;
+  fprintf(stderr, "Slowest unit: %" PRId64 " s:\n", secs);
+  cgofuzz_buf raw = {0};
+  if (cgofuzz_lf_raw(r->t, data, len, &raw) == 0)
+    cgofuzz_lf_write_unit(r->o, "slow-unit", raw.data, raw.len);
+  cgofuzz_buf_free(&raw);
+  fflush(stderr);
+}
+
 static void print_stats(lf_run *r, const cgofuzz_coord_stats *st) {
   double secs = (double)st->elapsed_ms / 1000.0;
   fprintf(stderr,
           "stat::number_of_executed_units: %" PRId64 "\n"
           "stat::average_exec_per_sec:     %" PRId64 "\n"
           "stat::new_units_added:          %zu\n"
-          "stat::slowest_unit_time_sec:    0\n"
+          "stat::slowest_unit_time_sec:    %" PRId64 "\n"
           "stat::peak_rss_mb:              %" PRId64 "\n",
           st->execs, secs > 0 ? (int64_t)((double)st->execs / secs) : 0,
-          r->new_units, cgofuzz_lf_peak_rss_mb());
+          r->new_units, r->slowest, cgofuzz_lf_peak_rss_mb());
 }
 
 static void on_finished(void *ctx, const cgofuzz_coord_stats *st,
@@ -237,7 +260,10 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
   if (!(env_seed = cgofuzz_godebug_with_fuzzseed(getenv("GODEBUG"), seed)))
     goto oom;
   setenv("GODEBUG", env_seed, 1);
-  char *wenv[] = {(char *)CGOFUZZ_LF_ENV "=1"};
+  char slow_env[64];
+  snprintf(slow_env, sizeof slow_env, "%s=%" PRId64, CGOFUZZ_LF_SLOW_ENV,
+           o->report_slow_units);
+  char *wenv[] = {(char *)CGOFUZZ_LF_ENV "=1", slow_env};
   char cache[] = "/nonexistent/cgofuzz-lf"; /* workers do not use it */
   /* -fork=N: N workers sharing one corpus (-jobs runs whole processes,
    * lf_jobs.c; -workers alone does nothing, as in libFuzzer). */
@@ -248,6 +274,7 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
                                .new_input = on_new,
                                .pulse = on_pulse,
                                .failure = on_failure,
+                               .slow_unit = on_slow,
                                .finished = on_finished};
   cgofuzz_coord_config cfg;
   memset(&cfg, 0, sizeof cfg);
@@ -283,7 +310,7 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
   cfg.exec_timeout_ns = o->timeout > 0 ? o->timeout * 1000000000 : -1;
   cfg.rss_limit_mb = o->rss_limit_mb > 0 ? o->rss_limit_mb : 0;
   cfg.worker_env = wenv;
-  cfg.n_worker_env = 1;
+  cfg.n_worker_env = 2;
   /* Fork mode goes on after the failures it ignores (on_failure says
    * which); the coordinator then writes each failure site once. */
   if (t->go) {

@@ -41,6 +41,7 @@ typedef struct lf_opts {
   const char *artifact_prefix; /* "./" when not given, as libFuzzer */
   const char *exact_artifact_path;
   int64_t print_final_stats;
+  int64_t report_slow_units; /* seconds: a unit this slow is a slow-unit- */
   int64_t merge;
   const char *merge_control_file;
   int64_t minimize_crash;
@@ -101,6 +102,11 @@ int cgofuzz_lf_write_file(const char *path, const uint8_t *data, size_t len);
 /* Prints libFuzzer's artifact lines and writes the artifact: to
  * -exact_artifact_path if given, else <prefix><kind>-<sha1>. Returns 0 or
  * -1 (then the bytes are printed in full so nothing is lost). */
+/* As libFuzzer's WriteUnitToFileWithPrefix: the file, its path and its
+ * base64 (cgofuzz_lf_write_artifact also dumps the bytes first, as
+ * libFuzzer does for a failure). */
+int cgofuzz_lf_write_unit(const lf_opts *o, const char *kind,
+                          const uint8_t *raw, size_t len);
 int cgofuzz_lf_write_artifact(const lf_opts *o, const char *kind,
                               const uint8_t *raw, size_t len);
 /* Is path a directory? */

@@ -127,6 +127,7 @@ static void do_fuzz(cgofuzz_worker_ *w, const cgofuzz_fuzz_args *a,
       goto out;
     }
     resp->interesting_duration_ns = dur;
+    resp->slow_unit_sec = cgofuzz_worker_slow_unit_(w, dur); /* the one sent */
     if (w->snap_len)
       cgofuzz_worker_set_bytes_(&resp->coverage_data, w->snap, w->snap_len);
     goto out;
@@ -154,9 +155,16 @@ static void do_fuzz(cgofuzz_worker_ *w, const cgofuzz_fuzz_args *a,
         cgofuzz_worker_slot_publish_(w, vals.v, vals.n);
       break;
     }
-    if (w->mask && cgofuzz_cov_has_new_(w->snap, w->mask)) {
+    /* A new slowest unit ends the call as new coverage does: the
+     * coordinator reads it from the slot (the libFuzzer front end writes
+     * it as a slow-unit- file). */
+    bool cov = w->mask && cgofuzz_cov_has_new_(w->snap, w->mask);
+    resp->slow_unit_sec = w->exact ? cgofuzz_worker_slow_unit_(w, dur) : 0;
+    if (cov) {
       cgofuzz_worker_set_bytes_(&resp->coverage_data, w->snap, w->snap_len);
       resp->interesting_duration_ns = dur;
+    }
+    if (cov || resp->slow_unit_sec) {
       if (w->exact)
         cgofuzz_worker_slot_publish_(w, vals.v, vals.n);
       break;
@@ -356,6 +364,8 @@ static void write_stats(cgofuzz_worker_ *w) {
 
 int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {
   cgofuzz_worker_ w = {.f = f, .name = o->name ? o->name : f->name};
+  const char *lf = getenv(CGOFUZZ_LF_ENV), *slow = getenv(CGOFUZZ_LF_SLOW_ENV);
+  w.slow_units = lf && strcmp(lf, "1") == 0 && slow ? atoll(slow) : -1;
   w.stats = getenv("CGOFUZZ_WORKER_STATS");
   if (cgofuzz_worker_exact_init_(&w, o) != 0)
     return 2;

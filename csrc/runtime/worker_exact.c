@@ -197,7 +197,8 @@ void cgofuzz_worker_vp_keep_(cgofuzz_worker_ *w, const cgofuzz_values *vals) {
  * whose comparison log is current) or, with the value profile, from a
  * kept input: each applies one mutation to one []byte/string value, on top
  * of the previous one, so a byte-by-byte check is solved one byte per
- * exec. Returns 1 (and fills resp) if one failed or found coverage. */
+ * exec. Returns 1 (and fills resp) if one failed or found coverage, 2 if
+ * it was only a new slowest unit (its input is in the slot). */
 static int dict_burst(cgofuzz_worker_ *w, const cgofuzz_values *vals,
                       cgofuzz_fuzz_resp *resp) {
   const uint8_t *src = NULL;
@@ -279,6 +280,7 @@ static int dict_burst(cgofuzz_worker_ *w, const cgofuzz_values *vals,
       resp->err = cgofuzz_worker_errmsg_(w);
       return 1;
     }
+    resp->slow_unit_sec = cgofuzz_worker_slow_unit_(w, dur);
     if (w->mask && cgofuzz_cov_has_new_(w->snap, w->mask)) {
       w->st_burst_finds++;
       for (size_t i = 0; i < ntok; i++)
@@ -287,6 +289,8 @@ static int dict_burst(cgofuzz_worker_ *w, const cgofuzz_values *vals,
       resp->interesting_duration_ns = dur;
       return 1;
     }
+    if (resp->slow_unit_sec)
+      return 2;
     if (w->vp && cgofuzz_vp_new_)
       pool_add(w, k, w->dbuf, len);
     cgofuzz_worker_slot_clear_(w);
@@ -297,10 +301,11 @@ static int dict_burst(cgofuzz_worker_ *w, const cgofuzz_values *vals,
 int cgofuzz_worker_burst_(cgofuzz_worker_ *w, const cgofuzz_values *vals,
                           cgofuzz_fuzz_resp *resp) {
   int64_t kept = w->st_vp_inputs;
-  if (dict_burst(w, vals, resp)) {
+  int r = dict_burst(w, vals, resp);
+  if (r == 1)
     w->burst_period = 4; /* it paid off: burst often again */
+  if (r)
     return 1;
-  }
   /* New value-profile inputs are progress too, of a slower kind. */
   if (w->st_vp_inputs != kept)
     w->burst_period = 4;

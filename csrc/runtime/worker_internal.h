@@ -40,7 +40,10 @@ typedef struct cgofuzz_worker_ {
   cgofuzz_buf errmsg; /* the last failing exec's Go-style report */
   /* Exact mode (csrc/core/exact.h): non-Go mutations are allowed. */
   bool exact;
-  bool warmup;    /* the call being served is a warm-up (the initial corpus) */
+  bool warmup; /* the call being served is a warm-up (the initial corpus) */
+  /* -report_slow_units under libFuzzer's command line (CGOFUZZ_LF_SLOW_ENV,
+   * whole seconds; -1: off) and the slowest unit reported so far. */
+  int64_t slow_units, slowest;
   cgofuzz_pcg dr; /* private generator of those mutations */
   bool cmp;       /* trace-cmp recording allowed */
   bool vp;        /* value profile (exact mode only) */
@@ -83,6 +86,12 @@ cgofuzz_run cgofuzz_worker_exec_(cgofuzz_worker_ *w, const cgofuzz_value *vals,
                                  int64_t *dur);
 /* A malloc'ed copy of the last failing exec's report (a reply's Err). */
 char *cgofuzz_worker_errmsg_(const cgofuzz_worker_ *w);
+/* Whether an exec of dur ns is a new slowest unit (-report_slow_units under
+ * libFuzzer's command line), by libFuzzer's rule: whole seconds, at least
+ * the threshold, and over 1.1 times the slowest reported. Its seconds then
+ * (remembered as the slowest), else 0. A call that met one ends with the
+ * input in the slot and the seconds in the reply's slow_unit_sec. */
+int64_t cgofuzz_worker_slow_unit_(cgofuzz_worker_ *w, int64_t dur);
 /* Sets a reply's byte field to a copy of p[0..n); -1 if out of memory. */
 int cgofuzz_worker_set_bytes_(cgofuzz_wire_bytes *b, const uint8_t *p,
                               size_t n);
@@ -128,7 +137,8 @@ void cgofuzz_worker_vp_keep_(cgofuzz_worker_ *w, const cgofuzz_values *vals);
 
 /* After a Go exec that passed uninteresting and that a burst follows: the
  * burst, and the back-off. Returns 1 (and fills resp) if a burst exec
- * failed or found coverage; the slot then holds its input. */
+ * failed, found coverage or was a new slowest unit; the slot then holds
+ * its input. */
 int cgofuzz_worker_burst_(cgofuzz_worker_ *w, const cgofuzz_values *vals,
                           cgofuzz_fuzz_resp *resp);
 

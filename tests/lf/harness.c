@@ -13,7 +13,9 @@
  *            find anything, whatever the seed: the others' bugs are found
  *            in a few thousand execs);
  *   -DNOISY  no bug either, and every input writes a line to stdout and
- *            one to stderr (what -close_fd_mask silences).
+ *            one to stderr (what -close_fd_mask silences);
+ *   -DSLOW   "SLOW" and nothing more: the first time in a process it
+ *            sleeps 1.2 s, no bug (a slow unit of -report_slow_units=1).
  * Each byte is compared on its own so coverage leads the fuzzer to it.
  */
 #include <stddef.h>
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(HANG)
 static const char magic[4] = {'H', 'A', 'N', 'G'};
@@ -32,6 +35,8 @@ static const char magic[4] = {'O', 'V', 'E', 'R'};
 static const char magic[4] = {'L', 'E', 'A', 'K'};
 #elif defined(NOBUG) || defined(NOISY)
 static const char magic[4] = {'N', 'O', 'N', 'E'};
+#elif defined(SLOW)
+static const char magic[4] = {'S', 'L', 'O', 'W'};
 #else
 static const char magic[4] = {'F', 'U', 'Z', 'Z'};
 #endif
@@ -89,6 +94,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   keep = NULL;
 #elif defined(NOBUG) || defined(NOISY)
   sink++;
+#elif defined(SLOW)
+  static int slept; /* once: runs that find it again stay fast */
+  if (size == 4 && !slept) {
+    struct timespec ts = {1, 200000000};
+    slept = 1;
+    nanosleep(&ts, NULL);
+  }
 #else
   char *p = malloc(size);
   memcpy(p, data, size);

@@ -372,6 +372,43 @@ def test_malloc_limit(build, libfuzzer, tmp_path):
         assert open(path, "rb").read().startswith(b"OOM!"), name
 
 
+@pytest.mark.parametrize("seed_input,args", [
+    pytest.param(b"SLOW", ["-runs=2"], id="starting-input"),
+    pytest.param(b"SLOX", ["-seed=7", FIND], id="found-fuzzing"),
+])
+def test_slow_unit(build, libfuzzer, tmp_path, seed_input, args):
+    """-report_slow_units=1: an input that runs 1.2 s is reported as
+    libFuzzer reports it ("Slowest unit: 1 s:", a slow-unit-<sha1> file),
+    whether it is a starting input or one found by fuzzing, and
+    -print_final_stats=1 gives it as slowest_unit_time_sec; with the
+    default (10 s) nothing, and 0. The same as the real libFuzzer."""
+    for name, exe in (("libFuzzer", libfuzzer("slow")),
+                      ("cgofuzz", build("slow"))):
+        for flag, want in (("-report_slow_units=1", 1), (None, 0)):
+            d = tmp_path / name / (flag or "default")
+            art = d / "art"
+            corpus = d / "c"
+            art.mkdir(parents=True)
+            corpus.mkdir()
+            (corpus / "seed").write_bytes(seed_input)
+            r = lf(exe, *([flag] if flag else []), *args,
+                   "-print_final_stats=1", "-artifact_prefix=%s/" % art,
+                   corpus)
+            assert r.rc == 0, (name, r)
+            assert ("stat::slowest_unit_time_sec:    %d\n" % want) in \
+                r.stderr, (name, r)
+            slow = sorted(os.listdir(art))
+            if not want:
+                assert "Slowest unit" not in r.stderr, (name, r)
+                assert slow == [], (name, slow)
+                continue
+            assert r.stderr.count("Slowest unit: 1 s:\n") == 1, (name, r)
+            path, digest = artifact(r, "slow-unit")
+            assert digest == sha1(b"SLOW"), (name, r)
+            assert open(path, "rb").read() == b"SLOW", name
+            assert slow == ["slow-unit-" + sha1(b"SLOW")], (name, slow)
+
+
 def test_jobs(build, libfuzzer, tmp_path):
     """-jobs=N -workers=W: N whole fuzzing runs, W at a time, each with the
     command line less -jobs and -workers, its output in fuzz-<i>.log of the

@@ -172,6 +172,36 @@ TEST(Wire, EncodeResponsesLikeGo) {
   cgofuzz_buf_free(&b);
 }
 
+// cgofuzz's own member of a fuzz reply (a C worker's slow unit under
+// libFuzzer's command line) is written only when set, after Go's members,
+// and read back; a reply without it decodes to 0.
+TEST(Wire, SlowUnitMemberOnlyWhenSet) {
+  cgofuzz_buf b = {};
+  cgofuzz_fuzz_resp r = {};
+  r.count = 3;
+  r.slow_unit_sec = 12;
+  ASSERT_EQ(cgofuzz_wire_encode_fuzz_resp(&r, &b), 0);
+  EXPECT_EQ(Str(b), "{\"TotalDuration\":0,\"InterestingDuration\":0,\"Count\":"
+                    "3,\"CoverageData\":null,\"Err\":\"\",\"InternalErr\":"
+                    "\"\",\"CgofuzzSlowUnitSec\":12}\n");
+  cgofuzz_fuzz_resp d = {};
+  cgofuzz_err err = {};
+  ASSERT_EQ(cgofuzz_wire_decode_fuzz_resp(b.data, b.len, &d, &err), 0)
+      << err.msg;
+  EXPECT_EQ(d.slow_unit_sec, 12);
+  EXPECT_EQ(d.count, 3);
+  cgofuzz_fuzz_resp_free(&d);
+  b.len = 0;
+  r.slow_unit_sec = 0;
+  ASSERT_EQ(cgofuzz_wire_encode_fuzz_resp(&r, &b), 0);
+  EXPECT_EQ(Str(b).find("Cgofuzz"), std::string::npos);
+  memset(&d, 0, sizeof d);
+  ASSERT_EQ(cgofuzz_wire_decode_fuzz_resp(b.data, b.len, &d, &err), 0);
+  EXPECT_EQ(d.slow_unit_sec, 0);
+  cgofuzz_fuzz_resp_free(&d);
+  cgofuzz_buf_free(&b);
+}
+
 // ---- decoding ----
 
 TEST(Wire, DecodeRoundTripsEncodedCalls) {
