@@ -1,36 +1,68 @@
 #!/usr/bin/env python3
 """C targets: cgofuzz against libFuzzer and AFL++ on the same C code.
 
-Builds each harness in bench/c/ (libFuzzer form, LLVMFuzzerTestOneInput)
-three ways -- as a cgofuzz target (target FuzzLibFuzzer), as a libFuzzer
-binary and, where afl++ is installed, as an AFL++ binary -- plus a plain
-coverage build used as the common yardstick, and runs them one after the
-other, one process/worker each, in the same run:
+Builds each harness (libFuzzer form, LLVMFuzzerTestOneInput) three ways --
+as a cgofuzz target (target FuzzLibFuzzer), as a libFuzzer binary and,
+where afl++ is installed, as an AFL++ binary -- plus a plain coverage build
+used as the common yardstick, and runs them one after the other, one
+process/worker each, in the same run:
 
   1. execs/sec on small targets (empty, tiny parser);
   2. edges covered after --seconds (60) on real C libraries built from
-     Debian source packages (zlib inflate, libpng read, cJSON parse),
-     counted by replaying each fuzzer's output corpus through one coverage
-     binary (bench/c/covdrive.c);
+     Debian source packages, counted by replaying each fuzzer's output
+     corpus through one coverage binary (bench/c/covdrive.c). Six
+     harnesses (--libs picks some): zlib_inflate, png_read, cjson_parse
+     (bench/c/, issue 4's three), and three libraries fuzzed through
+     their upstream libFuzzer harnesses: expat_parse (expat's
+     fuzz/xml_parse_fuzzer.c, UTF-8, compiled from the source package),
+     pcre2_match (pcre2's src/pcre2_fuzzsupport.c, from the source
+     package, OSS-Fuzz's limits: match limit and depth 1000, \\C off)
+     and jsonc_parse (bench/c/jsonc_parse.c: json-c's
+     fuzz/tokener_parse_ex_fuzzer.cc in C, since the copy in Debian's
+     json-c 0.16 does not compile). expat and json-c are configured once
+     with their own CMake into bench/.cache/cfg/, pcre2 from its .generic
+     files;
   3. time to a planted bug: a magic value behind eight byte comparisons in
      a loop (bench/c/magic.c), cgofuzz with and without trace-cmp,
      libFuzzer (and AFL++, with cmplog when available) for reference.
 
-Prints tables with ratios and a PASS/FAIL line per done-when criterion of
-issue 4. Dependencies come from Debian packages (installed when missing,
-as root): clang-14, libclang-rt-14-dev, afl++, dpkg-dev, and the source
-packages zlib, libpng1.6 and cjson (a deb-src entry is added if none is
-configured). Everything built or fetched goes to bench/.cache/.
+Prints tables with ratios and a PASS/FAIL line per done-when criterion:
+issue 4's (execs/sec, edges on >= 2 of the first three libraries, the
+planted bug), issue 13's (edges on all of the first three) and issue 24's
+(edges >= 1.2x libFuzzer's on each of the six, median of 5 rounds per
+engine: PASS, FAIL, or INCOMPLETE while a library has fewer than 5
+rounds). Dependencies come from Debian packages (installed when missing,
+as root): clang-14, libclang-rt-14-dev, afl++ (not with --no-afl),
+dpkg-dev, cmake, and the source packages zlib, libpng1.6, cjson, expat,
+json-c and pcre2 (a deb-src entry is added if none is configured).
+Everything built or fetched goes to bench/.cache/.
 
 C targets are fuzzed by their own -test.fuzz (cgofuzz's coordinator linked
 into the target). The fallback, for a runtime that cannot, is Go's
 coordinator: a Go test binary (bench/c/gopkg) runs with argv[0] set to the C
 target, so Go starts the C binary as its worker; the table's header says
 which was used. Edge runs are repeated --runs times (3; 1 with --quick),
-the engines alternating, and the median is reported.
+the engines alternating (cgofuzz first in even rounds, last in odd ones),
+and each engine's median round is reported (the lower middle one for an
+even count).
 
-usage: bench/c_bench.py [--quick] [--seconds 60] [--build build]
+Issue 24's measurement is `--only edges --seconds 600 --runs 5` (about
+10 hours for the six libraries without AFL++). It can be taken in parts,
+on different days: each part writes --json (which records the seconds,
+the cgofuzz commit and, for every round, the engine that ran it: a hash of
+cgofuzz's runtime libraries, the clang version of libFuzzer, afl-fuzz's
+version), e.g. `--libs zlib_inflate,png_read` one day and the others the
+next, or `--runs 3` then `--runs 2 --first-round 3` (which keeps the
+alternation going); `--summarize a.json b.json ...` then joins the rounds
+(the files must agree on --seconds; it says which differ), warns if the
+parts ran different engines, and prints the edges table and issue 24's
+line. --summarize runs nothing.
+
+usage: bench/c_bench.py [--quick] [--seconds 60] [--runs 3] [--build build]
                         [--no-rebuild] [--only execs,edges,bug]
+                        [--libs zlib_inflate,...] [--first-round 0]
+                        [--json FILE]
+       bench/c_bench.py --summarize FILE.json [FILE.json ...]
 """
 import argparse
 import concurrent.futures
@@ -77,7 +109,8 @@ FLAVOURS = {
     "cov": dict(cc=CLANG, cflags=[COV_CGN]),    # the yardstick
 }
 
-SRCPKGS = {"zlib": "zlib", "libpng": "libpng1.6", "cjson": "cjson"}
+SRCPKGS = {"zlib": "zlib", "libpng": "libpng1.6", "cjson": "cjson",
+           "expat": "expat", "jsonc": "json-c", "pcre2": "pcre2"}
 
 
 def log(*a):
@@ -127,7 +160,7 @@ def apt(argv):
     return r.returncode == 0
 
 
-def ensure_deps(notes):
+def ensure_deps(notes, afl=True):
     root = os.geteuid() == 0
     want = []
     if not shutil.which("clang-14") and not shutil.which("clang"):
@@ -135,10 +168,12 @@ def ensure_deps(notes):
     if not glob.glob("/usr/lib/llvm-14/lib/clang/*/lib/linux/"
                      "libclang_rt.fuzzer-x86_64.a"):
         want += ["libclang-rt-14-dev"]
-    if not shutil.which("afl-clang-fast"):
+    if afl and not shutil.which("afl-clang-fast"):
         want += ["afl++"]
     if not shutil.which("dpkg-source"):
         want += ["dpkg-dev"]
+    if not shutil.which("cmake"):
+        want += ["cmake"]  # configures expat and json-c (their headers)
     updated = False
     if want and root:
         log("installing " + " ".join(want))
@@ -190,6 +225,24 @@ def srcdir(pkg):
 
 # --------------------------------------------------------------- build --
 
+def cmake_configure(name, src, args, want):
+    """Runs the package's own CMake configure once, into
+    bench/.cache/cfg/<name>, for the headers it generates (want); returns
+    that directory, or None (and says why) if configuring failed."""
+    d = os.path.join(CACHE, "cfg", name)
+    if all(os.path.exists(os.path.join(d, w)) for w in want):
+        return d
+    shutil.rmtree(d, ignore_errors=True)
+    r = sh(["cmake", "-S", src, "-B", d, "-DCMAKE_C_COMPILER=" + CLANG,
+            "-DCMAKE_BUILD_TYPE=Release"] + args)
+    if r.returncode != 0 or not all(
+            os.path.exists(os.path.join(d, w)) for w in want):
+        log("cmake configure of %s failed (rc %d):\n%s" % (
+            name, r.returncode, r.stdout[-2000:]))
+        return None
+    return d
+
+
 def libraries():
     """name -> (sources, include dirs, extra cflags, deps, link libs)."""
     libs = {}
@@ -212,13 +265,98 @@ def libraries():
     j = srcdir("cjson")
     if j:
         libs["cjson"] = ([os.path.join(j, "cJSON.c")], [j], [], [], ["-lm"])
+    # The three below as OSS-Fuzz configures them (its projects' build.sh):
+    # expat and json-c by their CMake defaults (static), pcre2 as
+    # `configure --enable-fuzz-support --enable-never-backslash-C
+    # --with-match-limit=1000 --with-match-limit-depth=1000` (Unicode on,
+    # JIT off), here from the shipped .generic files and -D flags.
+    x = srcdir("expat")
+    if x:
+        x = os.path.join(x, "expat")
+        cfg = cmake_configure("expat", x, [
+            "-DEXPAT_SHARED_LIBS=OFF", "-DEXPAT_BUILD_TESTS=OFF",
+            "-DEXPAT_BUILD_TOOLS=OFF", "-DEXPAT_BUILD_EXAMPLES=OFF",
+            "-DEXPAT_BUILD_DOCS=OFF"], ["expat_config.h"])
+        if cfg:
+            # Debian's security patches test `#if XML_DTD == 1`: Debian
+            # configures with autotools, which defines XML_DTD and XML_NS
+            # as 1, and 2.5.0's CMake template defines them empty.
+            conf = os.path.join(cfg, "expat_config.h")
+            text = open(conf).read()
+            fixed = re.sub(r"^#define (XML_DTD|XML_NS)[ \t]*$",
+                           r"#define \1 1", text, flags=re.M)
+            if fixed != text:
+                with open(conf, "w") as f:
+                    f.write(fixed)
+            libs["expat"] = ([os.path.join(x, "lib", f + ".c") for f in (
+                "xmlparse", "xmlrole", "xmltok")],
+                [cfg, os.path.join(x, "lib")], ["-fno-strict-aliasing"],
+                [], [])
+    jc = srcdir("json-c")
+    if jc:
+        cfg = cmake_configure("json-c", jc, ["-DBUILD_SHARED_LIBS=OFF"],
+                              ["json.h", "json_config.h", "config.h"])
+        if cfg:
+            libs["jsonc"] = ([os.path.join(jc, f + ".c") for f in (
+                "arraylist debug json_c_version json_object "
+                "json_object_iterator json_pointer json_tokener json_util "
+                "json_visit linkhash printbuf random_seed "
+                "strerror_override").split()], [cfg, jc],
+                ["-D_GNU_SOURCE", "-D_REENTRANT"], [], ["-lm"])
+    pc = srcdir("pcre2")
+    if pc:
+        sd = os.path.join(pc, "src")
+        for a, b in (("config.h.generic", "config.h"),
+                     ("pcre2.h.generic", "pcre2.h"),
+                     ("pcre2_chartables.c.dist", "pcre2_chartables.c")):
+            if not os.path.exists(os.path.join(sd, b)):
+                shutil.copy(os.path.join(sd, a), os.path.join(sd, b))
+        libs["pcre2"] = ([os.path.join(sd, "pcre2_" + f + ".c") for f in (
+            "auto_possess chartables compile config context convert "
+            "dfa_match error extuni find_bracket jit_compile maketables "
+            "match match_data newline ord2utf pattern_info script_run "
+            "serialize string_utils study substitute substring tables ucd "
+            "valid_utf xclass").split()], [sd],
+            ["-DHAVE_CONFIG_H", "-DPCRE2_CODE_UNIT_WIDTH=8", "-DPCRE2_STATIC",
+             "-DSUPPORT_PCRE2_8", "-DSUPPORT_UNICODE", "-DNEVER_BACKSLASH_C",
+             "-DMATCH_LIMIT=1000", "-DMATCH_LIMIT_DEPTH=1000",
+             "-DHAVE_STDLIB_H", "-DHAVE_STRING_H", "-DHAVE_MEMMOVE",
+             "-DHAVE_INTTYPES_H", "-DHAVE_STDINT_H", "-DHAVE_UNISTD_H"],
+            [], [])
     return libs
 
 
 # harness -> library it needs (None: none)
 HARNESSES = {"empty": None, "tiny": None, "magic": None,
              "zlib_inflate": "zlib", "png_read": "libpng",
-             "cjson_parse": "cjson"}
+             "cjson_parse": "cjson", "expat_parse": "expat",
+             "jsonc_parse": "jsonc", "pcre2_match": "pcre2"}
+
+# The edge section's harnesses, in table order: issue 4's three, then
+# three libraries fuzzed through their upstream libFuzzer harnesses.
+EDGE_HARNESSES = ["zlib_inflate", "png_read", "cjson_parse",
+                  "expat_parse", "jsonc_parse", "pcre2_match"]
+ISSUE4 = EDGE_HARNESSES[:3]
+
+# Harnesses compiled from the library's source package rather than from
+# bench/c/: harness -> (path in the unpacked package, its own cflags).
+# expat: the UTF-8 one of the six binaries its CMake builds per encoding.
+# pcre2: SUPPORT_LIBFUZZER is what configure --enable-fuzz-support
+# defines (10.42's pcre2_fuzzsupport.c does not test it; later ones do).
+UPSTREAM = {
+    "expat_parse": ("expat/fuzz/xml_parse_fuzzer.c",
+                    ["-DENCODING_FOR_FUZZING=UTF-8"]),
+    "pcre2_match": ("src/pcre2_fuzzsupport.c", ["-DSUPPORT_LIBFUZZER"]),
+}
+
+
+def harness_source(h):
+    """(source file, extra cflags) of harness h."""
+    if h in UPSTREAM:
+        d = srcdir(SRCPKGS[HARNESSES[h]])
+        if d:
+            return os.path.join(d, UPSTREAM[h][0]), UPSTREAM[h][1]
+    return os.path.join(CDIR, h + ".c"), []
 
 
 def compile_obj(fl, src, incs, extra):
@@ -227,7 +365,7 @@ def compile_obj(fl, src, incs, extra):
         ["-I" + i for i in incs] + ["-c", src]
     key = hashlib.sha1(("\0".join(argv)).encode()).hexdigest()[:12]
     out = os.path.join(OBJ, fl, "%s-%s.o" % (
-        os.path.basename(src)[:-2], key))
+        os.path.splitext(os.path.basename(src))[0], key))
     if os.path.exists(out) and os.path.getmtime(out) >= \
             os.path.getmtime(src):
         return out
@@ -258,7 +396,8 @@ def build_all(flavours, harnesses, cgo_libs, jobs, notes):
                 for src in s:
                     tasks.append((fl, src, incs, extra))
             incs = sum((libs[l][1] for l in chain), [ROOT + "/include"])
-            tasks.append((fl, os.path.join(CDIR, h + ".c"), incs, []))
+            hsrc, hflags = harness_source(h)
+            tasks.append((fl, hsrc, incs, hflags))
     for fl in flavours:
         tasks.append((fl, os.path.join(CDIR, "covdrive.c"), [], []))
     tasks = list({(t[0], t[1]): t for t in tasks}.values())
@@ -277,7 +416,7 @@ def build_all(flavours, harnesses, cgo_libs, jobs, notes):
             if lib and lib not in libs:
                 continue
             chain = [lib] + libs[lib][3] if lib else []
-            o = [objs[(fl, os.path.join(CDIR, h + ".c"))]]
+            o = [objs[(fl, harness_source(h)[0])]]
             ldl = []
             for l in chain:
                 o += [objs[(fl, s)] for s in libs[l][0]]
@@ -572,6 +711,230 @@ def table(head, rows):
     print()
 
 
+def loadavg():
+    return " ".join(open("/proc/loadavg").read().split()[:3])
+
+
+# ------------------------------------------------------------ identity --
+
+def git_commit():
+    """HEAD's commit; "-dirty" when the runtime's sources (csrc, include)
+    differ from it."""
+    def git(*argv):
+        return subprocess.run(["git", "-C", ROOT] + list(argv),
+                              stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL,
+                              text=True).stdout.strip()
+    head = git("rev-parse", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--", "csrc", "include")
+    return head + ("-dirty" if dirty else "")
+
+
+def short_commit(c):
+    return c[:12] + c[40:] if len(c) >= 40 else c
+
+
+def engine_ids(cgo_libs, use_afl):
+    """What each engine is, recorded with every edge round so that rounds
+    taken on different days can be checked for the same engines:
+    cgofuzz's runtime libraries (hashed, as linked from --build), the
+    clang that brings libFuzzer, afl-fuzz's version."""
+    h = hashlib.sha256()
+    for path in cgo_libs:
+        with open(path, "rb") as f:
+            h.update(f.read())
+    ids = {"cgofuzz": "cgofuzz runtime " + h.hexdigest()[:16]}
+    try:
+        ids["libfuzzer"] = "libFuzzer of " + subprocess.run(
+            [CLANG, "--version"], stdout=subprocess.PIPE, text=True,
+            timeout=30).stdout.splitlines()[0]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        ids["libfuzzer"] = "libFuzzer of " + CLANG
+    if use_afl:
+        try:
+            out = sh(["afl-fuzz"], timeout=30).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            out = ""
+        m = re.search(r"afl-fuzz\+\+\s*(\S+)", out)
+        ids["afl"] = "afl-fuzz++" + (m.group(1) if m else " (version?)")
+    return ids
+
+
+# ---------------------------------------------------------- edge table --
+
+ENGINES = (("cgofuzz", "cgofuzz"), ("libfuzzer", "libFuzzer"),
+           ("afl", "AFL++"))
+
+
+def median_round(rs):
+    """The median round among those counted (the lower middle one for an
+    even count) and how many were counted."""
+    ok = sorted((r for r in rs if r.get("edges") is not None),
+                key=lambda r: r["edges"])
+    return (ok[(len(ok) - 1) // 2] if ok else None), len(ok)
+
+
+def set_medians(v):
+    """Fills v["edges"] and v["files"] (engine -> the median round's) from
+    v["rounds"], keeping v["edges"]["seeds"]."""
+    e = {"seeds": v["edges"]["seeds"]} if v["edges"].get("seeds") \
+        is not None else {}
+    n = {}
+    for k, rs in v["rounds"].items():
+        mid, _ = median_round(rs)
+        if mid:
+            e[k], n[k] = mid["edges"], mid["files"]
+    v["edges"], v["files"] = e, n
+
+
+def edge_order(edges):
+    return [h for h in EDGE_HARNESSES if h in edges] + \
+        sorted(h for h in edges if h not in EDGE_HARNESSES)
+
+
+def edges_report(edges, secs):
+    """The edges table: each engine's median round, the ratios, how many
+    rounds each median is of, then every round's edges."""
+    rows, counts = [], set()
+    for h in edge_order(edges):
+        v = edges[h]
+        e, n = v["edges"], v["files"]
+        nr = [median_round(v["rounds"].get(k, []))[1]
+              for k, _ in ENGINES if k in v["rounds"]]
+        counts.update(nr)
+        rows.append([h, fmt(e.get("seeds"))] +
+                    ["%s (%s)" % (fmt(e.get(k)), fmt(n.get(k)))
+                     for k, _ in ENGINES] +
+                    [ratio(e.get("cgofuzz"), e.get("libfuzzer")),
+                     ratio(e.get("cgofuzz"), e.get("afl")),
+                     "/".join(str(x) for x in sorted(set(nr)))])
+    print("edges covered after %d s, median of %s round(s) per engine "
+          "(corpus files in parentheses; replayed through one coverage "
+          "build, bench/c/covdrive.c)" % (
+              secs, "/".join(str(x) for x in sorted(counts)) or "0"))
+    table(["library", "seeds"] + [name for _, name in ENGINES] +
+          ["cg/lF", "cg/AFL", "rounds"], rows)
+    for h in edge_order(edges):
+        print("  %s: %s" % (h, "; ".join(
+            "%s %s" % (k, [x["edges"] for x in rs])
+            for k, rs in edges[h]["rounds"].items())))
+    print()
+
+
+ISSUE24_RATIO = 1.2
+ISSUE24_ROUNDS = 5
+
+
+def issue24(edges, secs):
+    """Issue 24's done-when: (line, True/False/None = incomplete, detail).
+    FAIL if a library with enough rounds misses the ratio; otherwise
+    INCOMPLETE if a library is missing or has fewer than 5 rounds for
+    cgofuzz or libFuzzer."""
+    fails, short, good, counts = [], [], [], []
+    for h in EDGE_HARNESSES:
+        v = edges.get(h)
+        if not v:
+            short.append("%s not run" % h)
+            continue
+        cg = median_round(v["rounds"].get("cgofuzz", []))
+        lf = median_round(v["rounds"].get("libfuzzer", []))
+        counts += [cg[1], lf[1]]
+        r = cg[0]["edges"] / lf[0]["edges"] if cg[0] and lf[0] and \
+            lf[0]["edges"] else None
+        what = "%s %s" % (h, "-" if r is None else "%.2fx" % r)
+        if min(cg[1], lf[1]) < ISSUE24_ROUNDS:
+            short.append("%s (%d/%d rounds)" % (what, cg[1], lf[1]))
+        elif r is None or r < ISSUE24_RATIO:
+            fails.append(what)
+        else:
+            good.append(what)
+    lo, hi = (min(counts), max(counts)) if counts else (0, 0)
+    line = ("edges after %d s >= %.1fx libFuzzer's on each of the six "
+            "libraries, median of %s (issue 24)" % (
+                secs, ISSUE24_RATIO,
+                "%d" % lo if lo == hi else "%d-%d" % (lo, hi)))
+    ok = False if fails else None if short else True
+    detail = "; ".join(x for x in (
+        "below: " + ", ".join(fails) if fails else "",
+        "met: " + ", ".join(good) if good else "",
+        "incomplete (%d rounds per engine needed): %s" % (
+            ISSUE24_ROUNDS, ", ".join(short)) if short else "") if x)
+    if secs != 600:
+        detail += "; the issue's runs are 600 s"
+    return line, ok, detail
+
+
+def verdict(ok):
+    return "PASS" if ok else "INCOMPLETE" if ok is None else "FAIL"
+
+
+def summarize(paths):
+    """--summarize: joins the edge rounds of several --json files (parts of
+    one measurement taken at different times) and prints the edges table
+    and issue 24's criterion."""
+    parts = []
+    for p in paths:
+        try:
+            with open(p) as f:
+                parts.append((p, json.load(f)))
+        except (OSError, ValueError) as e:
+            print("cannot read %s: %s" % (p, e))
+            return 2
+    secs = {p: d.get("seconds") for p, d in parts}
+    if None in secs.values():
+        print("no --seconds recorded in %s (written by an older c_bench.py)"
+              % ", ".join(p for p, v in secs.items() if v is None))
+        return 2
+    if len(set(secs.values())) > 1:
+        print("cannot join: --seconds differ: %s" % ", ".join(
+            "%s %d s" % (p, v) for p, v in secs.items()))
+        return 2
+    secs = parts[0][1]["seconds"]
+    joined, seen = {}, {}
+    print("joining %d result file(s), %d s edge runs:" % (len(parts), secs))
+    for p, d in parts:
+        libs = []
+        for h, v in d.get("edges", {}).items():
+            j = joined.setdefault(h, dict(edges={}, files={}, rounds={}))
+            if v.get("edges", {}).get("seeds") is not None:
+                j["edges"]["seeds"] = v["edges"]["seeds"]
+            nr = 0
+            for k, rs in v.get("rounds", {}).items():
+                j["rounds"].setdefault(k, []).extend(rs)
+                nr = max(nr, len(rs))
+                for r in rs:
+                    eid = r.get("engine") or d.get("engines", {}).get(k) \
+                        or "(not recorded)"
+                    seen.setdefault(k, {}).setdefault(eid, set()).add(p)
+            libs.append("%s %d" % (h, nr))
+        seen.setdefault("mode", {}).setdefault(
+            d.get("mode", "(not recorded)"), set()).add(p)
+        print("  %s: commit %s, started %s, rounds: %s" % (
+            p, short_commit(d.get("commit", "(not recorded)")),
+            d.get("started", "?"), ", ".join(libs) or "none"))
+    differ = False
+    for k, ids in seen.items():
+        if len(ids) > 1:
+            differ = True
+            print("WARNING: the parts ran different %s: %s" % (
+                "modes" if k == "mode" else k + " engines", "; ".join(
+                    "%s (%s)" % (i, ", ".join(sorted(ps)))
+                    for i, ps in sorted(ids.items()))))
+    if not differ:
+        print("same engines in every round: %s" % "; ".join(
+            next(iter(ids)) for k, ids in seen.items() if k != "mode"))
+    print()
+    for v in joined.values():
+        set_medians(v)
+    edges_report(joined, secs)
+    line, ok, detail = issue24(joined, secs)
+    print("done when (issue 24):")
+    print("  %s  %s" % (verdict(ok), line))
+    if detail:
+        print("        " + detail)
+    return 0
+
+
 SEEDS = {
     "empty": [b"hello"],
     "tiny": [b"a=1;b=\"x\""],
@@ -583,13 +946,25 @@ SEEDS = {
         "3a7e9b550000000a49444154789c63600000000200015e0d1cc8000000"
         "0049454e44ae426082")],
     "cjson_parse": [b'{"a":[1,2.5e3,"x\\u00e9",true,null,{}]}'],
+    "expat_parse": [
+        b'<?xml version="1.0" encoding="UTF-8"?>\n'
+        b'<a x="1" y=\'2\'>t&amp;<b/><!-- c --><![CDATA[d]]></a>\n',
+        b'<!DOCTYPE r [<!ENTITY e "v"><!ATTLIST r k CDATA "d">]>'
+        b'<r xmlns:p="u"><p:q>&e;&#65;</p:q><?pi x?></r>'],
+    "jsonc_parse": [b'{"a":[1,2.5e3,"x\\u00e9",true,null,{}],"b":-0}',
+                    b'[0.5,"s\\n",false,{"k":{"n":null}}]'],
+    # pcre2_fuzzsupport.c compiles the input as a pattern (options drawn
+    # from the input) and matches it against itself.
+    "pcre2_match": [b"(a|b)*?c\\d{2,}[^x-z]$",
+                    b"^(?<n>\\w+)\\s\\k<n>(?=.)",
+                    b"(?i)[[:alpha:]]+\\p{L}|\\bq\\B"],
 }
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true",
-                    help="smoke run: short runs (about 3 minutes)")
+                    help="smoke run: short runs (about 4 minutes)")
     ap.add_argument("--seconds", type=int, help="edge runs (default 60)")
     ap.add_argument("--speed-seconds", type=int,
                     help="execs/sec runs (default 15)")
@@ -606,8 +981,35 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--runs", type=int,
                     help="edge rounds per target; the median is reported")
+    ap.add_argument("--libs", default=",".join(EDGE_HARNESSES),
+                    help="edge harnesses to run, comma-separated (or "
+                    "their libraries' names; default all six: %s)" %
+                    ",".join(EDGE_HARNESSES))
+    ap.add_argument("--first-round", type=int, default=0,
+                    help="number this part's edge rounds from N, so that "
+                    "a later part continues the alternation of which "
+                    "engine runs first (even rounds: cgofuzz)")
     ap.add_argument("--json", help="also write the results here")
+    ap.add_argument("--summarize", nargs="+", metavar="JSON",
+                    help="join the edge rounds of these --json files "
+                    "(same --seconds) and print the edges table and "
+                    "issue 24's criterion; runs nothing")
     a = ap.parse_args()
+    if a.summarize:
+        return summarize(a.summarize)
+    alias = {l: h for h, l in HARNESSES.items() if h in EDGE_HARNESSES}
+    alias.update({"libpng1.6": "png_read", "json-c": "jsonc_parse"})
+    libs_sel = []
+    for x in a.libs.split(","):
+        x = x.strip()
+        h = x if x in EDGE_HARNESSES else alias.get(x)
+        if not x:
+            continue
+        if not h:
+            ap.error("--libs: unknown %r (one of %s, or %s)" % (
+                x, ",".join(EDGE_HARNESSES), ",".join(sorted(alias))))
+        if h not in libs_sel:
+            libs_sel.append(h)
     secs = a.seconds or (8 if a.quick else 60)
     speed = a.speed_seconds or (3 if a.quick else 15)
     bugs = a.bug_seconds or (12 if a.quick else 90)
@@ -617,7 +1019,7 @@ def main():
     t_start = time.monotonic()
 
     if not a.no_deps:
-        ensure_deps(notes)
+        ensure_deps(notes, afl=not a.no_afl)
     cgo_libs = build_cgofuzz(a.build, not a.no_rebuild)
     use_afl = bool(AFLCC) and not a.no_afl and shutil.which("afl-fuzz")
     flavours = ["cg", "lf", "cov"] + (["afl"] if use_afl else [])
@@ -625,7 +1027,7 @@ def main():
     if "execs" in only:
         harnesses += ["empty", "tiny"]
     if "edges" in only:
-        harnesses += ["zlib_inflate", "png_read", "cjson_parse"]
+        harnesses += libs_sel
     log("building %s for %s" % (", ".join(harnesses), ", ".join(flavours)))
     bins = build_all(flavours, harnesses, cgo_libs, a.jobs, notes)
     if "bug" in only:
@@ -646,15 +1048,16 @@ def main():
                      "cgofuzz = the C worker driven by Go's coordinator "
                      "(exec -a <target> go.test)" % probe)
     mode = "self-coordinated" if cfg["self"] else "C worker, Go coordinator"
-    results = {"mode": mode, "execs": {}, "edges": {}, "bug": {}}
+    commit = git_commit()
+    results = {"mode": mode, "commit": commit,
+               "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+               "argv": sys.argv[1:], "seconds": secs, "runs": a.runs,
+               "execs": {}, "edges": {}, "bug": {}}
 
-    print("commit %s" % subprocess.run(
-        ["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-        stdout=subprocess.PIPE, text=True).stdout.strip())
+    print("commit %s" % short_commit(commit))
     print("cgofuzz C targets vs libFuzzer%s (%s; one process/worker each)"
           % (" vs AFL++" if use_afl else "", mode))
-    print("load average at start: %s\n" % " ".join(
-        open("/proc/loadavg").read().split()[:3]))
+    print("load average at start: %s\n" % loadavg())
 
     # 1. execs/sec on small targets.
     if "execs" in only:
@@ -688,23 +1091,32 @@ def main():
         table(["target", "cgofuzz", "libFuzzer", "AFL++", "cg/lF",
                "cg/AFL"], rows)
 
-    # 2. edges after N seconds: --runs rounds, the engines alternating
-    # within each round so that load drifts hit both alike; the table
-    # shows each engine's median round (its corpus size beside it).
+    # 2. edges after N seconds: --runs rounds; within a round each engine
+    # runs once, cgofuzz first in even rounds and last in odd ones, so that
+    # load drifts hit both alike; the table shows each engine's median
+    # round (its corpus size beside it). Every round records the engine
+    # that ran it, for --summarize.
     if "edges" in only:
-        rows = []
-        for h in ("zlib_inflate", "png_read", "cjson_parse"):
+        ids = engine_ids(cgo_libs, use_afl)
+        results["engines"] = ids
+        for h in libs_sel:
             if ("cov", h) not in bins:
+                notes.append("%s: not built (library %s missing), skipped"
+                             % (h, HARNESSES[h]))
                 continue
             engines = [(k, f) for k, f in (("cgofuzz", "cg"),
                                            ("libfuzzer", "lf"),
                                            ("afl", "afl"))
                        if (f, h) in bins]
             rounds = {k: [] for k, _ in engines}
-            for rnd in range(a.runs):
-                log("edges: %s (round %d of %d)" % (h, rnd + 1, a.runs))
-                for k, f in engines:
+            for i in range(a.runs):
+                rnd = a.first_round + i
+                order = engines if rnd % 2 == 0 else engines[::-1]
+                log("edges: %s (round %d of %d)" % (h, i + 1, a.runs))
+                for k, f in order:
                     name = "edges-%s-%s-%d" % (f, h, rnd)
+                    started = time.strftime("%Y-%m-%d %H:%M:%S")
+                    load = loadavg().split()[0]
                     if k == "cgofuzz":
                         v = run_cgofuzz(cfg, bins[(f, h)], name, secs,
                                         SEEDS[h])
@@ -718,37 +1130,17 @@ def main():
                         notes.append("%s %s: %s" % (h, k, err))
                     if v["note"]:
                         notes.append("%s %s: %s" % (h, k, v["note"]))
-                    rounds[k].append(dict(edges=ed, files=nf,
-                                          execs=v["execs"]))
-            e, n = {}, {}
-            for k, rs in rounds.items():
-                ok = sorted((r for r in rs if r["edges"] is not None),
-                            key=lambda r: r["edges"])
-                if ok:
-                    mid = ok[(len(ok) - 1) // 2]
-                    e[k], n[k] = mid["edges"], mid["files"]
+                    rounds[k].append(dict(
+                        edges=ed, files=nf, execs=v["execs"], round=rnd,
+                        order=[x for x, _ in order], engine=ids[k],
+                        started=started, load=load))
             seed_dir = fresh(os.path.join(RUNS, "seeds-" + h))
             write_seeds(seed_dir, SEEDS[h])
-            e["seeds"], _, _ = count_edges(bins[("cov", h)], seed_dir)
-            results["edges"][h] = dict(edges=e, files=n, rounds=rounds)
-            rows.append([h, fmt(e.get("seeds")),
-                         "%s (%s)" % (fmt(e.get("cgofuzz")),
-                                      fmt(n.get("cgofuzz"))),
-                         "%s (%s)" % (fmt(e.get("libfuzzer")),
-                                      fmt(n.get("libfuzzer"))),
-                         "%s (%s)" % (fmt(e.get("afl")), fmt(n.get("afl"))),
-                         ratio(e.get("cgofuzz"), e.get("libfuzzer")),
-                         ratio(e.get("cgofuzz"), e.get("afl"))])
-        print("edges covered after %d s, median of %d run(s) (corpus files "
-              "in parentheses; replayed through one coverage build, "
-              "bench/c/covdrive.c)" % (secs, a.runs))
-        table(["library", "seeds", "cgofuzz", "libFuzzer", "AFL++",
-               "cg/lF", "cg/AFL"], rows)
-        for h, r in results["edges"].items():
-            print("  %s: %s" % (h, "; ".join(
-                "%s %s" % (k, [x["edges"] for x in rs])
-                for k, rs in r["rounds"].items())))
-        print()
+            sd, _, _ = count_edges(bins[("cov", h)], seed_dir)
+            results["edges"][h] = v = dict(edges={"seeds": sd}, files={},
+                                           rounds=rounds)
+            set_medians(v)
+        edges_report(results["edges"], secs)
 
     # 3. time to the planted bug.
     if "bug" in only:
@@ -788,36 +1180,42 @@ def main():
         table(["fuzzer", "found", "seconds", "execs"], rows)
 
     # Done-when criteria.
-    print("done when (issue 4):")
+    print("done when (issue 4 unless marked):")
     verdicts = []
     if results["execs"]:
         ok = all(e.get("cgofuzz") and e.get("libfuzzer") and
                  e["cgofuzz"] >= e["libfuzzer"]
                  for e in results["execs"].values())
         verdicts.append(("execs/sec >= 1.0x libFuzzer on small targets", ok))
-    if results["edges"]:
-        wins = sum(1 for v in results["edges"].values()
+    details = {}
+    # Issues 4 and 13 are about the first three libraries.
+    e4 = [v for h, v in results["edges"].items() if h in ISSUE4]
+    if e4:
+        wins = sum(1 for v in e4
                    if v["edges"].get("cgofuzz") is not None and
                    v["edges"].get("libfuzzer") is not None and
                    v["edges"]["cgofuzz"] >= v["edges"]["libfuzzer"])
         verdicts.append(("edges after %d s >= libFuzzer's on >= 2 real "
-                         "libraries (%d of %d)" % (secs, wins,
-                                                   len(results["edges"])),
+                         "libraries (%d of %d)" % (secs, wins, len(e4)),
                          wins >= 2))
         verdicts.append(("edges after %d s >= libFuzzer's on all three, "
                          "median of %d (issue 13)" % (secs, a.runs),
-                         wins == len(results["edges"]) == 3))
+                         wins == len(e4) == 3))
+    if results["edges"]:
+        line, ok, details[len(verdicts)] = issue24(results["edges"], secs)
+        verdicts.append((line, ok))
     if results["bug"]:
         b = results["bug"]
         ok = b.get("cgofuzz, trace-cmp") is not None and \
             b.get("cgofuzz, no trace-cmp") is None
         verdicts.append(("planted magic bug found with trace-cmp, not "
                          "without (within %d s)" % bugs, ok))
-    for what, ok in verdicts:
-        print("  %s  %s" % ("PASS" if ok else "FAIL", what))
+    for i, (what, ok) in enumerate(verdicts):
+        print("  %s  %s" % (verdict(ok), what))
+        if details.get(i):
+            print("        " + details[i])
     print("\nload average at end: %s; total %.0f s" % (
-        " ".join(open("/proc/loadavg").read().split()[:3]),
-        time.monotonic() - t_start))
+        loadavg(), time.monotonic() - t_start))
     if notes:
         print("notes:")
         for n in notes:
