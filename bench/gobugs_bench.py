@@ -52,6 +52,7 @@ import resource
 import shutil
 import statistics
 import subprocess
+import time
 import sys
 import tempfile
 
@@ -502,6 +503,10 @@ def main():
                     help="time nothing: the summary and criteria of the runs "
                     "tables of earlier reports (a full run taken in parts); "
                     "their caps must agree")
+    ap.add_argument("--wait-pid", type=int, metavar="PID",
+                    help="build now, but start the timed runs only after "
+                    "process PID has ended (another benchmark on the "
+                    "machine: the builds may overlap it, the runs must not)")
     ap.add_argument("--cgofuzz", default=os.path.join(ROOT, "build", "bin",
                                                       "cgofuzz"))
     ap.add_argument("--out", help="the markdown report (default "
@@ -596,6 +601,13 @@ def time_all(args, go, work, bugs):
             "f.Add seeds in go-fuzz-headers' layout" % clang_version())
         for n, why in lf_skip.items():
             log("- libFuzzer skipped for %s: %s" % (n, why.splitlines()[0]))
+    if args.wait_pid:
+        t0 = time.monotonic()
+        while os.path.exists("/proc/%d" % args.wait_pid):
+            time.sleep(2)
+        log("- the runs started after process %d ended (%.0f s after the "
+            "builds; the builds overlapped it)" % (
+                args.wait_pid, time.monotonic() - t0))
     log("")
     log("## runs")
     log("")
