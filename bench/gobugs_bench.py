@@ -52,9 +52,9 @@ import resource
 import shutil
 import statistics
 import subprocess
-import time
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import (G118, ROOT, clang_version, fmt_time,  # noqa: E402
