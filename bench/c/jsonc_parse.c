@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       (void)json_object_get_string(val);
     }
   }
-  (void)json_object_to_json_string_ext(
-      obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+  (void)json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
+                                                JSON_C_TO_STRING_SPACED);
   json_object_put(obj);
   json_tokener_free(tok);
   return 0;
