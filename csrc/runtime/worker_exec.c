@@ -101,12 +101,3 @@ int cgofuzz_worker_set_bytes_(cgofuzz_wire_bytes *b, const uint8_t *p,
   b->has = true;
   return 0;
 }
-
-int64_t cgofuzz_worker_slow_unit_(cgofuzz_worker_ *w, int64_t dur) {
-  int64_t secs = dur / 1000000000;
-  if (w->slow_units < 0 || secs < w->slow_units ||
-      (double)secs <= (double)w->slowest * 1.1)
-    return 0;
-  w->slowest = secs;
-  return secs;
-}

@@ -90,8 +90,18 @@ char *cgofuzz_worker_errmsg_(const cgofuzz_worker_ *w);
  * libFuzzer's command line), by libFuzzer's rule: whole seconds, at least
  * the threshold, and over 1.1 times the slowest reported. Its seconds then
  * (remembered as the slowest), else 0. A call that met one ends with the
- * input in the slot and the seconds in the reply's slow_unit_sec. */
-int64_t cgofuzz_worker_slow_unit_(cgofuzz_worker_ *w, int64_t dur);
+ * input in the slot and the seconds in the reply's slow_unit_sec. Inline:
+ * it follows every exec, and is one test when off (slow_units < 0). */
+static inline int64_t cgofuzz_worker_slow_unit_(cgofuzz_worker_ *w,
+                                                int64_t dur) {
+  if (w->slow_units < 0)
+    return 0;
+  int64_t secs = dur / 1000000000;
+  if (secs < w->slow_units || (double)secs <= (double)w->slowest * 1.1)
+    return 0;
+  w->slowest = secs;
+  return secs;
+}
 /* Sets a reply's byte field to a copy of p[0..n); -1 if out of memory. */
 int cgofuzz_worker_set_bytes_(cgofuzz_wire_bytes *b, const uint8_t *p,
                               size_t n);
