@@ -28,6 +28,7 @@ Two checks, each naming every violation it finds:
 Exit status 0 when all hold, 1 on a violation, 2 on a usage error.
 """
 import argparse
+import functools
 import os
 import re
 import subprocess
@@ -135,39 +136,45 @@ def check_os(root, table):
     return errors
 
 
-def nm(objects):
-    """(defined, undefined) global symbol sets of the object files."""
+@functools.lru_cache(maxsize=None)
+def nm_objects(objects):
+    """{object: (defined, undefined)} global symbol sets of the object files
+    (a tuple), from one `nm -g -A`; the layer check and the loop check of a
+    layer ask for the same objects, and nm runs once."""
     missing = [o for o in objects if not os.path.isfile(o)]
     if missing:
         sys.exit("check_layers: %s not built (build first)" % missing[0])
-    r = subprocess.run(["nm", "-g"] + objects, capture_output=True, text=True)
+    r = subprocess.run(["nm", "-g", "-A"] + list(objects),
+                       capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("check_layers: nm failed: %s" % r.stderr.strip())
-    out = r.stdout
-    defined, undefined = set(), set()
-    for line in out.splitlines():
-        parts = line.split()
+    out = {o: (set(), set()) for o in objects}
+    for line in r.stdout.splitlines():
+        obj, _, rest = line.partition(":")
+        parts = rest.split()
+        if obj not in out:
+            continue
         if len(parts) == 2 and parts[0] in ("U", "w", "v"):
-            undefined.add(parts[1])
+            out[obj][1].add(parts[1])
         elif len(parts) == 3:
-            defined.add(parts[2])
-    return defined, undefined
-
-
-def nm_each(objects):
-    """{object: (defined, undefined)}, one `nm -g` per object."""
-    out = {}
-    for o in objects:
-        d, u = nm([o])
-        out[o] = (d, u)
+            out[obj][0].add(parts[2])
     return out
+
+
+def nm(objects):
+    """(defined, undefined) global symbol sets of the object files."""
+    defined, undefined = set(), set()
+    for d, u in nm_objects(tuple(objects)).values():
+        defined |= d
+        undefined |= u
+    return defined, undefined
 
 
 def file_loops(layer, objects):
     """The cycles among one layer's objects, each as a message naming its
     files and the symbols each uses of the next (Tarjan's strongly
     connected components over the use graph)."""
-    syms = nm_each(objects)
+    syms = nm_objects(tuple(objects))
     name = {o: re.sub(r"\.(c|cc)\.o$|\.o$", "", os.path.basename(o))
             for o in objects}
     owner = {}
