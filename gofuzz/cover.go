@@ -92,7 +92,27 @@ func FlushCoverage() {
 //	})
 //
 // Without C instrumentation Cover just runs f.
+//
+// In a binary built with go test -asan, Cover also checks f for memory
+// leaks, as libFuzzer's -detect_leaks does: if f allocated more C memory
+// than it freed, f runs once more (with LeakSanitizer quiet, so that run's
+// memory is not reported) and, if it again allocates more than it frees,
+// LeakSanitizer checks the heap; a leak panics with its report, which go
+// test records as a failing input. f must therefore be safe to run twice.
+// ASAN_OPTIONS=detect_leaks=0 turns the check off.
 func Cover(f func()) {
+	if leakCheck {
+		leakBegin()
+	}
+	cover(f)
+	if leakCheck && leakEnd() {
+		checkLeak(f)
+	}
+}
+
+// cover runs f between ResetCoverage and FlushCoverage (the flush also when
+// f panics: the coverage of a failing input is reported too).
+func cover(f func()) {
 	if len(cCounters) == 0 {
 		f()
 		return
@@ -100,4 +120,30 @@ func Cover(f func()) {
 	ResetCoverage()
 	defer FlushCoverage()
 	f()
+}
+
+// leakCheck is set in init when the binary has LeakSanitizer.
+var leakCheck bool
+
+// checkLeak re-runs f, which allocated more than it freed, with
+// LeakSanitizer quiet; if it does so again, a leak LeakSanitizer confirms
+// is a panic with its report. The re-run's coverage is dropped.
+func checkLeak(f func()) {
+	leakQuiet(true)
+	leakBegin()
+	func() {
+		defer leakQuiet(false)
+		f()
+	}()
+	suspect := leakEnd()
+	if len(cCounters) > 0 {
+		ResetCoverage()
+	}
+	if !suspect {
+		return
+	}
+	if r := leakReport(); r != "" {
+		panic("gofuzz: the C code leaked memory (LeakSanitizer; " +
+			"ASAN_OPTIONS=detect_leaks=0 turns the check off):\n" + r)
+	}
 }

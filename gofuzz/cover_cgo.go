@@ -12,6 +12,7 @@ import "C"
 import "unsafe"
 
 func init() {
+	leakCheck = bool(C.cgofuzz_leak_init_(true))
 	// The runtime's coverage.c (compiled into this package through
 	// zrt_coverage.c) defines __sanitizer_cov_8bit_counters_init, which
 	// clang-instrumented C code calls from constructors before the Go
@@ -27,4 +28,22 @@ func init() {
 		// the process, so a Go slice over them is safe to keep.
 		cCounters = append(cCounters, unsafe.Slice((*byte)(unsafe.Pointer(p)), int(size)))
 	}
+}
+
+// leakBegin and leakEnd bracket one run of the C code (leak.c counts its
+// mallocs and frees); leakEnd reports whether it allocated more than it
+// freed.
+func leakBegin()       { C.cgofuzz_leak_begin_() }
+func leakEnd() bool    { return bool(C.cgofuzz_leak_end_()) }
+func leakQuiet(q bool) { C.cgofuzz_leak_quiet_(C.bool(q)) }
+
+// leakReport asks LeakSanitizer whether memory leaked and returns its report
+// ("" when nothing did).
+func leakReport() string {
+	var b C.cgofuzz_buf
+	defer C.cgofuzz_buf_free(&b)
+	if !C.cgofuzz_leak_check_report_(&b) {
+		return ""
+	}
+	return C.GoStringN((*C.char)(unsafe.Pointer(b.data)), C.int(b.len))
 }

@@ -187,6 +187,9 @@ func (ct *cTarget) fuzzFunc() any {
 			t.Fatalf("C target %s failed:\n%s", ct.name, strings.TrimSuffix(log, "\n"))
 		case 2:
 			t.Skip(strings.TrimSuffix(log, "\n"))
+		case 3:
+			t.Fatalf("C target %s leaked memory (LeakSanitizer; ASAN_OPTIONS=detect_leaks=0 turns the check off):\n%s",
+				ct.name, strings.TrimSuffix(log, "\n"))
 		default:
 			// Go shows a passing test's log only with -test.v; skipping
 			// t.Log otherwise saves its caller lookup on every exec.
@@ -198,8 +201,9 @@ func (ct *cTarget) fuzzFunc() any {
 	}).Interface()
 }
 
-// exec runs the target once on vals; it returns 0 (pass), 1 (fail) or 2
-// (skip) and the target's log.
+// exec runs the target once on vals; it returns 0 (pass), 1 (fail), 2
+// (skip) or 3 (leaked memory, in a -asan build) and the target's log (for
+// 3, LeakSanitizer's report).
 func (ct *cTarget) exec(vals []reflect.Value) (int, string) {
 	execMu.Lock()
 	defer execMu.Unlock()

@@ -125,6 +125,29 @@ static cgofuzz_t go_t;
 static cgofuzz_value *go_vals;
 static size_t go_cap;
 
+/* Leak detection per exec, as a C worker has it (worker_exec.c): 1 on
+ * (the binary has LeakSanitizer: go test -asan), -1 off, 0 not yet known.
+ * ASAN_OPTIONS=detect_leaks=0 turns LeakSanitizer's check, and so this
+ * one, off. The report of the last leak is kept for the caller. */
+static int go_leaks;
+static cgofuzz_buf go_leak_report;
+
+/* The input in go_vals allocated more than it freed: run it again with
+ * LeakSanitizer quiet (what that run allocates is not a leak to report),
+ * and if it still does, have LeakSanitizer look, its report caught into
+ * go_leak_report. */
+static bool leaked(cgofuzz_f *f) {
+  cgofuzz_leak_quiet_(true);
+  cgofuzz_leak_begin_();
+  cgofuzz_run r = cgofuzz_target_exec_(f, &go_t, go_vals);
+  bool suspect = cgofuzz_leak_end_();
+  cgofuzz_leak_quiet_(false);
+  if (r == CGOFUZZ_RUN_FAIL || !suspect)
+    return false;
+  go_leak_report.len = 0;
+  return cgofuzz_leak_check_report_(&go_leak_report);
+}
+
 int cgofuzz_go_exec(cgofuzz_f *f, const cgofuzz_go_arg *args, const char **log,
                     size_t *loglen) {
   if (go_cap < f->nkinds) {
@@ -140,7 +163,16 @@ int cgofuzz_go_exec(cgofuzz_f *f, const cgofuzz_go_arg *args, const char **log,
   }
   for (size_t i = 0; i < f->nkinds; i++)
     from_arg(&args[i], f->kinds[i], &go_vals[i]);
+  if (!go_leaks)
+    go_leaks = cgofuzz_leak_init_(true) ? 1 : -1;
+  cgofuzz_leak_begin_();
   cgofuzz_run r = cgofuzz_target_exec_(f, &go_t, go_vals);
+  bool suspect = cgofuzz_leak_end_();
+  if (suspect && r != CGOFUZZ_RUN_FAIL && leaked(f)) {
+    *log = (const char *)go_leak_report.data;
+    *loglen = go_leak_report.len;
+    return 3;
+  }
   *log = (const char *)go_t.log.data;
   *loglen = go_t.log.len;
   return r == CGOFUZZ_RUN_FAIL ? 1 : r == CGOFUZZ_RUN_SKIP ? 2 : 0;

@@ -49,9 +49,13 @@ size_t cgofuzz_go_nseeds(cgofuzz_f *f);
 /* Seed k as argument records; byte pointers point into the seed, which
  * lives as long as the process. */
 void cgofuzz_go_seed(const cgofuzz_f *f, size_t k, cgofuzz_go_arg *out);
-/* Runs the target once. Returns 0 (pass), 1 (fail) or 2 (skip); *log and
- * *loglen receive the target's log lines ("file:line: msg\n" each), valid
- * until the next call. Not reentrant: one exec at a time per process. */
+/* Runs the target once. Returns 0 (pass), 1 (fail), 2 (skip) or 3 (the
+ * input leaked memory: in a binary with LeakSanitizer, go test -asan, an
+ * input that allocated more than it freed is run again and checked, as
+ * libFuzzer's -detect_leaks does); *log and *loglen receive the target's
+ * log lines ("file:line: msg\n" each), or for 3 LeakSanitizer's report,
+ * valid until the next call. Not reentrant: one exec at a time per
+ * process. */
 int cgofuzz_go_exec(cgofuzz_f *f, const cgofuzz_go_arg *args, const char **log,
                     size_t *loglen);
 /* Serves the worker protocol on fds 3/4/5 for f until the coordinator

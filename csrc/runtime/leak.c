@@ -23,7 +23,9 @@
  * any thread: relaxed atomics, no allocation.
  */
 #include <stdio.h>
+#include <unistd.h>
 
+#include "os.h"
 #include "runtime.h"
 
 void __sanitizer_install_malloc_and_free_hooks(
@@ -57,10 +59,16 @@ static void on_free(const volatile void *p) {
 }
 
 bool cgofuzz_leak_init_(bool want) {
+  /* The sanitizer keeps a few hook pairs and calls every one: install
+   * ours once, however many users (a C worker, package gofuzz's Cover and
+   * per-exec path) ask. */
+  static int installed;
   if (!want || !__sanitizer_install_malloc_and_free_hooks || !__lsan_enable ||
       !__lsan_disable || !__lsan_do_recoverable_leak_check)
     return false;
-  __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
+  if (!installed)
+    __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
+  installed = 1;
   enabled = 1;
   return true;
 }
@@ -90,7 +98,9 @@ void cgofuzz_leak_quiet_(bool quiet) {
     __lsan_enable();
 }
 
-bool cgofuzz_leak_check_(void) {
+/* Counts a check; after CGOFUZZ_LEAK_ATTEMPTS that found nothing, turns
+ * the per-input check off with libFuzzer's note and returns false. */
+static bool may_check(void) {
   if (!enabled)
     return false;
   if (++attempts > CGOFUZZ_LEAK_ATTEMPTS) {
@@ -104,5 +114,47 @@ bool cgofuzz_leak_check_(void) {
             "      run on the process shutdown.\n");
     return false;
   }
-  return __lsan_do_recoverable_leak_check() != 0;
+  return true;
+}
+
+bool cgofuzz_leak_check_(void) {
+  return may_check() && __lsan_do_recoverable_leak_check() != 0;
+}
+
+/* The check with LeakSanitizer's report caught: its descriptor 2 points
+ * at an anonymous file while it looks, and what it wrote is appended to
+ * out. For a caller that hands the report on as a failure's message (a Go
+ * test's t.Fatal) instead of ending the process under it. If the file
+ * cannot be had, the report goes to stderr as usual and out gets a line
+ * saying so. */
+bool cgofuzz_leak_check_report_(cgofuzz_buf *out) {
+  if (!may_check())
+    return false;
+  fflush(stderr);
+  int fd = cgofuzz_os_anon_file("cgofuzz-leak-report");
+  int saved = fd >= 0 ? dup(2) : -1;
+  if (saved < 0 || dup2(fd, 2) < 0) {
+    if (saved >= 0)
+      close(saved);
+    if (fd >= 0)
+      close(fd);
+    bool leaked = __lsan_do_recoverable_leak_check() != 0;
+    if (leaked)
+      cgofuzz_buf_puts(out, "(LeakSanitizer's report is on stderr)\n");
+    return leaked;
+  }
+  bool leaked = __lsan_do_recoverable_leak_check() != 0;
+  dup2(saved, 2);
+  close(saved);
+  if (leaked) {
+    char chunk[4096];
+    ssize_t n;
+    off_t off = 0;
+    while ((n = pread(fd, chunk, sizeof chunk, off)) > 0) {
+      cgofuzz_buf_append(out, chunk, (size_t)n);
+      off += n;
+    }
+  }
+  close(fd);
+  return leaked;
 }

@@ -245,6 +245,9 @@ void cgofuzz_leak_begin_(void);
 bool cgofuzz_leak_end_(void);
 void cgofuzz_leak_quiet_(bool quiet);
 bool cgofuzz_leak_check_(void);
+/* cgofuzz_leak_check_ with LeakSanitizer's report appended to out instead
+ * of printed (a Go test fails with it as its message). */
+bool cgofuzz_leak_check_report_(cgofuzz_buf *out);
 
 /* Worker mode (worker.c): serves fds 3/4/5 for target f until the
  * coordinator closes fd 3 (the dictionary is used only in exact mode).

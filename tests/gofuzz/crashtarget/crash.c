@@ -24,3 +24,30 @@ static void do_abort(cgofuzz_t *t, const cgofuzz_value *v) {
     abort();
 }
 CGOFUZZ_TARGET(FuzzAbort, seeds, do_abort, CGOFUZZ_BYTES, CGOFUZZ_INT)
+
+/* A leak (for builds with -asan): inputs starting with 'L' allocate a block
+ * and drop it. A leak-free input frees what it allocates, so the counting
+ * of mallocs and frees sees a leak only on the planted path. */
+static void leak(cgofuzz_t *t, const cgofuzz_value *v) {
+  (void)t;
+  char *volatile p = malloc(16 + v[0].s.len);
+  if (!p)
+    return;
+  p[0] = 0;
+  if (v[0].s.len > 0 && v[0].s.data[0] == 'L')
+    return;
+  free(p);
+}
+CGOFUZZ_TARGET(FuzzLeak, seeds, leak, CGOFUZZ_BYTES, CGOFUZZ_INT)
+
+/* The same leak for a Go fuzz function that calls C through cgo inside
+ * gofuzz.Cover (crashtarget.go's Leak). */
+void crashtarget_leak(const unsigned char *p, size_t n) {
+  char *volatile q = malloc(16 + n);
+  if (!q)
+    return;
+  q[0] = 0;
+  if (n > 0 && p[0] == 'L')
+    return;
+  free(q);
+}
