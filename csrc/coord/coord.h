@@ -66,9 +66,11 @@ typedef struct cgofuzz_coord_observer {
    * goes on after this failure: libFuzzer's fork mode ignores some). */
   bool (*failure)(void *ctx, const uint8_t *data, size_t len, const char *msg,
                   size_t msg_len, int status, const cgofuzz_coord_stats *st);
-  /* A C worker's input ran secs whole seconds, a new slowest unit of that
-   * worker (libFuzzer's -report_slow_units, which the front end passes to
-   * its workers: core/exact.h's CGOFUZZ_LF_SLOW_ENV). */
+  /* An input ran secs whole seconds (libFuzzer's -report_slow_units): a
+   * C worker's new slowest unit (the front end passes the threshold to its
+   * workers: core/exact.h's CGOFUZZ_LF_SLOW_ENV), or, for a Go worker, the
+   * last input of a call that ran a second or more past its deadline (a
+   * lower bound of its time; coord_resp.c). */
   void (*slow_unit)(void *ctx, const uint8_t *data, size_t len, int64_t secs);
   /* The run is over; fatal_msg is the error that ended it, if any. */
   void (*finished)(void *ctx, const cgofuzz_coord_stats *st,

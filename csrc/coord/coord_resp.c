@@ -193,14 +193,27 @@ done:
   cgofuzz_buf_free(&data);
 }
 
-/* A C worker under libFuzzer's command line ended its call after a new
- * slowest unit (core/wire.h): the observer gets the input. */
+/* A new slowest unit under libFuzzer's command line: a C worker ended its
+ * call after it (core/wire.h), or a Go worker's call ran long
+ * (go_slow_unit_sec). The observer gets the input. */
 static void slow_unit(coord *c, slot *s, int64_t count, int64_t secs) {
   const cgofuzz_coord_observer *ob = c->cfg->observer;
   cgofuzz_buf data = {0};
   if (ob && ob->slow_unit && rebuild(c, s, count, &data) == 0)
     ob->slow_unit(ob->ctx, data.data, data.len, secs);
   cgofuzz_buf_free(&data);
+}
+
+/* A Go worker cannot say how long one exec took, but its reply says how
+ * long the call took, and a Go worker looks at the call's deadline only
+ * between execs: an exec that outlasts the deadline is the call's last,
+ * the count-th, and took at least the call's time less the deadline
+ * (FUZZ_CALL_NS bounds every call's; a call of one exec is that exec).
+ * That lower bound, in whole seconds, is the unit's time: it is short of
+ * the real one by at most 0.1 s. 0 when under a second. */
+static int64_t go_slow_unit_sec(const slot *s, int64_t total_ns) {
+  int64_t ns = s->limit == 1 ? total_ns : total_ns - FUZZ_CALL_NS;
+  return ns > 0 ? ns / 1000000000 : 0;
 }
 
 /* A starting input that failed, in a run that goes on after failures
@@ -248,8 +261,12 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
     cgofuzz_coord_failf(c, "%s", "workerServer.fuzz modified input");
   } else {
     c->count += count;
-    if (r.slow_unit_sec > 0)
-      slow_unit(c, s, count, r.slow_unit_sec);
+    int64_t slow = r.slow_unit_sec;
+    if (!slow && c->cfg->observer && c->cfg->observer->slow_unit &&
+        cgofuzz_coord_go_workers(c))
+      slow = go_slow_unit_sec(s, r.total_duration_ns);
+    if (slow > 0)
+      slow_unit(c, s, count, slow);
     bool cov = r.coverage_data.has && c->mask_len &&
                r.coverage_data.len == c->mask_len;
     if (!s->warmup || s->dict) /* the dictionary's share follows finds */

@@ -3,7 +3,7 @@ compile_native_go_fuzzer), the launchers it writes, `cgofuzz corpus
 convert`, and scripts/cflite_build.sh on the ClusterFuzzLite examples.
 
 The package built is tests/gofuzzer/gopkg (FuzzX([]byte), FuzzMulti([]byte,
-int, string), FuzzTagged only with the gofuzz tag), copied to a temporary
+int, string), FuzzSlow([]byte), FuzzTagged only with the gofuzz tag), copied to a temporary
 directory first. The launcher's payload is parsed here from its documented
 format (csrc/cli/golaunch.c), independently of the C reader. Each case has
 its own TMPDIR, so the launchers' extraction cache starts empty.
@@ -173,7 +173,7 @@ def test_payload_round_trips(built):
     r = built.run([built.x, "-test.list=.*"], cwd=built.root)
     assert r.rc == 0, r
     assert set(r.stdout.split()) == {"TestPlain", "FuzzX", "FuzzMulti",
-                                     "FuzzTagged"}, r
+                                     "FuzzSlow", "FuzzTagged"}, r
     cached = os.path.join(built.tmp, "cgofuzz-go", p["sha256"].hex()[:16],
                           "x_fuzzer.test")
     with open(cached, "rb") as f:
@@ -422,6 +422,40 @@ def test_launcher_has_the_dictionary_and_comparison_feedback(built):
     r = built.run([built.x, "-dict=" + bad, "-runs=10", corpus],
                   cwd=built.root)
     assert r.rc == 1 and "ParseDictionaryFile" in r.out, r
+
+
+@pytest.mark.parametrize("seed", [b"SLOW", b"SLOX"])
+def test_launcher_reports_slow_units(built, seed):
+    """-report_slow_units=1 for a Go target: FuzzSlow's input "SLOW" runs
+    1.2 s and is reported as libFuzzer reports a slow unit (as tests/lf
+    checks for C targets against libFuzzer itself): "Slowest unit: 1 s:"
+    once, slow-unit-<sha1> holding the raw input, and
+    slowest_unit_time_sec 1, whether it is the starting input (SLOW) or
+    found by fuzzing (from SLOX: the code's constant is in the Go target's
+    dictionary). With the default threshold (10 s): nothing, and 0."""
+    built.compile(built.pkg, "FuzzSlow", "slow_fuzzer")
+    exe = os.path.join(built.out, "slow_fuzzer")
+    for flag, want in (("-report_slow_units=1", 1), (None, 0)):
+        d = os.path.join(built.root, flag or "default")
+        art, corpus = os.path.join(d, "art"), os.path.join(d, "corpus")
+        os.makedirs(art)
+        os.makedirs(corpus)
+        with open(os.path.join(corpus, "seed"), "wb") as f:
+            f.write(seed)
+        r = built.run([exe, "-seed=1", "-runs=20000", "-print_final_stats=1",
+                       "-artifact_prefix=%s/" % art, corpus] +
+                      ([flag] if flag else []), cwd=built.root)
+        assert r.rc == 0, r
+        assert ("stat::slowest_unit_time_sec:    %d\n" % want) in r.stderr, r
+        slow = sorted(os.listdir(art))
+        if not want:
+            assert "Slowest unit" not in r.stderr and slow == [], r
+            continue
+        assert r.stderr.count("Slowest unit: 1 s:\n") == 1, r
+        name = "slow-unit-" + hashlib.sha1(b"SLOW").hexdigest()
+        assert slow == [name], (slow, r)
+        with open(os.path.join(art, name), "rb") as f:
+            assert f.read() == b"SLOW"
 
 
 # -- sanitizers and the ClusterFuzzLite examples ------------------------------

@@ -1,6 +1,9 @@
 package gofuzzertest
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func FuzzX(f *testing.F) {
 	f.Add([]byte("hello"))
@@ -18,3 +21,14 @@ func FuzzMulti(f *testing.F) {
 }
 
 func TestPlain(t *testing.T) {}
+
+// FuzzSlow sleeps 1.2 s on the input "SLOW": a slow unit for
+// -report_slow_units=1. (In this file, so that the coverage build's
+// statement count stays that of the package.)
+func FuzzSlow(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if string(data) == "SLOW" {
+			time.Sleep(1200 * time.Millisecond)
+		}
+	})
+}
