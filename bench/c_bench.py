@@ -596,7 +596,7 @@ PROGRESS = re.compile(r"elapsed: (\d+)s, execs: (\d+) \((\d+)/sec\)")
 
 
 def run_cgofuzz(cfg, target, name, seconds, seeds, stop=None, count=None,
-                env=None):
+                env=None, keep_going=False):
     d = fresh(os.path.join(RUNS, name))
     write_seeds(os.path.join(d, "testdata", "fuzz", "FuzzLibFuzzer"),
                 [])
@@ -604,43 +604,93 @@ def run_cgofuzz(cfg, target, name, seconds, seeds, stop=None, count=None,
         with open(os.path.join(d, "testdata", "fuzz", "FuzzLibFuzzer",
                                "seed%d" % i), "w") as f:
             f.write("go test fuzz v1\n[]byte(%s)\n" % go_quote(s))
-    argv = [target, "-test.fuzz=^FuzzLibFuzzer$",
-            "-test.run=^FuzzLibFuzzer$",
-            "-test.fuzztime=" + (count or "%ds" % seconds),
-            "-test.parallel=1",
-            "-test.fuzzcachedir=" + os.path.join(d, "cache")]
-    exe = None if cfg["self"] else cfg["gocoord"]
-    p = Proc(argv, d, seconds + 60, env=env, executable=exe, stop=stop)
-    execs = el = 0
-    for m in PROGRESS.finditer(p.out):
-        if int(m.group(2)) >= execs:
-            execs, el = int(m.group(2)), int(m.group(1))
+    execs_total, parts, failures = 0, [], 0
+    t0 = time.monotonic()
+    while True:
+        left = seconds - (time.monotonic() - t0)
+        argv = [target, "-test.fuzz=^FuzzLibFuzzer$",
+                "-test.run=^FuzzLibFuzzer$",
+                "-test.fuzztime=" + (count or "%ds" % max(1, round(left))),
+                "-test.parallel=1",
+                "-test.fuzzcachedir=" + os.path.join(d, "cache")]
+        exe = None if cfg["self"] else cfg["gocoord"]
+        p = Proc(argv, d, left + 60, env=env, executable=exe, stop=stop)
+        execs = el = 0
+        for m in PROGRESS.finditer(p.out):
+            if int(m.group(2)) >= execs:
+                execs, el = int(m.group(2)), int(m.group(1))
+        execs_total += execs
+        parts.append(p)
+        if not keep_going or p.rc == 0 or count:
+            break
+        # A failure ended the run: its input is written to testdata, where
+        # a restart would take it for a seed that fails. It goes to
+        # failures/ (out of the corpus the edges are counted on).
+        tdir = os.path.join(d, "testdata", "fuzz", "FuzzLibFuzzer")
+        moved = 0
+        for f in os.listdir(tdir):
+            if not f.startswith("seed"):
+                os.makedirs(os.path.join(d, "failures"), exist_ok=True)
+                os.rename(os.path.join(tdir, f),
+                          os.path.join(d, "failures", f))
+                moved += 1
+        failures += 1
+        if not moved or seconds - (time.monotonic() - t0) < 5:
+            break
     raw = os.path.join(d, "raw")
     decode_go_corpus(os.path.join(d, "testdata", "fuzz", "FuzzLibFuzzer"),
                      raw)
     decode_go_corpus(os.path.join(d, "cache", "FuzzLibFuzzer"), raw)
+    out = "\n".join(q.out for q in parts)
     note = ""
-    if "context deadline exceeded" in p.out:
+    if "context deadline exceeded" in out:
         note = "context deadline exceeded"
-    return dict(execs=execs, secs=el or p.wall,
-                eps=execs / el if el else None, corpus=raw, hit=p.hit,
-                rc=p.rc, wall=p.wall, note=note, tail=p.out[-1500:])
+    if failures:
+        note = (note + "; " if note else "") + \
+            "%d failure(s), restarted for the time left" % failures
+    wall = time.monotonic() - t0
+    el = sum(q.wall for q in parts) if len(parts) > 1 else el
+    return dict(execs=execs_total, secs=el or wall,
+                eps=execs_total / el if el else None, corpus=raw,
+                hit=parts[0].hit, rc=parts[-1].rc, wall=wall, note=note,
+                tail=out[-1500:], failures=failures)
 
 
-def run_libfuzzer(target, name, seconds, seeds, extra=(), stop=None):
+def run_libfuzzer(target, name, seconds, seeds, extra=(), stop=None,
+                  keep_going=False):
     d = fresh(os.path.join(RUNS, name))
     corpus = os.path.join(d, "corpus")
     write_seeds(corpus, seeds)
-    argv = [target, corpus, "-max_total_time=%d" % seconds,
-            "-print_final_stats=1", "-artifact_prefix=" + d + "/",
-            "-close_fd_mask=1"] + list(extra)
-    p = Proc(argv, d, seconds + 60, stop=stop)
-    units = re.search(r"stat::number_of_executed_units: (\d+)", p.out)
-    eps = re.search(r"stat::average_exec_per_sec:\s+(\d+)", p.out)
-    return dict(execs=int(units.group(1)) if units else 0,
-                eps=int(eps.group(1)) if eps else None, corpus=corpus,
-                hit=p.hit, rc=p.rc, wall=p.wall, note="",
-                tail=p.out[-1500:])
+    execs, parts, failures = 0, [], 0
+    t0 = time.monotonic()
+    while True:
+        left = seconds - (time.monotonic() - t0)
+        argv = [target, corpus, "-max_total_time=%d" % max(1, round(left)),
+                "-print_final_stats=1", "-artifact_prefix=" + d + "/",
+                "-close_fd_mask=1"] + list(extra)
+        p = Proc(argv, d, left + 60, stop=stop)
+        parts.append(p)
+        units = re.search(r"stat::number_of_executed_units: (\d+)", p.out)
+        if units:
+            execs += int(units.group(1))
+        # libFuzzer exits 0 when its time is up, and on a crash, timeout,
+        # OOM or leak writes the artifact and exits non-zero: the corpus
+        # stays, so a restart goes on from it (the Magma script does the
+        # same); the artifacts are outside the corpus.
+        if not keep_going or p.rc == 0 or stop:
+            break
+        failures += 1
+        if seconds - (time.monotonic() - t0) < 5:
+            break
+    wall = time.monotonic() - t0
+    eps = re.search(r"stat::average_exec_per_sec:\s+(\d+)", parts[-1].out)
+    note = ("%d failure(s), restarted for the time left" % failures
+            if failures else "")
+    return dict(execs=execs,
+                eps=(execs / wall if len(parts) > 1 and wall else
+                     int(eps.group(1)) if eps else None),
+                corpus=corpus, hit=parts[0].hit, rc=parts[-1].rc, wall=wall,
+                note=note, tail=parts[-1].out[-1500:], failures=failures)
 
 
 def run_afl(target, name, seconds, seeds, cmplog=None, until_crash=False):
@@ -989,6 +1039,10 @@ def main():
                     help="number this part's edge rounds from N, so that "
                     "a later part continues the alternation of which "
                     "engine runs first (even rounds: cgofuzz)")
+    ap.add_argument("--side-by-side", action="store_true",
+                    help="run a round's engines at the same time (one "
+                    "process each; needs a core per engine) instead of "
+                    "one after the other")
     ap.add_argument("--json", help="also write the results here")
     ap.add_argument("--summarize", nargs="+", metavar="JSON",
                     help="join the edge rounds of these --json files "
@@ -1113,18 +1167,32 @@ def main():
                 rnd = a.first_round + i
                 order = engines if rnd % 2 == 0 else engines[::-1]
                 log("edges: %s (round %d of %d)" % (h, i + 1, a.runs))
-                for k, f in order:
+
+                def one(k, f, rnd=rnd, h=h):
                     name = "edges-%s-%s-%d" % (f, h, rnd)
                     started = time.strftime("%Y-%m-%d %H:%M:%S")
                     load = loadavg().split()[0]
                     if k == "cgofuzz":
                         v = run_cgofuzz(cfg, bins[(f, h)], name, secs,
-                                        SEEDS[h])
+                                        SEEDS[h], keep_going=True)
                     elif k == "libfuzzer":
                         v = run_libfuzzer(bins[(f, h)], name, secs,
-                                          SEEDS[h])
+                                          SEEDS[h], keep_going=True)
                     else:
                         v = run_afl(bins[(f, h)], name, secs, SEEDS[h])
+                    return v, started, load
+
+                # --side-by-side: the round's engines run at the same
+                # time, each a single process, so that they share one
+                # load (and a round takes one engine's time).
+                if a.side_by_side:
+                    with concurrent.futures.ThreadPoolExecutor(
+                            len(order)) as pool:
+                        futs = [pool.submit(one, k, f) for k, f in order]
+                        done = [fu.result() for fu in futs]
+                else:
+                    done = [one(k, f) for k, f in order]
+                for (k, f), (v, started, load) in zip(order, done):
                     ed, nf, err = count_edges(bins[("cov", h)], v["corpus"])
                     if err:
                         notes.append("%s %s: %s" % (h, k, err))
@@ -1132,8 +1200,11 @@ def main():
                         notes.append("%s %s: %s" % (h, k, v["note"]))
                     rounds[k].append(dict(
                         edges=ed, files=nf, execs=v["execs"], round=rnd,
+                        failures=v.get("failures", 0),
+                        wall=round(v["wall"], 1),
                         order=[x for x, _ in order], engine=ids[k],
-                        started=started, load=load))
+                        started=started, load=load,
+                        side_by_side=a.side_by_side))
             seed_dir = fresh(os.path.join(RUNS, "seeds-" + h))
             write_seeds(seed_dir, SEEDS[h])
             sd, _, _ = count_edges(bins[("cov", h)], seed_dir)

@@ -5,7 +5,11 @@
  * prints "edges N of M": the number of distinct instrumented edges (8-bit
  * counters, one per edge with clang's default edge coverage) that any of
  * the inputs reached. Inputs that crash are not excluded: run the corpus
- * without crashers (fuzzers keep crashers out of their corpora). */
+ * without crashers (fuzzers keep crashers out of their corpora).
+ *
+ * With COVDRIVE_PCS=FILE set it also writes the address of every edge
+ * reached, one hex number a line, for bench/edge_diff.py to compare two
+ * corpora and name the functions one reached and the other did not. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 static uint8_t *cstart[64], *cstop[64];
-static int nmod;
+static const uintptr_t *pstart[64];
+static int nmod, npcs;
 
 void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop) {
   if (nmod < 64 && start < stop) {
@@ -23,9 +28,12 @@ void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop) {
     cstop[nmod++] = stop;
   }
 }
+/* The pc table has one (address, flags) pair per counter, registered in
+ * the same order as the counters. */
 void __sanitizer_cov_pcs_init(const uintptr_t *b, const uintptr_t *e) {
-  (void)b;
   (void)e;
+  if (npcs < 64)
+    pstart[npcs++] = b;
 }
 
 int main(int argc, char **argv) {
@@ -70,6 +78,17 @@ int main(int argc, char **argv) {
   size_t edges = 0;
   for (size_t k = 0; k < total; k++)
     edges += seen[k];
+  const char *pcs = getenv("COVDRIVE_PCS");
+  if (pcs && *pcs && npcs == nmod) {
+    FILE *out = fopen(pcs, "w");
+    size_t k = 0;
+    for (int m = 0; out && m < nmod; m++)
+      for (size_t i = 0; i < (size_t)(cstop[m] - cstart[m]); i++, k++)
+        if (seen[k])
+          fprintf(out, "%lx\n", (unsigned long)pstart[m][2 * i]);
+    if (out)
+      fclose(out);
+  }
   printf("edges %zu of %zu files %zu\n", edges, total, files);
   return 0;
 }

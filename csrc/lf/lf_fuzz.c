@@ -18,7 +18,8 @@
  *  - "Slowest unit: N s:" and a slow-unit-<sha1> file for an input that ran
  *    -report_slow_units seconds (10) or more, each 10% slower than the last
  *    (a C worker ends its call to hand it over: CGOFUZZ_LF_SLOW_ENV; a Go
- *    target's worker cannot, so its slow units go unreported);
+ *    target's are the last input of a call that ran past its deadline,
+ *    coord_resp.c);
  *  - "stat::..." lines with -print_final_stats=1, whatever ended the run,
  *    slowest_unit_time_sec being the last slow unit's seconds (0: none).
  */
