@@ -519,4 +519,11 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   continued_warmup(c, s);
   c->death_status = -1;
   cgofuzz_buf_free(&why);
+  /* In a run that goes on after failures, a worker that ran inputs and
+   * died of one did its work: MAX_DEATHS_IN_ROW is for workers that die
+   * before they run anything (a target that cannot start). A target that
+   * crashes on most inputs would otherwise end such a run after ten
+   * crashes in a row, where libFuzzer's fork mode goes on. */
+  if (c->cfg->fuzz_continue && count > 0)
+    s->deaths = 0;
 }

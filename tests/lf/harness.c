@@ -15,7 +15,10 @@
  *   -DNOISY  no bug either, and every input writes a line to stdout and
  *            one to stderr (what -close_fd_mask silences);
  *   -DSLOW   "SLOW" and nothing more: the first time in a process it
- *            sleeps 1.2 s, no bug (a slow unit of -report_slow_units=1).
+ *            sleeps 1.2 s, no bug (a slow unit of -report_slow_units=1);
+ *   -DCRASHY every input that does not start with 'n' aborts (most
+ *            mutants of the seed "none" crash: a fork-mode run with
+ *            -ignore_crashes must go on through them).
  * Each byte is compared on its own so coverage leads the fuzzer to it.
  */
 #include <stddef.h>
@@ -55,6 +58,10 @@ __attribute__((noinline)) static void second_bug(const uint8_t *data,
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+#if defined(CRASHY)
+  if (size == 0 || data[0] != 'n')
+    abort();
+#endif
 #if defined(NOISY)
   printf("noisy target: stdout\n");
   fprintf(stderr, "noisy target: stderr\n");

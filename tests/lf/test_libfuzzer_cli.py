@@ -409,6 +409,38 @@ def test_slow_unit(build, libfuzzer, tmp_path, seed_input, args):
             assert slow == ["slow-unit-" + sha1(b"SLOW")], (name, slow)
 
 
+def test_fork_ignore_crashes_goes_on_through_many(build, libfuzzer,
+                                                 tmp_path):
+    """-fork=1 -ignore_crashes=1 on a harness where most mutants crash
+    (CRASHY): the run goes on through crash after crash, as libFuzzer's
+    fork mode does (its jobs cost a process each, so it gets -runs=100);
+    cgofuzz reaches -runs=3000 (about a hundred crashes, most in a row).
+    It gave up after ten deaths without a good reply before, a rule meant
+    for workers that cannot start."""
+    for name, exe, runs in (("libFuzzer", libfuzzer("crashy"), 100),
+                            ("cgofuzz", build("crashy"), 3000)):
+        art = tmp_path / name / "art"
+        art.mkdir(parents=True)
+        corpus = tmp_path / name / "c"
+        corpus.mkdir()
+        (corpus / "seed").write_bytes(b"none")
+        r = lf(exe, "-fork=1", "-ignore_crashes=1", "-seed=1",
+               "-runs=%d" % runs, "-print_final_stats=1",
+               "-artifact_prefix=%s/" % art, corpus)
+        assert r.rc not in (0, None), (name, r)
+        assert "giving up" not in r.stderr, (name, r)
+        crashes = [p for p in art.iterdir() if p.name.startswith("crash-")]
+        assert crashes, (name, r)
+        assert re.search(r"^INFO: exiting: [1-9]\d* time: \d+s$", r.stderr,
+                         re.M), (name, r)
+        # Both write the one crash site once (libFuzzer's fork mode keeps
+        # one input per crash signature too).
+        assert len(crashes) == 1, (name, crashes, r)
+        if name == "cgofuzz":
+            assert re.search(r"^stat::number_of_executed_units:\s+3000$",
+                             r.stderr, re.M), r
+
+
 def test_jobs(build, libfuzzer, tmp_path):
     """-jobs=N -workers=W: N whole fuzzing runs, W at a time, each with the
     command line less -jobs and -workers, its output in fuzz-<i>.log of the
