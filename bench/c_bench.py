@@ -726,7 +726,10 @@ def run_afl(target, name, seconds, seeds, cmplog=None, until_crash=False):
 
 
 def count_edges(covbin, corpus):
-    files = sorted(f for f in glob.glob(os.path.join(corpus, "*"))
+    """Edges the files of corpus (a directory, or a list of them) reach
+    together: (edges, files, error text)."""
+    dirs = [corpus] if isinstance(corpus, str) else corpus
+    files = sorted(f for d in dirs for f in glob.glob(os.path.join(d, "*"))
                    if os.path.isfile(f))
     r = subprocess.run([covbin], input="\n".join(files) + "\n",
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -868,6 +871,16 @@ def edges_report(edges, secs):
         print("  %s: %s" % (h, "; ".join(
             "%s %s" % (k, [x["edges"] for x in rs])
             for k, rs in edges[h]["rounds"].items())))
+    un = [(h, edges[h]["union"]["edges"]) for h in edge_order(edges)
+          if (edges[h].get("union") or {}).get("edges")]
+    if un:
+        print("\n  union of every round's corpora, all engines (what they "
+              "reached between them), and 1.2x libFuzzer's median:")
+        for h, n in un:
+            lf = edges[h]["edges"].get("libfuzzer")
+            print("  %s: union %d; 1.2x libFuzzer = %s%s" % (
+                h, n, fmt(lf and round(1.2 * lf)),
+                " (above the union)" if lf and 1.2 * lf > n else ""))
     print()
 
 
@@ -948,6 +961,11 @@ def summarize(paths):
             j = joined.setdefault(h, dict(edges={}, files={}, rounds={}))
             if v.get("edges", {}).get("seeds") is not None:
                 j["edges"]["seeds"] = v["edges"]["seeds"]
+            # Parts keep no corpora to join: the largest part's union
+            # stands for the union (a lower bound of it).
+            pu = (v.get("union") or {}).get("edges")
+            if pu and pu > (j.get("union") or {}).get("edges", 0):
+                j["union"] = dict(v["union"])
             nr = 0
             for k, rs in v.get("rounds", {}).items():
                 j["rounds"].setdefault(k, []).extend(rs)
@@ -1163,6 +1181,7 @@ def main():
                                            ("afl", "afl"))
                        if (f, h) in bins]
             rounds = {k: [] for k, _ in engines}
+            corpora = []
             for i in range(a.runs):
                 rnd = a.first_round + i
                 order = engines if rnd % 2 == 0 else engines[::-1]
@@ -1193,6 +1212,7 @@ def main():
                 else:
                     done = [one(k, f) for k, f in order]
                 for (k, f), (v, started, load) in zip(order, done):
+                    corpora.append(v["corpus"])
                     ed, nf, err = count_edges(bins[("cov", h)], v["corpus"])
                     if err:
                         notes.append("%s %s: %s" % (h, k, err))
@@ -1208,8 +1228,14 @@ def main():
             seed_dir = fresh(os.path.join(RUNS, "seeds-" + h))
             write_seeds(seed_dir, SEEDS[h])
             sd, _, _ = count_edges(bins[("cov", h)], seed_dir)
+            # The union of every corpus of this part, all engines: what the
+            # engines reached between them, a yardstick of how close to
+            # the reachable whole each one got (a saturated library leaves
+            # no room for a ratio much above 1).
+            un, unf, _ = count_edges(bins[("cov", h)], corpora)
             results["edges"][h] = v = dict(edges={"seeds": sd}, files={},
-                                           rounds=rounds)
+                                           rounds=rounds,
+                                           union=dict(edges=un, files=unf))
             set_medians(v)
         edges_report(results["edges"], secs)
 
