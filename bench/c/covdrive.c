@@ -7,9 +7,10 @@
  * the inputs reached. Inputs that crash are not excluded: run the corpus
  * without crashers (fuzzers keep crashers out of their corpora).
  *
- * With COVDRIVE_PCS=FILE set it also writes the address of every edge
- * reached, one hex number a line, for bench/edge_diff.py to compare two
- * corpora and name the functions one reached and the other did not. */
+ * With COVDRIVE_PCS=FILE set it also writes, for every instrumented edge,
+ * its address and whether an input reached it ("<hex> 0|1" a line): two
+ * such files name the functions one corpus reached and the other did not,
+ * and one tells how many edges lie in functions no input entered. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,8 +85,7 @@ int main(int argc, char **argv) {
     size_t k = 0;
     for (int m = 0; out && m < nmod; m++)
       for (size_t i = 0; i < (size_t)(cstop[m] - cstart[m]); i++, k++)
-        if (seen[k])
-          fprintf(out, "%lx\n", (unsigned long)pstart[m][2 * i]);
+        fprintf(out, "%lx %d\n", (unsigned long)pstart[m][2 * i], seen[k]);
     if (out)
       fclose(out);
   }
