@@ -125,28 +125,12 @@ static cgofuzz_t go_t;
 static cgofuzz_value *go_vals;
 static size_t go_cap;
 
-/* Leak detection per exec, as a C worker has it (worker_exec.c): 1 on
- * (the binary has LeakSanitizer: go test -asan), -1 off, 0 not yet known.
+/* The report of the last leak (cgofuzz_go_exec's status 3). Leak
+ * detection itself is package gofuzz's: its init installs the counting
+ * (cgofuzz_leak_init_, a no-op without LeakSanitizer) before any exec;
  * ASAN_OPTIONS=detect_leaks=0 turns LeakSanitizer's check, and so this
- * one, off. The report of the last leak is kept for the caller. */
-static int go_leaks;
+ * one, off. */
 static cgofuzz_buf go_leak_report;
-
-/* The input in go_vals allocated more than it freed: run it again with
- * LeakSanitizer quiet (what that run allocates is not a leak to report),
- * and if it still does, have LeakSanitizer look, its report caught into
- * go_leak_report. */
-static bool leaked(cgofuzz_f *f) {
-  cgofuzz_leak_quiet_(true);
-  cgofuzz_leak_begin_();
-  cgofuzz_run r = cgofuzz_target_exec_(f, &go_t, go_vals);
-  bool suspect = cgofuzz_leak_end_();
-  cgofuzz_leak_quiet_(false);
-  if (r == CGOFUZZ_RUN_FAIL || !suspect)
-    return false;
-  go_leak_report.len = 0;
-  return cgofuzz_leak_check_report_(&go_leak_report);
-}
 
 int cgofuzz_go_exec(cgofuzz_f *f, const cgofuzz_go_arg *args, const char **log,
                     size_t *loglen) {
@@ -163,15 +147,19 @@ int cgofuzz_go_exec(cgofuzz_f *f, const cgofuzz_go_arg *args, const char **log,
   }
   for (size_t i = 0; i < f->nkinds; i++)
     from_arg(&args[i], f->kinds[i], &go_vals[i]);
-  if (!go_leaks)
-    go_leaks = cgofuzz_leak_init_(true) ? 1 : -1;
   cgofuzz_leak_begin_();
   cgofuzz_run r = cgofuzz_target_exec_(f, &go_t, go_vals);
   bool suspect = cgofuzz_leak_end_();
-  if (suspect && r != CGOFUZZ_RUN_FAIL && leaked(f)) {
-    *log = (const char *)go_leak_report.data;
-    *loglen = go_leak_report.len;
-    return 3;
+  /* As a C worker does (worker_exec.c), but the report becomes the
+   * failure's message instead of ending the process. */
+  if (suspect && r != CGOFUZZ_RUN_FAIL &&
+      cgofuzz_leak_rerun_(f, &go_t, go_vals)) {
+    go_leak_report.len = 0;
+    if (cgofuzz_leak_check_report_(&go_leak_report)) {
+      *log = (const char *)go_leak_report.data;
+      *loglen = go_leak_report.len;
+      return 3;
+    }
   }
   *log = (const char *)go_t.log.data;
   *loglen = go_t.log.len;

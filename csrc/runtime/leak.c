@@ -98,6 +98,16 @@ void cgofuzz_leak_quiet_(bool quiet) {
     __lsan_enable();
 }
 
+bool cgofuzz_leak_rerun_(cgofuzz_f *f, cgofuzz_t *t,
+                         const cgofuzz_value *vals) {
+  cgofuzz_leak_quiet_(true);
+  cgofuzz_leak_begin_();
+  cgofuzz_run r = cgofuzz_target_exec_(f, t, vals);
+  bool suspect = cgofuzz_leak_end_();
+  cgofuzz_leak_quiet_(false);
+  return r != CGOFUZZ_RUN_FAIL && suspect;
+}
+
 /* Counts a check; after CGOFUZZ_LEAK_ATTEMPTS that found nothing, turns
  * the per-input check off with libFuzzer's note and returns false. */
 static bool may_check(void) {

@@ -245,6 +245,11 @@ void cgofuzz_leak_begin_(void);
 bool cgofuzz_leak_end_(void);
 void cgofuzz_leak_quiet_(bool quiet);
 bool cgofuzz_leak_check_(void);
+/* The re-run of a suspect input (it allocated more than it freed): runs
+ * f on vals once more with LeakSanitizer quiet, so that what this run
+ * allocates is not reported; true when it passed and again allocated more
+ * than it freed (then cgofuzz_leak_check_ decides). */
+bool cgofuzz_leak_rerun_(cgofuzz_f *f, cgofuzz_t *t, const cgofuzz_value *vals);
 /* cgofuzz_leak_check_ with LeakSanitizer's report appended to out instead
  * of printed (a Go test fails with it as its message). */
 bool cgofuzz_leak_check_report_(cgofuzz_buf *out);

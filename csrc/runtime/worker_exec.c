@@ -25,15 +25,11 @@
  * taken). */
 static void leak_recheck(cgofuzz_worker_ *w, const cgofuzz_value *vals) {
   cgofuzz_watchdog_arm_(cgofuzz_mono_ns());
-  cgofuzz_leak_quiet_(true);
-  cgofuzz_leak_begin_();
-  cgofuzz_run r = cgofuzz_target_exec_(w->f, &w->t, vals);
-  bool suspect = cgofuzz_leak_end_();
-  cgofuzz_leak_quiet_(false);
+  bool suspect = cgofuzz_leak_rerun_(w->f, &w->t, vals);
   cgofuzz_watchdog_disarm_();
   cgofuzz_cov_clear_();
   w->t.log.len = 0;
-  if (r == CGOFUZZ_RUN_FAIL || !suspect || !cgofuzz_leak_check_())
+  if (!suspect || !cgofuzz_leak_check_())
     return;
   bool lf = cgofuzz_watchdog_lf_mode_();
   if (lf && w->warmup)
