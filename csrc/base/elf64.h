@@ -21,7 +21,9 @@
 #define SELFMAG 4
 #define ELFCLASS64 2
 #define ELFDATA2LSB 1
+#define ET_REL 1
 #define ET_EXEC 2
+#define SHN_UNDEF 0
 #define EM_X86_64 62
 #define EM_AARCH64 183
 #define PT_LOAD 1

@@ -38,6 +38,22 @@ void cli_print_flags(const cgofuzz_flag *flags, size_t nflags);
 
 /* --- cmd_cc.c: clang wrapper; cxx selects clang++. Returns only on error. */
 int cli_cmd_cc(int argc, char **argv, bool cxx);
+/* `cgofuzz cgo-cc` and `cgo-c++`: the compilers of a Go package's cgo code
+ * (cmd_cgocc.c). */
+int cli_cmd_cgocc(int argc, char **argv, bool cxx);
+/* The same, when this program runs under the name cgofuzz-cgo-cc or
+ * cgofuzz-cgo-c++; -1 under any other name. */
+int cli_cgocc_by_name(int argc, char **argv);
+/* `cgofuzz cgo-env`: prints CC=PATH and CXX=PATH (shell words) naming
+ * cgofuzz-cgo-cc and cgofuzz-cgo-c++, making those links in cgofuzz's
+ * cache when there are none beside this program. */
+int cli_cmd_cgoenv(int argc, char **argv);
+/* The paths of cgofuzz-cgo-cc and cgofuzz-cgo-c++ (made as cgo-env does):
+ * 0, or -1 after a message. */
+int cli_cgocc_paths(char *cc, char *cxx, size_t n);
+/* The directory of cgofuzz's libraries and (when inc is not NULL) of its
+ * headers: 0, or -1 when not found (cmd_cc.c says where it looks). */
+int cli_cc_locate(char *lib, char *inc, size_t n);
 
 /* --- fileio.c */
 /* A program found in $PATH (default /usr/local/bin:/usr/bin:/bin), as a

@@ -70,7 +70,11 @@ static bool from_cache(const char *builddir, char *inc, size_t n) {
   return ok;
 }
 
-static int locate(char *lib, char *inc, size_t n) {
+int cli_cc_locate(char *lib, char *inc_or_null, size_t n) {
+  char incbuf[PATH_MAX];
+  char *inc = inc_or_null ? inc_or_null : incbuf;
+  if (!inc_or_null)
+    n = n < sizeof incbuf ? n : sizeof incbuf;
   const char *el = getenv("CGOFUZZ_LIBDIR"), *ei = getenv("CGOFUZZ_INCLUDEDIR");
   if (el && ei) {
     snprintf(lib, n, "%s", el);
@@ -148,7 +152,7 @@ static char *strip_fuzzer(const char *arg) {
 
 int cli_cmd_cc(int argc, char **argv, bool cxx) {
   static char lib[PATH_MAX], inc[PATH_MAX];
-  if (locate(lib, inc, sizeof lib) != 0) {
+  if (cli_cc_locate(lib, inc, sizeof lib) != 0) {
     fprintf(stderr, "cgofuzz cc: cannot find libcgofuzz.a and the headers; "
                     "set CGOFUZZ_LIBDIR and CGOFUZZ_INCLUDEDIR\n");
     return CLI_EXIT_FAIL;

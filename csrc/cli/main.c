@@ -39,6 +39,10 @@ static const char usage_text[] =
     "                            fuzzed by cgofuzz (options: CGOFUZZ_FLAGS)\n"
     "  cc|c++ ARGS...            clang with cgofuzz's instrumentation and\n"
     "                            runtime (builds C fuzz targets)\n"
+    "  cgo-env                   print CC=... CXX=...: the compilers that\n"
+    "                            make a cgo package's own C coverage and\n"
+    "                            compares visible to go test -fuzz\n"
+    "                            (eval $(cgofuzz cgo-env); no source change)\n"
     "  compile-go-fuzzer PKG FuzzFunc NAME [TAGS]\n"
     "                            build $OUT/NAME, a libFuzzer-style fuzz\n"
     "                            target for ClusterFuzz/OSS-Fuzz from a Go\n"
@@ -52,6 +56,12 @@ static const char usage_text[] =
     "  help                      print this help\n";
 
 int main(int argc, char **argv) {
+  /* Called as cgofuzz-cgo-cc or cgofuzz-cgo-c++ (links to this program):
+   * the cgo compilers. CC must be one executable: the go command's linker
+   * probes its flags with CC's first word alone. */
+  int cgocc = cli_cgocc_by_name(argc, argv);
+  if (cgocc >= 0)
+    return cgocc;
   /* A Go test binary we run for argument discovery starts its workers as
    * argv[0] -test.fuzzworker ...: with argv[0] pointing at us, we are the
    * worker. */
@@ -76,6 +86,10 @@ int main(int argc, char **argv) {
     return cli_cmd_fuzz(argc - 2, argv + 2);
   if (strcmp(cmd, "compile-go-fuzzer") == 0)
     return cli_cmd_gofuzzer(argc - 2, argv + 2);
+  if (strcmp(cmd, "cgo-env") == 0)
+    return cli_cmd_cgoenv(argc - 2, argv + 2);
+  if (strcmp(cmd, "cgo-cc") == 0 || strcmp(cmd, "cgo-c++") == 0)
+    return cli_cmd_cgocc(argc - 2, argv + 2, cmd[5] == '+');
   if (strcmp(cmd, "cc") == 0 || strcmp(cmd, "c++") == 0)
     return cli_cmd_cc(argc - 2, argv + 2, cmd[1] == '+');
   if (strcmp(cmd, "cover") == 0)

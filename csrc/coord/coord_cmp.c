@@ -583,9 +583,10 @@ void cgofuzz_cmp_start(coord *c) {
   if (say(c))
     fprintf(stderr,
             "cgofuzz: run-time comparison feedback: %zu hooks patched in a "
-            "copy of %s%s\n",
+            "copy of %s%s%s\n",
             info.hooks, cfg->binary,
-            info.strings ? "" : " (no string hooks before go1.19)");
+            info.strings ? "" : " (no string hooks before go1.19)",
+            info.c_hooks ? ", and the cgo C code's compares" : "");
   cgofuzz_buf_free(&p);
   cgofuzz_buf_free(&out);
   c->cmp = m;

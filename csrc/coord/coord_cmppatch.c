@@ -44,12 +44,14 @@
 
 #include "coord_internal.h"
 #include "coord_obj_internal.h"
+#include "gohooks.h"
 
 #define PAGE 0x1000ull
 #define MAX_IMAGE ((size_t)1 << 31)
 #define MAX_ADDR 0x7ff00000ull /* stubs address the trace with imm32 */
 
-/* The hooks, in the order of their stubs. */
+/* The hooks, in the order of their stubs; the first CGOFUZZ_GOHOOK_N are
+ * also the slots of the C side's table (core/gohooks.h). */
 static const struct {
   const char *name;
   uint32_t kind;
@@ -156,6 +158,9 @@ static int emit_stub(cgofuzz_buf *b, uint32_t trace, uint32_t kind) {
   return emit(b, tail, tail_len);
 }
 
+_Static_assert(CGOFUZZ_GOHOOK_STRCMP == 8 && CGOFUZZ_GOHOOK_N == 9,
+               "hooks[] and core/gohooks.h list the hooks in one order");
+
 typedef struct image {
   uint8_t *p;
   size_t n;
@@ -181,6 +186,31 @@ static uint32_t rd32(const uint8_t *p) {
   return v;
 }
 
+/* Where Go's code starts (runtime.text), for a table whose offsets count
+ * from there. Internally linked, that is the .text section's start; an
+ * externally linked (cgo) binary has the C start-up code first. The
+ * runtime's first module data (runtime.firstmoduledata: in .go.module
+ * from go1.26, .noptrdata before)
+ * begins with the table's address and, from go1.18, holds minpc, which
+ * is runtime.text, 20 words in (after pcHeader, six slices and
+ * findfunctab). */
+static uint64_t go_text(const cgofuzz_obj *o, uint64_t pclntab,
+                        const cgofuzz_obj_sect *tx) {
+  static const char *const homes[] = {".go.module", ".noptrdata"};
+  for (size_t k = 0; k < sizeof homes / sizeof homes[0]; k++) {
+    const cgofuzz_obj_sect *nd = cgofuzz_obj_section(o, homes[k]);
+    const uint8_t *d = nd ? cgofuzz_obj_bytes(o, nd) : NULL;
+    for (uint64_t at = 0; d && at + 8 * 23 <= nd->size; at += 8) {
+      if (rd64(d + at) != pclntab)
+        continue;
+      uint64_t minpc = rd64(d + at + 8 * 20), maxpc = rd64(d + at + 8 * 21);
+      if (minpc >= tx->addr && minpc < maxpc && maxpc <= tx->addr + tx->size)
+        return minpc;
+    }
+  }
+  return tx->addr;
+}
+
 /* The entry of function name from Go's own function table (.gopclntab),
  * which a stripped binary keeps for tracebacks (go test's binaries under
  * -exec are linked with -s -w). Its header, from go1.18 (magic 0xfffffff0;
@@ -203,7 +233,7 @@ static uint64_t find_pcln(const cgofuzz_obj *o, const char *name) {
   uint64_t nfunc = rd64(h + 8), text = rd64(h + 24);
   uint64_t names = rd64(h + 32), pcln = rd64(h + 64);
   if (!text)
-    text = tx->addr;
+    text = go_text(o, pt->addr, tx);
   if (pcln > n || nfunc > (n - pcln) / 8 || names > n)
     return 0;
   for (uint64_t i = 0; i < nfunc; i++) {
@@ -240,6 +270,32 @@ static int copy_image(const cgofuzz_obj *obj, const char *path, image *im,
   memcpy(im->p, obj->map, obj->len);
   im->n = obj->len;
   return 0;
+}
+
+/* The C side's table (core/gohooks.h), when `cgofuzz cgo-cc` linked one:
+ * found by its magic, 8-byte aligned, in the file bytes of a writable
+ * PT_LOAD; its slots get the Go hooks' addresses (whose bodies now jump to
+ * the stubs). Whether there was one. */
+static bool fill_c_table(image *im, const Elf64_Phdr *ph, size_t nph,
+                         const uint64_t *hook_at) {
+  static const char magic[CGOFUZZ_GOHOOKS_MAGIC_SIZE] = CGOFUZZ_GOHOOKS_MAGIC;
+  const size_t need = sizeof magic + 8 * CGOFUZZ_GOHOOK_N;
+  for (size_t i = 0; i < nph; i++) {
+    if (ph[i].p_type != PT_LOAD || !(ph[i].p_flags & PF_W) ||
+        ph[i].p_offset > im->n || ph[i].p_filesz > im->n - ph[i].p_offset)
+      continue;
+    uint64_t lo = ph[i].p_offset, hi = lo + ph[i].p_filesz;
+    /* File offsets and addresses agree modulo the page size. */
+    uint64_t first = lo + ((8 - (ph[i].p_vaddr & 7)) & 7);
+    for (uint64_t o = first; o + need <= hi; o += 8) {
+      if (memcmp(im->p + o, magic, sizeof magic) != 0)
+        continue;
+      for (int k = 0; k < CGOFUZZ_GOHOOK_N; k++)
+        memcpy(im->p + o + sizeof magic + 8 * (size_t)k, &hook_at[k], 8);
+      return true;
+    }
+  }
+  return false;
 }
 
 int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
@@ -349,6 +405,7 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
     info->hooks++;
     info->strings |= (hooks[i].kind & (CMP_K_STR | CMP_K_FOLD)) != 0;
   }
+  info->c_hooks = fill_c_table(&im, ph, nph, hook_at);
   Elf64_Phdr load = {.p_type = PT_LOAD,
                      .p_flags = PF_R | PF_W | PF_X,
                      .p_offset = foff,

@@ -404,6 +404,8 @@ typedef struct cgofuzz_cmp_patched {
   size_t hooks;        /* hooks redirected (8 int hooks, and the string
                           hooks from go1.19) */
   bool strings;        /* the string hooks were among them */
+  bool c_hooks;        /* the binary's cgo C code reports its compares
+                          too (libcgofuzz_cgo.a's table, core/gohooks.h) */
 } cgofuzz_cmp_patched;
 
 /* Writes to out a copy of binary whose comparison hooks record into the

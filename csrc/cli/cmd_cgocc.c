@@ -1,0 +1,507 @@
+/*
+ * cmd_cgocc.c: `cgofuzz cgo-cc ARGS...` and `cgofuzz cgo-c++ ARGS...`, the
+ * C and C++ compilers for a Go package's cgo code (CC="cgofuzz cgo-cc"
+ * CXX="cgofuzz cgo-c++"): clang, with the package's own C made visible to
+ * Go's fuzzing, no source change (docs/gofuzz.md, "C inside Go packages").
+ *
+ * The go command calls $CC for four things, told apart by their arguments:
+ *  - probes and preprocessing (-E, -###, --version, stdin sources, no -c
+ *    and no object to link): passed to clang unchanged;
+ *  - compiles (-c) of a package's C: clang with
+ *    -fsanitize-coverage=inline-8bit-counters,trace-cmp and the
+ *    -fno-builtin-* flags that keep memcmp and its kin calls (as `cgofuzz
+ *    cc`). Not instrumented: Go's own packages (the package directory, the
+ *    first -I, or the working directory under $GOROOT: runtime/cgo, net,
+ *    os/user), cgo's generated _cgo_export.c and _cgo_main.c, cgo's type
+ *    probes (cgo-gcc-input-*), and cgofuzz's own runtime in package gofuzz
+ *    (-DCGOFUZZ_RUNTIME). After the compile the object's __sancov_cntrs
+ *    sections become NOBITS: they are zero, and a NOBITS section can share
+ *    an output section with Go's NOBITS counters without ld rewriting it;
+ *  - links: every link gets libcgofuzz_cgo.a (the counters' init callback
+ *    and the comparison hooks, cgo_hooks.c; forced in with -u unless an
+ *    input already defines the hooks, as package gofuzz's runtime does)
+ *    and, without ASan, MSan or TSan, whose runtimes intercept them
+ *    already, the whole of libcgofuzz_interceptors.a (memcmp, strcmp, ...
+ *    reporting their operands);
+ *  - the final link of a `go test -fuzz` binary (an input named go.o with
+ *    a .go.fuzzcntrs section): internal/fuzz's counter range is
+ *    [_counters, _ecounters), two symbols of go.o in that section, which
+ *    Go's code addresses by symbol (R_X86_64_PC32 against the symbol, not
+ *    the section). A linker script places every C object's __sancov_cntrs
+ *    right after go.o's .go.fuzzcntrs in one output section, and go.o's
+ *    _ecounters (and its alias runtime.__stop___sancov_cntrs) is moved by
+ *    the C counters' total size M, so the range Go's worker resets,
+ *    snapshots and compares on every exec holds every C edge as a counter
+ *    of its own. The script asserts that the section's size is Go's N
+ *    plus M, so a miscount fails the link rather than the fuzzing. Moving
+ *    the symbols is idempotent (a second link of the same go.o finds them
+ *    moved already).
+ * So `go test -fuzz` sees the C side too, with or without cgofuzz; with
+ * cgofuzz as coordinator, the tracing copy (coord_cmppatch.c) also points
+ * the C comparison hooks at Go's, so C compares feed its comparison
+ * feedback and dictionary.
+ *
+ * gcc cannot emit inline 8-bit counters: a gcc named by CGOFUZZ_CLANG is
+ * refused in one line, and so is a missing clang, rather than building a
+ * binary whose C side the fuzzer cannot see.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "elfrel.h"
+#include "os.h"
+
+#define CNTRS ".go.fuzzcntrs"
+#define C_CNTRS "__sancov_cntrs"
+
+typedef struct cgocc {
+  const char *tool; /* "cgofuzz cgo-cc" or "cgofuzz cgo-c++", for messages */
+  const char *cc;   /* clang or clang++ */
+  char lib[PATH_MAX];
+  char **av; /* the command built */
+  size_t n;
+} cgocc;
+
+static bool has_arg(int argc, char **argv, const char *a) {
+  for (int i = 0; i < argc; i++)
+    if (strcmp(argv[i], a) == 0)
+      return true;
+  return false;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+/* Whether path (absolute, or relative to the working directory) is inside
+ * $GOROOT. */
+static bool in_goroot(const char *path) {
+  const char *root = getenv("GOROOT");
+  char abs[PATH_MAX], real_root[PATH_MAX];
+  if (!root || !*root || !realpath(root, real_root) || !realpath(path, abs))
+    return false;
+  size_t n = strlen(real_root);
+  return strncmp(abs, real_root, n) == 0 && (abs[n] == '/' || abs[n] == 0);
+}
+
+/* The source files of a compile line (arguments that are not options and
+ * end like C, C++ or assembly); "-" for stdin counts as a source. */
+static bool is_source(const char *a) {
+  static const char *const ext[] = {".c", ".cc", ".cpp", ".cxx", ".C",
+                                    ".m", ".S",  ".s",   ".sx"};
+  if (strcmp(a, "-") == 0)
+    return true;
+  if (a[0] == '-')
+    return false;
+  for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+    if (ends_with(a, ext[i]))
+      return true;
+  return false;
+}
+
+/* Whether a compile line is one of a package's own C sources, to be
+ * instrumented (see the head comment for what is not). */
+static bool instrumented_compile(int argc, char **argv) {
+  const char *first_inc = NULL;
+  bool any = false;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "-DCGOFUZZ_RUNTIME") == 0 ||
+        strncmp(a, "-DCGOFUZZ_RUNTIME=", 18) == 0)
+      return false;
+    if (!first_inc && strcmp(a, "-I") == 0 && i + 1 < argc)
+      first_inc = argv[i + 1];
+    else if (!first_inc && strncmp(a, "-I", 2) == 0 && a[2])
+      first_inc = a + 2;
+    if (strcmp(a, "-o") == 0 || strcmp(a, "-x") == 0 || strcmp(a, "-I") == 0 ||
+        strcmp(a, "-include") == 0 || strcmp(a, "-MF") == 0) {
+      i++; /* an option's own argument, not a source */
+      continue;
+    }
+    if (!is_source(a))
+      continue;
+    const char *b = base_name(a);
+    if (strcmp(a, "-") == 0 || ends_with(a, ".s") || ends_with(a, ".S") ||
+        ends_with(a, ".sx") || strcmp(b, "_cgo_export.c") == 0 ||
+        strcmp(b, "_cgo_main.c") == 0 || strncmp(b, "cgo-gcc-input-", 14) == 0)
+      return false;
+    any = true;
+  }
+  if (!any)
+    return false;
+  char cwd[PATH_MAX];
+  if (getcwd(cwd, sizeof cwd) && in_goroot(cwd))
+    return false;
+  return !(first_inc && in_goroot(first_inc));
+}
+
+static const char *output_of(int argc, char **argv) {
+  for (int i = 0; i + 1 < argc; i++)
+    if (strcmp(argv[i], "-o") == 0)
+      return argv[i + 1];
+  return NULL;
+}
+
+/* Runs the command built so far; its exit status (or 127 when it cannot
+ * start, with a message). */
+static int run(const cgocc *c) {
+  if (getenv("CGOFUZZ_CC_VERBOSE")) {
+    for (size_t i = 0; i < c->n; i++)
+      fprintf(stderr, "%s%s", i ? " " : "", c->av[i]);
+    fputc('\n', stderr);
+  }
+  pid_t pid = fork();
+  if (pid == 0) {
+    execvp(c->cc, c->av);
+    fprintf(stderr,
+            "%s: cannot run %s (%s): install clang, or set "
+            "CGOFUZZ_CLANG%s to a clang\n",
+            c->tool, c->cc, strerror(errno), strstr(c->tool, "++") ? "XX" : "");
+    _exit(127);
+  }
+  int st;
+  if (pid < 0 || waitpid(pid, &st, 0) != pid) {
+    fprintf(stderr, "%s: cannot run %s: %s\n", c->tool, c->cc, strerror(errno));
+    return 127;
+  }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void add(cgocc *c, const char *a) { c->av[c->n++] = (char *)a; }
+
+static int compile(cgocc *c, int argc, char **argv) {
+  static const char *const flags[] = {
+      "-fsanitize-coverage=inline-8bit-counters,trace-cmp",
+      "-fno-builtin-memcmp",
+      "-fno-builtin-bcmp",
+      "-fno-builtin-strcmp",
+      "-fno-builtin-strncmp",
+      "-fno-builtin-strcasecmp",
+      "-fno-builtin-strncasecmp",
+      "-fno-builtin-strstr",
+      "-fno-builtin-strcasestr",
+      "-fno-builtin-memmem",
+  };
+  for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+    add(c, flags[i]);
+  for (int i = 0; i < argc; i++)
+    add(c, argv[i]);
+  int rc = run(c);
+  const char *out = output_of(argc, argv);
+  if (rc != 0 || !out)
+    return rc;
+  int changed;
+  cgofuzz_err err = {0};
+  if (cgofuzz_elfrel_make_nobits(out, C_CNTRS, &changed, &err) != 0) {
+    fprintf(stderr, "%s: %s\n", c->tool, err.msg);
+    return 1;
+  }
+  return 0;
+}
+
+/* The sanitizers whose runtimes intercept memcmp and its kin themselves. */
+static bool intercepting_sanitizer(int argc, char **argv) {
+  bool on = false;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    bool en = strncmp(a, "-fsanitize=", 11) == 0;
+    if (!en && strncmp(a, "-fno-sanitize=", 14) != 0)
+      continue;
+    const char *l = strchr(a, '=') + 1;
+    bool names = strstr(l, "address") || strstr(l, "memory") ||
+                 strstr(l, "thread") || (!en && strstr(l, "all"));
+    if (names)
+      on = en;
+  }
+  return on;
+}
+
+/* The final link of a fuzz test binary: moves go.o's counter end past the
+ * C counters and writes the linker script that puts them there. Returns
+ * the script's path in script (empty when there is nothing to do), 0, or
+ * -1 after a message. */
+static int place_counters(const cgocc *c, int argc, char **argv,
+                          const char *goo, char *script, size_t n) {
+  script[0] = 0;
+  uint64_t go_n = 0, at;
+  cgofuzz_err err = {0};
+  int has = cgofuzz_elfrel_find_section(goo, CNTRS, &go_n, &err);
+  if (has < 0) {
+    fprintf(stderr, "%s: %s\n", c->tool, err.msg);
+    return -1;
+  }
+  if (has == 0)
+    return 0; /* not built with -fuzz: Go has no counter range */
+  at = go_n;
+  for (int i = 0; i < argc; i++) {
+    if (!ends_with(argv[i], ".o") || strcmp(argv[i], goo) == 0)
+      continue;
+    if (cgofuzz_elfrel_append_size(argv[i], C_CNTRS, &at, &err) != 0) {
+      fprintf(stderr, "%s: %s\n", c->tool, err.msg);
+      return -1;
+    }
+  }
+  uint64_t m = at - go_n;
+  if (m == 0)
+    return 0; /* no instrumented C in this binary */
+  static const char *const ends[] = {"internal/fuzz._ecounters",
+                                     "runtime.__stop___sancov_cntrs"};
+  uint64_t end = 0;
+  if (cgofuzz_elfrel_symbol_value(goo, ends[0], &end, &err) != 1) {
+    fprintf(stderr,
+            "%s: %s has no %s (%s): this Go's counter range is not one "
+            "cgofuzz knows; the C code's edges would be invisible\n",
+            c->tool, goo, ends[0], err.msg[0] ? err.msg : "not defined");
+    return -1;
+  }
+  if (end == go_n) {
+    int moved = 0;
+    if (cgofuzz_elfrel_move_symbols(goo, ends, 2, m, &moved, &err) != 0) {
+      fprintf(stderr, "%s: %s\n", c->tool, err.msg);
+      return -1;
+    }
+  } else if (end != go_n + m) {
+    fprintf(stderr, "%s: %s: %s is at %llu, neither %llu nor %llu\n", c->tool,
+            goo, ends[0], (unsigned long long)end, (unsigned long long)go_n,
+            (unsigned long long)(go_n + m));
+    return -1;
+  }
+  const char *slash = strrchr(goo, '/');
+  int dl = slash ? (int)(slash - goo) : 1;
+  if (snprintf(script, n, "%.*s/cgofuzz-counters.ld", dl, slash ? goo : ".") >=
+      (int)n) {
+    fprintf(stderr, "%s: %s: path too long\n", c->tool, goo);
+    return -1;
+  }
+  FILE *f = fopen(script, "w");
+  if (!f ||
+      fprintf(f,
+              "/* cgofuzz cgo-cc: the C code's edge counters right "
+              "after Go's. */\n"
+              "SECTIONS {\n"
+              "  " CNTRS " (NOLOAD) : {\n"
+              "    *(" CNTRS ")\n"
+              "    __start___sancov_cntrs = .;\n"
+              "    *(" C_CNTRS ")\n"
+              "    __stop___sancov_cntrs = .;\n"
+              "  }\n"
+              "} INSERT AFTER .bss;\n"
+              "ASSERT(SIZEOF(" CNTRS ") == %llu, \"cgofuzz cgo-cc: the "
+              "C counters are not where Go's counter range ends\");\n",
+              (unsigned long long)(go_n + m)) < 0 ||
+      fclose(f) != 0) {
+    fprintf(stderr, "%s: %s: %s\n", c->tool, script, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+static int link_(cgocc *c, int argc, char **argv) {
+  const char *goo = NULL;
+  bool hooks_defined = false;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(base_name(argv[i]), "go.o") == 0)
+      goo = argv[i];
+    else if (ends_with(argv[i], ".o") && !hooks_defined)
+      hooks_defined =
+          cgofuzz_elfrel_defines(argv[i], "__sanitizer_cov_trace_cmp1");
+  }
+  static char script[PATH_MAX + 32], scriptflag[PATH_MAX + 48];
+  if (goo && place_counters(c, argc, argv, goo, script, sizeof script) != 0)
+    return 1;
+  for (int i = 0; i < argc; i++)
+    add(c, argv[i]);
+  if (script[0]) {
+    snprintf(scriptflag, sizeof scriptflag, "-Wl,-T,%s", script);
+    add(c, scriptflag);
+  }
+  static char cgolib[PATH_MAX + 32], iclib[PATH_MAX + 48];
+  snprintf(cgolib, sizeof cgolib, "%s/libcgofuzz_cgo.a", c->lib);
+  snprintf(iclib, sizeof iclib, "%s/libcgofuzz_interceptors.a", c->lib);
+  if (!intercepting_sanitizer(argc, argv)) {
+    add(c, "-Wl,--whole-archive");
+    add(c, iclib);
+    add(c, "-Wl,--no-whole-archive");
+  }
+  if (!hooks_defined)
+    add(c, "-Wl,-u,cgofuzz_cgo_gohooks");
+  add(c, cgolib);
+  return run(c);
+}
+
+int cli_cmd_cgocc(int argc, char **argv, bool cxx) {
+  static cgocc c;
+  c.tool = cxx ? "cgofuzz cgo-c++" : "cgofuzz cgo-cc";
+  c.cc = getenv(cxx ? "CGOFUZZ_CLANGXX" : "CGOFUZZ_CLANG");
+  if (!c.cc || !*c.cc)
+    c.cc = cxx ? "clang++" : "clang";
+  const char *b = base_name(c.cc);
+  if ((strstr(b, "gcc") || strstr(b, "g++")) && !strstr(b, "clang")) {
+    fprintf(stderr,
+            "%s: %s is gcc, which cannot emit the inline 8-bit edge counters "
+            "cgofuzz reads; install clang or set CGOFUZZ_CLANG%s to one\n",
+            c.tool, c.cc, cxx ? "XX" : "");
+    return 1;
+  }
+  if (!(c.av = calloc((size_t)argc + 32, sizeof *c.av)))
+    return 1;
+  add(&c, c.cc);
+  bool compile_only = has_arg(argc, argv, "-c") || has_arg(argc, argv, "-S");
+  bool other = has_arg(argc, argv, "-E") || has_arg(argc, argv, "-M") ||
+               has_arg(argc, argv, "-MM") || has_arg(argc, argv, "-###");
+  bool objects = false;
+  for (int i = 0; i < argc; i++)
+    objects = objects || ends_with(argv[i], ".o") || ends_with(argv[i], ".a") ||
+              is_source(argv[i]);
+  if (!other && compile_only && has_arg(argc, argv, "-c") &&
+      instrumented_compile(argc, argv))
+    return compile(&c, argc, argv);
+  if (other || compile_only || !objects || has_arg(argc, argv, "-")) {
+    for (int i = 0; i < argc; i++)
+      add(&c, argv[i]);
+    return run(&c);
+  }
+  if (cli_cc_locate(c.lib, NULL, sizeof c.lib) != 0) {
+    fprintf(stderr, "%s: cannot find libcgofuzz_cgo.a; set CGOFUZZ_LIBDIR\n",
+            c.tool);
+    return 1;
+  }
+  return link_(&c, argc, argv);
+}
+
+int cli_cgocc_by_name(int argc, char **argv) {
+  if (argc < 1)
+    return -1;
+  const char *b = base_name(argv[0]);
+  if (strcmp(b, "cgofuzz-cgo-cc") == 0)
+    return cli_cmd_cgocc(argc - 1, argv + 1, false);
+  if (strcmp(b, "cgofuzz-cgo-c++") == 0)
+    return cli_cmd_cgocc(argc - 1, argv + 1, true);
+  return -1;
+}
+
+/* Whether dir/name is a link to (or a copy of) the program at self. */
+static bool names_self(const char *dir, const char *name, const char *self) {
+  char p[PATH_MAX], real[PATH_MAX];
+  return snprintf(p, sizeof p, "%s/%s", dir, name) < (int)sizeof p &&
+         realpath(p, real) && strcmp(real, self) == 0;
+}
+
+/* Makes dir/name a symbolic link to self (replacing a stale one). */
+static int make_link(const char *dir, const char *name, const char *self) {
+  char p[PATH_MAX], tmp[PATH_MAX + 32];
+  if (snprintf(p, sizeof p, "%s/%s", dir, name) >= (int)sizeof p ||
+      snprintf(tmp, sizeof tmp, "%s.%ld.tmp", p, (long)getpid()) >=
+          (int)sizeof tmp)
+    return -1;
+  unlink(tmp);
+  if (symlink(self, tmp) != 0)
+    return -1;
+  if (rename(tmp, p) != 0) {
+    unlink(tmp);
+    return -1;
+  }
+  return 0;
+}
+
+static int mkdirs(const char *path) {
+  char p[PATH_MAX];
+  if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p)
+    return -1;
+  for (char *s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      if (mkdir(p, 0755) != 0 && errno != EEXIST)
+        return -1;
+      *s = '/';
+    }
+  return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int cli_cgocc_paths(char *cc, char *cxx, size_t n) {
+  char self[PATH_MAX], dir[PATH_MAX];
+  if (cgofuzz_os_self_exe(self, sizeof self) != 0) {
+    fprintf(stderr, "cgofuzz cgo-env: cannot find this program's path\n");
+    return -1;
+  }
+  snprintf(dir, sizeof dir, "%s", self);
+  *strrchr(dir, '/') = 0;
+  bool beside = names_self(dir, "cgofuzz-cgo-cc", self) &&
+                names_self(dir, "cgofuzz-cgo-c++", self);
+  if (!beside) {
+    /* The user's cache, never a shared directory: no HOME, no links. */
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int w = xdg && *xdg ? snprintf(dir, sizeof dir, "%s/cgofuzz/bin", xdg)
+            : home && *home
+                ? snprintf(dir, sizeof dir, "%s/.cache/cgofuzz/bin", home)
+                : -1;
+    if (w < 0 || w >= (int)sizeof dir) {
+      fprintf(stderr,
+              "cgofuzz cgo-env: no cgofuzz-cgo-cc beside %s and "
+              "neither XDG_CACHE_HOME nor HOME is set to make one\n",
+              self);
+      return -1;
+    }
+    if (mkdirs(dir) != 0 ||
+        (!names_self(dir, "cgofuzz-cgo-cc", self) &&
+         make_link(dir, "cgofuzz-cgo-cc", self) != 0) ||
+        (!names_self(dir, "cgofuzz-cgo-c++", self) &&
+         make_link(dir, "cgofuzz-cgo-c++", self) != 0)) {
+      fprintf(stderr, "cgofuzz cgo-env: cannot make links in %s: %s\n", dir,
+              strerror(errno));
+      return -1;
+    }
+  }
+  if (snprintf(cc, n, "%s/cgofuzz-cgo-cc", dir) >= (int)n ||
+      snprintf(cxx, n, "%s/cgofuzz-cgo-c++", dir) >= (int)n) {
+    fprintf(stderr, "cgofuzz cgo-env: %s: path too long\n", dir);
+    return -1;
+  }
+  return 0;
+}
+
+/* A shell word for s: single-quoted unless it needs no quotes. */
+static void put_word(const char *s) {
+  if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                "0123456789/._-+") == strlen(s)) {
+    fputs(s, stdout);
+    return;
+  }
+  putchar('\'');
+  for (; *s; s++)
+    if (*s == '\'')
+      fputs("'\\''", stdout);
+    else
+      putchar(*s);
+  putchar('\'');
+}
+
+int cli_cmd_cgoenv(int argc, char **argv) {
+  (void)argv;
+  if (argc != 0) {
+    fprintf(stderr, "usage: cgofuzz cgo-env\n");
+    return CLI_EXIT_USAGE;
+  }
+  char cc[PATH_MAX], cxx[PATH_MAX];
+  if (cli_cgocc_paths(cc, cxx, sizeof cc) != 0)
+    return 1;
+  fputs("CC=", stdout);
+  put_word(cc);
+  fputs("\nCXX=", stdout);
+  put_word(cxx);
+  fputs("\nexport CC CXX\n", stdout);
+  return 0;
+}
