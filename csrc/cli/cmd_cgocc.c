@@ -182,6 +182,49 @@ static int run(const cgocc *c) {
 
 static void add(cgocc *c, const char *a) { c->av[c->n++] = (char *)a; }
 
+/* `-###`, which the go command runs to identify the C compiler for its
+ * build cache: clang's answer, with " (cgofuzz-cgo-cc VERSION)" after the
+ * version line, so objects and binaries built through cgofuzz never share
+ * cache entries with plain clang's (or another cgofuzz's). */
+static int identify(cgocc *c, int argc, char **argv) {
+  for (int i = 0; i < argc; i++)
+    add(c, argv[i]);
+  int fds[2];
+  if (pipe(fds) != 0)
+    return run(c);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    dup2(fds[1], 2);
+    close(fds[0]);
+    close(fds[1]);
+    execvp(c->cc, c->av);
+    fprintf(stderr, "%s: cannot run %s (%s)\n", c->tool, c->cc,
+            strerror(errno));
+    _exit(127);
+  }
+  close(fds[1]);
+  FILE *in = fdopen(fds[0], "r");
+  char line[8192];
+  bool marked = false;
+  while (in && fgets(line, sizeof line, in)) {
+    size_t l = strlen(line);
+    if (!marked && strstr(line, " version ") && l > 0 && line[l - 1] == '\n') {
+      line[l - 1] = 0;
+      fprintf(stderr, "%s (cgofuzz-cgo-cc %s)\n", line, cli_version);
+      marked = true;
+    } else {
+      fputs(line, stderr);
+    }
+  }
+  if (in)
+    fclose(in);
+  int st;
+  if (pid < 0 || waitpid(pid, &st, 0) != pid)
+    return 127;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 static int compile(cgocc *c, int argc, char **argv) {
   static const char *const flags[] = {
       "-fsanitize-coverage=inline-8bit-counters,trace-cmp",
@@ -366,6 +409,8 @@ int cli_cmd_cgocc(int argc, char **argv, bool cxx) {
   for (int i = 0; i < argc; i++)
     objects = objects || ends_with(argv[i], ".o") || ends_with(argv[i], ".a") ||
               is_source(argv[i]);
+  if (has_arg(argc, argv, "-###"))
+    return identify(&c, argc, argv);
   if (!other && compile_only && has_arg(argc, argv, "-c") &&
       instrumented_compile(argc, argv))
     return compile(&c, argc, argv);

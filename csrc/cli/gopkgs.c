@@ -5,7 +5,9 @@
  * is built into a test binary with `go test -c -fuzz=RE`, several at once
  * (up to the CPU count), in a temporary directory removed at the end. go's
  * build cache serves repeated runs; -tags and $GOFLAGS reach both go list
- * and go test -c.
+ * and go test -c. Packages are built with CC and CXX set to cgofuzz's cgo
+ * compilers when a clang is there (cgo_compilers below), so the C code of
+ * cgo packages guides the fuzzing with no source change.
  *
  * A package that does not build (or that go list reports an error for)
  * keeps go's output, which cmd_fuzz.c prints and campaign.c reports as an
@@ -85,6 +87,76 @@ static pid_t start_build(const char *go, const cli_gopkg *p,
   return pid;
 }
 
+/* Whether any package the patterns' tests build, outside GOROOT, has cgo
+ * files (go list -deps -test). */
+static bool uses_cgo(const char *go, char *const *patterns, size_t n) {
+  char **av = calloc(n + 8, sizeof *av);
+  if (!av)
+    return false;
+  size_t k = 0;
+  av[k++] = "go";
+  av[k++] = "list";
+  av[k++] = "-e";
+  av[k++] = "-deps";
+  av[k++] = "-test";
+  av[k++] = "-f";
+  av[k++] = "{{if and .CgoFiles (not .Goroot)}}{{.ImportPath}}{{end}}";
+  av[k++] = "--";
+  for (size_t i = 0; i < n; i++)
+    av[k++] = patterns[i];
+  cgofuzz_buf out = {0};
+  cgofuzz_spawn sp = {.path = go, .argv = av, .stdout_fd = -1,
+                      .stderr_fd = -1};
+  int st = cgofuzz_spawn_run(&sp, &out, false, -1);
+  bool any = false;
+  for (size_t i = 0; st == 0 && i < out.len; i++)
+    any = any || (out.data[i] != '\n' && out.data[i] != ' ');
+  cgofuzz_buf_free(&out);
+  free(av);
+  return any;
+}
+
+/* The C side of cgo packages (docs/gofuzz.md, "C inside Go packages"):
+ * `go test -c` gets CC and CXX set to cgofuzz-cgo-cc and cgofuzz-cgo-c++
+ * when there is a clang to run them with ($CGOFUZZ_CLANG, a clang named by
+ * $CC, or clang in PATH), so the packages' own C code guides the fuzzing.
+ * Without one, a line says that the C code stays invisible, when there is
+ * C code. CGOFUZZ_CGO=0 leaves CC and CXX alone. */
+static void cgo_compilers(const char *go, char *const *patterns, size_t n) {
+  const char *off = getenv("CGOFUZZ_CGO");
+  if (off && strcmp(off, "0") == 0)
+    return;
+  const char *cc = getenv("CC"), *clang = getenv("CGOFUZZ_CLANG");
+  bool cc_is_clang = cc && *cc && strstr(cc, "clang") && !strchr(cc, ' ');
+  if (cc && *cc && strstr(cc, "cgofuzz-cgo-c"))
+    return; /* set up already */
+  char *found = NULL;
+  if (!clang || !*clang)
+    clang = cc_is_clang ? cc : (found = cli_find_in_path("clang"));
+  char wcc[4096], wcxx[4096];
+  if (clang && (!cc || !*cc || cc_is_clang) &&
+      cli_cgocc_paths(wcc, wcxx, sizeof wcc) == 0) {
+    setenv("CGOFUZZ_CLANG", clang, 1);
+    if (!getenv("CGOFUZZ_CLANGXX")) {
+      /* clang-14 -> clang++-14; clang -> clang++. */
+      char xx[4096];
+      const char *at = strstr(clang, "clang");
+      snprintf(xx, sizeof xx, "%.*sclang++%s", (int)(at - clang), clang,
+               at + 5);
+      setenv("CGOFUZZ_CLANGXX", xx, 1);
+    }
+    setenv("CC", wcc, 1);
+    setenv("CXX", wcxx, 1);
+  } else if (uses_cgo(go, patterns, n)) {
+    fprintf(stderr,
+            "cgofuzz fuzz: %s: the cgo packages' C code is built without "
+            "coverage and does not guide the fuzzing (install clang, or set "
+            "CC to a clang)\n",
+            cc && *cc ? "CC is not a clang" : "no clang in PATH");
+  }
+  free(found);
+}
+
 int cli_gopkgs_build(char *const *patterns, size_t n, const char *fuzz_re,
                      const char *tags, cli_gopkgs *g) {
   memset(g, 0, sizeof *g);
@@ -94,6 +166,7 @@ int cli_gopkgs_build(char *const *patterns, size_t n, const char *fuzz_re,
                     "PATH\n");
     return -1;
   }
+  cgo_compilers(go, patterns, n);
   cgofuzz_buf list = {0};
   int rc = -1;
   if (go_list(go, patterns, n, tags, &list) != 0 || cgofuzz_buf_putc(&list, 0))

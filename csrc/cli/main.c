@@ -9,6 +9,7 @@
 #include "coord.h"
 
 #define CGOFUZZ_VERSION "0.1.0"
+const char cli_version[] = CGOFUZZ_VERSION;
 
 static const char usage_text[] =
     "cgofuzz: Go's native fuzzing, reimplemented in C.\n"
