@@ -36,6 +36,9 @@
  *    plus M, so a miscount fails the link rather than the fuzzing. Moving
  *    the symbols is idempotent (a second link of the same go.o finds them
  *    moved already).
+ * A Go binary with instrumented C keeps its symbol table (the -s of a `go
+ * test` build is dropped), so sanitizer reports name the C functions of
+ * their stacks, when fuzzing and when `go test -run` reproduces.
  * So `go test -fuzz` sees the C side too, with or without cgofuzz; with
  * cgofuzz as coordinator, the tracing copy (coord_cmppatch.c) also points
  * the C comparison hooks at Go's, so C compares feed its comparison
@@ -277,7 +280,8 @@ static bool intercepting_sanitizer(int argc, char **argv) {
  * the script's path in script (empty when there is nothing to do), 0, or
  * -1 after a message. */
 static int place_counters(const cgocc *c, int argc, char **argv,
-                          const char *goo, char *script, size_t n) {
+                          const char *goo, char *script, size_t n,
+                          bool *instrumented) {
   script[0] = 0;
   uint64_t go_n = 0, at;
   cgofuzz_err err = {0};
@@ -286,8 +290,6 @@ static int place_counters(const cgocc *c, int argc, char **argv,
     fprintf(stderr, "%s: %s\n", c->tool, err.msg);
     return -1;
   }
-  if (has == 0)
-    return 0; /* not built with -fuzz: Go has no counter range */
   at = go_n;
   for (int i = 0; i < argc; i++) {
     if (!ends_with(argv[i], ".o") || strcmp(argv[i], goo) == 0)
@@ -298,8 +300,9 @@ static int place_counters(const cgocc *c, int argc, char **argv,
     }
   }
   uint64_t m = at - go_n;
-  if (m == 0)
-    return 0; /* no instrumented C in this binary */
+  *instrumented = m > 0;
+  if (m == 0 || has == 0)
+    return 0; /* no instrumented C, or not built with -fuzz (no range) */
   static const char *const ends[] = {"internal/fuzz._ecounters",
                                      "runtime.__stop___sancov_cntrs"};
   uint64_t end = 0;
@@ -363,10 +366,13 @@ static int link_(cgocc *c, int argc, char **argv) {
           cgofuzz_elfrel_defines(argv[i], "__sanitizer_cov_trace_cmp1");
   }
   static char script[PATH_MAX + 32], scriptflag[PATH_MAX + 48];
-  if (goo && place_counters(c, argc, argv, goo, script, sizeof script) != 0)
+  bool instrumented = false;
+  if (goo && place_counters(c, argc, argv, goo, script, sizeof script,
+                            &instrumented) != 0)
     return 1;
   for (int i = 0; i < argc; i++)
-    add(c, argv[i]);
+    if (!instrumented || strcmp(argv[i], "-s") != 0)
+      add(c, argv[i]);
   if (script[0]) {
     snprintf(scriptflag, sizeof scriptflag, "-Wl,-T,%s", script);
     add(c, scriptflag);

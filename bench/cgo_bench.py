@@ -1,0 +1,536 @@
+#!/usr/bin/env python3
+"""Real cgo modules: the C code bundled in Go modules from the module proxy,
+fuzzed through the fuzz target a Go user writes, by
+
+  go            `go test -fuzz` on the module built as users build it
+                (CC=clang): Go's fuzzer, blind to the C side;
+  go+cgocc      `go test -fuzz` (Go's own coordinator) on the build with
+                CC=cgofuzz-cgo-cc: the C edges are in Go's counter range;
+  cgofuzz       `cgofuzz fuzz` on that same cgo-cc build (no source
+                change): C edges, and C compares through the comparison
+                feedback;
+  libfuzzer     clang -fsanitize=fuzzer on the same C sources with an
+                equivalent C harness (the same C entry point, the same
+                seeds),
+
+each with one worker, all engines of a round side by side (the same
+cores, the same load). Each engine's corpus is then replayed through one
+independent coverage build of the C harness and the module's C sources
+(bench/c/covdrive.c, -fsanitize-coverage=inline-8bit-counters,pc-table):
+"C edges" is the number of distinct C edges any of its inputs reaches.
+Go corpus files (go test fuzz v1) are decoded to raw bytes first; inputs a
+fuzzer reported as failing are left out (they may crash the replay).
+
+An engine that stops on a failure (go test -fuzz stops at the first one)
+is started again on its corpus for the time left; the first failure's
+time is reported.
+
+Modules (--modules picks some): sqlite (mattn/go-sqlite3, the SQLite
+amalgamation: db.Exec of one SQL string on an in-memory database against
+sqlite3_exec), zstd (DataDog/zstd: zstd.Decompress against ZSTD_decompress
+with the same size hint), webp (chai2010/webp, libwebp: webp.DecodeRGBA
+against WebPDecodeRGBA), lz4 (cloudflare/golz4: lz4.Uncompress against
+LZ4_decompress_safe). Seeds are made by each module's own encoder (a Go
+test run once), so all engines start from the same valid inputs.
+
+Usage: bench/cgo_bench.py [--seconds 600] [--runs 3] [--modules a,b]
+       [--json out.json] [--summarize a.json b.json ...]
+Parts taken on different days join with --summarize (medians per engine).
+Needs go, clang-14, libclang-rt-14-dev (scripts/install-deps.sh), the
+module proxy, and a built cgofuzz (build/bin/cgofuzz).
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
+from benchlib import ROOT, log, sh  # noqa: E402
+
+CACHE = os.path.join(ROOT, "bench", ".cache", "cgo")
+CGOFUZZ = os.path.join(ROOT, "build", "bin", "cgofuzz")
+COVDRIVE = os.path.join(ROOT, "bench", "c", "covdrive.c")
+ENGINES = ["go", "go+cgocc", "cgofuzz", "libfuzzer"]
+
+# Each module: the Go module and version, its C sources (globs relative to
+# the module's directory) and flags as its #cgo lines give them, the Go
+# fuzz target a user writes, the seed writer (Go, run once with the
+# module's own encoder), and the equivalent C harness.
+MODULES = {
+    "sqlite": {
+        "mod": "github.com/mattn/go-sqlite3",
+        "version": "v1.14.53",
+        "csrc": ["sqlite3-binding.c"],
+        "cflags": ["-std=gnu99", "-DSQLITE_ENABLE_RTREE",
+                   "-DSQLITE_THREADSAFE=1", "-DHAVE_USLEEP=1",
+                   "-DSQLITE_ENABLE_FTS3", "-DSQLITE_ENABLE_FTS3_PARENTHESIS",
+                   "-DSQLITE_TRACE_SIZE_LIMIT=15", "-DSQLITE_OMIT_DEPRECATED",
+                   "-DSQLITE_DEFAULT_WAL_SYNCHRONOUS=1",
+                   "-DSQLITE_ENABLE_UPDATE_DELETE_LIMIT",
+                   "-Wno-deprecated-declarations"],
+        "ldflags": ["-lpthread", "-lm", "-ldl"],
+        "type": "string",
+        "imports": '"database/sql"\n\t_ "github.com/mattn/go-sqlite3"',
+        "body": """db, err := sql.Open("sqlite3", ":memory:")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		db.Exec(string(in))""",
+        "seeds": """return [][]byte{
+		[]byte("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT); INSERT INTO t VALUES(1,'x'); SELECT * FROM t;"),
+		[]byte("SELECT printf('%d', 42), upper('abc'), json_extract('{\\"a\\":1}', '$.a');"),
+	}""",
+        "harness": r"""
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sqlite3-binding.h"
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *sql = malloc(size + 1);
+  memcpy(sql, data, size);
+  sql[size] = 0;
+  sqlite3 *db;
+  if (sqlite3_open(":memory:", &db) == SQLITE_OK)
+    sqlite3_exec(db, sql, 0, 0, 0);
+  sqlite3_close(db);
+  free(sql);
+  return 0;
+}
+""",
+    },
+    "zstd": {
+        "mod": "github.com/DataDog/zstd",
+        "version": "v1.5.7",
+        "csrc": ["*.c", "*.S"],
+        "cflags": ["-DZSTD_LEGACY_SUPPORT=4", "-DZSTD_MULTITHREAD=1"],
+        "ldflags": ["-lpthread"],
+        "type": "[]byte",
+        "imports": '"github.com/DataDog/zstd"',
+        "body": "zstd.Decompress(nil, in)",
+        "seeds": """a, _ := zstd.Compress(nil, []byte("hello, hello, hello world"))
+	b, _ := zstd.CompressLevel(nil, bytes.Repeat([]byte("abcdefgh12345678"), 64), 19)
+	return [][]byte{a, b}""",
+        "seed_imports": '"bytes"',
+        "harness": r"""
+#include <stdint.h>
+#include <stdlib.h>
+#include "zstd.h"
+/* DataDog/zstd's Decompress: a size hint from the frame header, at most
+ * 1 MiB or 50 times the input, then ZSTD_decompress. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size == 0)
+    return 0;
+  long long upper = 50LL * (long long)size;
+  if (upper < (1 << 20))
+    upper = 1 << 20;
+  long long hint = upper;
+  if (size >= 6) {
+    unsigned long long fcs = ZSTD_getFrameContentSize(data, size);
+    hint = fcs >= ZSTD_CONTENTSIZE_ERROR ? upper : (long long)fcs;
+    if (hint == 0)
+      hint = 1;
+  }
+  if (hint > upper)
+    hint = upper;
+  void *dst = malloc((size_t)hint);
+  ZSTD_decompress(dst, (size_t)hint, data, size);
+  free(dst);
+  return 0;
+}
+""",
+    },
+    "webp": {
+        "mod": "github.com/chai2010/webp",
+        "version": "v1.4.0",
+        "csrc": ["z_libwebp_*.c"],
+        "cflags": ["-Iinternal/libwebp-1.4.0/", "-Iinternal/libwebp-1.4.0/src/",
+                   "-Iinternal/include/", "-Wno-pointer-sign",
+                   "-DWEBP_USE_THREAD"],
+        "ldflags": ["-lm", "-lpthread"],
+        "type": "[]byte",
+        "imports": '"github.com/chai2010/webp"',
+        "body": "webp.DecodeRGBA(in)",
+        "seeds": """m := image.NewRGBA(image.Rect(0, 0, 8, 8))
+	for i := range m.Pix {
+		m.Pix[i] = byte(i * 7)
+	}
+	a, _ := webp.EncodeRGBA(m, 75)
+	var b bytes.Buffer
+	webp.Encode(&b, m, &webp.Options{Lossless: true})
+	return [][]byte{a, b.Bytes()}""",
+        "seed_imports": '"bytes"\n\t"image"',
+        "harness": r"""
+#include <stdint.h>
+#include <stdlib.h>
+#include "webp/decode.h"
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  int w, h;
+  uint8_t *p = WebPDecodeRGBA(data, size, &w, &h);
+  WebPFree(p);
+  return 0;
+}
+""",
+    },
+    "lz4": {
+        "mod": "github.com/cloudflare/golz4",
+        "version": "v0.0.0-20240916140612-caecf3c00c06",
+        "csrc": ["src/lz4.c"],
+        "cflags": ["-O3"],
+        "ldflags": [],
+        "type": "[]byte",
+        "imports": 'lz4 "github.com/cloudflare/golz4"',
+        "body": """if len(in) == 0 {
+			return // golz4 indexes in[0]
+		}
+		out := make([]byte, 65536)
+		lz4.Uncompress(in, out)""",
+        "seeds": """in := bytes.Repeat([]byte("lz4 lz4 block "), 40)
+	a := make([]byte, lz4.CompressBound(in))
+	n, _ := lz4.Compress(in, a)
+	return [][]byte{a[:n], []byte("\\x50hello")}""",
+        "seed_imports": '"bytes"',
+        "harness": r"""
+#include <stdint.h>
+#include <stdlib.h>
+#include "src/lz4.h"
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static char out[65536];
+  LZ4_decompress_safe((const char *)data, out, (int)size, (int)sizeof out);
+  return 0;
+}
+""",
+    },
+}
+
+TEST_GO = """package cgobench
+
+import (
+	"os"
+	"path/filepath"
+	"fmt"
+	"testing"
+	%(imports)s
+	%(seed_imports)s
+)
+
+func seeds() [][]byte {
+	%(seeds)s
+}
+
+// TestWriteSeeds writes the seeds, raw, into $CGOBENCH_SEEDS (once, by
+// the benchmark).
+func TestWriteSeeds(t *testing.T) {
+	dir := os.Getenv("CGOBENCH_SEEDS")
+	if dir == "" {
+		t.Skip("CGOBENCH_SEEDS not set")
+	}
+	for i, s := range seeds() {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("seed%%d", i)), s, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func FuzzModule(f *testing.F) {
+	for _, s := range seeds() {
+		f.Add(%(type)s(s))
+	}
+	f.Fuzz(func(t *testing.T, in %(type)s) {
+		%(body)s
+	})
+}
+"""
+
+
+def go_env():
+    env = dict(os.environ)
+    env.pop("CC", None)
+    env.pop("CXX", None)
+    env["GOFLAGS"] = "-mod=mod"
+    return env
+
+
+def prepare(name, m):
+    """The Go module dir, the three binaries, the seeds; returns a dict."""
+    d = os.path.join(CACHE, name)
+    os.makedirs(d, exist_ok=True)
+    env = go_env()
+    with open(os.path.join(d, "go.mod"), "w") as f:
+        f.write("module example.com/cgobench\n\ngo 1.21\n\nrequire %s %s\n"
+                % (m["mod"], m["version"]))
+    with open(os.path.join(d, "fuzz_test.go"), "w") as f:
+        f.write(TEST_GO % {"imports": m["imports"],
+                           "seed_imports": m.get("seed_imports", ""),
+                           "seeds": m["seeds"], "type": m["type"],
+                           "body": m["body"]})
+    r = sh(["go", "mod", "tidy"], cwd=d, env=env)
+    if r.returncode != 0:
+        raise RuntimeError("go mod tidy: " + r.stderr[-2000:])
+    moddir = sh(["go", "list", "-m", "-f", "{{.Dir}}", m["mod"]], cwd=d,
+                env=env).stdout.strip()
+    out = {"dir": d, "moddir": moddir}
+    seeds = os.path.join(d, "seeds")
+    if not os.path.isdir(seeds) or not os.listdir(seeds):
+        os.makedirs(seeds, exist_ok=True)
+        r = sh(["go", "test", "-run", "TestWriteSeeds", "."], cwd=d,
+               env=dict(env, CC="clang", CGOBENCH_SEEDS=seeds))
+        if r.returncode != 0:
+            raise RuntimeError("seeds: " + r.stdout[-2000:] + r.stderr[-2000:])
+    out["seeds"] = seeds
+    bins = {"go": ("clang", None), "cgocc": (None, True)}
+    cc = os.path.join(ROOT, "build", "bin", "cgofuzz-cgo-cc")
+    for b, (plain_cc, _) in bins.items():
+        path = os.path.join(d, b + ".test")
+        if not os.path.exists(path):
+            t0 = time.time()
+            r = sh(["go", "test", "-c", "-fuzz=.", "-o", path, "."], cwd=d,
+                   env=dict(env, CC=plain_cc or cc), timeout=3600)
+            if r.returncode != 0:
+                raise RuntimeError("go test -c (%s): %s" % (b, r.stderr[-3000:]))
+            log("  built %s/%s.test in %.0f s" % (name, b, time.time() - t0))
+        out[b] = path
+    # The C harness: libFuzzer, and the coverage yardstick.
+    os.makedirs(os.path.join(d, "c"), exist_ok=True)  # not the Go package's
+    hsrc = os.path.join(d, "c", "harness.c")
+    with open(hsrc, "w") as f:
+        f.write(m["harness"])
+    csrc = []
+    for g in m["csrc"]:
+        csrc += sorted(glob.glob(os.path.join(moddir, g)))
+    inc = ["-I" + moddir] + [("-I" + os.path.join(moddir, f[2:]))
+                              if f.startswith("-I") else f
+                              for f in m["cflags"]]
+    builds = {
+        "lf": ["-O2", "-g", "-fsanitize=fuzzer"],
+        "cov": ["-O2", "-g",
+                "-fsanitize-coverage=inline-8bit-counters,pc-table"],
+    }
+    for b, flags in builds.items():
+        path = os.path.join(d, b)
+        if os.path.exists(path):
+            out[b] = path
+            continue
+        objs = []
+        srcs = csrc + [hsrc] + ([COVDRIVE] if b == "cov" else [])
+        t0 = time.time()
+        for i, s in enumerate(srcs):
+            o = os.path.join(d, "%s-%d.o" % (b, i))
+            extra = [] if s == COVDRIVE else flags
+            r = sh(["clang", "-c", s, "-o", o] + extra + inc, cwd=moddir,
+                   timeout=3600)
+            if r.returncode != 0:
+                raise RuntimeError("clang %s: %s" % (s, r.stderr[-3000:]))
+            objs.append(o)
+        r = sh(["clang", "-o", path] + objs + flags + m["ldflags"], timeout=600)
+        if r.returncode != 0:
+            raise RuntimeError("link %s: %s" % (b, r.stderr[-3000:]))
+        log("  built %s/%s in %.0f s" % (name, b, time.time() - t0))
+        out[b] = path
+    return out
+
+
+def engine_cmd(eng, b, work, left):
+    """argv, cwd for one engine's (re)start with left seconds."""
+    sec = "%ds" % max(1, int(left))
+    cache = os.path.join(work, "cache")
+    if eng in ("go", "go+cgocc"):
+        binary = b["go"] if eng == "go" else b["cgocc"]
+        return [binary, "-test.run=^FuzzModule$", "-test.fuzz=^FuzzModule$",
+                "-test.fuzztime=" + sec, "-test.parallel=1",
+                "-test.fuzzcachedir=" + cache], work
+    if eng == "cgofuzz":
+        return [CGOFUZZ, "fuzz", "-fuzz=^FuzzModule$", "-fuzztime=" + sec,
+                "-parallel=1", "-fuzzcachedir=" + cache, b["cgocc"]], work
+    corpus = os.path.join(work, "corpus")
+    os.makedirs(corpus, exist_ok=True)
+    return [b["lf"], "-max_total_time=%d" % max(1, int(left)), "-timeout=25",
+            "-rss_limit_mb=2560", "-artifact_prefix=" + work + "/",
+            "-print_final_stats=1", corpus, b["seeds"]], work
+
+
+def run_round(name, b, engines, seconds, rnd):
+    """Runs the engines side by side; returns {engine: work dir, failures}."""
+    base = os.path.join(CACHE, name, "runs", "r%d" % rnd)
+    shutil.rmtree(base, ignore_errors=True)
+    state = {}
+    for e in engines:
+        w = os.path.join(base, e.replace("+", "_"))
+        os.makedirs(w)
+        # The Go test binaries read seeds from f.Add; testdata would hold
+        # failures, which are kept apart from the corpus.
+        state[e] = {"work": w, "start": time.time(), "proc": None,
+                    "first_fail": None, "restarts": 0, "log": open(
+                        os.path.join(w, "log"), "ab")}
+    t0 = time.time()
+    while True:
+        now = time.time()
+        left = seconds - (now - t0)
+        busy = False
+        for e, s in state.items():
+            p = s["proc"]
+            if p is not None and p.poll() is None:
+                busy = True
+                continue
+            if p is not None:
+                s["proc"] = None
+                failed = p.returncode != 0
+                if failed and s["first_fail"] is None:
+                    s["first_fail"] = now - t0
+                s["restarts"] += failed
+                # A failure is kept apart: left in testdata, the restart
+                # would fail on it again as a seed.
+                td = os.path.join(s["work"], "testdata", "fuzz", "FuzzModule")
+                fails = os.path.join(s["work"], "failures")
+                for f in glob.glob(os.path.join(td, "*")):
+                    os.makedirs(fails, exist_ok=True)
+                    shutil.move(f, os.path.join(fails, os.path.basename(f)))
+            if left > 2 and (p is None or p.returncode != 0):
+                argv, cwd = engine_cmd(e, b, s["work"], left)
+                s["proc"] = subprocess.Popen(
+                    argv, cwd=cwd, stdout=s["log"], stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL, start_new_session=True)
+                busy = True
+        if not busy:
+            break
+        if left < -60:
+            for s in state.values():
+                if s["proc"] and s["proc"].poll() is None:
+                    os.killpg(s["proc"].pid, signal.SIGKILL)
+        time.sleep(0.5)
+    for s in state.values():
+        s["log"].close()
+    return state
+
+
+def raw_inputs(eng, work, b):
+    """The raw inputs of an engine's corpus (paths), seeds included."""
+    files = [os.path.join(b["seeds"], f) for f in sorted(os.listdir(b["seeds"]))]
+    if eng == "libfuzzer":
+        c = os.path.join(work, "corpus")
+        return files + [os.path.join(c, f) for f in sorted(os.listdir(c))]
+    rawdir = os.path.join(work, "raw")
+    os.makedirs(rawdir, exist_ok=True)
+    for path in sorted(glob.glob(os.path.join(work, "cache", "FuzzModule",
+                                              "*"))):
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+        try:
+            i = text.index("(") + 1
+            val, _ = benchlib.go_string(text, i)
+        except (ValueError, AssertionError, IndexError):
+            continue
+        out = os.path.join(rawdir, os.path.basename(path))
+        with open(out, "wb") as f:
+            f.write(val)
+        files.append(out)
+    return files
+
+
+def c_edges(b, files):
+    r = subprocess.run([b["cov"]], input="\n".join(files) + "\n",
+                       capture_output=True, text=True, timeout=3600)
+    for line in r.stdout.splitlines():
+        if line.startswith("edges "):
+            return int(line.split()[1]), int(line.split()[3])
+    raise RuntimeError("covdrive: %s %s" % (r.stdout[-500:], r.stderr[-500:]))
+
+
+def summarize(results, seconds):
+    log("")
+    log("C edges of the bundled C after %d s, one worker per engine, "
+        "engines side by side; median of the rounds (each round's value "
+        "in brackets):" % seconds)
+    log("")
+    log("| module | total C edges | " + " | ".join(ENGINES) +
+        " | cgofuzz / libFuzzer | cgofuzz / go |")
+    log("|---|---|" + "---|" * (len(ENGINES) + 2))
+    for name in sorted(results):
+        rounds = results[name]
+        med = {}
+        cells = []
+        for e in ENGINES:
+            vals = [r[e]["edges"] for r in rounds if e in r]
+            if not vals:
+                cells.append("-")
+                continue
+            med[e] = statistics.median_low(vals)
+            fails = [r[e]["first_fail"] for r in rounds
+                     if e in r and r[e]["first_fail"] is not None]
+            cells.append("%d [%s]%s" % (med[e], ", ".join(map(str, vals)),
+                                        " (failure at %.0f s)" % min(fails)
+                                        if fails else ""))
+        total = rounds[0][ENGINES[0]]["total"] if rounds else 0
+
+        def ratio(a, b):
+            return ("%.2fx" % (med[a] / med[b])) if a in med and med.get(b) \
+                else "-"
+        log("| %s | %d | %s | %s | %s |" % (
+            name, total, " | ".join(cells), ratio("cgofuzz", "libfuzzer"),
+            ratio("cgofuzz", "go")))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=int, default=600)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--first-round", type=int, default=0)
+    ap.add_argument("--modules", default=",".join(MODULES))
+    ap.add_argument("--engines", default=",".join(ENGINES))
+    ap.add_argument("--json")
+    ap.add_argument("--summarize", nargs="*")
+    a = ap.parse_args()
+    if a.summarize:
+        results, seconds = {}, None
+        for path in a.summarize:
+            with open(path) as f:
+                part = json.load(f)
+            if seconds not in (None, part["seconds"]):
+                sys.exit("%s: %d s, not %d s" % (path, part["seconds"], seconds))
+            seconds = part["seconds"]
+            for name, rounds in part["results"].items():
+                results.setdefault(name, []).extend(rounds)
+        summarize(results, seconds)
+        return
+    engines = a.engines.split(",")
+    commit = sh(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT).stdout.strip()
+    log("cgo_bench: %s s, %d round(s), engines %s, cgofuzz %s, %s" % (
+        a.seconds, a.runs, ",".join(engines), commit,
+        benchlib.clang_version()))
+    results = {}
+    for name in a.modules.split(","):
+        m = MODULES[name]
+        log("%s: %s@%s" % (name, m["mod"], m["version"]))
+        b = prepare(name, m)
+        results[name] = []
+        for rnd in range(a.first_round, a.first_round + a.runs):
+            st = run_round(name, b, engines, a.seconds, rnd)
+            row = {}
+            for e in engines:
+                files = raw_inputs(e, st[e]["work"], b)
+                edges, total = c_edges(b, files)
+                row[e] = {"edges": edges, "total": total,
+                          "inputs": len(files),
+                          "first_fail": st[e]["first_fail"],
+                          "restarts": st[e]["restarts"]}
+                log("  round %d %-10s %6d C edges of %d (%d inputs)%s" % (
+                    rnd, e, edges, total, len(files),
+                    "" if st[e]["first_fail"] is None else
+                    ", first failure at %.0f s" % st[e]["first_fail"]))
+            results[name].append(row)
+            if a.json:
+                with open(a.json, "w") as f:
+                    json.dump({"seconds": a.seconds, "commit": commit,
+                               "results": results}, f, indent=1)
+    summarize(results, a.seconds)
+
+
+if __name__ == "__main__":
+    main()
