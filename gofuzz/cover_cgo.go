@@ -3,9 +3,14 @@
 package gofuzz
 
 /*
-#cgo CFLAGS: -std=c11 -D_GNU_SOURCE -I${SRCDIR}/../include -I${SRCDIR}/../csrc/base -I${SRCDIR}/../csrc/core -I${SRCDIR}/../csrc/runtime
+#cgo CFLAGS: -std=c11 -D_GNU_SOURCE -DCGOFUZZ_RUNTIME -I${SRCDIR}/../include -I${SRCDIR}/../csrc/base -I${SRCDIR}/../csrc/core -I${SRCDIR}/../csrc/runtime
 #cgo LDFLAGS: -lpthread
 #include "runtime.h"
+
+// Defined by cgofuzz-cgo-cc's link when the C counters already sit inside
+// Go's own counter range (docs/gofuzz.md, "C inside Go packages").
+extern char cgofuzz_cgo_in_go_range __attribute__((weak));
+static int gofuzz_c_in_go_range(void) { return &cgofuzz_cgo_in_go_range != 0; }
 */
 import "C"
 
@@ -17,11 +22,19 @@ func init() {
 	// zrt_coverage.c) defines __sanitizer_cov_8bit_counters_init, which
 	// clang-instrumented C code calls from constructors before the Go
 	// runtime starts; the modules it recorded are read here once.
+	inGo := C.gofuzz_c_in_go_range() != 0
 	n := int(C.cgofuzz_cov_nmodules_())
 	for i := 0; i < n; i++ {
 		var size C.size_t
 		p := C.cgofuzz_cov_module_(C.size_t(i), &size)
 		if p == nil || size == 0 {
+			continue
+		}
+		if inGo {
+			// Built with CC=cgofuzz-cgo-cc: Go's fuzzer reads these
+			// counters itself, each as its own feature; bridging them
+			// (and zeroing them after) would only blur that.
+			cCountersInGo += int(size)
 			continue
 		}
 		// The counters are C globals: they never move and live as long as

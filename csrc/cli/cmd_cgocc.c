@@ -35,7 +35,9 @@
  *    of its own. The script asserts that the section's size is Go's N
  *    plus M, so a miscount fails the link rather than the fuzzing. Moving
  *    the symbols is idempotent (a second link of the same go.o finds them
- *    moved already).
+ *    moved already). The script also defines cgofuzz_cgo_in_go_range,
+ *    which package gofuzz looks for (weakly) to know that its Cover has
+ *    nothing left to bridge.
  * A Go binary with instrumented C keeps its symbol table (the -s of a `go
  * test` build is dropped), so sanitizer reports name the C functions of
  * their stacks, when fuzzing and when `go test -run` reproduces.
@@ -344,6 +346,7 @@ static int place_counters(const cgocc *c, int argc, char **argv,
               "    *(" C_CNTRS ")\n"
               "    __stop___sancov_cntrs = .;\n"
               "  }\n"
+              "  cgofuzz_cgo_in_go_range = __start___sancov_cntrs;\n"
               "} INSERT AFTER .bss;\n"
               "ASSERT(SIZEOF(" CNTRS ") == %llu, \"cgofuzz cgo-cc: the "
               "C counters are not where Go's counter range ends\");\n",

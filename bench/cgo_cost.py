@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""What C coverage through cgofuzz-cgo-cc costs per exec.
+
+The same Go fuzz target is built twice, with CC=clang (the C side is a
+black box, Go's counters only) and with CC=cgofuzz-cgo-cc (every C edge a
+counter inside Go's range), and run by Go's own coordinator (go test
+-fuzz, one worker) for a fixed number of execs; the two builds alternate,
+--runs times, and the median wall time per exec of each is reported with
+their ratio. Go's worker resets, snapshots and compares its whole counter
+range on every exec, so the cost grows with the number of C counters, and
+what it is worth depends on what one C call costs:
+
+  gate    tests/cgo/pkg FuzzGate: a cheap C call (a memcmp gate Go's own
+          fuzzer does not open), the package's 60 C counters;
+  big     tests/cgo's generated package, FuzzBigRun: a cheap C call
+          through a table, about 127,000 C counters;
+  sqlite  mattn/go-sqlite3 (bench/cgo_bench.py's build): db.Exec of one
+          statement on a new in-memory database, 50,000 C counters.
+
+Minimization is capped at one exec (-test.fuzzminimizetime=1x), so the
+build that finds more new inputs does not pay for minimizing them.
+
+Usage: bench/cgo_cost.py [--runs 3] [--execs 100000] [--targets a,b]
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cgo"))
+CGOCC = os.path.join(ROOT, "build", "bin", "cgofuzz-cgo-cc")
+
+
+def build(pkgdir, out, cc):
+    env = dict(os.environ, CC=cc, GOFLAGS="-mod=mod")
+    env.pop("CXX", None)
+    if cc != "clang":
+        env["CXX"] = CGOCC.replace("-cc", "-c++")
+    r = subprocess.run(["go", "test", "-c", "-fuzz=.", "-o", out, "."],
+                       cwd=pkgdir, env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("build %s: %s" % (pkgdir, r.stderr[-2000:]))
+
+
+def targets(work, which):
+    """name -> (target, plain binary, cgo-cc binary)."""
+    out = {}
+    if "gate" in which:
+        d = os.path.join(work, "pkg")
+        shutil.copytree(os.path.join(ROOT, "tests", "cgo", "pkg"), d)
+        for kind, cc in (("plain", "clang"), ("cgocc", CGOCC)):
+            build(d, os.path.join(work, "gate-%s.test" % kind), cc)
+        out["gate"] = ("FuzzGate", os.path.join(work, "gate-plain.test"),
+                       os.path.join(work, "gate-cgocc.test"))
+    if "big" in which:
+        import test_cgo  # the generator of tests/cgo
+        d = os.path.join(work, "big")
+        test_cgo.write_big(d)
+        for kind, cc in (("plain", "clang"), ("cgocc", CGOCC)):
+            build(d, os.path.join(work, "big-%s.test" % kind), cc)
+        out["big"] = ("FuzzBigRun", os.path.join(work, "big-plain.test"),
+                      os.path.join(work, "big-cgocc.test"))
+    if "sqlite" in which:
+        c = os.path.join(HERE, ".cache", "cgo", "sqlite")
+        if not os.path.exists(os.path.join(c, "cgocc.test")):
+            sys.exit("run bench/cgo_bench.py --modules sqlite first (it "
+                     "builds %s)" % c)
+        out["sqlite"] = ("FuzzModule", os.path.join(c, "go.test"),
+                         os.path.join(c, "cgocc.test"))
+    return out
+
+
+def run_once(binary, target, execs, work):
+    d = tempfile.mkdtemp(dir=work)
+    t0 = time.monotonic()
+    r = subprocess.run([binary, "-test.run=^%s$" % target,
+                        "-test.fuzz=^%s$" % target,
+                        "-test.fuzztime=%dx" % execs,
+                        "-test.fuzzminimizetime=1x", "-test.parallel=1",
+                        "-test.fuzzcachedir=" + os.path.join(d, "cache")],
+                       cwd=d, capture_output=True, text=True)
+    dt = time.monotonic() - t0
+    shutil.rmtree(d, ignore_errors=True)
+    return dt, r.returncode
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--execs", type=int, default=100000)
+    ap.add_argument("--sqlite-execs", type=int, default=10000)
+    ap.add_argument("--targets", default="gate,big,sqlite")
+    a = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="cgo_cost-")
+    try:
+        ts = targets(work, a.targets.split(","))
+        print("| target | execs | plain clang, us/exec | cgofuzz-cgo-cc, us/exec "
+              "| ratio |")
+        print("|---|---|---|---|---|")
+        for name, (target, plain, cgocc) in ts.items():
+            n = a.sqlite_execs if name == "sqlite" else a.execs
+            times = {"plain": [], "cgocc": []}
+            for i in range(a.runs):
+                order = ("plain", "cgocc") if i % 2 == 0 else ("cgocc", "plain")
+                for kind in order:
+                    dt, rc = run_once(plain if kind == "plain" else cgocc,
+                                      target, n, work)
+                    times[kind].append(dt / n * 1e6)
+            p = statistics.median(times["plain"])
+            c = statistics.median(times["cgocc"])
+            print("| %s | %d x %d | %.1f (%s) | %.1f (%s) | %.2fx |" % (
+                name, a.runs, n, p, ", ".join("%.1f" % t for t in times["plain"]),
+                c, ", ".join("%.1f" % t for t in times["cgocc"]), c / p))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

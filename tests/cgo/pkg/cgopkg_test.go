@@ -1,0 +1,46 @@
+package cgopkg
+
+import "testing"
+
+func FuzzMagic(f *testing.F) {
+	f.Add([]byte("hello"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if Magic(b) {
+			t.Fatalf("magic %q", b)
+		}
+	})
+}
+
+func FuzzGate(f *testing.F) {
+	f.Add([]byte("hello"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if Gate(b) {
+			t.Fatalf("gate opened by %q", b)
+		}
+	})
+}
+
+func FuzzRecord(f *testing.F) {
+	f.Add([]byte("RC\x02ab"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ParseRecord(b)
+	})
+}
+
+func FuzzCxx(f *testing.F) {
+	f.Add([]byte("hello"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if CxxMagic(b) {
+			t.Fatalf("C++ magic %q", b)
+		}
+	})
+}
+
+func TestSeeds(t *testing.T) {
+	if Magic([]byte("hello")) || Gate([]byte("hello")) || CxxMagic([]byte("hi")) {
+		t.Fatal("a seed opens a gate")
+	}
+	if ParseRecord([]byte("RC\x02ab")) != 'a' {
+		t.Fatal("ParseRecord")
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/cgopkg
+
+go 1.18

@@ -1,0 +1,77 @@
+// Package cgopkg is a cgo package as people write them, with nothing of
+// cgofuzz in it: its C is fuzzed through CC=cgofuzz-cgo-cc alone
+// (tests/cgo/test_cgo.py).
+package cgopkg
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+// A magic checked one byte per branch: only the C code's own edges lead
+// a fuzzer there.
+static int magic(const unsigned char *p, size_t n) {
+  if (n >= 4 && p[0] == 'F') {
+    if (p[1] == 'U') {
+      if (p[2] == 'Z') {
+        if (p[3] == 'Z') {
+          return 1;
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+// A gate no edge leads through: an 8-byte memcmp and a 32-bit constant,
+// opened by comparison feedback.
+static int gate(const unsigned char *p, size_t n) {
+  if (n >= 12 && memcmp(p, "cgofuzz!", 8) == 0) {
+    uint32_t v;
+    memcpy(&v, p + 8, 4);
+    if (v == 0x5eedf00du)
+      return 1;
+  }
+  return 0;
+}
+
+// A record parser with a heap overflow: the length byte is trusted.
+static int parse_record(const unsigned char *p, size_t n) {
+  if (n < 3 || p[0] != 'R' || p[1] != 'C')
+    return 0;
+  size_t len = p[2];
+  char *buf = malloc(8);
+  memcpy(buf, p + 3, len < n - 3 ? len : n - 3);
+  int r = buf[0];
+  free(buf);
+  return r;
+}
+*/
+import "C"
+
+import "unsafe"
+
+func cbytes(b []byte) (*C.uchar, C.size_t) {
+	if len(b) == 0 {
+		return nil, 0
+	}
+	return (*C.uchar)(unsafe.Pointer(&b[0])), C.size_t(len(b))
+}
+
+// Magic reports whether b starts with the magic.
+func Magic(b []byte) bool {
+	p, n := cbytes(b)
+	return C.magic(p, n) == 1
+}
+
+// Gate reports whether b opens the gate.
+func Gate(b []byte) bool {
+	p, n := cbytes(b)
+	return C.gate(p, n) == 1
+}
+
+// ParseRecord parses one record.
+func ParseRecord(b []byte) int {
+	p, n := cbytes(b)
+	return int(C.parse_record(p, n))
+}

@@ -1,0 +1,359 @@
+"""C inside Go packages, fuzzed as it is (csrc/cli/cmd_cgocc.c,
+csrc/runtime/cgo/cgo_hooks.c, docs/gofuzz.md "C inside Go packages"):
+tests/cgo/pkg is a cgo package with nothing of cgofuzz in it, built with
+CC/CXX from `cgofuzz cgo-env` and nothing else:
+
+- a magic checked one byte per C branch is found by go test -fuzz (Go's own
+  coordinator) and by go test -fuzz -exec=cgofuzz, and not by go test -fuzz
+  on the same package built with plain clang (the control);
+- a C memcmp gate is opened by cgofuzz's comparison feedback;
+- a C heap overflow under go test -asan is found with AddressSanitizer's
+  report naming the C function, and go test -run reproduces it;
+- C++ (CXX) works the same;
+- a generated package of more than 100,000 C edges: Go's counter range ends
+  where the C counters end, and their number equals an independent count
+  (go tool cgo + clang alone, section sizes read by readelf); a magic in
+  its last C function is found;
+- plain go test passes with the same setting; cgofuzz fuzz ./... needs no
+  setting at all; a gcc named as the compiler is refused in one line.
+
+Every case copies the package under a module path of its own (go's fuzz
+cache is per import path); fuzzing runs pin GODEBUG=fuzzseed (cgofuzz) and
+count execs (-fuzztime=Nx)."""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import uuid
+
+import pytest
+
+import testlib
+from testlib import run
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUDGET = 3000000  # far above what a find takes (tens of thousands)
+
+
+@pytest.fixture(scope="session")
+def go(tool):
+    return tool("go")
+
+
+@pytest.fixture(scope="session")
+def clang(tool):
+    tool("clang++")
+    return tool("clang")
+
+
+@pytest.fixture(scope="session")
+def cgoenv(cgofuzz, clang):
+    """CC and CXX as `cgofuzz cgo-env` prints them."""
+    r = run([cgofuzz, "cgo-env"], cwd=HERE)
+    assert r.rc == 0, r
+    env = dict(re.findall(r"^(CC|CXX)=(\S+)$", r.stdout, re.M))
+    assert set(env) == {"CC", "CXX"}, r
+    for path in env.values():
+        assert os.access(path, os.X_OK), r
+    return env
+
+
+def copy_pkg(tmp):
+    """tests/cgo/pkg under a unique module path; its directory."""
+    d = os.path.join(str(tmp), "pkg")
+    shutil.copytree(os.path.join(HERE, "pkg"), d)
+    gomod = os.path.join(d, "go.mod")
+    with open(gomod) as f:
+        text = f.read()
+    with open(gomod, "w") as f:
+        f.write(text.replace("example.com/cgopkg",
+                             "example.com/c%s" % uuid.uuid4().hex[:12]))
+    return d
+
+
+def go_env(extra=None):
+    env = testlib.fuzz_env(GOFLAGS=None, CGOFUZZ_FLAGS=None, CC=None,
+                           CXX=None, CGOFUZZ_CLANG=None)
+    env.update(extra or {})
+    return env
+
+
+def failing(d, target):
+    return sorted(glob.glob(os.path.join(d, "testdata", "fuzz", target, "*")))
+
+
+def test_cgo_env_names_links_to_cgofuzz(cgofuzz, cgoenv):
+    """The compilers are single executables (the go command probes linker
+    flags with CC's first word alone) that resolve to cgofuzz."""
+    real = os.path.realpath(cgofuzz)
+    for name, path in cgoenv.items():
+        assert " " not in path
+        assert os.path.realpath(path) == real, (name, path)
+
+
+def test_plain_go_test_passes(go, cgoenv, tmp_path):
+    d = copy_pkg(tmp_path)
+    r = run([go, "test", "-count=1", "."], d, go_env(cgoenv))
+    assert r.rc == 0 and "ok" in r.out, r
+    r = run([go, "vet", "."], d, go_env(cgoenv))
+    assert r.rc == 0, r
+
+
+def test_go_test_fuzz_sees_the_c_edges(go, cgoenv, clang, tmp_path):
+    """Go's own coordinator, on the cgo-cc build: the C magic is found and
+    go test -run fails on what it wrote. The control, built with plain
+    clang, does not find it in 200,000 execs (a 4-byte magic by chance is
+    one in four billion)."""
+    d = copy_pkg(tmp_path)
+    args = ["-run=^FuzzMagic$", "-fuzz=^FuzzMagic$", "-parallel=1", "."]
+    control = run([go, "test", "-fuzztime=200000x"] + args, d,
+                  go_env({"CC": clang}))
+    assert control.rc == 0 and not failing(d, "FuzzMagic"), control
+    r = run([go, "test", "-fuzztime=%dx" % BUDGET] + args, d, go_env(cgoenv))
+    assert r.rc == 1 and "magic" in r.out, r
+    files = failing(d, "FuzzMagic")
+    assert len(files) == 1, r
+    assert 'FUZZ' in testlib.read(files[0])
+    rr = run([go, "test", "-run=FuzzMagic/" + os.path.basename(files[0]), "."],
+             d, go_env(cgoenv))
+    assert rr.rc == 1 and "magic" in rr.out, rr
+
+
+def test_cgofuzz_finds_magic_and_go_reproduces(go, cgofuzz, cgoenv, tmp_path):
+    d = copy_pkg(tmp_path)
+    r = run([go, "test", "-exec=" + cgofuzz, "-run=^FuzzMagic$",
+             "-fuzz=^FuzzMagic$", "-fuzztime=%dx" % BUDGET, "-parallel=1",
+             "."], d, go_env(cgoenv))
+    assert r.rc == 1 and "magic" in r.out, r
+    files = failing(d, "FuzzMagic")
+    assert len(files) == 1 and "FUZZ" in testlib.read(files[0]), r
+    rr = run([go, "test", "-run=FuzzMagic/" + os.path.basename(files[0]), "."],
+             d, go_env(cgoenv))
+    assert rr.rc == 1 and "magic" in rr.out, rr
+
+
+def test_c_memcmp_gate_opened_by_comparison_feedback(go, cgofuzz, cgoenv,
+                                                     tmp_path):
+    """memcmp(p, "cgofuzz!", 8) then a 32-bit constant: no edge leads
+    there; the C side's compares reach cgofuzz's comparison feedback."""
+    d = copy_pkg(tmp_path)
+    exe = os.path.join(str(tmp_path), "pkg.test")
+    b = run([go, "test", "-c", "-fuzz=.", "-o", exe, "."], d, go_env(cgoenv))
+    assert b.rc == 0, b
+    r = run([cgofuzz, "fuzz", "-v", "-fuzz=^FuzzGate$", "-parallel=1",
+             "-fuzztime=%dx" % BUDGET, "-fuzzcachedir=" + os.path.join(d, "c"),
+             exe], d, go_env())
+    assert "and the cgo C code's compares" in r.out, r
+    assert r.rc == 1 and "gate opened" in r.out, r
+    files = failing(d, "FuzzGate")
+    assert len(files) == 1, r
+    data = testlib.go_bytes(testlib.read(files[0]))
+    assert data[:8] == b"cgofuzz!" and data[8:12] == bytes.fromhex("0df0ed5e")
+
+
+def test_c_heap_overflow_under_asan(go, cgofuzz, cgoenv, tmp_path):
+    """go test -asan: the overflow in C is the finding, its report names the
+    C function, and go test -asan -run reproduces it with the same frame."""
+    d = copy_pkg(tmp_path)
+    r = run([go, "test", "-asan", "-exec=" + cgofuzz, "-run=^FuzzRecord$",
+             "-fuzz=^FuzzRecord$", "-fuzztime=%dx" % BUDGET, "-parallel=1",
+             "."], d, go_env(cgoenv))
+    if "-asan" in r.out and "not supported" in r.out:
+        pytest.skip("go test -asan is not supported here: %s" % r.out[-300:])
+    assert r.rc == 1, r
+    assert "AddressSanitizer: heap-buffer-overflow" in r.out, r
+    assert re.search(r"#\d+ 0x[0-9a-f]+ in parse_record ", r.out), r
+    files = failing(d, "FuzzRecord")
+    assert len(files) == 1, r
+    rr = run([go, "test", "-asan", "-run=FuzzRecord/" +
+              os.path.basename(files[0]), "."], d, go_env(cgoenv))
+    assert rr.rc != 0, rr
+    assert "AddressSanitizer: heap-buffer-overflow" in rr.out, rr
+    assert re.search(r"#\d+ 0x[0-9a-f]+ in parse_record ", rr.out), rr
+
+
+def test_cxx_magic(go, cgofuzz, cgoenv, tmp_path):
+    d = copy_pkg(tmp_path)
+    r = run([go, "test", "-exec=" + cgofuzz, "-run=^FuzzCxx$",
+             "-fuzz=^FuzzCxx$", "-fuzztime=%dx" % BUDGET, "-parallel=1", "."],
+            d, go_env(cgoenv))
+    assert r.rc == 1 and "C++ magic" in r.out, r
+    files = failing(d, "FuzzCxx")
+    assert len(files) == 1 and "CXX!" in testlib.read(files[0]), r
+
+
+def test_cgofuzz_fuzz_packages_needs_no_setting(cgofuzz, clang, tmp_path):
+    """Package mode builds with the cgo compilers itself."""
+    d = copy_pkg(tmp_path)
+    r = run([cgofuzz, "fuzz", "-fuzz=^FuzzMagic$", "-parallel=1",
+             "-fuzztime=%dx" % BUDGET, "-fuzzcachedir=" + os.path.join(d, "c"),
+             "./..."], d, go_env())
+    assert r.rc == 1 and "magic" in r.out, r
+    assert len(failing(d, "FuzzMagic")) == 1, r
+
+
+def test_gcc_is_refused_in_one_line(go, cgoenv, tool, tmp_path):
+    gcc = tool("gcc")
+    d = copy_pkg(tmp_path)
+    r = run([go, "test", "-c", "-o", os.devnull, "."], d,
+            go_env(dict(cgoenv, CGOFUZZ_CLANG=gcc)))
+    assert r.rc != 0, r
+    lines = [l for l in r.out.splitlines() if "cgofuzz cgo-cc:" in l]
+    assert lines and "gcc" in lines[0] and "clang" in lines[0], r
+
+
+# -- a package of more than 100,000 C edges --------------------------------
+
+FUNCS, IFS = 300, 100
+
+
+def write_big(d):
+    """A generated cgo package: FUNCS functions of IFS byte tests each
+    (each test a branch: a call of a non-inlined function), reached
+    through a table, and a byte-by-byte magic in the file's last function,
+    so its counters are the last of the C range."""
+    os.makedirs(d)
+    c = ["#include <stddef.h>", '#include "big.h"',
+         "static volatile int big_v;",
+         "__attribute__((noinline)) static int big_sink(int x) "
+         "{ big_v += x; return big_v; }"]
+    for f in range(FUNCS):
+        c.append("static int big_f%d(const unsigned char *p, size_t n) {" % f)
+        c.append("  int acc = 0;")
+        for b in range(IFS):
+            k = (f * 7 + b) % 32
+            c.append("  if (n > %d && p[%d] == %d) acc += big_sink(%d);"
+                     % (k, k, (f * 31 + b * 17) % 256, b))
+        c.append("  return acc;\n}")
+    c.append("static int (*const big_fns[%d])(const unsigned char *, size_t) "
+             "= {%s};" % (FUNCS, ", ".join("big_f%d" % f
+                                           for f in range(FUNCS))))
+    c.append("int big_run(const unsigned char *p, size_t n) {\n"
+             "  return n < 2 ? 0 : big_fns[(p[0] | p[1] << 8) %% %d]"
+             "(p + 2, n - 2);\n}" % FUNCS)
+    c.append("int big_magic(const unsigned char *p, size_t n) {\n"
+             "  if (n >= 4 && p[0] == 'B') {\n    if (p[1] == 'I') {\n"
+             "      if (p[2] == 'G') {\n        if (p[3] == '!') {\n"
+             "          return 1;\n        }\n      }\n    }\n  }\n"
+             "  return 0;\n}")
+    testlib.write(os.path.join(d, "big.c"), "\n".join(c) + "\n")
+    testlib.write(os.path.join(d, "big.h"),
+                  "#include <stddef.h>\n"
+                  "int big_run(const unsigned char *p, size_t n);\n"
+                  "int big_magic(const unsigned char *p, size_t n);\n")
+    testlib.write(os.path.join(d, "go.mod"),
+                  "module example.com/b%s\n\ngo 1.18\n" % uuid.uuid4().hex[:12])
+    testlib.write(os.path.join(d, "big.go"), """package big
+
+// #include "big.h"
+import "C"
+
+import "unsafe"
+
+func call(b []byte, f func(*C.uchar, C.size_t) C.int) int {
+	if len(b) == 0 {
+		return 0
+	}
+	return int(f((*C.uchar)(unsafe.Pointer(&b[0])), C.size_t(len(b))))
+}
+
+func Run(b []byte) int { return call(b, func(p *C.uchar, n C.size_t) C.int { return C.big_run(p, n) }) }
+
+func Magic(b []byte) bool { return call(b, func(p *C.uchar, n C.size_t) C.int { return C.big_magic(p, n) }) == 1 }
+""")
+    testlib.write(os.path.join(d, "big_test.go"), """package big
+
+import "testing"
+
+// FuzzBigRun never fails (bench/cgo_cost.py times it).
+func FuzzBigRun(f *testing.F) {
+	f.Add([]byte("hello"))
+	f.Fuzz(func(t *testing.T, b []byte) { Run(b) })
+}
+
+func FuzzBig(f *testing.F) {
+	f.Add([]byte("hello"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		Run(b)
+		if Magic(b) {
+			t.Fatalf("big magic %q", b)
+		}
+	})
+}
+""")
+
+
+def section_total(obj, name="__sancov_cntrs"):
+    """The bytes of every section called name (readelf -SW)."""
+    out = subprocess.run(["readelf", "-SW", obj], capture_output=True,
+                         text=True, check=True).stdout
+    total = 0
+    for line in out.splitlines():
+        m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+"
+                     r"\s+([0-9a-f]+)", line)
+        if m and m.group(1) == name:
+            total += int(m.group(2), 16)
+    return total
+
+
+def symbols(exe):
+    out = subprocess.run(["nm", exe], capture_output=True, text=True,
+                         check=True).stdout
+    return {f[2]: int(f[0], 16) for f in (l.split() for l in out.splitlines())
+            if len(f) == 3}
+
+
+@pytest.fixture(scope="session")
+def big(go, cgoenv, clang, tool, tmp_path_factory):
+    """The generated package and its go test -c -fuzz binary (cgo-cc)."""
+    tool("readelf")
+    d = str(tmp_path_factory.mktemp("big") / "big")
+    write_big(d)
+    exe = os.path.join(os.path.dirname(d), "big.test")
+    r = run([go, "test", "-c", "-fuzz=.", "-o", exe, "."], d, go_env(cgoenv),
+            timeout=1200)
+    assert r.rc == 0, r
+    return d, exe
+
+
+def test_big_package_counters_all_in_go_range(go, clang, big):
+    """Independent count: the package's C compiled by go tool cgo and clang
+    alone, with the flags go and cgo-cc use; the binary's C range, and the
+    end of Go's, agree with it."""
+    d, exe = big
+    objdir = os.path.join(os.path.dirname(d), "cgo-obj")
+    r = run([go, "tool", "cgo", "-objdir", objdir, "big.go"], d, go_env())
+    assert r.rc == 0, r
+    flags = ["-O2", "-g", "-fPIC", "-m64", "-pthread",
+             "-fsanitize-coverage=inline-8bit-counters,trace-cmp"] + [
+        "-fno-builtin-" + f for f in ("memcmp", "bcmp", "strcmp", "strncmp",
+                                      "strcasecmp", "strncasecmp", "strstr",
+                                      "strcasestr", "memmem")]
+    want = 0
+    for src in [os.path.join(d, "big.c"), os.path.join(objdir, "big.cgo2.c")]:
+        o = src + ".o"
+        r = run([clang] + flags + ["-I", d, "-I", objdir, "-c", src, "-o", o],
+                objdir, go_env())
+        assert r.rc == 0, r
+        want += section_total(o)
+    assert want > 100000
+    s = symbols(exe)
+    c_counters = s["__stop___sancov_cntrs"] - s["__start___sancov_cntrs"]
+    assert c_counters == want
+    assert s["runtime.__stop___sancov_cntrs"] == s["__stop___sancov_cntrs"]
+    assert s["internal/fuzz._ecounters"] == s["__stop___sancov_cntrs"]
+    # Go's own counters come first, then the C ones, in one range.
+    assert s["runtime.__start___sancov_cntrs"] < s["__start___sancov_cntrs"]
+
+
+def test_big_package_magic_in_last_function_found(cgofuzz, big, tmp_path):
+    d, exe = big
+    work = str(tmp_path)
+    r = run(testlib.fuzz_cmd(cgofuzz, exe, "FuzzBig",
+                             os.path.join(work, "cache"),
+                             extra=["-fuzztime=%dx" % BUDGET], parallel=1),
+            work, go_env())
+    assert r.rc == 1 and "big magic" in r.out, r
+    files = failing(work, "FuzzBig")
+    assert len(files) == 1 and "BIG!" in testlib.read(files[0]), r
