@@ -105,8 +105,7 @@ static bool uses_cgo(const char *go, char *const *patterns, size_t n) {
   for (size_t i = 0; i < n; i++)
     av[k++] = patterns[i];
   cgofuzz_buf out = {0};
-  cgofuzz_spawn sp = {.path = go, .argv = av, .stdout_fd = -1,
-                      .stderr_fd = -1};
+  cgofuzz_spawn sp = {.path = go, .argv = av, .stdout_fd = -1, .stderr_fd = -1};
   int st = cgofuzz_spawn_run(&sp, &out, false, -1);
   bool any = false;
   for (size_t i = 0; st == 0 && i < out.len; i++)
