@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -150,20 +151,26 @@ int cgofuzz_elfrel_make_nobits(const char *path, const char *name, int *count,
   return rc;
 }
 
-int cgofuzz_elfrel_find_section(const char *path, const char *name,
-                                uint64_t *size, cgofuzz_err *err) {
+int cgofuzz_elfrel_section(const char *path, uint64_t shndx, char *name,
+                           size_t n, uint64_t *size, cgofuzz_err *err) {
   obj o;
   int r = obj_open(&o, path, false, err);
-  if (r <= 0)
-    return r;
-  int found = 0;
-  for (uint64_t i = 0; i < o.eh.e_shnum && !found; i++)
-    if (named(&o, &o.sh[i], name)) {
-      *size = o.sh[i].sh_size;
-      found = 1;
-    }
+  if (r == 0)
+    return cgofuzz_errf(err, 0, "%s: not an ELF relocatable object", path);
+  if (r < 0)
+    return -1;
+  int rc = 0;
+  if (shndx == 0 || shndx >= o.eh.e_shnum) {
+    rc = cgofuzz_errf(err, 0, "%s: no section %llu", path,
+                      (unsigned long long)shndx);
+  } else {
+    const Elf64_Shdr *sh = &o.sh[shndx];
+    snprintf(name, n, "%s",
+             sh->sh_name < o.shstr_size ? o.shstr + sh->sh_name : "");
+    *size = sh->sh_size;
+  }
   obj_close(&o);
-  return found;
+  return rc;
 }
 
 /* Calls fn for each symbol of the object's symbol table, with its name and
@@ -205,30 +212,27 @@ static int each_symbol(obj *o, const char *path,
 
 typedef struct move_ctx {
   int fd;
-  const char *const *names;
-  int n;
-  uint64_t delta;
+  uint64_t shndx, value, delta;
   int moved;
   int werr; /* errno of a failed write, 0 if none */
 } move_ctx;
 
 static int move_one(void *ctx, Elf64_Sym *sym, const char *name, uint64_t off) {
+  (void)name;
   move_ctx *m = ctx;
-  for (int i = 0; i < m->n; i++) {
-    if (strcmp(name, m->names[i]) != 0 || sym->st_shndx == SHN_UNDEF)
-      continue;
-    uint64_t v = sym->st_value + m->delta;
-    if (wr(m->fd, &v, sizeof v, off + offsetof(Elf64_Sym, st_value)) != 0) {
-      m->werr = errno ? errno : EIO;
-      return 1;
-    }
-    m->moved++;
+  if (sym->st_shndx != m->shndx || sym->st_value != m->value)
+    return 0;
+  uint64_t v = sym->st_value + m->delta;
+  if (wr(m->fd, &v, sizeof v, off + offsetof(Elf64_Sym, st_value)) != 0) {
+    m->werr = errno ? errno : EIO;
+    return 1;
   }
+  m->moved++;
   return 0;
 }
 
-int cgofuzz_elfrel_move_symbols(const char *path, const char *const *names,
-                                int n, uint64_t delta, int *moved,
+int cgofuzz_elfrel_move_symbols(const char *path, uint64_t shndx,
+                                uint64_t value, uint64_t delta, int *moved,
                                 cgofuzz_err *err) {
   obj o;
   *moved = 0;
@@ -237,7 +241,7 @@ int cgofuzz_elfrel_move_symbols(const char *path, const char *const *names,
     return cgofuzz_errf(err, 0, "%s: not an ELF relocatable object", path);
   if (r < 0)
     return -1;
-  move_ctx m = {o.fd, names, n, delta, 0, 0};
+  move_ctx m = {o.fd, shndx, value, delta, 0, 0};
   int rc = each_symbol(&o, path, move_one, &m, err);
   if (rc == 0 && m.werr)
     rc = cgofuzz_errf(err, 0, "%s: %s", path, strerror(m.werr));
@@ -249,7 +253,7 @@ int cgofuzz_elfrel_move_symbols(const char *path, const char *const *names,
 typedef struct def_ctx {
   const char *name;
   bool found;
-  uint64_t value;
+  uint64_t value, shndx;
 } def_ctx;
 
 static int def_one(void *ctx, Elf64_Sym *sym, const char *name, uint64_t off) {
@@ -258,6 +262,7 @@ static int def_one(void *ctx, Elf64_Sym *sym, const char *name, uint64_t off) {
   if (sym->st_shndx != SHN_UNDEF && strcmp(name, d->name) == 0) {
     d->found = true;
     d->value = sym->st_value;
+    d->shndx = sym->st_shndx;
     return 1;
   }
   return 0;
@@ -267,23 +272,24 @@ bool cgofuzz_elfrel_defines(const char *path, const char *name) {
   obj o;
   if (obj_open(&o, path, false, NULL) <= 0)
     return false;
-  def_ctx d = {name, false, 0};
+  def_ctx d = {name, false, 0, 0};
   each_symbol(&o, path, def_one, &d, NULL);
   obj_close(&o);
   return d.found;
 }
 
-int cgofuzz_elfrel_symbol_value(const char *path, const char *name,
-                                uint64_t *value, cgofuzz_err *err) {
+int cgofuzz_elfrel_symbol(const char *path, const char *name, uint64_t *value,
+                          uint64_t *shndx, cgofuzz_err *err) {
   obj o;
   int r = obj_open(&o, path, false, err);
   if (r <= 0)
     return r;
-  def_ctx d = {name, false, 0};
+  def_ctx d = {name, false, 0, 0};
   r = each_symbol(&o, path, def_one, &d, err);
   obj_close(&o);
   if (r < 0)
     return -1;
   *value = d.value;
+  *shndx = d.shndx;
   return d.found ? 1 : 0;
 }

@@ -1,8 +1,9 @@
 /*
  * elfrel.h: small edits of 64-bit little-endian ELF relocatable objects
  * (.o files), made in place, for `cgofuzz cgo-cc` (cli/cmd_cgocc.c):
- * reading a section's total size, turning a section into NOBITS, moving
- * a symbol's value, asking whether an object defines a symbol.
+ * the bytes sections of a name take, turning sections into NOBITS, a
+ * symbol's value and section, moving the symbols at one place, whether an
+ * object defines a symbol.
  *
  * Each call opens, reads the headers it needs, writes only the bytes it
  * changes (pwrite) and closes. None changes the file's size or layout, so
@@ -31,22 +32,22 @@ int cgofuzz_elfrel_append_size(const char *path, const char *name, uint64_t *at,
 int cgofuzz_elfrel_make_nobits(const char *path, const char *name, int *count,
                                cgofuzz_err *err);
 
-/* The size of the section named name in *size (the first, if several).
- * Returns 1 when the section exists, 0 when not, -1 with err set on a bad
- * file. */
-int cgofuzz_elfrel_find_section(const char *path, const char *name,
-                                uint64_t *size, cgofuzz_err *err);
+/* The name (up to n bytes, NUL included) and size of section index shndx.
+ * 0, or -1 with err set (a bad file, or no such section). */
+int cgofuzz_elfrel_section(const char *path, uint64_t shndx, char *name,
+                           size_t n, uint64_t *size, cgofuzz_err *err);
 
-/* Adds delta to the value of every symbol whose name is in names[] (n of
- * them); *moved counts them. 0, or -1 with err set. */
-int cgofuzz_elfrel_move_symbols(const char *path, const char *const *names,
-                                int n, uint64_t delta, int *moved,
+/* Adds delta to the value of every symbol defined in section shndx whose
+ * value is value (a range's end and its aliases); *moved counts them. 0,
+ * or -1 with err set. */
+int cgofuzz_elfrel_move_symbols(const char *path, uint64_t shndx,
+                                uint64_t value, uint64_t delta, int *moved,
                                 cgofuzz_err *err);
 
-/* The value of symbol name where the object defines it: 1 (with *value
- * set), 0 when it does not, -1 with err set on a bad file. */
-int cgofuzz_elfrel_symbol_value(const char *path, const char *name,
-                                uint64_t *value, cgofuzz_err *err);
+/* The value and section index of symbol name where the object defines it:
+ * 1, 0 when it does not, -1 with err set on a bad file. */
+int cgofuzz_elfrel_symbol(const char *path, const char *name, uint64_t *value,
+                          uint64_t *shndx, cgofuzz_err *err);
 
 /* Whether the object defines (not just references) symbol name. */
 bool cgofuzz_elfrel_defines(const char *path, const char *name);

@@ -63,7 +63,7 @@
 #include "elfrel.h"
 #include "os.h"
 
-#define CNTRS ".go.fuzzcntrs"
+#define CNTRS ".go.fuzzcntrs" /* the output section */
 #define C_CNTRS "__sancov_cntrs"
 
 typedef struct cgocc {
@@ -187,10 +187,29 @@ static int run(const cgocc *c) {
 
 static void add(cgocc *c, const char *a) { c->av[c->n++] = (char *)a; }
 
+/* What tells this build of cgofuzz from another of the same version: the
+ * size and modification time of the program and of libcgofuzz_cgo.a. */
+static const char *build_tag(void) {
+  static char tag[64];
+  char self[PATH_MAX], lib[PATH_MAX], p[PATH_MAX + 32];
+  unsigned long long h = 1469598103934665603ull;
+  struct stat st;
+  if (cgofuzz_os_self_exe(self, sizeof self) == 0 && stat(self, &st) == 0)
+    h = (h ^ (unsigned long long)st.st_mtime) * 1099511628211ull ^
+        (unsigned long long)st.st_size;
+  if (cli_cc_locate(lib, NULL, sizeof lib) == 0 &&
+      snprintf(p, sizeof p, "%s/libcgofuzz_cgo.a", lib) < (int)sizeof p &&
+      stat(p, &st) == 0)
+    h = ((h ^ (unsigned long long)st.st_mtime) * 1099511628211ull) ^
+        (unsigned long long)st.st_size;
+  snprintf(tag, sizeof tag, "%016llx", h);
+  return tag;
+}
+
 /* `-###`, which the go command runs to identify the C compiler for its
  * build cache: clang's answer, with " (cgofuzz-cgo-cc VERSION)" after the
  * version line, so objects and binaries built through cgofuzz never share
- * cache entries with plain clang's (or another cgofuzz's). */
+ * cache entries with plain clang's, or with another build of cgofuzz's. */
 static int identify(cgocc *c, int argc, char **argv) {
   for (int i = 0; i < argc; i++)
     add(c, argv[i]);
@@ -216,7 +235,8 @@ static int identify(cgocc *c, int argc, char **argv) {
     size_t l = strlen(line);
     if (!marked && strstr(line, " version ") && l > 0 && line[l - 1] == '\n') {
       line[l - 1] = 0;
-      fprintf(stderr, "%s (cgofuzz-cgo-cc %s)\n", line, cli_version);
+      fprintf(stderr, "%s (cgofuzz-cgo-cc %s %s)\n", line, cli_version,
+              build_tag());
       marked = true;
     } else {
       fputs(line, stderr);
@@ -278,17 +298,26 @@ static bool intercepting_sanitizer(int argc, char **argv) {
 }
 
 /* The final link of a fuzz test binary: moves go.o's counter end past the
- * C counters and writes the linker script that puts them there. Returns
- * the script's path in script (empty when there is nothing to do), 0, or
+ * C counters and writes the linker script that puts them there. Go's range
+ * is the section holding internal/fuzz._ecounters: .go.fuzzcntrs from
+ * go1.20, __sancov_cntrs in go1.19, __libfuzzer_extra_counters in go1.18;
+ * every symbol at its end (_ecounters and, by release, its alias
+ * runtime.__stop___sancov_cntrs or __stop___sancov_cntrs) moves. Returns
+ * the script's path in script (empty when there is nothing to do; then
+ * *instrumented says whether the link has instrumented C at all), 0, or
  * -1 after a message. */
 static int place_counters(const cgocc *c, int argc, char **argv,
                           const char *goo, char *script, size_t n,
                           bool *instrumented) {
   script[0] = 0;
-  uint64_t go_n = 0, at;
   cgofuzz_err err = {0};
-  int has = cgofuzz_elfrel_find_section(goo, CNTRS, &go_n, &err);
-  if (has < 0) {
+  uint64_t go_n = 0, end = 0, shndx = 0, at = 0;
+  char sec[64] = "";
+  int has = cgofuzz_elfrel_symbol(goo, "internal/fuzz._ecounters", &end, &shndx,
+                                  &err);
+  if (has < 0 ||
+      (has == 1 &&
+       cgofuzz_elfrel_section(goo, shndx, sec, sizeof sec, &go_n, &err) != 0)) {
     fprintf(stderr, "%s: %s\n", c->tool, err.msg);
     return -1;
   }
@@ -305,26 +334,19 @@ static int place_counters(const cgocc *c, int argc, char **argv,
   *instrumented = m > 0;
   if (m == 0 || has == 0)
     return 0; /* no instrumented C, or not built with -fuzz (no range) */
-  static const char *const ends[] = {"internal/fuzz._ecounters",
-                                     "runtime.__stop___sancov_cntrs"};
-  uint64_t end = 0;
-  if (cgofuzz_elfrel_symbol_value(goo, ends[0], &end, &err) != 1) {
-    fprintf(stderr,
-            "%s: %s has no %s (%s): this Go's counter range is not one "
-            "cgofuzz knows; the C code's edges would be invisible\n",
-            c->tool, goo, ends[0], err.msg[0] ? err.msg : "not defined");
-    return -1;
-  }
   if (end == go_n) {
     int moved = 0;
-    if (cgofuzz_elfrel_move_symbols(goo, ends, 2, m, &moved, &err) != 0) {
+    if (cgofuzz_elfrel_move_symbols(goo, shndx, go_n, m, &moved, &err) != 0) {
       fprintf(stderr, "%s: %s\n", c->tool, err.msg);
       return -1;
     }
   } else if (end != go_n + m) {
-    fprintf(stderr, "%s: %s: %s is at %llu, neither %llu nor %llu\n", c->tool,
-            goo, ends[0], (unsigned long long)end, (unsigned long long)go_n,
-            (unsigned long long)(go_n + m));
+    fprintf(stderr,
+            "%s: %s: internal/fuzz._ecounters is at %llu, neither the end "
+            "of %s (%llu) nor past the C counters (%llu): not a counter "
+            "range cgofuzz knows, the C edges would be invisible\n",
+            c->tool, goo, (unsigned long long)end, sec,
+            (unsigned long long)go_n, (unsigned long long)(go_n + m));
     return -1;
   }
   const char *slash = strrchr(goo, '/');
@@ -334,6 +356,10 @@ static int place_counters(const cgocc *c, int argc, char **argv,
     fprintf(stderr, "%s: %s: path too long\n", c->tool, goo);
     return -1;
   }
+  /* go.o by its own path where the script syntax takes it as it is. */
+  bool plain =
+      strspn(goo, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                  "0123456789/._-+") == strlen(goo);
   FILE *f = fopen(script, "w");
   if (!f ||
       fprintf(f,
@@ -341,7 +367,7 @@ static int place_counters(const cgocc *c, int argc, char **argv,
               "after Go's. */\n"
               "SECTIONS {\n"
               "  " CNTRS " (NOLOAD) : {\n"
-              "    *(" CNTRS ")\n"
+              "    %s(%s)\n"
               "    __start___sancov_cntrs = .;\n"
               "    *(" C_CNTRS ")\n"
               "    __stop___sancov_cntrs = .;\n"
@@ -350,6 +376,7 @@ static int place_counters(const cgocc *c, int argc, char **argv,
               "} INSERT AFTER .bss;\n"
               "ASSERT(SIZEOF(" CNTRS ") == %llu, \"cgofuzz cgo-cc: the "
               "C counters are not where Go's counter range ends\");\n",
+              plain ? goo : "*/go.o", sec,
               (unsigned long long)(go_n + m)) < 0 ||
       fclose(f) != 0) {
     fprintf(stderr, "%s: %s: %s\n", c->tool, script, strerror(errno));
