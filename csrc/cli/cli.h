@@ -41,7 +41,7 @@ int cli_cmd_cc(int argc, char **argv, bool cxx);
 /* `cgofuzz cgo-cc` and `cgo-c++`: the compilers of a Go package's cgo code
  * (cmd_cgocc.c). */
 int cli_cmd_cgocc(int argc, char **argv, bool cxx);
-/* cgofuzz's version (main.c). */
+/* cgofuzz's version (version.c). */
 extern const char cli_version[];
 /* The same, when this program runs under the name cgofuzz-cgo-cc or
  * cgofuzz-cgo-c++; -1 under any other name. */

@@ -8,8 +8,6 @@
 #include "cli.h"
 #include "coord.h"
 
-#define CGOFUZZ_VERSION "0.1.0"
-const char cli_version[] = CGOFUZZ_VERSION;
 
 static const char usage_text[] =
     "cgofuzz: Go's native fuzzing, reimplemented in C.\n"
@@ -98,7 +96,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "plot") == 0)
     return cli_cmd_plot(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0) {
-    printf("cgofuzz %s\n", CGOFUZZ_VERSION);
+    printf("cgofuzz %s\n", cli_version);
     return CLI_EXIT_OK;
   }
   if (strcmp(cmd, "help") == 0 || strcmp(cmd, "-h") == 0 ||
