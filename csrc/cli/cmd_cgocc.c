@@ -321,6 +321,14 @@ static int place_counters(const cgocc *c, int argc, char **argv,
     fprintf(stderr, "%s: %s\n", c->tool, err.msg);
     return -1;
   }
+  /* Without -fuzz, _ecounters is an ordinary variable elsewhere. */
+  static const char *const ranges[] = {".go.fuzzcntrs", "__sancov_cntrs",
+                                       "__libfuzzer_extra_counters"};
+  bool known = false;
+  for (size_t i = 0; has == 1 && i < sizeof ranges / sizeof ranges[0]; i++)
+    known = known || strcmp(sec, ranges[i]) == 0;
+  if (!known)
+    has = 0, go_n = 0;
   at = go_n;
   for (int i = 0; i < argc; i++) {
     if (!ends_with(argv[i], ".o") || strcmp(argv[i], goo) == 0)
