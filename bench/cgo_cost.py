@@ -62,6 +62,7 @@ def targets(work, which):
     if "big" in which:
         import test_cgo  # the generator of tests/cgo
         d = os.path.join(work, "big")
+        test_cgo.FUNCS = 300  # at go's default -O2: about 127,000 counters
         test_cgo.write_big(d)
         for kind, cc in (("plain", "clang"), ("cgocc", CGOCC)):
             build(d, os.path.join(work, "big-%s.test" % kind), cc)
