@@ -11,7 +11,7 @@ range on every exec, so the cost grows with the number of C counters, and
 what it is worth depends on what one C call costs:
 
   gate    tests/cgo/pkg FuzzGate: a cheap C call (a memcmp gate Go's own
-          fuzzer does not open), the package's 60 C counters;
+          fuzzer does not open), the package's 33 C counters;
   big     tests/cgo's generated package, FuzzBigRun: a cheap C call
           through a table, about 127,000 C counters;
   sqlite  mattn/go-sqlite3 (bench/cgo_bench.py's build): db.Exec of one
