@@ -8,7 +8,6 @@
 #include "cli.h"
 #include "coord.h"
 
-
 static const char usage_text[] =
     "cgofuzz: Go's native fuzzing, reimplemented in C.\n"
     "\n"
