@@ -56,6 +56,13 @@ int cli_cgocc_paths(char *cc, char *cxx, size_t n);
 /* The directory of cgofuzz's libraries and (when inc is not NULL) of its
  * headers: 0, or -1 when not found (cmd_cc.c says where it looks). */
 int cli_cc_locate(char *lib, char *inc, size_t n);
+/* libFuzzer's -fno-builtin-* flags that keep memcmp and its kin calls
+ * (NULL-terminated), shared by cc and cgo-cc (cmd_cc.c). */
+extern const char *const cli_cc_no_builtin[];
+/* Whether a command line's -fsanitize= / -fno-sanitize= lists leave on a
+ * sanitizer whose runtime intercepts memcmp and its kin (ASan, MSan,
+ * TSan), so cgofuzz's interceptors must stay out (cmd_cc.c). */
+bool cli_cc_intercepting_sanitizer(int argc, char **argv);
 
 /* --- fileio.c */
 /* A program found in $PATH (default /usr/local/bin:/usr/bin:/bin), as a

@@ -127,6 +127,28 @@ static void track_sanitizers(const char *list, bool enable, bool *on) {
   free(copy);
 }
 
+bool cli_cc_intercepting_sanitizer(int argc, char **argv) {
+  bool on[N_INTERCEPTING] = {0};
+  for (int i = 0; i < argc; i++) {
+    if (strncmp(argv[i], "-fno-sanitize=", 14) == 0)
+      track_sanitizers(argv[i] + 14, false, on);
+    else if (strncmp(argv[i], "-fsanitize=", 11) == 0)
+      track_sanitizers(argv[i] + 11, true, on);
+  }
+  for (size_t i = 0; i < N_INTERCEPTING; i++)
+    if (on[i])
+      return true;
+  return false;
+}
+
+const char *const cli_cc_no_builtin[] = {
+    "-fno-builtin-memcmp",     "-fno-builtin-bcmp",
+    "-fno-builtin-strcmp",     "-fno-builtin-strncmp",
+    "-fno-builtin-strcasecmp", "-fno-builtin-strncasecmp",
+    "-fno-builtin-strstr",     "-fno-builtin-strcasestr",
+    "-fno-builtin-memmem",     NULL,
+};
+
 /* Copies a -fsanitize= list without "fuzzer"/"fuzzer-no-link"; NULL if
  * nothing is left. */
 static char *strip_fuzzer(const char *arg) {
@@ -160,14 +182,9 @@ int cli_cmd_cc(int argc, char **argv, bool cxx) {
   const char *cc = getenv(cxx ? "CGOFUZZ_CLANGXX" : "CGOFUZZ_CLANG");
   if (!cc || !*cc)
     cc = cxx ? "clang++" : "clang";
-  static const char *const no_builtin[] = {
-      "-fno-builtin-memcmp",     "-fno-builtin-bcmp",
-      "-fno-builtin-strcmp",     "-fno-builtin-strncmp",
-      "-fno-builtin-strcasecmp", "-fno-builtin-strncasecmp",
-      "-fno-builtin-strstr",     "-fno-builtin-strcasestr",
-      "-fno-builtin-memmem",
-  };
-  size_t n_no_builtin = sizeof no_builtin / sizeof no_builtin[0];
+  size_t n_no_builtin = 0;
+  while (cli_cc_no_builtin[n_no_builtin])
+    n_no_builtin++;
   char **av = calloc((size_t)argc + n_no_builtin + 16, sizeof *av);
   if (!av)
     return CLI_EXIT_FAIL;
@@ -179,8 +196,7 @@ int cli_cmd_cc(int argc, char **argv, bool cxx) {
   snprintf(incflag, sizeof incflag, "-I%s", inc);
   av[n++] = incflag;
   for (size_t i = 0; i < n_no_builtin; i++)
-    av[n++] = (char *)no_builtin[i];
-  bool san[N_INTERCEPTING] = {0};
+    av[n++] = (char *)cli_cc_no_builtin[i];
   bool cover = false;
   for (int i = 0; i < argc; i++)
     cover = cover || strcmp(argv[i], "-cover") == 0;
@@ -195,10 +211,7 @@ int cli_cmd_cc(int argc, char **argv, bool cxx) {
     if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 ||
         strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0)
       link = false;
-    if (strncmp(a, "-fno-sanitize=", 14) == 0)
-      track_sanitizers(a + 14, false, san);
     if (strncmp(a, "-fsanitize=", 11) == 0) {
-      track_sanitizers(a + 11, true, san);
       char *s = strip_fuzzer(a);
       if (s)
         av[n++] = s;
@@ -208,9 +221,7 @@ int cli_cmd_cc(int argc, char **argv, bool cxx) {
   }
   static char mainlib[PATH_MAX + 32], rtlib[PATH_MAX + 32],
       iclib[PATH_MAX + 48];
-  bool intercepted = false;
-  for (size_t i = 0; i < N_INTERCEPTING; i++)
-    intercepted = intercepted || san[i];
+  bool intercepted = cli_cc_intercepting_sanitizer(argc, argv);
   if (link) {
     snprintf(mainlib, sizeof mainlib, "%s/libcgofuzz_main.a", lib);
     snprintf(rtlib, sizeof rtlib, "%s/libcgofuzz.a", lib);

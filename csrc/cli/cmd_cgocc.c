@@ -251,20 +251,9 @@ static int identify(cgocc *c, int argc, char **argv) {
 }
 
 static int compile(cgocc *c, int argc, char **argv) {
-  static const char *const flags[] = {
-      "-fsanitize-coverage=inline-8bit-counters,trace-cmp",
-      "-fno-builtin-memcmp",
-      "-fno-builtin-bcmp",
-      "-fno-builtin-strcmp",
-      "-fno-builtin-strncmp",
-      "-fno-builtin-strcasecmp",
-      "-fno-builtin-strncasecmp",
-      "-fno-builtin-strstr",
-      "-fno-builtin-strcasestr",
-      "-fno-builtin-memmem",
-  };
-  for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-    add(c, flags[i]);
+  add(c, "-fsanitize-coverage=inline-8bit-counters,trace-cmp");
+  for (size_t i = 0; cli_cc_no_builtin[i]; i++)
+    add(c, cli_cc_no_builtin[i]);
   for (int i = 0; i < argc; i++)
     add(c, argv[i]);
   int rc = run(c);
@@ -278,23 +267,6 @@ static int compile(cgocc *c, int argc, char **argv) {
     return 1;
   }
   return 0;
-}
-
-/* The sanitizers whose runtimes intercept memcmp and its kin themselves. */
-static bool intercepting_sanitizer(int argc, char **argv) {
-  bool on = false;
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    bool en = strncmp(a, "-fsanitize=", 11) == 0;
-    if (!en && strncmp(a, "-fno-sanitize=", 14) != 0)
-      continue;
-    const char *l = strchr(a, '=') + 1;
-    bool names = strstr(l, "address") || strstr(l, "memory") ||
-                 strstr(l, "thread") || (!en && strstr(l, "all"));
-    if (names)
-      on = en;
-  }
-  return on;
 }
 
 /* The final link of a fuzz test binary: moves go.o's counter end past the
@@ -418,7 +390,7 @@ static int link_(cgocc *c, int argc, char **argv) {
   static char cgolib[PATH_MAX + 32], iclib[PATH_MAX + 48];
   snprintf(cgolib, sizeof cgolib, "%s/libcgofuzz_cgo.a", c->lib);
   snprintf(iclib, sizeof iclib, "%s/libcgofuzz_interceptors.a", c->lib);
-  if (!intercepting_sanitizer(argc, argv)) {
+  if (!cli_cc_intercepting_sanitizer(argc, argv)) {
     add(c, "-Wl,--whole-archive");
     add(c, iclib);
     add(c, "-Wl,--no-whole-archive");
