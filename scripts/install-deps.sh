@@ -150,10 +150,11 @@ fi
 # cache, where the tests find it offline; they skip, visibly, without it.
 # scripts/diff_matrix.sh fetches the other releases on demand. The
 # goreleases suite (cgofuzz fuzz on test binaries of each release) also
-# uses go1.20.14 and go1.23.12; the gocmp suite (run-time comparison
+# uses go1.19.13, go1.20.14 and go1.23.12 (go1.19 is the release whose
+# counters share clang's section name); the gocmp suite (run-time comparison
 # feedback) patches test binaries of go1.18.10 and go1.22.12.
 if command -v go >/dev/null 2>&1; then
-  for gotc in go1.18.10 go1.20.14 go1.22.12 go1.23.12 go1.27.4; do
+  for gotc in go1.18.10 go1.19.13 go1.20.14 go1.22.12 go1.23.12 go1.27.4; do
     (cd / && GOTOOLCHAIN=$gotc go version >/dev/null) ||
       echo "install-deps: WARNING: could not fetch $gotc (diff_vs_go and goreleases for it will skip)"
   done

@@ -26,10 +26,22 @@ size_t cgofuzz_cov_section_size(const char *binary, const char *section) {
   return n;
 }
 
+/* Go's counter section has had three names: __libfuzzer_extra_counters
+ * (go1.18), __sancov_cntrs (go1.19) and .go.fuzzcntrs (go1.20 on). The
+ * go1.19 name is also the one clang gives a C target's counters, so it
+ * counts as Go's only in a binary with Go's build info. */
 size_t cgofuzz_cov_counters_size(const char *binary) {
-  size_t n = cgofuzz_cov_section_size(binary, ".go.fuzzcntrs");
-  /* go1.18 and go1.19 named the section as libFuzzer does (issue 14). */
-  return n ? n : cgofuzz_cov_section_size(binary, "__libfuzzer_extra_counters");
+  cgofuzz_obj o;
+  if (cgofuzz_obj_open(&o, binary, false, NULL) != 0)
+    return 0;
+  const cgofuzz_obj_sect *s = cgofuzz_obj_section(&o, ".go.fuzzcntrs");
+  if (!s)
+    s = cgofuzz_obj_section(&o, "__libfuzzer_extra_counters");
+  if (!s && cgofuzz_obj_section(&o, ".go.buildinfo"))
+    s = cgofuzz_obj_section(&o, "__sancov_cntrs");
+  size_t n = s ? (size_t)s->size : 0;
+  cgofuzz_obj_close(&o);
+  return n;
 }
 
 size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap,

@@ -24,7 +24,7 @@ import testlib
 from testlib import run
 
 SEED = 1
-RELEASES = ["go1.18.10", "go1.20.14", "go1.23.12", "go1.27.4"]
+RELEASES = ["go1.18.10", "go1.19.13", "go1.20.14", "go1.23.12", "go1.27.4"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 # (target, what the release's `go test -run` prints when it reproduces)
 FAILURES = [

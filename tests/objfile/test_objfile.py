@@ -141,7 +141,7 @@ def test_build_info_and_counters(probe, go, built, platform):
 
 
 def test_go118_darwin_counters(probe, go, built):
-    """go1.18 and go1.19 named the counters' section as libFuzzer does,
+    """go1.18 named the counters' section as libFuzzer does,
     __libfuzzer_extra_counters, which Go's Mach-O writer cuts to 16 bytes
     after its "__" prefix: ___libfuzzer_ext."""
     binary, version = built("darwin/arm64", "go1.18.10")
