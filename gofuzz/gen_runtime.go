@@ -15,31 +15,14 @@ package main
 import (
 	"fmt"
 	"log"
-	"os"
-	"path/filepath"
 
-	"github.com/cgofuzz/cgofuzz/gofuzz/internal/rtsrc"
+	"github.com/cgofuzz/cgofuzz/internal/csrcwrap"
 )
 
 func main() {
-	old, _ := filepath.Glob("zrt_*.c")
-	for _, f := range old {
-		if err := os.Remove(f); err != nil {
-			log.Fatal(err)
-		}
-	}
-	files, err := rtsrc.Files("..")
+	n, err := csrcwrap.Runtime.Generate("..", ".")
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, src := range files {
-		text, err := rtsrc.Wrapper("..", src)
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := os.WriteFile(rtsrc.WrapperName(src), []byte(text), 0o644); err != nil {
-			log.Fatal(err)
-		}
-	}
-	fmt.Printf("gen_runtime: %d wrappers\n", len(files))
+	fmt.Printf("gen_runtime: %d wrappers\n", n)
 }

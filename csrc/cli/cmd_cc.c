@@ -175,8 +175,10 @@ static char *strip_fuzzer(const char *arg) {
 int cli_cmd_cc(int argc, char **argv, bool cxx) {
   static char lib[PATH_MAX], inc[PATH_MAX];
   if (cli_cc_locate(lib, inc, sizeof lib) != 0) {
-    fprintf(stderr, "cgofuzz cc: cannot find libcgofuzz.a and the headers; "
-                    "set CGOFUZZ_LIBDIR and CGOFUZZ_INCLUDEDIR\n");
+    fprintf(stderr, "cgofuzz cc: cannot find libcgofuzz.a and the headers "
+                    "(C targets need the CMake install, which has them; "
+                    "`go install` gives only the tool): set CGOFUZZ_LIBDIR "
+                    "and CGOFUZZ_INCLUDEDIR\n");
     return CLI_EXIT_FAIL;
   }
   const char *cc = getenv(cxx ? "CGOFUZZ_CLANGXX" : "CGOFUZZ_CLANG");

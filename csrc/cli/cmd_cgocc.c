@@ -22,7 +22,9 @@
  *    input already defines the hooks, as package gofuzz's runtime does)
  *    and, without ASan, MSan or TSan, whose runtimes intercept them
  *    already, the whole of libcgofuzz_interceptors.a (memcmp, strcmp, ...
- *    reporting their operands);
+ *    reporting their operands). A cgofuzz installed with `go install` has
+ *    no archives: it compiles the two sources into objects on first use
+ *    and names their directory in $CGOFUZZ_CGO_OBJDIR (cmd/cgofuzz);
  *  - the final link of a `go test -fuzz` binary (an input named go.o with
  *    a .go.fuzzcntrs section): internal/fuzz's counter range is
  *    [_counters, _ecounters), two symbols of go.o in that section, which
@@ -66,10 +68,18 @@
 #define CNTRS ".go.fuzzcntrs" /* the output section */
 #define C_CNTRS "__sancov_cntrs"
 
+/* The go-installed cgofuzz's runtime objects (cmd/cgofuzz/cgoobj.go). */
+#define CGO_OBJDIR_ENV "CGOFUZZ_CGO_OBJDIR"
+#define CGO_OBJ "cgofuzz_cgo.o"
+#define INTERCEPT_OBJ "cgofuzz_interceptors.o"
+
 typedef struct cgocc {
   const char *tool; /* "cgofuzz cgo-cc" or "cgofuzz cgo-c++", for messages */
   const char *cc;   /* clang or clang++ */
+  /* Where the link's runtime pieces are: the archives of an install or a
+   * build tree, or (objs) the objects of $CGOFUZZ_CGO_OBJDIR. */
   char lib[PATH_MAX];
+  bool objs;
   char **av; /* the command built */
   size_t n;
 } cgocc;
@@ -388,9 +398,19 @@ static int link_(cgocc *c, int argc, char **argv) {
     add(c, scriptflag);
   }
   static char cgolib[PATH_MAX + 32], iclib[PATH_MAX + 48];
-  snprintf(cgolib, sizeof cgolib, "%s/libcgofuzz_cgo.a", c->lib);
-  snprintf(iclib, sizeof iclib, "%s/libcgofuzz_interceptors.a", c->lib);
-  if (!cli_cc_intercepting_sanitizer(argc, argv)) {
+  snprintf(cgolib, sizeof cgolib, "%s/%s", c->lib,
+           c->objs ? CGO_OBJ : "libcgofuzz_cgo.a");
+  snprintf(iclib, sizeof iclib, "%s/%s", c->lib,
+           c->objs ? INTERCEPT_OBJ : "libcgofuzz_interceptors.a");
+  bool intercept = !cli_cc_intercepting_sanitizer(argc, argv);
+  if (c->objs) { /* an object is linked whole, as -u and --whole-archive do */
+    if (intercept)
+      add(c, iclib);
+    if (!hooks_defined)
+      add(c, cgolib);
+    return run(c);
+  }
+  if (intercept) {
     add(c, "-Wl,--whole-archive");
     add(c, iclib);
     add(c, "-Wl,--no-whole-archive");
@@ -399,6 +419,24 @@ static int link_(cgocc *c, int argc, char **argv) {
     add(c, "-Wl,-u,cgofuzz_cgo_gohooks");
   add(c, cgolib);
   return run(c);
+}
+
+/* Finds the pieces a link adds (cgocc.lib, .objs): the objects of
+ * $CGOFUZZ_CGO_OBJDIR when both are there, else the archives beside the
+ * install's or build tree's libcgofuzz.a. 0, or -1 when neither. */
+static int locate_runtime(cgocc *c) {
+  const char *d = getenv(CGO_OBJDIR_ENV);
+  char p[PATH_MAX + 48];
+  if (d && *d &&
+      snprintf(c->lib, sizeof c->lib, "%s", d) < (int)sizeof c->lib &&
+      snprintf(p, sizeof p, "%s/" CGO_OBJ, d) < (int)sizeof p &&
+      access(p, R_OK) == 0 &&
+      snprintf(p, sizeof p, "%s/" INTERCEPT_OBJ, d) < (int)sizeof p &&
+      access(p, R_OK) == 0) {
+    c->objs = true;
+    return 0;
+  }
+  return cli_cc_locate(c->lib, NULL, sizeof c->lib);
 }
 
 int cli_cmd_cgocc(int argc, char **argv, bool cxx) {
@@ -435,8 +473,10 @@ int cli_cmd_cgocc(int argc, char **argv, bool cxx) {
       add(&c, argv[i]);
     return run(&c);
   }
-  if (cli_cc_locate(c.lib, NULL, sizeof c.lib) != 0) {
-    fprintf(stderr, "%s: cannot find libcgofuzz_cgo.a; set CGOFUZZ_LIBDIR\n",
+  if (locate_runtime(&c) != 0) {
+    fprintf(stderr,
+            "%s: cannot find libcgofuzz_cgo.a (in an install's lib/cgofuzz "
+            "or a build tree); set CGOFUZZ_LIBDIR to its directory\n",
             c.tool);
     return 1;
   }

@@ -66,8 +66,9 @@ int cli_run_pytool(const char *cmd, const char *script, int argc, char **argv) {
   static char path[PATH_MAX + 64];
   if (!find_tool(script, path, sizeof path)) {
     fprintf(stderr,
-            "cgofuzz %s: cannot find the report tools (%s, in an install's "
-            "share/cgofuzz/report or the source tree's tools/report): set "
+            "cgofuzz %s: cannot find the report tools (%s, in a CMake "
+            "install's share/cgofuzz/report or the source tree's "
+            "tools/report; `go install` gives only the tool): set "
             "CGOFUZZ_TOOLS_DIR to that directory\n",
             cmd, script);
     return CLI_EXIT_FAIL;

@@ -687,6 +687,40 @@ static int build_cross(coord *c, size_t idx) {
   return 1;
 }
 
+/* A run of one byte value (3..130 bytes, 0x00 or 0xff half the time)
+ * inserted into one []byte/string argument of the built entry, or, a
+ * quarter of the time, written over it: libFuzzer's InsertRepeatedBytes.
+ * Go's mutator inserts runs of a random byte, mostly of 1..8: a length
+ * field or count made of 0xff bytes (LZ4's match length, 255 per byte, to
+ * reach the end of a 64 KiB output) is out of its reach. 0, 1 when no
+ * argument takes one, -1 when out of memory. */
+static int build_run(cgofuzz_dsched *x) {
+  size_t elig = 0;
+  for (size_t k = 0; k < x->vals.n; k++)
+    elig += is_text_kind(x->vals.v[k].kind);
+  size_t which = elig ? rndn(x, elig) : 0;
+  cgofuzz_value *v = NULL;
+  for (size_t k = 0; k < x->vals.n && !v; k++)
+    if (is_text_kind(x->vals.v[k].kind) && which-- == 0)
+      v = &x->vals.v[k];
+  size_t L = v ? v->s.len : 0, n = 3 + rndn(x, 128);
+  if (!v || L + n > DICT_MAX_VALUE)
+    return 1;
+  uint8_t b = rndn(x, 2) ? (uint8_t)rndn(x, 256) : rndn(x, 2) ? 0xff : 0;
+  bool over = rndn(x, 4) == 0 && L >= n;
+  size_t at = pick_pos(x, over ? L - n : L);
+  cgofuzz_buf nb = {0};
+  int rc = cgofuzz_buf_append(&nb, v->s.data, at);
+  rc |= cgofuzz_buf_reserve(&nb, n);
+  if (rc == 0) {
+    memset(nb.data + nb.len, b, n);
+    nb.len += n;
+  }
+  size_t rest = over ? at + n : at;
+  rc |= cgofuzz_buf_append(&nb, v->s.data + rest, L - rest);
+  return set_bytes(v, &nb, rc);
+}
+
 /* The chance of a crossover build, from the yields of the two kinds of
  * build (finds per use, with a prior of one find in XO_PRIOR_USES for
  * tokens and in four times that for crossovers): a fifth at first, so
@@ -749,7 +783,9 @@ int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
     if (r != 0)
       return r;
   } else if (x->any_text && rnd01(x) < cross_chance(x)) {
-    int r = build_cross(c, idx);
+    /* Runs share the crossovers' calls and yields: neither uses a
+     * token. */
+    int r = rndn(x, 4) == 0 ? build_run(x) : build_cross(c, idx);
     if (r < 0)
       return -1;
     s->cross = r == 0;
