@@ -429,7 +429,7 @@ def test_fuzz_without_bug(cfpython, build, tmp_path, mode, kind):
     seeds = {"seed-hello": b"hello", "seed-fu": b"FUxx"}
     for n, data in seeds.items():
         write(os.path.join(corpus, n), data)
-    max_time = 10
+    max_time = 5
     res = engine(cfpython, dict(op="fuzz", mode=mode, target=target,
                                 corpus_dir=corpus, reproducers_dir=repro,
                                 workdir=work, max_time=max_time))
