@@ -258,6 +258,38 @@ static const char *class_name(int cls) {
 
 const char *cgofuzz_death_class_name(int cls) { return class_name(cls); }
 
+bool cgofuzz_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc) {
+  static const char cgo[] = "\nsignal arrived during cgo execution";
+  const char *t = (const char *)tail;
+  size_t k = sizeof cgo - 1, at = n;
+  for (size_t i = 0; tail && i + k <= n; i++)
+    if (memcmp(t + i, cgo, k) == 0)
+      at = i; /* the last report's */
+  if (at == n)
+    return false;
+  /* The line before: "PC=0x5b93f9 m=0 sigcode=1 addr=0x0". */
+  size_t b = at;
+  while (b > 0 && t[b - 1] != '\n')
+    b--;
+  if (!has_prefix(t + b, at - b, "PC=0x"))
+    return false;
+  uint64_t v = 0;
+  size_t i = b + 5, digits = 0;
+  for (; i < at && digits < 16; i++, digits++) {
+    char c = t[i];
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                   : -1;
+    if (d < 0)
+      break;
+    v = v << 4 | (uint64_t)d;
+  }
+  if (!digits)
+    return false;
+  *pc = v;
+  return true;
+}
+
 int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
                           bool *record) {
   const char *t = (const char *)d->tail;
@@ -370,6 +402,12 @@ int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
         msg, "fuzzing process hung or terminated unexpectedly: %s\n", sts);
 
   /* 3. The report. */
+  if (d->c_frame)
+    cgofuzz_buf_printf(msg,
+                       "the signal came in C code, in %s (the binary's "
+                       "symbol table; Go's traceback shows the Go frames "
+                       "only)\n",
+                       d->c_frame);
   if (kind != H_NONE)
     quote_report(msg, t, n, kind, at);
   else

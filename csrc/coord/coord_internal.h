@@ -585,7 +585,16 @@ typedef struct cgofuzz_death {
                           was re-run alone */
   const uint8_t *tail; /* the end of its stderr (may be NULL) */
   size_t tail_len;
+  /* A signal in C code (cgofuzz_death_cgo_pc): the C function it came in,
+   * from the binary's symbol table ("count_tag+0x19"), or NULL. */
+  const char *c_frame;
 } cgofuzz_death;
+
+/* Go's report of a signal that arrived in C code ("PC=0x... m=..." and
+ * "signal arrived during cgo execution", the runtime's sighandler): true
+ * with the PC. Go's traceback shows only the Go frames; the PC names the
+ * C function. */
+bool cgofuzz_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc);
 
 /* Explains a death: appends to msg the class's headline, Go's own line
  * ("fuzzing process hung or terminated unexpectedly: exit status 2", or

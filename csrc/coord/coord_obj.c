@@ -431,3 +431,16 @@ const char *cgofuzz_obj_arch_name(const cgofuzz_obj *o) {
          : o->arch == CGOFUZZ_ARCH_ARM64 ? "arm64"
                                          : "other";
 }
+
+const char *cgofuzz_obj_func_at(const cgofuzz_obj *o, uint64_t addr,
+                                uint64_t *off) {
+  for (size_t i = 0; i < o->nsym; i++) {
+    const cgofuzz_obj_sym *y = &o->sym[i];
+    if (y->kind == CGOFUZZ_SYM_FUNC && *y->name && addr >= y->value &&
+        addr - y->value < y->size) {
+      *off = addr - y->value;
+      return y->name;
+    }
+  }
+  return NULL;
+}

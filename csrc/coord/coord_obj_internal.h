@@ -82,6 +82,11 @@ const uint8_t *cgofuzz_obj_data_at(const cgofuzz_obj *o, uint64_t va,
                                    uint64_t n);
 
 /* "ELF" or "Mach-O", and "amd64", "arm64" or "other": for messages. */
+/* The function symbol whose [value, value+size) holds addr, and addr's
+ * offset in it; NULL when none does (a stripped file, a position-
+ * independent one whose run-time addresses differ). */
+const char *cgofuzz_obj_func_at(const cgofuzz_obj *o, uint64_t addr,
+                                uint64_t *off);
 const char *cgofuzz_obj_format_name(const cgofuzz_obj *o);
 const char *cgofuzz_obj_arch_name(const cgofuzz_obj *o);
 

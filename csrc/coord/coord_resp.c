@@ -26,6 +26,7 @@
 
 #include "codec.h"
 #include "coord_internal.h"
+#include "coord_obj_internal.h"
 #include "coord_worker.h"
 #include "godebug.h"
 #include "mutator.h"
@@ -413,6 +414,29 @@ static bool killed_again(coord *c, slot *s, const cgofuzz_buf *data) {
  * status, the tail of its stderr and what the watch saw say why
  * (coord_death.c); a busy worker's input is recorded unless a signal from
  * outside killed it, as Go does. */
+/* The C function a signal came in (cgofuzz_death_cgo_pc), looked up in
+ * binary's symbol table, as "name+0xOFF" in out; NULL when the report is
+ * not of a signal in C or the symbol is not found. cgo's call wrapper
+ * into which the C function was inlined, _cgo_<hash>_Cfunc_NAME, is named
+ * as C.NAME too. */
+static const char *c_frame(const char *binary, const uint8_t *tail, size_t n,
+                           char *out, size_t outn) {
+  uint64_t pc, off;
+  cgofuzz_obj o;
+  if (!cgofuzz_death_cgo_pc(tail, n, &pc) ||
+      cgofuzz_obj_open(&o, binary, true, NULL) != 0)
+    return NULL;
+  const char *name = cgofuzz_obj_func_at(&o, pc, &off), *f;
+  if (name && strncmp(name, "_cgo_", 5) == 0 &&
+      (f = strstr(name, "_Cfunc_")) != NULL)
+    snprintf(out, outn, "C.%s (cgo's wrapper %s+0x%llx)", f + 7, name,
+             (unsigned long long)off);
+  else if (name)
+    snprintf(out, outn, "%s+0x%llx", name, (unsigned long long)off);
+  cgofuzz_obj_close(&o);
+  return name ? out : NULL;
+}
+
 void cgofuzz_coord_on_death(coord *c, slot *s) {
   int state = s->state;
   s->lost = false;
@@ -438,6 +462,8 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
       .tail = s->w.tail,
       .tail_len = s->w.tail_len,
   };
+  char frame[256];
+  d.c_frame = c_frame(c->cfg->binary, d.tail, d.tail_len, frame, sizeof frame);
   s->stopped_for = CGOFUZZ_DEATH_NONE;
   s->watch_ms = 0;
   cgofuzz_buf why = {0};

@@ -7,6 +7,8 @@ CC/CXX from `cgofuzz cgo-env` and nothing else:
   coordinator) and by go test -fuzz -exec=cgofuzz, and not by go test -fuzz
   on the same package built with plain clang (the control);
 - a C memcmp gate is opened by cgofuzz's comparison feedback;
+- a NULL write in C (no sanitizer) is found, its report names the C
+  function, and go test -run reproduces it;
 - a C heap overflow under go test -asan is found with AddressSanitizer's
   report naming the C function, and go test -run reproduces it;
 - C++ (CXX) works the same;
@@ -46,6 +48,7 @@ SANITIZED_SUBSET = {
     "test_c_memcmp_gate_opened_by_comparison_feedback",
     "test_big_package_counters_all_in_go_range",
     "test_gcc_is_refused_in_one_line",
+    "test_plain_c_crash_names_the_c_function",
 }
 
 
@@ -174,6 +177,27 @@ def test_cgofuzz_finds_magic_and_go_reproduces(go, cgofuzz, cgoenv, tmp_path):
     rr = run([go, "test", "-run=FuzzMagic/" + os.path.basename(files[0]), "."],
              d, go_env(cgoenv))
     assert rr.rc == 1 and "magic" in rr.out, rr
+
+
+def test_plain_c_crash_names_the_c_function(go, cgofuzz, cgoenv, tmp_path):
+    """A NULL write in C, no sanitizer: Go's report of the signal has only
+    Go frames; cgofuzz names the C function from the binary's symbol table
+    (count_tag, inlined into cgo's wrapper), and go test -run reproduces
+    the signal."""
+    d = copy_pkg(tmp_path)
+    r = run([go, "test", "-exec=" + cgofuzz, "-run=^FuzzTag$",
+             "-fuzz=^FuzzTag$", "-fuzztime=%dx" % BUDGET, "-parallel=1",
+             "."], d, go_env(cgoenv))
+    assert r.rc == 1 and "SIGSEGV" in r.out, r
+    assert re.search(r"the signal came in C code, in C\.count_tag "
+                     r"\(cgo's wrapper _cgo_[0-9a-f]+_Cfunc_count_tag\+0x"
+                     r"[0-9a-f]+\)", r.out), r
+    files = failing(d, "FuzzTag")
+    assert len(files) == 1, r
+    assert testlib.go_bytes(testlib.read(files[0]))[:2] == b"TZ", r
+    rr = run([go, "test", "-run=FuzzTag/" + os.path.basename(files[0]), "."],
+             d, go_env(cgoenv))
+    assert rr.rc == 1 and "signal arrived during cgo execution" in rr.out, rr
 
 
 def test_c_memcmp_gate_opened_by_comparison_feedback(go, cgofuzz, cgoenv,

@@ -145,4 +145,48 @@ TEST(Death, SigkillFromOutsideIsNotRecordedUnlessItComesAgain) {
   EXPECT_TRUE(Has(o.msg, "OOM killer"));
 }
 
+TEST(Death, SignalInCGivesItsPc) {
+  // go1.26.8, a NULL write in a cgo package's C.
+  const std::string tail =
+      "SIGSEGV: segmentation violation\n"
+      "PC=0x5b93f9 m=0 sigcode=1 addr=0x0\n"
+      "signal arrived during cgo execution\n\n"
+      "goroutine 8 gp=0x1a277aef63c0 m=0 mp=0x7c52c0 [syscall]:\n"
+      "runtime.cgocall(0x5b9360, 0x1a277aeb17a0)\n";
+  const uint8_t *t = reinterpret_cast<const uint8_t *>(tail.data());
+  uint64_t pc = 0;
+  ASSERT_TRUE(cgofuzz_death_cgo_pc(t, tail.size(), &pc));
+  EXPECT_EQ(pc, 0x5b93f9u);
+  // A signal in Go code (no cgo line), or no PC line before it: nothing.
+  const std::string go = "SIGSEGV: segmentation violation\n"
+                         "PC=0x5b93f9 m=0 sigcode=1 addr=0x0\n\n"
+                         "goroutine 8 [running]:\n";
+  EXPECT_FALSE(cgofuzz_death_cgo_pc(
+      reinterpret_cast<const uint8_t *>(go.data()), go.size(), &pc));
+  const std::string nopc = "SIGSEGV: segmentation violation\n"
+                           "signal arrived during cgo execution\n";
+  EXPECT_FALSE(cgofuzz_death_cgo_pc(
+      reinterpret_cast<const uint8_t *>(nopc.data()), nopc.size(), &pc));
+  EXPECT_FALSE(cgofuzz_death_cgo_pc(nullptr, 0, &pc));
+  // The named frame goes before the quoted report.
+  cgofuzz_death d{};
+  d.status = 2 << 8;
+  d.tail = t;
+  d.tail_len = tail.size();
+  d.c_frame = "C.count_tag (cgo's wrapper _cgo_1_Cfunc_count_tag+0x99)";
+  cgofuzz_buf b{};
+  bool record = false;
+  cgofuzz_death_explain(&d, &b, &record);
+  std::string msg(reinterpret_cast<const char *>(b.data), b.len);
+  cgofuzz_buf_free(&b);
+  EXPECT_TRUE(record);
+  EXPECT_NE(msg.find("the signal came in C code, in C.count_tag (cgo's "
+                     "wrapper _cgo_1_Cfunc_count_tag+0x99)"),
+            std::string::npos)
+      << msg;
+  EXPECT_LT(msg.find("the signal came in C code"),
+            msg.find("its stderr ended with"))
+      << msg;
+}
+
 } // namespace

@@ -27,6 +27,13 @@ func FuzzRecord(f *testing.F) {
 	})
 }
 
+func FuzzTag(f *testing.F) {
+	f.Add([]byte("TA"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		CountTag(b)
+	})
+}
+
 func FuzzCxx(f *testing.F) {
 	f.Add([]byte("hello"))
 	f.Fuzz(func(t *testing.T, b []byte) {
