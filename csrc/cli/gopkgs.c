@@ -26,13 +26,19 @@
 #include "dir.h"
 #include "spawn.h"
 
-/* Runs `go list -e -f ... [-tags T] patterns...`: one line per package,
- * "importpath\tdir\tT\tE" (T: it has test files; E: go list has an error
- * for it). go's stderr (warnings such as "matched no packages") is passed
- * on. */
+/* The package lines cli_gopkgs_build reads: "importpath\tdir\tT\tE"
+ * (T: it has test files; E: go list has an error for it). */
+#define LIST_PACKAGES                                                          \
+  "{{.ImportPath}}\t{{.Dir}}\t{{if or .TestGoFiles .XTestGoFiles}}T{{end}}"    \
+  "\t{{if .Error}}E{{end}}"
+
+/* Runs `go list -e [-deps -test] [-tags T] -f FORMAT patterns...` into
+ * out. go's stderr (warnings such as "matched no packages") is passed on
+ * unless quiet; a failure is said unless quiet. */
 static int go_list(const char *go, char *const *patterns, size_t n,
-                   const char *tags, cgofuzz_buf *out) {
-  char **av = calloc(n + 8, sizeof *av);
+                   const char *tags, bool deps, const char *format, bool quiet,
+                   cgofuzz_buf *out) {
+  char **av = calloc(n + 10, sizeof *av);
   if (!av)
     return -1;
   size_t k = 0;
@@ -40,26 +46,32 @@ static int go_list(const char *go, char *const *patterns, size_t n,
   av[k++] = "go";
   av[k++] = "list";
   av[k++] = "-e";
+  if (deps) {
+    av[k++] = "-deps";
+    av[k++] = "-test";
+  }
   if (tags) {
     cgofuzz_buf_printf(&tg, "-tags=%s", tags);
     cgofuzz_buf_putc(&tg, 0);
     av[k++] = (char *)tg.data;
   }
   av[k++] = "-f";
-  av[k++] = "{{.ImportPath}}\t{{.Dir}}\t{{if or .TestGoFiles .XTestGoFiles}}"
-            "T{{end}}\t{{if .Error}}E{{end}}";
+  av[k++] = (char *)format;
   av[k++] = "--";
   for (size_t i = 0; i < n; i++)
     av[k++] = patterns[i];
   fflush(stderr);
-  cgofuzz_spawn sp = {
-      .path = go, .argv = av, .stdout_fd = -1, .stderr_fd = STDERR_FILENO};
+  cgofuzz_spawn sp = {.path = go,
+                      .argv = av,
+                      .stdout_fd = -1,
+                      .stderr_fd = quiet ? -1 : STDERR_FILENO};
   int st = cgofuzz_spawn_run(&sp, out, false, -1);
   free(av);
   cgofuzz_buf_free(&tg);
   if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    fprintf(stderr, "cgofuzz fuzz: go list failed%s\n",
-            st < 0 ? " to start" : "");
+    if (!quiet)
+      fprintf(stderr, "cgofuzz fuzz: go list failed%s\n",
+              st < 0 ? " to start" : "");
     return -1;
   }
   return 0;
@@ -87,31 +99,18 @@ static pid_t start_build(const char *go, const cli_gopkg *p,
   return pid;
 }
 
-/* Whether any package the patterns' tests build, outside GOROOT, has cgo
- * files (go list -deps -test). */
-static bool uses_cgo(const char *go, char *const *patterns, size_t n) {
-  char **av = calloc(n + 8, sizeof *av);
-  if (!av)
-    return false;
-  size_t k = 0;
-  av[k++] = "go";
-  av[k++] = "list";
-  av[k++] = "-e";
-  av[k++] = "-deps";
-  av[k++] = "-test";
-  av[k++] = "-f";
-  av[k++] = "{{if and .CgoFiles (not .Goroot)}}{{.ImportPath}}{{end}}";
-  av[k++] = "--";
-  for (size_t i = 0; i < n; i++)
-    av[k++] = patterns[i];
+/* Whether any package the patterns' tests build (with the run's tags),
+ * outside GOROOT, has cgo files (go list -deps -test). */
+static bool uses_cgo(const char *go, char *const *patterns, size_t n,
+                     const char *tags) {
   cgofuzz_buf out = {0};
-  cgofuzz_spawn sp = {.path = go, .argv = av, .stdout_fd = -1, .stderr_fd = -1};
-  int st = cgofuzz_spawn_run(&sp, &out, false, -1);
   bool any = false;
-  for (size_t i = 0; st == 0 && i < out.len; i++)
-    any = any || (out.data[i] != '\n' && out.data[i] != ' ');
+  if (go_list(go, patterns, n, tags, true,
+              "{{if and .CgoFiles (not .Goroot)}}{{.ImportPath}}{{end}}", true,
+              &out) == 0)
+    for (size_t i = 0; i < out.len; i++)
+      any = any || (out.data[i] != '\n' && out.data[i] != ' ');
   cgofuzz_buf_free(&out);
-  free(av);
   return any;
 }
 
@@ -121,7 +120,8 @@ static bool uses_cgo(const char *go, char *const *patterns, size_t n) {
  * $CC, or clang in PATH), so the packages' own C code guides the fuzzing.
  * Without one, a line says that the C code stays invisible, when there is
  * C code. CGOFUZZ_CGO=0 leaves CC and CXX alone. */
-static void cgo_compilers(const char *go, char *const *patterns, size_t n) {
+static void cgo_compilers(const char *go, char *const *patterns, size_t n,
+                          const char *tags) {
   const char *off = getenv("CGOFUZZ_CGO");
   if (off && strcmp(off, "0") == 0)
     return;
@@ -146,7 +146,7 @@ static void cgo_compilers(const char *go, char *const *patterns, size_t n) {
     }
     setenv("CC", wcc, 1);
     setenv("CXX", wcxx, 1);
-  } else if (uses_cgo(go, patterns, n)) {
+  } else if (uses_cgo(go, patterns, n, tags)) {
     fprintf(stderr,
             "cgofuzz fuzz: %s: the cgo packages' C code is built without "
             "coverage and does not guide the fuzzing (install clang, or set "
@@ -165,10 +165,11 @@ int cli_gopkgs_build(char *const *patterns, size_t n, const char *fuzz_re,
                     "PATH\n");
     return -1;
   }
-  cgo_compilers(go, patterns, n);
+  cgo_compilers(go, patterns, n, tags);
   cgofuzz_buf list = {0};
   int rc = -1;
-  if (go_list(go, patterns, n, tags, &list) != 0 || cgofuzz_buf_putc(&list, 0))
+  if (go_list(go, patterns, n, tags, false, LIST_PACKAGES, false, &list) != 0 ||
+      cgofuzz_buf_putc(&list, 0))
     goto done;
   const char *tmp = getenv("TMPDIR");
   cgofuzz_buf td = {0};

@@ -260,6 +260,50 @@ def test_cgofuzz_fuzz_packages_needs_no_setting(cgofuzz, clang, tmp_path):
     assert len(failing(d, "FuzzMagic")) == 1, r
 
 
+TAGGED_C = """//go:build withc
+
+package tagged
+
+// int twice(int x) { return 2 * x; }
+import "C"
+
+func Twice(x int) int { return int(C.twice(C.int(x))) }
+"""
+TAGGED_TEST = """package tagged
+
+import "testing"
+
+func FuzzT(f *testing.F) {
+	f.Add(1)
+	f.Fuzz(func(t *testing.T, x int) {})
+}
+"""
+
+
+def test_cgofuzz_fuzz_says_when_c_stays_invisible(cgofuzz, tool, tmp_path):
+    """With CC a gcc, package mode cannot instrument cgo C and says so in
+    one line, when the packages built with the run's -tags use cgo: a
+    package whose cgo file is behind a build tag gets the line with that
+    tag only."""
+    gcc = tool("gcc")
+    d = str(tmp_path / "tagged")
+    os.makedirs(d)
+    for name, text in (("go.mod", "module example.com/tagged\n\ngo 1.22\n"),
+                       ("c.go", TAGGED_C), ("t_test.go", TAGGED_TEST)):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    note = "the cgo packages' C code is built without coverage"
+    for tags, want in ((None, False), ("withc", True)):
+        r = run([cgofuzz, "fuzz", "-fuzz=^FuzzT$", "-parallel=1",
+                 "-fuzztime=100x", "-fuzzcachedir=" + os.path.join(d, "c")] +
+                (["-tags", tags] if tags else []) + ["./..."], d,
+                go_env({"CC": gcc}))
+        assert r.rc == 0, r
+        assert (note in r.stderr) == want, (tags, r)
+        if want:
+            assert "CC is not a clang" in r.stderr, r
+
+
 def test_gcc_is_refused_in_one_line(go, cgoenv, tool, tmp_path):
     gcc = tool("gcc")
     d = copy_pkg(tmp_path)
