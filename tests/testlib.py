@@ -29,6 +29,7 @@ import shutil
 import signal
 import subprocess
 import time
+import uuid
 
 
 def _fail(msg):
@@ -440,3 +441,17 @@ def go_bytes(text):
     line = text.split("\n")[1]
     assert line.startswith("[]byte(") and line.endswith(")"), line
     return go_unquote(line[7:-1])
+
+
+def copy_module(src, dest, module):
+    """Copies the Go module src to dest under a module path of its own
+    (example.com/m<random>, in place of `module` in its go.mod): go's fuzz
+    cache is per import path, so each case gets a fresh one. Returns dest."""
+    shutil.copytree(src, dest)
+    gomod = os.path.join(dest, "go.mod")
+    with open(gomod) as f:
+        text = f.read()
+    assert module in text, (gomod, module)
+    with open(gomod, "w") as f:
+        f.write(text.replace(module, "example.com/m%s" % uuid.uuid4().hex[:12]))
+    return dest

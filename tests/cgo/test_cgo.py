@@ -83,16 +83,11 @@ def cgoenv(cgofuzz, clang):
 
 
 def copy_pkg(tmp):
-    """tests/cgo/pkg under a unique module path; its directory."""
-    d = os.path.join(str(tmp), "pkg")
-    shutil.copytree(os.path.join(HERE, "pkg"), d)
-    gomod = os.path.join(d, "go.mod")
-    with open(gomod) as f:
-        text = f.read()
-    with open(gomod, "w") as f:
-        f.write(text.replace("example.com/cgopkg",
-                             "example.com/c%s" % uuid.uuid4().hex[:12]))
-    return d
+    """tests/cgo/pkg under a module path of its own (go's fuzz cache is per
+    import path); its directory."""
+    return testlib.copy_module(os.path.join(HERE, "pkg"),
+                               os.path.join(str(tmp), "pkg"),
+                               "example.com/cgopkg")
 
 
 def go_env(extra=None):

@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 import subprocess
-import uuid
 import zipfile
 
 import pytest
@@ -126,17 +125,10 @@ def installed(go, proxy, tmp_path_factory):
 
 
 def copy_pkg(source_dir, tmp):
-    """tests/cgo/pkg under a module path of its own (go's fuzz cache is
-    per import path); its directory."""
-    d = os.path.join(str(tmp), "pkg")
-    shutil.copytree(os.path.join(source_dir, "tests", "cgo", "pkg"), d)
-    gomod = os.path.join(d, "go.mod")
-    with open(gomod) as f:
-        text = f.read()
-    with open(gomod, "w") as f:
-        f.write(text.replace("example.com/cgopkg",
-                             "example.com/g%s" % uuid.uuid4().hex[:12]))
-    return d
+    """tests/cgo/pkg under a module path of its own; its directory."""
+    return testlib.copy_module(os.path.join(source_dir, "tests", "cgo", "pkg"),
+                               os.path.join(str(tmp), "pkg"),
+                               "example.com/cgopkg")
 
 
 def failing(d, target):
