@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int by_name(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
@@ -67,4 +68,40 @@ static int remove_entry(const char *p, const struct stat *sb, int flag,
 
 int cgofuzz_dir_remove_all(const char *path) {
   return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
+}
+
+/* mkdir, where a directory already there is success. */
+static int make_one(const char *p, unsigned mode) {
+  struct stat st;
+  if (mkdir(p, (mode_t)mode) == 0)
+    return 0;
+  if (errno != EEXIST)
+    return -1;
+  if (stat(p, &st) != 0)
+    return -1;
+  if (!S_ISDIR(st.st_mode)) {
+    errno = ENOTDIR;
+    return -1;
+  }
+  return 0;
+}
+
+int cgofuzz_dir_make_all(const char *path, unsigned mode) {
+  char p[4096];
+  size_t n = strlen(path);
+  if (n >= sizeof p) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(p, path, n + 1);
+  for (char *s = p + 1; *s; s++) {
+    if (*s != '/' || s[-1] == '/')
+      continue;
+    *s = '\0';
+    int r = make_one(p, mode);
+    *s = '/';
+    if (r != 0)
+      return -1;
+  }
+  return make_one(p, mode);
 }

@@ -29,6 +29,12 @@ void cgofuzz_dir_names_free(char **names, size_t n);
  * removed is left. Returns 0, or -1 when path could not be walked. */
 int cgofuzz_dir_remove_all(const char *path);
 
+/* Makes path and every missing directory above it (mkdir -p), with mode
+ * (less the umask). Returns 0 when path is a directory afterwards (made or
+ * already there), else -1 with errno set: mkdir's, or ENOTDIR when path or
+ * a parent is something else, ENAMETOOLONG when path has no room. */
+int cgofuzz_dir_make_all(const char *path, unsigned mode);
+
 #ifdef __cplusplus
 }
 #endif

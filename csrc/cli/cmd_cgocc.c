@@ -62,6 +62,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dir.h"
 #include "elfrel.h"
 #include "os.h"
 
@@ -518,20 +519,6 @@ static int make_link(const char *dir, const char *name, const char *self) {
   return 0;
 }
 
-static int mkdirs(const char *path) {
-  char p[PATH_MAX];
-  if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p)
-    return -1;
-  for (char *s = p + 1; *s; s++)
-    if (*s == '/') {
-      *s = 0;
-      if (mkdir(p, 0755) != 0 && errno != EEXIST)
-        return -1;
-      *s = '/';
-    }
-  return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 int cli_cgocc_paths(char *cc, char *cxx, size_t n) {
   char self[PATH_MAX], dir[PATH_MAX];
   if (cgofuzz_os_self_exe(self, sizeof self) != 0) {
@@ -556,7 +543,7 @@ int cli_cgocc_paths(char *cc, char *cxx, size_t n) {
               self);
       return -1;
     }
-    if (mkdirs(dir) != 0 ||
+    if (cgofuzz_dir_make_all(dir, 0755) != 0 ||
         (!names_self(dir, "cgofuzz-cgo-cc", self) &&
          make_link(dir, "cgofuzz-cgo-cc", self) != 0) ||
         (!names_self(dir, "cgofuzz-cgo-c++", self) &&

@@ -33,6 +33,7 @@
 
 #include "cli.h"
 #include "codec.h"
+#include "dir.h"
 #include "go118.h"
 #include "rawargs.h"
 #include "sha1.h"
@@ -45,34 +46,6 @@ static void usage_convert(const cgofuzz_flag *flags, size_t n) {
           "Converts raw fuzzer inputs to \"go test fuzz v1\" files (-to go) "
           "or back (-to raw).\n");
   cli_print_flags(flags, n);
-}
-
-/* mkdir -p */
-static int make_dirs(const char *path) {
-  char *p = strdup(path);
-  if (!p)
-    return -1;
-  for (char *s = p + 1;; s++) {
-    if (*s == '/' || *s == '\0') {
-      char c = *s;
-      *s = '\0';
-      if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "cgofuzz corpus convert: %s: %s\n", p, strerror(errno));
-        free(p);
-        return -1;
-      }
-      *s = c;
-      if (!c)
-        break;
-    }
-  }
-  free(p);
-  struct stat st;
-  if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    fprintf(stderr, "cgofuzz corpus convert: %s: not a directory\n", path);
-    return -1;
-  }
-  return 0;
 }
 
 static int parse_types(const char *list, cgofuzz_kind **kinds, size_t *n) {
@@ -315,7 +288,9 @@ int cli_cmd_convert(int argc, char **argv) {
     }
     outdir = (const char *)dflt.data;
   }
-  if (make_dirs(outdir) != 0) {
+  if (cgofuzz_dir_make_all(outdir, 0755) != 0) {
+    fprintf(stderr, "cgofuzz corpus convert: %s: %s\n", outdir,
+            strerror(errno));
     rc = CLI_EXIT_FAIL;
     goto done;
   }

@@ -183,21 +183,6 @@ int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
   return rc;
 }
 
-static int mkdir_p(char *dir) {
-  for (char *p = dir + 1; *p; p++) {
-    if (*p != '/')
-      continue;
-    *p = '\0';
-    int r = mkdir(dir, 0777);
-    *p = '/';
-    if (r != 0 && errno != EEXIST)
-      return -1;
-  }
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-    return -1;
-  return 0;
-}
-
 /* The file is written in a private hidden subdirectory of dir, then
  * renamed into dir, so that dir only ever holds whole files: go test reads
  * every file in testdata/fuzz/<Target> and fails the target on a malformed
@@ -235,7 +220,7 @@ int cgofuzz_coord_corpus_write_v(const char *dir, const uint8_t *data,
   int fd = -1, e = 0;
   bool made_tdir = false, made_tmp = false;
   const char *what = "mkdir";
-  if (mkdir_p(d) != 0)
+  if (cgofuzz_dir_make_all(d, 0777) != 0)
     goto fail;
   what = "create";
   if (!mkdtemp(tdir))

@@ -196,3 +196,28 @@ TEST(Dir, RemoveAllRemovesTheTreeNotLinkTargets) {
   EXPECT_EQ(cgofuzz_dir_remove_all((r + "/gone").c_str()), -1);
   EXPECT_EQ(cgofuzz_dir_remove_all(keep), 0);
 }
+
+TEST(Dir, MakeAllMakesTheMissingParentsOnly) {
+  char root[] = "/tmp/cgofuzz-mkdirtest-XXXXXX";
+  ASSERT_NE(mkdtemp(root), nullptr);
+  std::string r(root);
+  struct stat st;
+  EXPECT_EQ(cgofuzz_dir_make_all((r + "/a/b//c/").c_str(), 0755), 0);
+  ASSERT_EQ(stat((r + "/a/b/c").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISDIR(st.st_mode));
+  // There already: success, nothing changed.
+  EXPECT_EQ(cgofuzz_dir_make_all((r + "/a/b").c_str(), 0755), 0);
+  // A file in the way, as the path or as a parent: ENOTDIR.
+  int fd = open((r + "/f").c_str(), O_WRONLY | O_CREAT, 0600);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  errno = 0;
+  EXPECT_EQ(cgofuzz_dir_make_all((r + "/f").c_str(), 0755), -1);
+  EXPECT_EQ(errno, ENOTDIR);
+  EXPECT_EQ(cgofuzz_dir_make_all((r + "/f/g").c_str(), 0755), -1);
+  EXPECT_EQ(errno, ENOTDIR);
+  std::string longp(5000, 'x');
+  EXPECT_EQ(cgofuzz_dir_make_all(longp.c_str(), 0755), -1);
+  EXPECT_EQ(errno, ENAMETOOLONG);
+  EXPECT_EQ(cgofuzz_dir_remove_all(root), 0);
+}
