@@ -65,6 +65,7 @@
 #include "dir.h"
 #include "elfrel.h"
 #include "os.h"
+#include "spawn.h"
 
 #define CNTRS ".go.fuzzcntrs" /* the output section */
 #define C_CNTRS "__sancov_cntrs"
@@ -224,40 +225,39 @@ static const char *build_tag(void) {
 static int identify(cgocc *c, int argc, char **argv) {
   for (int i = 0; i < argc; i++)
     add(c, argv[i]);
-  int fds[2];
-  if (pipe(fds) != 0)
-    return run(c);
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fds[1], 1);
-    dup2(fds[1], 2);
-    close(fds[0]);
-    close(fds[1]);
-    execvp(c->cc, c->av);
-    fprintf(stderr, "%s: cannot run %s (%s)\n", c->tool, c->cc,
-            strerror(errno));
-    _exit(127);
+  char *path = strchr(c->cc, '/') ? strdup(c->cc) : cli_find_in_path(c->cc);
+  cgofuzz_buf out = {0};
+  cgofuzz_spawn sp = {
+      .path = path, .argv = c->av, .stdout_fd = -1, .stderr_fd = -1};
+  int st = path ? cgofuzz_spawn_run(&sp, &out, true, -1) : -1;
+  free(path);
+  if (st < 0) {
+    fprintf(stderr,
+            "%s: cannot run %s: install clang, or set CGOFUZZ_CLANG%s "
+            "to a clang\n",
+            c->tool, c->cc, strstr(c->tool, "++") ? "XX" : "");
+    cgofuzz_buf_free(&out);
+    return 127;
   }
-  close(fds[1]);
-  FILE *in = fdopen(fds[0], "r");
-  char line[8192];
+  /* clang answers on stderr; so does this. */
   bool marked = false;
-  while (in && fgets(line, sizeof line, in)) {
-    size_t l = strlen(line);
-    if (!marked && strstr(line, " version ") && l > 0 && line[l - 1] == '\n') {
-      line[l - 1] = 0;
-      fprintf(stderr, "%s (cgofuzz-cgo-cc %s %s)\n", line, cli_version,
+  for (size_t a = 0, b; a < out.len; a = b) {
+    for (b = a; b < out.len && out.data[b] != '\n'; b++)
+      ;
+    const char *line = (const char *)out.data + a;
+    int len = (int)(b - a);
+    if (b < out.len)
+      b++; /* the newline */
+    if (!marked && b > a + (size_t)len &&
+        memmem(line, (size_t)len, " version ", 9)) {
+      fprintf(stderr, "%.*s (cgofuzz-cgo-cc %s %s)\n", len, line, cli_version,
               build_tag());
       marked = true;
     } else {
-      fputs(line, stderr);
+      fwrite(line, 1, b - a, stderr);
     }
   }
-  if (in)
-    fclose(in);
-  int st;
-  if (pid < 0 || waitpid(pid, &st, 0) != pid)
-    return 127;
+  cgofuzz_buf_free(&out);
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
