@@ -7,6 +7,7 @@
 #include "buf.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,33 @@ int cgofuzz_write_all(int fd, const void *p, size_t n) {
     n -= (size_t)k;
   }
   return 0;
+}
+
+/* One positioned transfer loop for both directions. */
+static int pio_all(int fd, uint8_t *p, size_t n, uint64_t off, bool out) {
+  while (n > 0) {
+    ssize_t k =
+        out ? pwrite(fd, p, n, (off_t)off) : pread(fd, p, n, (off_t)off);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0) {
+      if (k == 0)
+        errno = EIO;
+      return -1;
+    }
+    p += k;
+    n -= (size_t)k;
+    off += (uint64_t)k;
+  }
+  return 0;
+}
+
+int cgofuzz_pread_all(int fd, void *p, size_t n, uint64_t off) {
+  return pio_all(fd, p, n, off, false);
+}
+
+int cgofuzz_pwrite_all(int fd, const void *p, size_t n, uint64_t off) {
+  return pio_all(fd, (uint8_t *)p, n, off, true); /* only read from */
 }
 
 int cgofuzz_errf(cgofuzz_err *err, int line, const char *fmt, ...) {

@@ -34,6 +34,12 @@ void cgofuzz_buf_free(cgofuzz_buf *b);
  * -1 with errno set. */
 int cgofuzz_write_all(int fd, const void *p, size_t n);
 
+/* Reads (writes) exactly n bytes at file offset off, retrying short
+ * transfers and EINTR. Returns 0, or -1 with errno set (EIO when the file
+ * ends first). */
+int cgofuzz_pread_all(int fd, void *p, size_t n, uint64_t off);
+int cgofuzz_pwrite_all(int fd, const void *p, size_t n, uint64_t off);
+
 /* An error: a message and, for corpus files, the 1-based line it is about
  * (0 when it concerns no particular line). */
 typedef struct cgofuzz_err {

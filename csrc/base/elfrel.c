@@ -29,32 +29,6 @@ typedef struct obj {
   uint64_t shstr_size;
 } obj;
 
-static int rd(int fd, void *p, uint64_t n, uint64_t off) {
-  uint8_t *q = p;
-  while (n > 0) {
-    ssize_t r = pread(fd, q, n, (off_t)off);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      return -1;
-    q += r, n -= (uint64_t)r, off += (uint64_t)r;
-  }
-  return 0;
-}
-
-static int wr(int fd, const void *p, uint64_t n, uint64_t off) {
-  const uint8_t *q = p;
-  while (n > 0) {
-    ssize_t r = pwrite(fd, q, n, (off_t)off);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      return -1;
-    q += r, n -= (uint64_t)r, off += (uint64_t)r;
-  }
-  return 0;
-}
-
 static void obj_close(obj *o) {
   if (o->fd >= 0)
     close(o->fd);
@@ -74,7 +48,7 @@ static int obj_open(obj *o, const char *path, bool writable, cgofuzz_err *err) {
   struct stat st;
   if (fstat(o->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
       (uint64_t)st.st_size < sizeof o->eh ||
-      rd(o->fd, &o->eh, sizeof o->eh, 0) != 0 ||
+      cgofuzz_pread_all(o->fd, &o->eh, sizeof o->eh, 0) != 0 ||
       memcmp(o->eh.e_ident, ELFMAG, SELFMAG) != 0 ||
       o->eh.e_ident[EI_CLASS] != ELFCLASS64 ||
       o->eh.e_ident[EI_DATA] != ELFDATA2LSB || o->eh.e_type != ET_REL) {
@@ -88,7 +62,7 @@ static int obj_open(obj *o, const char *path, bool writable, cgofuzz_err *err) {
       n * sizeof(Elf64_Shdr) > o->size - o->eh.e_shoff || o->eh.e_shstrndx >= n)
     goto bad;
   if (!(o->sh = malloc(n * sizeof *o->sh)) ||
-      rd(o->fd, o->sh, n * sizeof *o->sh, o->eh.e_shoff) != 0)
+      cgofuzz_pread_all(o->fd, o->sh, n * sizeof *o->sh, o->eh.e_shoff) != 0)
     goto bad;
   const Elf64_Shdr *ss = &o->sh[o->eh.e_shstrndx];
   if (ss->sh_offset > o->size || ss->sh_size > o->size - ss->sh_offset ||
@@ -96,7 +70,7 @@ static int obj_open(obj *o, const char *path, bool writable, cgofuzz_err *err) {
     goto bad;
   o->shstr_size = ss->sh_size;
   if (!(o->shstr = malloc(ss->sh_size + 1)) ||
-      rd(o->fd, o->shstr, ss->sh_size, ss->sh_offset) != 0)
+      cgofuzz_pread_all(o->fd, o->shstr, ss->sh_size, ss->sh_offset) != 0)
     goto bad;
   o->shstr[ss->sh_size] = 0;
   return 1;
@@ -142,7 +116,7 @@ int cgofuzz_elfrel_make_nobits(const char *path, const char *name, int *count,
       continue;
     s->sh_type = SHT_NOBITS;
     uint64_t off = o.eh.e_shoff + i * sizeof *s + offsetof(Elf64_Shdr, sh_type);
-    if (wr(o.fd, &s->sh_type, sizeof s->sh_type, off) != 0)
+    if (cgofuzz_pwrite_all(o.fd, &s->sh_type, sizeof s->sh_type, off) != 0)
       rc = cgofuzz_errf(err, 0, "%s: %s", path, strerror(errno));
     else
       ++*count;
@@ -192,8 +166,9 @@ static int each_symbol(obj *o, const char *path,
     char *strs = malloc(st->sh_size + 1);
     Elf64_Sym *syms = malloc(s->sh_size ? s->sh_size : 1);
     int rc = 0;
-    if (!strs || !syms || rd(o->fd, strs, st->sh_size, st->sh_offset) != 0 ||
-        rd(o->fd, syms, s->sh_size, s->sh_offset) != 0)
+    if (!strs || !syms ||
+        cgofuzz_pread_all(o->fd, strs, st->sh_size, st->sh_offset) != 0 ||
+        cgofuzz_pread_all(o->fd, syms, s->sh_size, s->sh_offset) != 0)
       rc = cgofuzz_errf(err, 0, "%s: cannot read the symbol table", path);
     else
       strs[st->sh_size] = 0;
@@ -223,7 +198,8 @@ static int move_one(void *ctx, Elf64_Sym *sym, const char *name, uint64_t off) {
   if (sym->st_shndx != m->shndx || sym->st_value != m->value)
     return 0;
   uint64_t v = sym->st_value + m->delta;
-  if (wr(m->fd, &v, sizeof v, off + offsetof(Elf64_Sym, st_value)) != 0) {
+  if (cgofuzz_pwrite_all(m->fd, &v, sizeof v,
+                         off + offsetof(Elf64_Sym, st_value)) != 0) {
     m->werr = errno ? errno : EIO;
     return 1;
   }

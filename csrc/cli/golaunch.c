@@ -110,25 +110,6 @@ static int put_string(cgofuzz_buf *b, uint32_t tag, const char *s) {
   return s ? put_record(b, tag, s, strlen(s)) : 0;
 }
 
-/* Reads exactly n bytes at off. */
-static int pread_all(int fd, void *p, size_t n, uint64_t off) {
-  uint8_t *d = p;
-  while (n) {
-    ssize_t k = pread(fd, d, n, (off_t)off);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0) {
-      if (k == 0)
-        errno = EIO;
-      return -1;
-    }
-    d += k;
-    n -= (size_t)k;
-    off += (uint64_t)k;
-  }
-  return 0;
-}
-
 int cli_golaunch_write(const char *path, const char *self_exe,
                        const uint8_t *bin, size_t bin_len,
                        const cli_golaunch *g) {
@@ -309,7 +290,7 @@ static int parse_meta(const uint8_t *m, size_t n, cli_golaunch *g,
  * ELF file. */
 static uint64_t elf_end(int fd, uint64_t size) {
   uint8_t h[64];
-  if (size < sizeof h || pread_all(fd, h, sizeof h, 0) != 0 ||
+  if (size < sizeof h || cgofuzz_pread_all(fd, h, sizeof h, 0) != 0 ||
       memcmp(h, elf_magic, 4) != 0 || h[4] != 2 /* ELFCLASS64 */ ||
       h[5] != 1 /* little-endian */)
     return 0;
@@ -321,7 +302,8 @@ static uint64_t elf_end(int fd, uint64_t size) {
   uint64_t end = shoff + (uint64_t)shnum * shentsize;
   for (uint16_t i = 0; i < phnum && phentsize >= 56; i++) {
     uint8_t ph[56];
-    if (pread_all(fd, ph, sizeof ph, phoff + (uint64_t)i * phentsize) != 0)
+    if (cgofuzz_pread_all(fd, ph, sizeof ph, phoff + (uint64_t)i * phentsize) !=
+        0)
       return 0;
     uint64_t e = get64(ph + 8) + get64(ph + 32); /* p_offset + p_filesz */
     if (e > end)
@@ -356,7 +338,7 @@ static int read_payload(const char *path, cli_golaunch *g, bool quiet_open) {
     rc = 0;
     goto done;
   }
-  if (pread_all(fd, t, sizeof t, size - sizeof t) != 0) {
+  if (cgofuzz_pread_all(fd, t, sizeof t, size - sizeof t) != 0) {
     fprintf(stderr, "cgofuzz: %s: %s\n", path, strerror(errno));
     goto done;
   }
@@ -366,7 +348,7 @@ static int read_payload(const char *path, cli_golaunch *g, bool quiet_open) {
      * that was truncated or appended to. */
     uint64_t end = elf_end(fd, size);
     uint8_t m[4];
-    if (end && end + 4 <= size && pread_all(fd, m, 4, end) == 0 &&
+    if (end && end + 4 <= size && cgofuzz_pread_all(fd, m, 4, end) == 0 &&
         memcmp(m, elf_magic, 4) == 0) {
       why = "a test binary follows the program but the file does not end "
             "with a payload trailer (truncated or appended to?)";
@@ -395,7 +377,7 @@ static int read_payload(const char *path, cli_golaunch *g, bool quiet_open) {
     goto bad;
   }
   uint8_t m[4];
-  if (g->bin_len < 4 || pread_all(fd, m, 4, g->bin_off) != 0 ||
+  if (g->bin_len < 4 || cgofuzz_pread_all(fd, m, 4, g->bin_off) != 0 ||
       memcmp(m, elf_magic, 4) != 0) {
     why = "the payload's test binary is not an ELF executable";
     goto bad;
@@ -404,7 +386,7 @@ static int read_payload(const char *path, cli_golaunch *g, bool quiet_open) {
     why = "the metadata is too large";
     goto bad;
   }
-  if (pread_all(fd, meta, g->meta_len, g->bin_off + g->bin_len) != 0) {
+  if (cgofuzz_pread_all(fd, meta, g->meta_len, g->bin_off + g->bin_len) != 0) {
     fprintf(stderr, "cgofuzz: %s: %s\n", path, strerror(errno));
     goto done;
   }
@@ -489,7 +471,7 @@ int cli_golaunch_extract(const char *path, const cli_golaunch *g, char **out) {
   if (cgofuzz_buf_reserve(&data, plen) != 0)
     goto oom;
   int in = open(path, O_RDONLY | O_CLOEXEC);
-  if (in < 0 || pread_all(in, data.data, plen, g->bin_off) != 0) {
+  if (in < 0 || cgofuzz_pread_all(in, data.data, plen, g->bin_off) != 0) {
     fprintf(stderr, "cgofuzz: %s: %s\n", path, strerror(errno));
     if (in >= 0)
       close(in);
