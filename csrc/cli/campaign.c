@@ -59,20 +59,24 @@ int cli_stats_open(cli_campaign *cp, const char *path) {
     return -1;
   }
   fputs("elapsed_s,target,execs,execs_per_s,coverage,corpus,new_inputs,"
-        "failures\n",
+        "failures,c_coverage\n",
         cp->stats);
   fflush(cp->stats);
   return 0;
 }
 
-/* One -fuzzstats row, flushed at once (a killed run keeps its rows). */
+/* One -fuzzstats row, flushed at once (a killed run keeps its rows).
+ * coverage counts every bit; c_coverage those of a cgo package's C code
+ * (0 without any, coord.h). */
 static void stats_row(cli_ctarget *t, double at, int64_t execs, double rate,
-                      size_t cov, size_t corpus, size_t new_inputs) {
+                      size_t cov, size_t c_cov, size_t corpus,
+                      size_t new_inputs) {
   cli_campaign *cp = t->cp;
   if (!cp->stats)
     return;
-  fprintf(cp->stats, "%.3f,%s,%" PRId64 ",%.1f,%zu,%zu,%zu,%zu\n", at, t->label,
-          execs, rate, cov, corpus, new_inputs, t->report.n_failures);
+  fprintf(cp->stats, "%.3f,%s,%" PRId64 ",%.1f,%zu,%zu,%zu,%zu,%zu\n", at,
+          t->label, execs, rate, cov, corpus, new_inputs, t->report.n_failures,
+          c_cov);
   fflush(cp->stats);
 }
 
@@ -89,8 +93,10 @@ static void on_stats(void *ctx, const cgofuzz_coord_stats *st, bool final) {
   double rate = dt > 0 ? (double)(execs - t->last_row_execs) / dt : 0;
   /* Before a slice's warm-up has gathered its coverage again, the
    * target's coverage is what its last slice ended with. */
-  size_t cov = st->cov_bits > t->cov_bits ? st->cov_bits : t->cov_bits;
-  stats_row(t, at, execs, rate, cov, st->corpus, t->base_new + st->new_inputs);
+  bool now = st->cov_bits > t->cov_bits;
+  stats_row(t, at, execs, rate, now ? st->cov_bits : t->cov_bits,
+            now ? st->c_cov_bits : t->c_cov_bits, st->corpus,
+            t->base_new + st->new_inputs);
   t->last_row_s = at;
   t->last_row_execs = execs;
 }
@@ -125,6 +131,7 @@ static void run_slice(cli_campaign *cp, cli_ctarget *t, int64_t ns,
   t->execs += st->execs;
   t->new_inputs += st->new_inputs;
   t->cov_bits = st->cov_bits;
+  t->c_cov_bits = st->c_cov_bits;
   t->corpus_end = st->corpus;
   t->base_execs = t->execs;
   t->base_new = t->new_inputs;
@@ -393,7 +400,7 @@ int cli_campaign_run(cli_campaign *cp) {
     failed += t->state == CLI_CT_FAIL;
     double s = (double)t->used_ms / 1000.0;
     stats_row(t, at, t->execs, s > 0 ? (double)t->execs / s : 0, t->cov_bits,
-              t->corpus_end, t->new_inputs);
+              t->c_cov_bits, t->corpus_end, t->new_inputs);
   }
   bool bad = failed || cli_campaign_broken(cp);
   if (cp->single)

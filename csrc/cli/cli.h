@@ -218,6 +218,7 @@ typedef struct cli_ctarget {
   int64_t execs;       /* over all slices (warm-up included) */
   size_t new_inputs;   /* over all slices */
   size_t cov_bits;     /* at the end of its last slice */
+  size_t c_cov_bits;   /* of them, the cgo C code's (coord.h) */
   size_t corpus_start; /* entries loaded by its first slice */
   size_t corpus_end;   /* entries at the end of its last slice */
   double energy;       /* decayed new inputs per budget unit */

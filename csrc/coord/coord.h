@@ -40,7 +40,11 @@ typedef struct cgofuzz_coord_stats {
   size_t corpus;      /* corpus entries */
   size_t cov_bytes;   /* coverage counters ever hit (libFuzzer's "cov") */
   size_t cov_bits;    /* counter buckets ever hit (libFuzzer's "ft") */
-  size_t new_inputs;  /* interesting inputs found by fuzzing */
+  /* Of cov_bytes and cov_bits, those of a cgo package's C code (a binary
+   * linked by `cgofuzz cgo-cc`, csrc/cli/cmd_cgocc.c), and how many
+   * counters that code has; all 0 without such code. */
+  size_t c_cov_bytes, c_cov_bits, c_counters;
+  size_t new_inputs; /* interesting inputs found by fuzzing */
   size_t workers;
 } cgofuzz_coord_stats;
 

@@ -9,6 +9,7 @@
  * section, which is read from the binary (ELF or Mach-O, coord_obj.c) so
  * that the very first call can already carry a (zero) mask, as Go's does.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,28 @@ size_t cgofuzz_cov_counters_size(const char *binary) {
   size_t n = s ? (size_t)s->size : 0;
   cgofuzz_obj_close(&o);
   return n;
+}
+
+/* A symbol's value, or 0 when o has none of that name. */
+static uint64_t sym_value(const cgofuzz_obj *o, const char *name) {
+  for (size_t i = 0; i < o->nsym; i++)
+    if (strcmp(o->sym[i].name, name) == 0)
+      return o->sym[i].value;
+  return 0;
+}
+
+size_t cgofuzz_cov_cgo_from(const char *binary, size_t mask_len) {
+  cgofuzz_obj o;
+  if (cgofuzz_obj_open(&o, binary, true, NULL) != 0)
+    return SIZE_MAX;
+  uint64_t tag = sym_value(&o, "cgofuzz_cgo_in_go_range"),
+           go = sym_value(&o, "internal/fuzz._counters"),
+           from = sym_value(&o, "__start___sancov_cntrs"),
+           end = sym_value(&o, "internal/fuzz._ecounters");
+  cgofuzz_obj_close(&o);
+  if (!tag || !go || from <= go || end <= from || end - go != mask_len)
+    return SIZE_MAX;
+  return (size_t)(from - go);
 }
 
 size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap,

@@ -126,6 +126,13 @@ static inline char *coord_cstr(cgofuzz_buf *b) {
  * counters): the length of every CoverageData. 0 when the binary is not
  * instrumented or not ELF. */
 size_t cgofuzz_cov_counters_size(const char *binary);
+/* Where a cgo package's C counters start inside Go's counter range, as an
+ * index of the mask: a binary linked by `cgofuzz cgo-cc` defines
+ * cgofuzz_cgo_in_go_range, and its C counters run from
+ * __start___sancov_cntrs to internal/fuzz._ecounters. SIZE_MAX when the
+ * binary has no such range, or its symbols do not tell (stripped; go1.19,
+ * whose own counters are __sancov_cntrs too). */
+size_t cgofuzz_cov_cgo_from(const char *binary, size_t mask_len);
 /* Size of the named ELF section (0 if absent). A C target built with
  * clang's inline 8-bit counters has "__sancov_cntrs" instead of Go's
  * section; its workers tell the mask size in their first warm-up reply. */
@@ -472,6 +479,7 @@ typedef struct coord {
   cgofuzz_coord_corpus corpus;
   uint8_t *mask;
   size_t mask_len;
+  size_t cgo_from;   /* cgofuzz_cov_cgo_from: mask[cgo_from..] is cgo's C */
   uint64_t mask_gen; /* bumped whenever mask changes */
   bool cov_expected; /* Go counters, or a C target's (size told later) */
   cgofuzz_sched sched;

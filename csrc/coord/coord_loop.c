@@ -36,6 +36,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -464,9 +465,25 @@ done:
   free(ps);
 }
 
+/* -v: the share of the coverage in a cgo package's C code. */
+static void say_cgo_coverage(coord *c) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  if (c->cgo_from >= c->mask_len || !cfg->verbose || cfg->quiet ||
+      cfg->observer)
+    return;
+  cgofuzz_coord_stats st;
+  cgofuzz_coord_stats_get(c, &st);
+  fprintf(stderr,
+          "cgofuzz: coverage: %zu bits, %zu of them in the cgo C code (%zu of "
+          "its %zu counters hit), %zu in Go's\n",
+          st.cov_bits, st.c_cov_bits, st.c_cov_bytes, st.c_counters,
+          st.cov_bits - st.c_cov_bits);
+}
+
 int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   coord c;
   memset(&c, 0, sizeof c);
+  c.cgo_from = SIZE_MAX;
   c.cfg = cfg;
   c.death_status = -1;
   c.start_ms = c.last_log_ms = cgofuzz_mono_ms();
@@ -508,6 +525,8 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   if (cfg->report)
     cfg->report->corpus_start = c.corpus.n;
   c.mask_len = cgofuzz_cov_counters_size(cfg->binary);
+  c.cgo_from =
+      c.mask_len ? cgofuzz_cov_cgo_from(cfg->binary, c.mask_len) : SIZE_MAX;
   if (c.mask_len && !(c.mask = calloc(c.mask_len, 1))) {
     cgofuzz_coord_failf(&c, "%s", "out of memory");
     goto finish;
@@ -594,6 +613,7 @@ finish:
   }
   cgofuzz_dict_stop(&c);
   cgofuzz_cmp_stop(&c);
+  say_cgo_coverage(&c);
   print_verdict(&c);
   tell_stats(&c, true);
   int rc = c.failed ? 1 : 0;

@@ -60,10 +60,18 @@ void cgofuzz_coord_stats_get(coord *c, cgofuzz_coord_stats *st) {
   st->new_inputs = c->interesting;
   st->workers = c->np;
   for (size_t i = 0; i < c->mask_len; i++) {
-    st->cov_bytes += c->mask[i] != 0;
+    size_t bits = 0;
     for (unsigned v = c->mask[i]; v; v &= v - 1) /* no libgcc popcount */
-      st->cov_bits++;
+      bits++;
+    st->cov_bytes += c->mask[i] != 0;
+    st->cov_bits += bits;
+    if (i >= c->cgo_from) {
+      st->c_cov_bytes += c->mask[i] != 0;
+      st->c_cov_bits += bits;
+    }
   }
+  if (c->cgo_from < c->mask_len)
+    st->c_counters = c->mask_len - c->cgo_from;
 }
 
 /* Ends the run with a failure whose text is msg (printed indented). */

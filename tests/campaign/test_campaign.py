@@ -37,7 +37,7 @@ GO_TARGETS = ["FuzzAlpha", "FuzzBravo", "FuzzCharlie", "FuzzDelta"]
 GO_BUGS = {"FuzzBravo": "planted bug in FuzzBravo",
            "FuzzCharlie": "planted bug in FuzzCharlie"}
 HEADER = ["elapsed_s", "target", "execs", "execs_per_s", "coverage",
-          "corpus", "new_inputs", "failures"]
+          "corpus", "new_inputs", "failures", "c_coverage"]
 
 
 @pytest.fixture(scope="session")
@@ -135,7 +135,8 @@ def stats_read(path):
         e = float(d["elapsed_s"])
         assert e >= last, "elapsed_s decreases: %s" % r
         last = e
-        for k in ("execs", "coverage", "corpus", "new_inputs", "failures"):
+        for k in ("execs", "coverage", "corpus", "new_inputs", "failures",
+                  "c_coverage"):
             d[k] = int(d[k])
         d["execs_per_s"] = float(d["execs_per_s"])
         d["elapsed_s"] = e
@@ -205,6 +206,7 @@ def test_all_targets_one_run(case, gobin, go):
     final = {}
     for d in rows:
         assert d["target"] in GO_TARGETS, d
+        assert d["c_coverage"] == 0, d  # no cgo C code there
         final[d["target"]] = d
     assert sorted(final) == sorted(GO_TARGETS)
     assert all(final[t]["execs"] > 0 for t in GO_TARGETS), final

@@ -203,11 +203,25 @@ def test_c_memcmp_gate_opened_by_comparison_feedback(go, cgofuzz, cgoenv,
     exe = os.path.join(str(tmp_path), "pkg.test")
     b = run([go, "test", "-c", "-fuzz=.", "-o", exe, "."], d, go_env(cgoenv))
     assert b.rc == 0, b
+    stats = os.path.join(str(tmp_path), "stats.csv")
     r = run([cgofuzz, "fuzz", "-v", "-fuzz=^FuzzGate$", "-parallel=1",
              "-fuzztime=%dx" % BUDGET, "-fuzzcachedir=" + os.path.join(d, "c"),
-             exe], d, go_env())
+             "-fuzzstats=" + stats, exe], d, go_env())
     assert "and the cgo C code's compares" in r.out, r
     assert r.rc == 1 and "gate opened" in r.out, r
+    # The C part of the coverage, counted apart: its counters are those of
+    # the binary's C range, and some of them were hit.
+    m = re.search(r"^cgofuzz: coverage: (\d+) bits, (\d+) of them in the cgo "
+                  r"C code \((\d+) of its (\d+) counters hit\), (\d+) in "
+                  r"Go's$", r.stderr, re.M)
+    assert m, r
+    total, cbits, chit, ccount, gobits = map(int, m.groups())
+    s = symbols(exe)
+    assert ccount == s["__stop___sancov_cntrs"] - s["__start___sancov_cntrs"]
+    assert 0 < chit <= cbits < total == cbits + gobits, m.group(0)
+    with open(stats) as f:
+        last = f.read().splitlines()[-1].split(",")
+    assert int(last[8]) == cbits and int(last[4]) == total, last
     files = failing(d, "FuzzGate")
     assert len(files) == 1, r
     data = testlib.go_bytes(testlib.read(files[0]))

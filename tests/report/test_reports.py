@@ -24,7 +24,10 @@ import pytest
 import testlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# -fuzzstats' header before its c_coverage column (plot still reads it),
+# and the one written now.
 HEADER = "elapsed_s,target,execs,execs_per_s,coverage,corpus,new_inputs,failures\n"
+HEADER_C = HEADER.rstrip("\n") + ",c_coverage\n"
 SVG = "{http://www.w3.org/2000/svg}"
 
 # Background colours of tools/report/report.html.j2 and matplotlib's first
@@ -462,7 +465,7 @@ def svg_series(svg):
     series = {}
     for g in root.iter(SVG + "g"):
         gid = g.get("id", "")
-        if re.match(r"^(coverage|execs|failures)-\d+$", gid):
+        if re.match(r"^(c-coverage|coverage|execs|failures)-\d+$", gid):
             paths = list(g.iter(SVG + "path")) + list(g.iter(SVG + "use"))
             d = " ".join(p.get("d", "") for p in g.iter(SVG + "path"))
             series[gid] = (len(re.findall(r"[ML]", d)), len(paths))
@@ -487,6 +490,26 @@ def test_plot_draws_both_series_per_target(cgofuzz, tmp_path):
     # The default output name is FILE with .svg.
     r = testlib.run([cgofuzz, "plot", str(stats)])
     assert r.rc == 0 and os.path.exists(tmp_path / "run.svg"), r
+
+
+def test_plot_draws_the_cgo_c_part(cgofuzz, tmp_path):
+    """The header with c_coverage (what -fuzzstats writes now): a target
+    whose cgo C code has coverage gets a dashed line of it; one whose C
+    part is 0 throughout gets none. (STATS above, without the column, is
+    the older header, still read.)"""
+    stats = tmp_path / "c.csv"
+    testlib.write(stats, HEADER_C +
+                  "0.000,FuzzA,0,0.0,10,2,0,0,4\n"
+                  "0.000,FuzzB,0,0.0,5,1,0,0,0\n"
+                  "3.001,FuzzA,30000,10000.0,40,5,3,0,25\n"
+                  "3.002,FuzzB,20000,6666.7,30,4,3,0,0\n")
+    r = testlib.run([cgofuzz, "plot", str(stats), "-o",
+                     str(tmp_path / "c.svg")])
+    assert r.rc == 0, r
+    series, texts = svg_series(tmp_path / "c.svg")
+    assert series["c-coverage-0"][0] == 2, series
+    assert "c-coverage-1" not in series, series
+    assert "FuzzA: cgo C code" in texts, texts
 
 
 def test_plot_renders_in_chromium(cgofuzz, tmp_path, tool):
@@ -553,7 +576,7 @@ def test_plot_of_a_real_run(cgofuzz, gopkg, tmp_path):
                     env=testlib.fuzz_env())
     assert r.rc == 0, r
     rows = testlib.read(stats).splitlines()
-    assert rows[0] + "\n" == HEADER and len(rows) >= 2, rows
+    assert rows[0] + "\n" == HEADER_C and len(rows) >= 2, rows
     r = testlib.run([cgofuzz, "plot", str(stats), "-o", str(tmp_path / "r.svg")])
     assert r.rc == 0, r
     series, texts = svg_series(tmp_path / "r.svg")

@@ -2,10 +2,12 @@
 
 Input: the CSV `cgofuzz fuzz -fuzzstats FILE` writes (docs/reports.md):
 header `elapsed_s,target,execs,execs_per_s,coverage,corpus,new_inputs,
-failures`, one row per tick per target, targets possibly interleaved.
+failures,c_coverage` (files without the last column, from before it, are
+read too), one row per tick per target, targets possibly interleaved.
 Output: one SVG (matplotlib, text kept as text) with two panels sharing the
 time axis, coverage (bits) above and execs/s below, one line per target in
-the same colour in both, a cross where a target's failure count rises, a
+the same colour in both (and, for a target whose cgo C code has coverage,
+a dashed line of the C part), a cross where a target's failure count rises, a
 title, a legend and labelled axes with units. Like afl-plot, it needs no
 server: open it in a browser.
 
@@ -22,8 +24,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import deps  # noqa: E402
 
 COLUMNS = ["elapsed_s", "target", "execs", "execs_per_s", "coverage",
-           "corpus", "new_inputs", "failures"]
-INTS = ["execs", "coverage", "corpus", "new_inputs", "failures"]
+           "corpus", "new_inputs", "failures", "c_coverage"]
+# The header before c_coverage was written (its rows read as c_coverage 0).
+OLD_COLUMNS = COLUMNS[:-1]
+INTS = ["execs", "coverage", "corpus", "new_inputs", "failures",
+        "c_coverage"]
 FLOATS = ["elapsed_s", "execs_per_s"]
 
 
@@ -44,17 +49,19 @@ def read_stats(path):
         if header is None:
             raise BadInput("%s: empty file (want the header %s)"
                            % (path, ",".join(COLUMNS)))
-        if [h.strip() for h in header] != COLUMNS:
+        cols = [h.strip() for h in header]
+        if cols not in (COLUMNS, OLD_COLUMNS):
             raise BadInput("%s:1: header is %r, want %s"
                            % (path, ",".join(header), ",".join(COLUMNS)))
         for row in r:
             line = r.line_num
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue
-            if len(row) != len(COLUMNS):
+            if len(row) != len(cols):
                 raise BadInput("%s:%d: %d fields, want %d"
-                               % (path, line, len(row), len(COLUMNS)))
-            rec = dict(zip(COLUMNS, (c.strip() for c in row)))
+                               % (path, line, len(row), len(cols)))
+            rec = dict(zip(cols, (c.strip() for c in row)))
+            rec.setdefault("c_coverage", "0")
             for k in INTS:
                 try:
                     rec[k] = int(rec[k])
@@ -107,6 +114,11 @@ def draw(series, out, title):
         (lc,) = ax_cov.plot(t, [r["coverage"] for r in rows], color=c,
                             label=target, linewidth=1.8)
         lc.set_gid("coverage-%d" % i)
+        if any(r["c_coverage"] for r in rows):
+            (lcc,) = ax_cov.plot(t, [r["c_coverage"] for r in rows], color=c,
+                                 linestyle="--", linewidth=1.2,
+                                 label="%s: cgo C code" % target)
+            lcc.set_gid("c-coverage-%d" % i)
         (le,) = ax_eps.plot(t, [r["execs_per_s"] for r in rows], color=c,
                             label=target, linewidth=1.8)
         le.set_gid("execs-%d" % i)
