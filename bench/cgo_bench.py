@@ -471,7 +471,9 @@ def summarize(results, seconds):
             cells.append("%d [%s]%s" % (med[e], ", ".join(map(str, vals)),
                                         " (failure at %.0f s)" % min(fails)
                                         if fails else ""))
-        total = rounds[0][ENGINES[0]]["total"] if rounds else 0
+        # Every engine's count has the same total; take any engine run.
+        total = next((r[e]["total"] for r in rounds for e in ENGINES
+                      if e in r), 0)
 
         def ratio(a, b):
             return ("%.2fx" % (med[a] / med[b])) if a in med and med.get(b) \
