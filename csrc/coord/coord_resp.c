@@ -410,10 +410,6 @@ static bool killed_again(coord *c, slot *s, const cgofuzz_buf *data) {
   return got < 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
 }
 
-/* The worker closed its pipe: it died (or the watch stopped it). The wait
- * status, the tail of its stderr and what the watch saw say why
- * (coord_death.c); a busy worker's input is recorded unless a signal from
- * outside killed it, as Go does. */
 /* The C function a signal came in (cgofuzz_death_cgo_pc), looked up in
  * binary's symbol table, as "name+0xOFF" in out; NULL when the report is
  * not of a signal in C or the symbol is not found. cgo's call wrapper
@@ -437,6 +433,10 @@ static const char *c_frame(const char *binary, const uint8_t *tail, size_t n,
   return name ? out : NULL;
 }
 
+/* The worker closed its pipe: it died (or the watch stopped it). The wait
+ * status, the tail of its stderr and what the watch saw say why
+ * (coord_death.c); a busy worker's input is recorded unless a signal from
+ * outside killed it, as Go does. */
 void cgofuzz_coord_on_death(coord *c, slot *s) {
   int state = s->state;
   s->lost = false;
