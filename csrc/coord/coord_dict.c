@@ -717,7 +717,8 @@ static int build_run(cgofuzz_dsched *x) {
     nb.len += n;
   }
   size_t rest = over ? at + n : at;
-  rc |= cgofuzz_buf_append(&nb, v->s.data + rest, L - rest);
+  if (L > rest) /* (an empty value's data may be NULL) */
+    rc |= cgofuzz_buf_append(&nb, v->s.data + rest, L - rest);
   return set_bytes(v, &nb, rc);
 }
 
