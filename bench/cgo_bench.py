@@ -447,6 +447,16 @@ def c_edges(b, files):
     raise RuntimeError("covdrive: %s %s" % (r.stdout[-500:], r.stderr[-500:]))
 
 
+def engine_row(eng, work, b, first_fail=None, restarts=None):
+    """One engine's figures of a round: its corpus counted by the coverage
+    build (first_fail and restarts: what the round saw, None when only
+    recounted)."""
+    files = raw_inputs(eng, work, b)
+    edges, total = c_edges(b, files)
+    return {"edges": edges, "total": total, "inputs": len(files),
+            "first_fail": first_fail, "restarts": restarts}
+
+
 def summarize(results, seconds):
     log("")
     log("C edges of the bundled C after %d s, one worker per engine, "
@@ -508,13 +518,10 @@ def main():
                     w = os.path.join(rd, e.replace("+", "_"))
                     if not os.path.isdir(w):
                         continue
-                    files = raw_inputs(e, w, b)
-                    edges, total = c_edges(b, files)
-                    row[e] = {"edges": edges, "total": total,
-                              "inputs": len(files), "first_fail": None,
-                              "restarts": None}
+                    row[e] = engine_row(e, w, b)
                     log("  %s %s %-10s %6d C edges of %d" % (
-                        name, os.path.basename(rd), e, edges, total))
+                        name, os.path.basename(rd), e, row[e]["edges"],
+                        row[e]["total"]))
                 results[name].append(row)
         if a.json:
             with open(a.json, "w") as f:
@@ -549,16 +556,12 @@ def main():
             st = run_round(name, b, engines, a.seconds, rnd)
             row = {}
             for e in engines:
-                files = raw_inputs(e, st[e]["work"], b)
-                edges, total = c_edges(b, files)
-                row[e] = {"edges": edges, "total": total,
-                          "inputs": len(files),
-                          "first_fail": st[e]["first_fail"],
-                          "restarts": st[e]["restarts"]}
+                r = row[e] = engine_row(e, st[e]["work"], b,
+                                        st[e]["first_fail"], st[e]["restarts"])
                 log("  round %d %-10s %6d C edges of %d (%d inputs)%s" % (
-                    rnd, e, edges, total, len(files),
-                    "" if st[e]["first_fail"] is None else
-                    ", first failure at %.0f s" % st[e]["first_fail"]))
+                    rnd, e, r["edges"], r["total"], r["inputs"],
+                    "" if r["first_fail"] is None else
+                    ", first failure at %.0f s" % r["first_fail"]))
             results[name].append(row)
             if a.json:
                 with open(a.json, "w") as f:
