@@ -166,14 +166,6 @@ typedef struct image {
   size_t n;
 } image;
 
-/* The value of function symbol name, 0 when absent (or stripped). */
-static uint64_t find_func(const cgofuzz_obj *o, const char *name) {
-  for (size_t i = 0; i < o->nsym; i++)
-    if (o->sym[i].kind == CGOFUZZ_SYM_FUNC && !strcmp(o->sym[i].name, name))
-      return o->sym[i].value;
-  return 0;
-}
-
 static uint64_t rd64(const uint8_t *p) {
   uint64_t v;
   memcpy(&v, p, 8);
@@ -361,7 +353,7 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
   }
   uint64_t hook_at[N_HOOKS] = {0}, stub_at[N_HOOKS] = {0};
   for (size_t i = 0; i < N_HOOKS; i++) {
-    uint64_t a = find_func(&obj, hooks[i].name);
+    uint64_t a = cgofuzz_obj_sym_value(&obj, hooks[i].name, CGOFUZZ_SYM_FUNC);
     if (!a)
       a = find_pcln(&obj, hooks[i].name);
     uint64_t off = a ? text_offset(ph, nph, a) : 0;

@@ -45,22 +45,14 @@ size_t cgofuzz_cov_counters_size(const char *binary) {
   return n;
 }
 
-/* A symbol's value, or 0 when o has none of that name. */
-static uint64_t sym_value(const cgofuzz_obj *o, const char *name) {
-  for (size_t i = 0; i < o->nsym; i++)
-    if (strcmp(o->sym[i].name, name) == 0)
-      return o->sym[i].value;
-  return 0;
-}
-
 size_t cgofuzz_cov_cgo_from(const char *binary, size_t mask_len) {
   cgofuzz_obj o;
   if (cgofuzz_obj_open(&o, binary, true, NULL) != 0)
     return SIZE_MAX;
-  uint64_t tag = sym_value(&o, "cgofuzz_cgo_in_go_range"),
-           go = sym_value(&o, "internal/fuzz._counters"),
-           from = sym_value(&o, "__start___sancov_cntrs"),
-           end = sym_value(&o, "internal/fuzz._ecounters");
+  uint64_t tag = cgofuzz_obj_sym_value(&o, "cgofuzz_cgo_in_go_range", -1),
+           go = cgofuzz_obj_sym_value(&o, "internal/fuzz._counters", -1),
+           from = cgofuzz_obj_sym_value(&o, "__start___sancov_cntrs", -1),
+           end = cgofuzz_obj_sym_value(&o, "internal/fuzz._ecounters", -1);
   cgofuzz_obj_close(&o);
   if (!tag || !go || from <= go || end <= from || end - go != mask_len)
     return SIZE_MAX;

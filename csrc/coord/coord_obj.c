@@ -432,6 +432,14 @@ const char *cgofuzz_obj_arch_name(const cgofuzz_obj *o) {
                                          : "other";
 }
 
+uint64_t cgofuzz_obj_sym_value(const cgofuzz_obj *o, const char *name,
+                               int kind) {
+  for (size_t i = 0; i < o->nsym; i++)
+    if ((kind < 0 || o->sym[i].kind == kind) && !strcmp(o->sym[i].name, name))
+      return o->sym[i].value;
+  return 0;
+}
+
 const char *cgofuzz_obj_func_at(const cgofuzz_obj *o, uint64_t addr,
                                 uint64_t *off) {
   for (size_t i = 0; i < o->nsym; i++) {

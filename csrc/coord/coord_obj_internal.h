@@ -82,6 +82,10 @@ const uint8_t *cgofuzz_obj_data_at(const cgofuzz_obj *o, uint64_t va,
                                    uint64_t n);
 
 /* "ELF" or "Mach-O", and "amd64", "arm64" or "other": for messages. */
+/* The value of the symbol called name, of that kind (CGOFUZZ_SYM_*, or -1
+ * for any), 0 when o has none (a stripped file). */
+uint64_t cgofuzz_obj_sym_value(const cgofuzz_obj *o, const char *name,
+                               int kind);
 /* The function symbol whose [value, value+size) holds addr, and addr's
  * offset in it; NULL when none does (a stripped file, a position-
  * independent one whose run-time addresses differ). */
