@@ -15,9 +15,17 @@ what it is worth depends on what one C call costs:
   big     tests/cgo's generated package, FuzzBigRun: a cheap C call
           through a table, about 127,000 C counters;
   sqlite  mattn/go-sqlite3 (bench/cgo_bench.py's build): db.Exec of one
-          statement on a new in-memory database, 50,000 C counters.
+          statement on a new in-memory database, 50,000 C counters;
+  zstd, webp, lz4  the other modules of bench/cgo_bench.py, their builds
+          (zstd: decompress one frame, 31,300 counters).
 
-Minimization is capped at one exec (-test.fuzzminimizetime=1x), so the
+The cgo-cc build is also run by cgofuzz (`cgofuzz fuzz`, one worker)
+three ways: as before its workers ran a copy of the binary whose coverage
+snapshot goes eight counters at a time and before they ran with
+GOMAXPROCS=1 (CGOFUZZ_GO_SNAPSHOT=go, GOMAXPROCS=the cores); with the
+snapshot only; and as it runs now. The last column is what the two save.
+
+Minimization is capped at one exec (-fuzzminimizetime=1x), so the
 build that finds more new inputs does not pay for minimizing them.
 
 Usage: bench/cgo_cost.py [--runs 3] [--execs 100000] [--targets a,b]
@@ -68,25 +76,50 @@ def targets(work, which):
             build(d, os.path.join(work, "big-%s.test" % kind), cc)
         out["big"] = ("FuzzBigRun", os.path.join(work, "big-plain.test"),
                       os.path.join(work, "big-cgocc.test"))
-    if "sqlite" in which:
-        c = os.path.join(HERE, ".cache", "cgo", "sqlite")
+    for mod in ("sqlite", "zstd", "webp", "lz4"):
+        if mod not in which:
+            continue
+        c = os.path.join(HERE, ".cache", "cgo", mod)
         if not os.path.exists(os.path.join(c, "cgocc.test")):
-            sys.exit("run bench/cgo_bench.py --modules sqlite first (it "
-                     "builds %s)" % c)
-        out["sqlite"] = ("FuzzModule", os.path.join(c, "go.test"),
-                         os.path.join(c, "cgocc.test"))
+            sys.exit("run bench/cgo_bench.py --modules %s first (it "
+                     "builds %s)" % (mod, c))
+        out[mod] = ("FuzzModule", os.path.join(c, "go.test"),
+                    os.path.join(c, "cgocc.test"))
     return out
 
 
-def run_once(binary, target, execs, work):
+CGOFUZZ = os.path.join(ROOT, "build", "bin", "cgofuzz")
+NCPU = str(os.cpu_count() or 1)
+# column -> (which build, engine, extra environment). cgofuzz's workers
+# run with GOMAXPROCS=1 unless it is set: setting it to the cores is the
+# behaviour before that default.
+KINDS = {
+    "plain": ("plain", "go", {}),
+    "cgocc": ("cgocc", "go", {}),
+    "cgofuzz-before": ("cgocc", "cgofuzz", {"CGOFUZZ_GO_SNAPSHOT": "go",
+                                            "GOMAXPROCS": NCPU}),
+    "cgofuzz-snapshot": ("cgocc", "cgofuzz", {"GOMAXPROCS": NCPU}),
+    "cgofuzz": ("cgocc", "cgofuzz", {}),
+}
+
+
+def run_once(binary, target, execs, work, engine="go", env=None):
     d = tempfile.mkdtemp(dir=work)
+    if engine == "go":
+        cmd = [binary, "-test.run=^%s$" % target, "-test.fuzz=^%s$" % target,
+               "-test.fuzztime=%dx" % execs, "-test.fuzzminimizetime=1x",
+               "-test.parallel=1",
+               "-test.fuzzcachedir=" + os.path.join(d, "cache")]
+    else:
+        # -fuzzcontinue: cgofuzz opens the gate (a planted failure), and
+        # goes on to the same number of execs.
+        cmd = [CGOFUZZ, "fuzz", "-run=^%s$" % target, "-fuzz=^%s$" % target,
+               "-fuzztime=%dx" % execs, "-fuzzminimizetime=1x", "-parallel=1",
+               "-fuzzcontinue",
+               "-fuzzcachedir=" + os.path.join(d, "cache"), binary]
     t0 = time.monotonic()
-    r = subprocess.run([binary, "-test.run=^%s$" % target,
-                        "-test.fuzz=^%s$" % target,
-                        "-test.fuzztime=%dx" % execs,
-                        "-test.fuzzminimizetime=1x", "-test.parallel=1",
-                        "-test.fuzzcachedir=" + os.path.join(d, "cache")],
-                       cwd=d, capture_output=True, text=True)
+    r = subprocess.run(cmd, cwd=d, capture_output=True, text=True,
+                       env=dict(os.environ, **(env or {})))
     dt = time.monotonic() - t0
     shutil.rmtree(d, ignore_errors=True)
     return dt, r.returncode
@@ -96,29 +129,39 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--execs", type=int, default=100000)
-    ap.add_argument("--sqlite-execs", type=int, default=10000)
+    ap.add_argument("--module-execs", type=int, default=10000,
+                    help="execs per run on the cgo_bench modules")
     ap.add_argument("--targets", default="gate,big,sqlite")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="cgo_cost-")
     try:
         ts = targets(work, a.targets.split(","))
-        print("| target | execs | plain clang, us/exec | cgofuzz-cgo-cc, us/exec "
-              "| ratio |")
-        print("|---|---|---|---|---|")
+        print("| target | execs | go test -fuzz, plain clang | go test -fuzz, "
+              "cgo-cc | cgofuzz, cgo-cc, Go's snapshot loop, GOMAXPROCS=%s | "
+              "cgofuzz, word-at-a-time snapshot, GOMAXPROCS=%s | cgofuzz "
+              "(snapshot, GOMAXPROCS=1) | cgo-cc / plain (go) | before / "
+              "after (cgofuzz) |" % (NCPU, NCPU))
+        print("|---|---|---|---|---|---|---|---|---|")
         for name, (target, plain, cgocc) in ts.items():
-            n = a.sqlite_execs if name == "sqlite" else a.execs
-            times = {"plain": [], "cgocc": []}
+            n = a.execs if name in ("gate", "big") else a.module_execs
+            times = {k: [] for k in KINDS}
             for i in range(a.runs):
-                order = ("plain", "cgocc") if i % 2 == 0 else ("cgocc", "plain")
+                order = list(KINDS) if i % 2 == 0 else list(KINDS)[::-1]
                 for kind in order:
-                    dt, rc = run_once(plain if kind == "plain" else cgocc,
-                                      target, n, work)
+                    build_, engine, env = KINDS[kind]
+                    dt, rc = run_once(plain if build_ == "plain" else cgocc,
+                                      target, n, work, engine, env)
+                    if rc != 0 and not (engine == "cgofuzz" and rc == 1):
+                        sys.exit("%s %s: exit %d" % (name, kind, rc))
                     times[kind].append(dt / n * 1e6)
-            p = statistics.median(times["plain"])
-            c = statistics.median(times["cgocc"])
-            print("| %s | %d x %d | %.1f (%s) | %.1f (%s) | %.2fx |" % (
-                name, a.runs, n, p, ", ".join("%.1f" % t for t in times["plain"]),
-                c, ", ".join("%.1f" % t for t in times["cgocc"]), c / p))
+            med = {k: statistics.median(v) for k, v in times.items()}
+            cell = lambda k: "%.1f us/exec (%s)" % (
+                med[k], ", ".join("%.1f" % t for t in times[k]))
+            print("| %s | %d x %d | %s | %s | %s | %s | %s | %.2fx | %.2fx |" % (
+                name, a.runs, n, cell("plain"), cell("cgocc"),
+                cell("cgofuzz-before"), cell("cgofuzz-snapshot"),
+                cell("cgofuzz"), med["cgocc"] / med["plain"],
+                med["cgofuzz-before"] / med["cgofuzz"]))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -80,8 +80,7 @@ typedef struct chain {
 } chain;
 
 struct cgofuzz_cmp {
-  char *dir, *bin; /* bin: the copy's path (dir: its directory, or NULL) */
-  int mfd;         /* the copy's memfd, -1: none */
+  cgofuzz_coord_copy copy; /* the traced copy */
   cgofuzz_worker w;
   bool up;
   bool starting;   /* started, its ping answer not read yet */
@@ -201,7 +200,7 @@ static void stop_worker(cmp *m) {
 static int start_worker(coord *c, cmp *m) {
   cgofuzz_err err = {0};
   m->w.keep_stderr = false;
-  if (cgofuzz_worker_start(&m->w, m->bin, c->wargv, c->wenv, NULL, -1, -1,
+  if (cgofuzz_worker_start(&m->w, m->copy.path, c->wargv, c->wenv, NULL, -1, -1,
                            &err) != 0)
     return -1;
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
@@ -528,45 +527,21 @@ void cgofuzz_cmp_start(coord *c) {
     return; /* off, or not a Go binary built with -fuzz */
   cmp *m = calloc(1, sizeof *m);
   cgofuzz_err err = {0};
-  cgofuzz_buf p = {0}, out = {0};
+  cgofuzz_buf out = {0};
   if (!m)
     goto off;
   m->w.mem.fd = -1;
-  m->mfd = -1;
+  m->copy.mfd = -1;
   m->blocking = cfg->fuzz_count > 0;
-  /* The copy lives in memory, executed through our descriptor's /proc
-   * path, so that nothing is left on disk even when we are SIGKILLed;
-   * where a memfd cannot be made, in a private temporary directory. */
-  char selfpath[64], pidpath[64];
-  m->mfd = cgofuzz_os_anon_file("cgofuzz-cmp");
-  if (m->mfd >= 0 &&
-      (cgofuzz_os_fd_path(0, m->mfd, selfpath, sizeof selfpath) != 0 ||
-       cgofuzz_os_fd_path(getpid(), m->mfd, pidpath, sizeof pidpath) != 0)) {
-    close(m->mfd); /* no path others can exec it by (Darwin) */
-    m->mfd = -1;
-  }
-  if (m->mfd >= 0) {
-    cgofuzz_buf_puts(&out, selfpath);
-    cgofuzz_buf_puts(&p, pidpath);
-  } else {
-    const char *tmp = getenv("TMPDIR");
-    cgofuzz_buf_printf(&p, "%s/cgofuzz-cmp-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!(m->dir = strdup(coord_cstr(&p))) || !mkdtemp(m->dir)) {
-      snprintf(err.msg, sizeof err.msg, "cannot make a temporary directory: %s",
-               strerror(errno));
-      goto off;
-    }
-    const char *base = strrchr(cfg->binary, '/');
-    p.len = 0;
-    cgofuzz_buf_printf(&p, "%s/%s", m->dir, base ? base + 1 : cfg->binary);
-    cgofuzz_buf_printf(&out, "%s", coord_cstr(&p));
-  }
-  m->bin = strdup(coord_cstr(&p));
+  if (cgofuzz_coord_copy_path(&m->copy, cfg->binary, "cgofuzz-cmp", &out,
+                              &err) != 0)
+    goto off;
   m->trace_off = (CGOFUZZ_SHM_HEADER_SIZE + CGOFUZZ_SHM_VALUE_CAP + 4095) &
                  ~(uint64_t)4095;
   cgofuzz_cmp_patched info;
-  if (!m->bin || cgofuzz_cmp_patch(cfg->binary, coord_cstr(&out), m->trace_off,
-                                   CMP_TRACE_SIZE, &info, &err) != 0)
+  if (cgofuzz_cmp_patch(cfg->binary, coord_cstr(&out), m->trace_off,
+                        CMP_TRACE_SIZE, CGOFUZZ_CMP_PATCH_HOOKS, &info,
+                        &err) != 0)
     goto off;
   m->trace_size = info.trace_size;
   if (cgofuzz_worker_init(
@@ -587,7 +562,6 @@ void cgofuzz_cmp_start(coord *c) {
             info.hooks, cfg->binary,
             info.strings ? "" : " (no string hooks before go1.19)",
             info.c_hooks ? ", and the cgo C code's compares" : "");
-  cgofuzz_buf_free(&p);
   cgofuzz_buf_free(&out);
   c->cmp = m;
   return;
@@ -597,7 +571,6 @@ off:
             "cgofuzz: no run-time comparison feedback for %s (%s); using the "
             "static dictionary only\n",
             cfg->binary, err.msg);
-  cgofuzz_buf_free(&p);
   cgofuzz_buf_free(&out);
   c->cmp = m;
   cgofuzz_cmp_stop(c);
@@ -618,10 +591,7 @@ void cgofuzz_cmp_stop(coord *c) {
   stop_worker(m);
   if (m->w.mem.fd >= 0 || m->w.mem.region)
     cgofuzz_worker_free(&m->w);
-  if (m->dir)
-    cgofuzz_dir_remove_all(m->dir);
-  if (m->mfd >= 0)
-    close(m->mfd);
+  cgofuzz_coord_copy_free(&m->copy);
   for (size_t i = 0; m->q && i < m->qn; i++)
     free(m->q[(m->qh + i) % CMP_QUEUE_MAX].data);
   for (size_t i = 0; i < m->nfresh; i++)
@@ -633,8 +603,6 @@ void cgofuzz_cmp_stop(coord *c) {
   free(m->q);
   free(m->tried);
   free(m->recs);
-  free(m->dir);
-  free(m->bin);
   cgofuzz_values_free(&m->vals);
   cgofuzz_buf_free(&m->enc);
   cgofuzz_buf_free(&m->next);

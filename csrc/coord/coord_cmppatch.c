@@ -1,6 +1,9 @@
 /*
- * coord_cmppatch.c: a copy of a Go test binary whose comparison hooks
- * record their operands (run-time comparison feedback, docs/comparisons.md).
+ * coord_cmppatch.c: copies of a Go test binary that cgofuzz runs instead
+ * of the binary itself: one whose comparison hooks record their operands
+ * (run-time comparison feedback, docs/comparisons.md), and one whose
+ * coverage snapshot goes eight counters at a time (the fuzzing workers',
+ * docs/cgo.md). coord_copy.c says where the copies live.
  *
  * A `go test -c -fuzz` binary is compiled with -d=libfuzzer: before every
  * integer comparison it calls runtime.libfuzzerTraceCmp1/2/4/8 (both
@@ -11,29 +14,35 @@
  * one RET at a 32-byte aligned address, followed by INT3 padding. Go's
  * register ABI passes (arg0, arg1, fakePC) in AX, BX, CX, and for the
  * string hooks (ptr0, len0, ptr1, len1, fakePC) in AX, BX, CX, DI, SI; it
- * has no callee-saved registers besides SP, R14 (g) and R15, and the hooks
- * are leaves, so a replacement body may clobber anything else and needs no
- * stack of its own.
+ * has no callee-saved registers besides SP, BP, R14 (g) and R15 (and X15,
+ * kept zero), and the hooks and SnapshotCoverage are leaves, so a
+ * replacement body may clobber anything else and needs no stack of its
+ * own.
  *
- * The copy (the user's binary is never written) differs in three places:
+ * A copy (the user's binary is never written) differs in these places:
  *  1. a new PT_LOAD segment, taking the PT_NOTE program header's place
  *     (the kernel ignores notes; the loader needs the PT_LOAD entries in
  *     ascending order, so the table is re-sorted), read-write-execute,
- *     holding the stubs below, followed by the trace area (zero-fill);
- *  2. the entry point: an entry stub maps the trace area of the file on
- *     fd 5 (the worker's shared memory, see coord_worker.h) at offset
- *     trace_off MAP_SHARED|MAP_FIXED over the zero-fill, then jumps to the
- *     original entry. Started any other way, the mapping fails and the
- *     zero-fill stays: the hooks then see "off" and return;
- *  3. each hook's RET becomes a JMP rel32 to its stub, which returns to the
- *     hook's caller.
- * A stub appends one record (CMP_REC_SIZE bytes, layout in
+ *     holding the stubs below, followed (hooks only) by the trace area
+ *     (zero-fill);
+ *  2. hooks only: the entry point: an entry stub maps the trace area of
+ *     the file on fd 5 (the worker's shared memory, see coord_worker.h) at
+ *     offset trace_off MAP_SHARED|MAP_FIXED over the zero-fill, then jumps
+ *     to the original entry. Started any other way, the mapping fails and
+ *     the zero-fill stays: the hooks then see "off" and return;
+ *  3. hooks only: each hook's RET becomes a JMP rel32 to its stub, which
+ *     returns to the hook's caller;
+ *  4. snapshot: the first instruction of each body of SnapshotCoverage
+ *     becomes a JMP rel32 to the snapshot stub, which returns to its
+ *     caller (the rest of the body is never run).
+ * A hook stub appends one record (CMP_REC_SIZE bytes, layout in
  * coord_internal.h) when the trace area's first byte is non-zero, taking
  * its index with LOCK XADD so concurrent goroutines never share a record;
  * indexes past the capacity are dropped. The hooks are found by the
  * symbol table (coord_obj.c), or when stripped by Go's own function table. Only
  * linux/amd64 non-PIE executables are patched; anything else gets an error
- * saying why, and the caller falls back to the static dictionary.
+ * saying why, and the caller falls back to the static dictionary (hooks)
+ * or to the binary itself (snapshot).
  */
 #include "elf64.h"
 #include <errno.h>
@@ -44,6 +53,7 @@
 
 #include "coord_internal.h"
 #include "coord_obj_internal.h"
+#include "coord_worker.h"
 #include "gohooks.h"
 
 #define PAGE 0x1000ull
@@ -79,24 +89,25 @@ static int emit(cgofuzz_buf *b, const uint8_t *code, size_t n) {
   return cgofuzz_buf_append(b, code, n);
 }
 
-/* mov r12,rdx; mmap(trace, size, RW, MAP_SHARED|MAP_FIXED, 5, off);
+/* mov r12,rdx; mmap(area, size, RW, MAP_SHARED|MAP_FIXED, fd, off);
  * mov rdx,r12; jmp entry. rdx (the dynamic loader's fini function) is the
  * only register the process entry receives besides rsp. */
-static int emit_entry(cgofuzz_buf *b, uint64_t at, uint32_t trace,
-                      uint32_t size, uint32_t off, uint64_t entry) {
+static int emit_entry(cgofuzz_buf *b, uint64_t at, uint32_t area, uint32_t size,
+                      uint32_t fd, uint32_t off, uint64_t entry) {
   uint8_t c[] = {0x49, 0x89, 0xd4,                   /* mov r12, rdx */
                  0xb8, 0x09, 0x00, 0x00, 0x00,       /* mov eax, 9 */
                  0xbf, 0,    0,    0,    0,          /* mov edi, trace */
                  0xbe, 0,    0,    0,    0,          /* mov esi, size */
                  0xba, 0x03, 0x00, 0x00, 0x00,       /* mov edx, 3 */
                  0x41, 0xba, 0x11, 0x00, 0x00, 0x00, /* mov r10d, 0x11 */
-                 0x41, 0xb8, 0x05, 0x00, 0x00, 0x00, /* mov r8d, 5 */
+                 0x41, 0xb8, 0,    0,    0,    0,    /* mov r8d, fd */
                  0x41, 0xb9, 0,    0,    0,    0,    /* mov r9d, off */
                  0x0f, 0x05,                         /* syscall */
                  0x4c, 0x89, 0xe2,                   /* mov rdx, r12 */
                  0xe9, 0,    0,    0,    0};         /* jmp entry */
-  put32(c + 9, trace);
+  put32(c + 9, area);
   put32(c + 14, size);
+  put32(c + 31, fd);
   put32(c + 37, off);
   put32(c + 47, (uint32_t)(entry - (at + sizeof c)));
   return emit(b, c, sizeof c);
@@ -156,6 +167,111 @@ static int emit_stub(cgofuzz_buf *b, uint32_t trace, uint32_t kind) {
   if (emit(b, h, sizeof h) != 0)
     return -1;
   return emit(b, tail, tail_len);
+}
+
+/* Go's SnapshotCoverage, eight counters at a time. Go's own loop rounds
+ * each counter down to a power of two into coverageSnapshot one byte at a
+ * time (with a bounds check or a table lookup per byte), and the worker
+ * then counts the snapshot's new bits one byte at a time
+ * (countNewCoverageBits, inlined into its loop): together about 4 ns a
+ * counter on every exec (docs/cgo.md). This stub skips zero words, which
+ * most are, and rounds the others with masked shifts that never carry
+ * across bytes (b |= b>>1, b>>2, b>>4 smears the top bit down; b - b>>1
+ * keeps it). It also sets the slice's length: to the end of the last
+ * non-zero word when the control byte is set (the coordinator sets it for
+ * fuzz calls only), so that the worker's count stops there, having no new
+ * bit to find past it; to the full length otherwise (minimization indexes
+ * the snapshot as far as its own mask goes). A snapshot so shortened
+ * reaches the coordinator as the coverage of an interesting input, which
+ * pads it with zeros (coord_resp.c).
+ * rsi = the counters, rdi = coverageSnapshot's data, rcx = its capacity,
+ * which must be the counter range's length n (else a header found wrongly:
+ * return without writing). Clobbers rax, rcx, rdx, rsi, rdi, r8-r11, which
+ * both Go's ABI and the C one let a callee clobber, and uses no stack. */
+static const uint8_t snapshot_code[] = {
+    0xbe, 0,    0,    0,    0,                   /* 00 mov esi, counters */
+    0x48, 0x8b, 0x3c, 0x25, 0,    0,    0,    0, /* 05 mov rdi, [hdr] */
+    0x48, 0x8b, 0x0c, 0x25, 0,    0,    0,    0, /* 0d mov rcx, [hdr+16] */
+    0x48, 0x81, 0xf9, 0,    0,    0,    0,       /* 15 cmp rcx, n */
+    0x0f, 0x85, 0xdb, 0x00, 0x00, 0x00,          /* 1c jne done */
+    0x48, 0xc7, 0x04, 0x25, 0,    0,    0,    0,    0,    0,
+    0,    0, /* 22 mov [hdr+8], 0 */
+    0x49, 0xb8, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, /* mov r8 */
+    0x49, 0xb9, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, /* mov r9 */
+    0x49, 0xba, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, /* mov r10 */
+    0x31, 0xd2,             /* 4c xor edx, edx */
+    0x48, 0x8d, 0x42, 0x08, /* 4e words: lea rax, [rdx+8] */
+    0x48, 0x39, 0xc8,       /* 52 cmp rax, rcx */
+    0x77, 0x51,             /* 55 ja bytes */
+    0x48, 0x8b, 0x04, 0x16, /* 57 mov rax, [rsi+rdx] */
+    0x48, 0x85, 0xc0,       /* 5b test rax, rax */
+    0x74, 0x3e,             /* 5e je store */
+    0x49, 0x89, 0xc3,       /* 60 mov r11, rax */
+    0x49, 0xd1, 0xeb,       /*    shr r11, 1 */
+    0x4d, 0x21, 0xc3,       /*    and r11, r8 */
+    0x4c, 0x09, 0xd8,       /*    or rax, r11 */
+    0x49, 0x89, 0xc3,       /*    mov r11, rax */
+    0x49, 0xc1, 0xeb, 0x02, /*    shr r11, 2 */
+    0x4d, 0x21, 0xcb,       /*    and r11, r9 */
+    0x4c, 0x09, 0xd8,       /*    or rax, r11 */
+    0x49, 0x89, 0xc3,       /*    mov r11, rax */
+    0x49, 0xc1, 0xeb, 0x04, /*    shr r11, 4 */
+    0x4d, 0x21, 0xd3,       /*    and r11, r10 */
+    0x4c, 0x09, 0xd8,       /*    or rax, r11 */
+    0x49, 0x89, 0xc3,       /*    mov r11, rax */
+    0x49, 0xd1, 0xeb,       /*    shr r11, 1 */
+    0x4d, 0x21, 0xc3,       /*    and r11, r8 */
+    0x4c, 0x29, 0xd8,       /*    sub rax, r11 */
+    0x4c, 0x8d, 0x5a, 0x08, /* 92 lea r11, [rdx+8] */
+    0x4c, 0x89, 0x1c, 0x25, 0,    0,    0,    0, /* 96 mov [hdr+8], r11 */
+    0x48, 0x89, 0x04, 0x17, /* 9e store: mov [rdi+rdx], rax */
+    0x48, 0x83, 0xc2, 0x08, /* a2 add rdx, 8 */
+    0xeb, 0xa6,             /* a6 jmp words */
+    0x48, 0x39, 0xca,       /* a8 bytes: cmp rdx, rcx */
+    0x73, 0x3e,             /* ab jae length */
+    0x0f, 0xb6, 0x04, 0x16, /* ad movzx eax, byte [rsi+rdx] */
+    0x41, 0x89, 0xc3,       /* b1 mov r11d, eax */
+    0x41, 0xd1, 0xeb,       /*    shr r11d, 1 */
+    0x44, 0x09, 0xd8,       /*    or eax, r11d */
+    0x41, 0x89, 0xc3,       /*    mov r11d, eax */
+    0x41, 0xc1, 0xeb, 0x02, /*    shr r11d, 2 */
+    0x44, 0x09, 0xd8,       /*    or eax, r11d */
+    0x41, 0x89, 0xc3,       /*    mov r11d, eax */
+    0x41, 0xc1, 0xeb, 0x04, /*    shr r11d, 4 */
+    0x44, 0x09, 0xd8,       /*    or eax, r11d */
+    0x41, 0x89, 0xc3,       /*    mov r11d, eax */
+    0x41, 0xd1, 0xeb,       /*    shr r11d, 1 */
+    0x44, 0x29, 0xd8,       /*    sub eax, r11d */
+    0x88, 0x04, 0x17,       /* d7 mov [rdi+rdx], al */
+    0x48, 0xff, 0xc2,       /* da inc rdx */
+    0x85, 0xc0,             /* dd test eax, eax */
+    0x74, 0xc7,             /* df je bytes */
+    0x48, 0x89, 0x14, 0x25, 0,    0,    0,    0,    /* e1 mov [hdr+8], rdx */
+    0xeb, 0xbd,                                     /* e9 jmp bytes */
+    0x80, 0x3c, 0x25, 0,    0,    0,    0,    0x00, /* eb length: cmp byte
+                                                       [ctl], 0 */
+    0x75, 0x08,                                     /* f3 jne done */
+    0x48, 0x89, 0x0c, 0x25, 0,    0,    0,    0,    /* f5 mov [hdr+8], rcx */
+    0xc3,                                           /* fd done: ret */
+};
+_Static_assert(sizeof snapshot_code == 0xfe, "the jumps above count on it");
+
+int cgofuzz_cmp_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
+                              uint32_t header, uint32_t ctl) {
+  uint8_t c[sizeof snapshot_code];
+  if (n > INT32_MAX || header > INT32_MAX - 16 || ctl > INT32_MAX)
+    return -1; /* imm32 and disp32 sign-extend */
+  memcpy(c, snapshot_code, sizeof c);
+  put32(c + 0x01, counters);
+  put32(c + 0x09, header);
+  put32(c + 0x11, header + 16);
+  put32(c + 0x18, n);
+  put32(c + 0x26, header + 8);
+  put32(c + 0x9a, header + 8);
+  put32(c + 0xe5, header + 8);
+  put32(c + 0xee, ctl);
+  put32(c + 0xf9, header + 8);
+  return emit(b, c, sizeof c);
 }
 
 _Static_assert(CGOFUZZ_GOHOOK_STRCMP == 8 && CGOFUZZ_GOHOOK_N == 9,
@@ -290,9 +406,167 @@ static bool fill_c_table(image *im, const Elf64_Phdr *ph, size_t nph,
   return false;
 }
 
+/* The functions whose bodies are Go's SnapshotCoverage: the method the
+ * testing package calls through its testDeps interface and the pointer
+ * wrapper the interface's table may hold instead (go1.18 copies the whole
+ * loop into both). internal/fuzz.SnapshotCoverage itself is inlined into
+ * them and dropped by the linker. */
+static const char *const snapshot_funcs[] = {
+    "testing/internal/testdeps.TestDeps.SnapshotCoverage",
+    "testing/internal/testdeps.(*TestDeps).SnapshotCoverage",
+};
+#define N_SNAPSHOT_FUNCS (sizeof snapshot_funcs / sizeof snapshot_funcs[0])
+
+static bool in_writable(const Elf64_Phdr *ph, size_t n, uint64_t a,
+                        uint64_t len) {
+  for (size_t i = 0; i < n; i++)
+    if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_W) &&
+        a >= ph[i].p_vaddr && a + len <= ph[i].p_vaddr + ph[i].p_memsz)
+      return true;
+  return false;
+}
+
+/* coverageSnapshot's slice header as the body of function fn (at file
+ * offset off) addresses it, for a binary without symbols: Go's loop loads
+ * the slice's data pointer and length from the global, two RIP-relative
+ * MOVs (REX.W 8B, ModRM mod 00 r/m 101) of addresses A and A+8, with A
+ * 8-aligned in a writable segment. The body ends at the INT3 padding Go
+ * puts between functions. 0 unless exactly one such A. */
+static uint64_t snapshot_header(const image *im, const Elf64_Phdr *ph,
+                                size_t nph, uint64_t fn, uint64_t off) {
+  enum { MAX_BODY = 1024, MAX_LOADS = 32 };
+  uint64_t load[MAX_LOADS], found = 0;
+  size_t nload = 0, end = off + MAX_BODY < im->n ? off + MAX_BODY : im->n;
+  for (size_t i = off; i + 7 <= end && nload < MAX_LOADS; i++) {
+    const uint8_t *p = im->p + i;
+    if (p[0] == 0xcc && p[1] == 0xcc)
+      break;
+    if ((p[0] == 0x48 || p[0] == 0x4c) && p[1] == 0x8b && (p[2] & 0xc7) == 0x05)
+      load[nload++] =
+          fn + (i - off) + 7 + (uint64_t)(int64_t)(int32_t)rd32(p + 3);
+  }
+  for (size_t i = 0; i < nload; i++)
+    for (size_t j = 0; j < nload; j++) {
+      uint64_t a = load[i];
+      if (load[j] != a + 8 || (a & 7) || !in_writable(ph, nph, a, 24))
+        continue;
+      if (found && found != a)
+        return 0;
+      found = a;
+    }
+  return found;
+}
+
+/* Sends the SnapshotCoverage bodies to a stub (snapshot_code), and the
+ * entry point to a stub that maps the worker's control page (fd
+ * CGOFUZZ_CTL_FD, coord_worker.h) at seg + PAGE: both appended to code,
+ * which starts the segment at seg. Started without that descriptor, the
+ * page stays zero-fill and the snapshot keeps its full length. A body is
+ * left alone unless its slice header, found by snapshot_header, agrees
+ * with the symbol table where there is one. The number of bodies
+ * redirected; 0 leaves the image and code as they were. */
+static size_t patch_snapshot(image *im, const cgofuzz_obj *obj,
+                             const Elf64_Phdr *ph, size_t nph,
+                             cgofuzz_buf *code, uint64_t seg) {
+  Elf64_Ehdr *eh = (Elf64_Ehdr *)im->p;
+  const cgofuzz_obj_sect *cnt = cgofuzz_cov_go_section(obj);
+  uint64_t sym_hdr =
+      cgofuzz_obj_sym_value(obj, "internal/fuzz.coverageSnapshot", -1);
+  uint64_t sym_cnt = cgofuzz_obj_sym_value(obj, "internal/fuzz._counters", -1);
+  if (!cnt || !cnt->size || cnt->addr + cnt->size > MAX_ADDR ||
+      (sym_cnt && sym_cnt != cnt->addr) || code->len != 0)
+    return 0;
+  uint64_t fn[N_SNAPSHOT_FUNCS], hdr = 0;
+  size_t nfn = 0;
+  for (size_t i = 0; i < N_SNAPSHOT_FUNCS; i++) {
+    uint64_t a =
+        cgofuzz_obj_sym_value(obj, snapshot_funcs[i], CGOFUZZ_SYM_FUNC);
+    if (!a)
+      a = find_pcln(obj, snapshot_funcs[i]);
+    uint64_t off = a ? text_offset(ph, nph, a) : 0;
+    uint64_t h = off ? snapshot_header(im, ph, nph, a, off) : 0;
+    if (!h || (sym_hdr && h != sym_hdr) || (hdr && h != hdr))
+      continue;
+    hdr = h;
+    fn[nfn++] = a;
+  }
+  uint64_t ctl = seg + PAGE;
+  if (!nfn || emit_entry(code, seg, (uint32_t)ctl, (uint32_t)PAGE,
+                         CGOFUZZ_CTL_FD, 0, eh->e_entry) != 0) {
+    code->len = 0;
+    return 0;
+  }
+  uint64_t at = seg + code->len;
+  if (cgofuzz_cmp_snapshot_stub(code, (uint32_t)cnt->addr, (uint32_t)cnt->size,
+                                (uint32_t)hdr, (uint32_t)ctl) != 0) {
+    code->len = 0;
+    return 0;
+  }
+  for (size_t i = 0; i < nfn; i++) {
+    uint8_t *p = im->p + text_offset(ph, nph, fn[i]);
+    p[0] = 0xe9;
+    put32(p + 1, (uint32_t)(at - (fn[i] + 5)));
+  }
+  eh->e_entry = seg;
+  return nfn;
+}
+
+/* The comparison hooks: each hook's RET becomes a jump to its stub, and
+ * the entry point the stub that maps the trace area (at seg + PAGE, tsize
+ * bytes, from trace_off of fd 5). The stubs are appended to code, which
+ * starts the segment at seg. */
+static int patch_hooks(image *im, const cgofuzz_obj *obj, Elf64_Phdr *ph,
+                       size_t nph, cgofuzz_buf *code, uint64_t seg,
+                       uint64_t trace_off, uint64_t tsize,
+                       cgofuzz_cmp_patched *info, cgofuzz_err *err) {
+  Elf64_Ehdr *eh = (Elf64_Ehdr *)im->p;
+  uint64_t trace = seg + PAGE;
+  uint64_t hook_at[N_HOOKS] = {0}, stub_at[N_HOOKS] = {0};
+  for (size_t i = 0; i < N_HOOKS; i++) {
+    uint64_t a = cgofuzz_obj_sym_value(obj, hooks[i].name, CGOFUZZ_SYM_FUNC);
+    if (!a)
+      a = find_pcln(obj, hooks[i].name);
+    uint64_t off = a ? text_offset(ph, nph, a) : 0;
+    if (!off) {
+      if (hooks[i].required)
+        return cgofuzz_errf(err, 0, "no %s (not built with -fuzz?)",
+                            hooks[i].name);
+      continue;
+    }
+    /* RET then at least four INT3: an empty body and its padding. */
+    const uint8_t *p = im->p + off;
+    if (p[0] != 0xc3 || p[1] != 0xcc || p[2] != 0xcc || p[3] != 0xcc ||
+        p[4] != 0xcc)
+      return cgofuzz_errf(err, 0, "%s is not an empty function", hooks[i].name);
+    hook_at[i] = a;
+  }
+  if (emit_entry(code, seg, (uint32_t)trace, (uint32_t)tsize, CGOFUZZ_SHM_FD,
+                 (uint32_t)trace_off, eh->e_entry) != 0)
+    return cgofuzz_errf(err, 0, "out of memory");
+  for (size_t i = 0; i < N_HOOKS; i++) {
+    if (!hook_at[i])
+      continue;
+    stub_at[i] = seg + code->len;
+    if (emit_stub(code, (uint32_t)trace, hooks[i].kind) != 0)
+      return cgofuzz_errf(err, 0, "out of memory");
+  }
+  for (size_t i = 0; i < N_HOOKS; i++) {
+    if (!hook_at[i])
+      continue;
+    uint8_t *p = im->p + text_offset(ph, nph, hook_at[i]);
+    p[0] = 0xe9;
+    put32(p + 1, (uint32_t)(stub_at[i] - (hook_at[i] + 5)));
+    info->hooks++;
+    info->strings |= (hooks[i].kind & (CMP_K_STR | CMP_K_FOLD)) != 0;
+  }
+  info->c_hooks = fill_c_table(im, ph, nph, hook_at);
+  eh->e_entry = seg;
+  return 0;
+}
+
 int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
-                      size_t trace_size, cgofuzz_cmp_patched *info,
-                      cgofuzz_err *err) {
+                      size_t trace_size, unsigned flags,
+                      cgofuzz_cmp_patched *info, cgofuzz_err *err) {
   image im = {0};
   cgofuzz_obj obj = {0}; /* the binary: its symbols, and im's bytes */
   cgofuzz_buf code = {0};
@@ -345,59 +619,32 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
    * the binary maps (and a gap for the heap's brk start). */
   uint64_t seg = ((end + 0xfffffull) & ~0xfffffull) + 0x100000ull;
   uint64_t trace = seg + PAGE;
-  uint64_t tsize = (trace_size + PAGE - 1) & ~(PAGE - 1);
+  if ((flags & CGOFUZZ_CMP_PATCH_HOOKS) &&
+      (flags & CGOFUZZ_CMP_PATCH_SNAPSHOT)) {
+    cgofuzz_errf(err, 0, "the hooks and the snapshot are patched apart");
+    goto done;
+  }
+  /* The page after the stubs: the control page (snapshot), or the start
+   * of the trace area (hooks). */
+  uint64_t tsize = flags & CGOFUZZ_CMP_PATCH_HOOKS
+                       ? (trace_size + PAGE - 1) & ~(PAGE - 1)
+                       : PAGE;
   if (trace + tsize > MAX_ADDR || trace_off > 0xffffffffull ||
       (trace_off & (PAGE - 1))) {
     cgofuzz_errf(err, 0, "its address space leaves no room below 2 GiB");
     goto done;
   }
-  uint64_t hook_at[N_HOOKS] = {0}, stub_at[N_HOOKS] = {0};
-  for (size_t i = 0; i < N_HOOKS; i++) {
-    uint64_t a = cgofuzz_obj_sym_value(&obj, hooks[i].name, CGOFUZZ_SYM_FUNC);
-    if (!a)
-      a = find_pcln(&obj, hooks[i].name);
-    uint64_t off = a ? text_offset(ph, nph, a) : 0;
-    if (!off) {
-      if (hooks[i].required) {
-        cgofuzz_errf(err, 0, "no %s (not built with -fuzz?)", hooks[i].name);
-        goto done;
-      }
-      continue;
-    }
-    /* RET then at least four INT3: an empty body and its padding. */
-    const uint8_t *p = im.p + off;
-    if (p[0] != 0xc3 || p[1] != 0xcc || p[2] != 0xcc || p[3] != 0xcc ||
-        p[4] != 0xcc) {
-      cgofuzz_errf(err, 0, "%s is not an empty function", hooks[i].name);
-      goto done;
-    }
-    hook_at[i] = a;
-  }
   uint64_t foff = ((uint64_t)im.n + PAGE - 1) & ~(PAGE - 1);
-  if (emit_entry(&code, seg, (uint32_t)trace, (uint32_t)tsize,
-                 (uint32_t)trace_off, eh->e_entry) != 0)
-    goto oom;
-  for (size_t i = 0; i < N_HOOKS; i++) {
-    if (!hook_at[i])
-      continue;
-    stub_at[i] = seg + code.len;
-    if (emit_stub(&code, (uint32_t)trace, hooks[i].kind) != 0)
-      goto oom;
-  }
+  if ((flags & CGOFUZZ_CMP_PATCH_HOOKS) &&
+      patch_hooks(&im, &obj, ph, nph, &code, seg, trace_off, tsize, info,
+                  err) != 0)
+    goto done;
+  if (flags & CGOFUZZ_CMP_PATCH_SNAPSHOT)
+    info->snapshots = patch_snapshot(&im, &obj, ph, nph, &code, seg);
   if (code.len > PAGE) {
     cgofuzz_errf(err, 0, "stubs too large");
     goto done;
   }
-  for (size_t i = 0; i < N_HOOKS; i++) {
-    if (!hook_at[i])
-      continue;
-    uint8_t *p = im.p + text_offset(ph, nph, hook_at[i]);
-    p[0] = 0xe9;
-    put32(p + 1, (uint32_t)(stub_at[i] - (hook_at[i] + 5)));
-    info->hooks++;
-    info->strings |= (hooks[i].kind & (CMP_K_STR | CMP_K_FOLD)) != 0;
-  }
-  info->c_hooks = fill_c_table(&im, ph, nph, hook_at);
   Elf64_Phdr load = {.p_type = PT_LOAD,
                      .p_flags = PF_R | PF_W | PF_X,
                      .p_offset = foff,
@@ -413,9 +660,10 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
   memmove(&ph[last_load + 2], &ph[last_load + 1],
           (nph - 1 - (last_load + 1)) * sizeof *ph);
   ph[last_load + 1] = load;
-  eh->e_entry = seg;
-  info->trace_addr = trace;
-  info->trace_size = tsize;
+  if (flags & CGOFUZZ_CMP_PATCH_HOOKS) {
+    info->trace_addr = trace;
+    info->trace_size = tsize;
+  }
 
   f = fopen(out, "wb");
   static const uint8_t zero[PAGE];
@@ -427,9 +675,6 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
     goto done;
   }
   rc = 0;
-  goto done;
-oom:
-  cgofuzz_errf(err, 0, "out of memory");
 done:
   if (f && fclose(f) != 0 && rc == 0)
     rc = cgofuzz_errf(err, 0, "cannot write %s: %s", out, strerror(errno));

@@ -31,15 +31,20 @@ size_t cgofuzz_cov_section_size(const char *binary, const char *section) {
  * (go1.18), __sancov_cntrs (go1.19) and .go.fuzzcntrs (go1.20 on). The
  * go1.19 name is also the one clang gives a C target's counters, so it
  * counts as Go's only in a binary with Go's build info. */
+const cgofuzz_obj_sect *cgofuzz_cov_go_section(const cgofuzz_obj *o) {
+  const cgofuzz_obj_sect *s = cgofuzz_obj_section(o, ".go.fuzzcntrs");
+  if (!s)
+    s = cgofuzz_obj_section(o, "__libfuzzer_extra_counters");
+  if (!s && cgofuzz_obj_section(o, ".go.buildinfo"))
+    s = cgofuzz_obj_section(o, "__sancov_cntrs");
+  return s;
+}
+
 size_t cgofuzz_cov_counters_size(const char *binary) {
   cgofuzz_obj o;
   if (cgofuzz_obj_open(&o, binary, false, NULL) != 0)
     return 0;
-  const cgofuzz_obj_sect *s = cgofuzz_obj_section(&o, ".go.fuzzcntrs");
-  if (!s)
-    s = cgofuzz_obj_section(&o, "__libfuzzer_extra_counters");
-  if (!s && cgofuzz_obj_section(&o, ".go.buildinfo"))
-    s = cgofuzz_obj_section(&o, "__sancov_cntrs");
+  const cgofuzz_obj_sect *s = cgofuzz_cov_go_section(&o);
   size_t n = s ? (size_t)s->size : 0;
   cgofuzz_obj_close(&o);
   return n;

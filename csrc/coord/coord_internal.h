@@ -126,6 +126,13 @@ static inline char *coord_cstr(cgofuzz_buf *b) {
  * counters): the length of every CoverageData. 0 when the binary is not
  * instrumented or not ELF. */
 size_t cgofuzz_cov_counters_size(const char *binary);
+/* Go's counter section of an open binary, whichever name its release gives
+ * it (.go.fuzzcntrs, __libfuzzer_extra_counters, or go1.19's
+ * __sancov_cntrs when the binary has Go build info); NULL when none. */
+struct cgofuzz_obj;
+struct cgofuzz_obj_sect;
+const struct cgofuzz_obj_sect *
+cgofuzz_cov_go_section(const struct cgofuzz_obj *o);
 /* Where a cgo package's C counters start inside Go's counter range, as an
  * index of the mask: a binary linked by `cgofuzz cgo-cc` defines
  * cgofuzz_cgo_in_go_range, and its C counters run from
@@ -413,14 +420,29 @@ typedef struct cgofuzz_cmp_patched {
   bool strings;        /* the string hooks were among them */
   bool c_hooks;        /* the binary's cgo C code reports its compares
                           too (libcgofuzz_cgo.a's table, core/gohooks.h) */
+  size_t snapshots;    /* SnapshotCoverage bodies sent to the word-at-a-
+                          time stub (0: Go's own loop runs) */
 } cgofuzz_cmp_patched;
 
-/* Writes to out a copy of binary whose comparison hooks record into the
- * trace area of the file on fd 5 at trace_off (page-aligned), trace_size
- * bytes. -1 with err saying why the binary cannot be patched. */
+/* What cgofuzz_cmp_patch patches: the comparison hooks (and the entry
+ * that maps their trace area), Go's coverage snapshot. */
+enum { CGOFUZZ_CMP_PATCH_HOOKS = 1, CGOFUZZ_CMP_PATCH_SNAPSHOT = 2 };
+
+/* Writes to out a copy of binary; with CGOFUZZ_CMP_PATCH_HOOKS, one whose
+ * comparison hooks record into the trace area of the file on fd 5 at
+ * trace_off (page-aligned), trace_size bytes; with
+ * CGOFUZZ_CMP_PATCH_SNAPSHOT, one whose coverage snapshot runs eight
+ * counters at a time where it can be found (info->snapshots). -1 with err
+ * saying why the binary cannot be patched. */
 int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
-                      size_t trace_size, cgofuzz_cmp_patched *info,
-                      cgofuzz_err *err);
+                      size_t trace_size, unsigned flags,
+                      cgofuzz_cmp_patched *info, cgofuzz_err *err);
+/* Appends the snapshot stub (coord_cmppatch.c) for n counters at address
+ * counters, coverageSnapshot's slice header at address header and the
+ * control byte at ctl; all below 2 GiB. -1 when they are not, or out of
+ * memory. */
+int cgofuzz_cmp_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
+                              uint32_t header, uint32_t ctl);
 
 /* Candidates from records (coord_i2s.c): emit gets each candidate (valid
  * during the call) with the call site it answers and how it was made;
@@ -451,6 +473,25 @@ int cgofuzz_cmp_next(struct coord *c, slot *s, size_t *idx);
 void cgofuzz_cmp_done(struct coord *c, slot *s, bool found);
 void cgofuzz_cmp_stop(struct coord *c);
 
+/* --- the copies of the binary cgofuzz runs (coord_copy.c) */
+
+typedef struct cgofuzz_coord_copy {
+  int mfd;    /* its memfd, -1: none */
+  char *dir;  /* its private directory, when not a memfd; NULL */
+  char *path; /* what workers exec: a /proc/<pid>/fd path, or dir's file;
+                 NULL: no copy */
+} cgofuzz_coord_copy;
+
+/* Makes a home for a copy of binary (tag names the memfd or directory) and
+ * sets out to the path to write it by; cp->path is the path to exec. */
+int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
+                            const char *tag, cgofuzz_buf *out,
+                            cgofuzz_err *err);
+/* Removes the copy (closes the memfd, removes the directory); cp empty. */
+void cgofuzz_coord_copy_free(cgofuzz_coord_copy *cp);
+/* Sets c->fast to the fuzzing workers' copy, or leaves it empty. */
+void cgofuzz_coord_fast_copy(struct coord *c);
+
 /* A minimization: of a crasher (keep == NULL) or of a new interesting
  * input (keep = the new bits it must still hit). One Minimize call per
  * string/[]byte argument, in order, as Go's workerClient.minimize. */
@@ -470,6 +511,7 @@ typedef struct coord {
   const cgofuzz_coord_config *cfg;
   cgofuzz_dsched dx;
   struct cgofuzz_cmp *cmp; /* run-time comparison feedback, NULL: off */
+  cgofuzz_coord_copy fast; /* what the workers run, path NULL: the binary */
   slot *slots;
   size_t np;
   size_t n_init; /* slots whose worker_init ran */

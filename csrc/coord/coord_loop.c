@@ -483,6 +483,7 @@ static void say_cgo_coverage(coord *c) {
 int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   coord c;
   memset(&c, 0, sizeof c);
+  c.fast.mfd = -1;
   c.cgo_from = SIZE_MAX;
   c.cfg = cfg;
   c.death_status = -1;
@@ -579,6 +580,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   /* The workers start first: the dictionary's and the comparison
    * feedback's set-up (reading the binary, copying it to a memfd) then
    * overlaps the 10-20 ms each worker takes to start. */
+  cgofuzz_coord_fast_copy(&c);
   for (size_t i = 0; i < c.np && !c.done; i++)
     cgofuzz_coord_spawn_worker(&c, &c.slots[i]);
   if (c.done || cgofuzz_dict_start(&c) != 0)
@@ -613,6 +615,7 @@ finish:
   }
   cgofuzz_dict_stop(&c);
   cgofuzz_cmp_stop(&c);
+  cgofuzz_coord_copy_free(&c.fast);
   say_cgo_coverage(&c);
   print_verdict(&c);
   tell_stats(&c, true);

@@ -124,8 +124,9 @@ int cgofuzz_coord_spawn_worker(coord *c, slot *s) {
     env[k] = NULL;
   }
   s->started = true;
-  int rc = cgofuzz_worker_start(&s->w, c->cfg->binary, c->wargv, env, NULL,
-                                sout, out, &err);
+  int rc =
+      cgofuzz_worker_start(&s->w, c->fast.path ? c->fast.path : c->cfg->binary,
+                           c->wargv, env, NULL, sout, out, &err);
   if (env != c->wenv) {
     free(env);
     free(godebug);
@@ -180,6 +181,8 @@ void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
   s->state = state;
   s->limit = limit;
   c->outstanding += limit;
+  /* Only a fuzz call's snapshot may come back shortened (coord_copy.c). */
+  cgofuzz_worker_set_ctl(&s->w, call->kind == CGOFUZZ_CALL_FUZZ);
   s->lost = cgofuzz_worker_send(&s->w, &c->line, &err) != 0;
 }
 
@@ -226,7 +229,7 @@ int cgofuzz_coord_worker_args(coord *c) {
   while (environ[ne])
     ne++;
   c->wenv =
-      calloc(ne + cfg->n_worker_env + cfg->n_disc_env + 2, sizeof *c->wenv);
+      calloc(ne + cfg->n_worker_env + cfg->n_disc_env + 3, sizeof *c->wenv);
   if (!c->wenv)
     return -1;
   size_t k = 0, klen = strlen(CGOFUZZ_EXACT_ENV);
@@ -244,5 +247,14 @@ int cgofuzz_coord_worker_args(coord *c) {
   c->wenv[k++] = (char *)CGOFUZZ_EXACT_ENV "=1";
   for (size_t i = 0; i < cfg->n_worker_env; i++)
     c->wenv[k++] = cfg->worker_env[i]; /* borrowed */
+  /* A worker runs one input at a time, as a libFuzzer process does; with
+   * more than one P, Go hands each input's goroutine to another thread
+   * (a futex wake and a switch per exec: a fifth of an exec of a cheap C
+   * call, docs/cgo.md). The user's GOMAXPROCS, if any, wins. */
+  bool procs = false;
+  for (size_t i = 0; i < k && !procs; i++)
+    procs = strncmp(c->wenv[i], "GOMAXPROCS=", 11) == 0;
+  if (!procs)
+    c->wenv[k++] = (char *)"GOMAXPROCS=1";
   return 0;
 }

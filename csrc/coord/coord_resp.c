@@ -227,6 +227,21 @@ static void continued_warmup(coord *c, slot *s) {
   }
 }
 
+/* The fuzzing workers' copy (coord_copy.c) cuts a fuzz call's coverage
+ * after its last non-zero counter: zeros put the rest back. Only then is
+ * a shorter coverage taken as the worker meant it. -1: out of memory. */
+static int pad_coverage(const coord *c, cgofuzz_wire_bytes *cov) {
+  if (!c->fast.path || !cov->has || cov->len >= c->mask_len)
+    return 0;
+  uint8_t *p = realloc(cov->data, c->mask_len);
+  if (!p)
+    return -1;
+  memset(p + cov->len, 0, c->mask_len - cov->len);
+  cov->data = p;
+  cov->len = c->mask_len;
+  return 0;
+}
+
 void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
   if (s->state == W_MIN) {
     cgofuzz_mjob_on_reply(c, s, l, n);
@@ -242,6 +257,11 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
     return;
   }
   s->deaths = 0;
+  if (pad_coverage(c, &r.coverage_data) != 0) {
+    cgofuzz_fuzz_resp_free(&r);
+    cgofuzz_coord_failf(c, "%s", "out of memory");
+    return;
+  }
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   int64_t count = h->count;
   const cgofuzz_centry *e = &c->corpus.e[s->entry];

@@ -20,15 +20,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 int cgofuzz_worker_init(cgofuzz_worker *w, size_t value_cap, cgofuzz_err *err) {
   memset(w, 0, sizeof *w);
-  w->in_w = w->out_r = w->err_r = w->err_tee = -1;
+  w->in_w = w->out_r = w->err_r = w->err_tee = w->ctl_fd = -1;
   w->mem.fd = -1;
   return cgofuzz_shm_create(&w->mem, value_cap, err);
+}
+
+int cgofuzz_worker_ctl_init(cgofuzz_worker *w, cgofuzz_err *err) {
+  int fd = cgofuzz_os_anon_file("cgofuzz-ctl");
+  void *p = MAP_FAILED;
+  if (fd >= 0 && ftruncate(fd, CGOFUZZ_CTL_SIZE) == 0)
+    p = mmap(NULL, CGOFUZZ_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) {
+    int e = errno;
+    if (fd >= 0)
+      close(fd);
+    return cgofuzz_errf(err, 0, "cannot make a worker's control page: %s",
+                        strerror(e));
+  }
+  w->ctl_fd = fd;
+  w->ctl = p;
+  return 0;
+}
+
+void cgofuzz_worker_set_ctl(cgofuzz_worker *w, uint8_t fuzzing) {
+  if (w->ctl)
+    w->ctl[0] = fuzzing;
 }
 
 int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
@@ -58,10 +81,12 @@ int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
     stderr_fd = errp[1];
   }
   w->tail_len = 0;
-  /* fds 3, 4, 5 as Go's worker expects them; only 0-5 reach the worker
+  /* fds 3, 4, 5 as Go's worker expects them (and the control page on 6);
+   * only these and 0-2 reach the worker
    * (close_others), and it dies with us (die_with_parent). */
-  int from[] = {in[0], out[1], w->mem.fd};
-  int to[] = {CGOFUZZ_FUZZ_IN_FD, CGOFUZZ_FUZZ_OUT_FD, CGOFUZZ_SHM_FD};
+  int from[] = {in[0], out[1], w->mem.fd, w->ctl_fd};
+  int to[] = {CGOFUZZ_FUZZ_IN_FD, CGOFUZZ_FUZZ_OUT_FD, CGOFUZZ_SHM_FD,
+              CGOFUZZ_CTL_FD};
   cgofuzz_spawn s = {.path = path,
                      .argv = argv,
                      .envp = envp,
@@ -70,7 +95,7 @@ int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
                      .stderr_fd = stderr_fd,
                      .fd_from = from,
                      .fd_to = to,
-                     .n_fds = 3,
+                     .n_fds = w->ctl_fd >= 0 ? 4 : 3,
                      .die_with_parent = true,
                      .reset_signals = true,
                      .close_others = true};
@@ -285,6 +310,12 @@ void cgofuzz_worker_free(cgofuzz_worker *w) {
   w->tail = NULL;
   w->tail_len = 0;
   cgofuzz_shm_close(&w->mem);
+  if (w->ctl)
+    munmap(w->ctl, CGOFUZZ_CTL_SIZE);
+  if (w->ctl_fd >= 0)
+    close(w->ctl_fd);
+  w->ctl = NULL;
+  w->ctl_fd = -1;
 }
 
 static const char *signal_text(int sig) {

@@ -7,6 +7,11 @@
  *   fd 3  read end of the "fuzz_in" pipe: calls from the coordinator
  *   fd 4  write end of the "fuzz_out" pipe: responses to the coordinator
  *   fd 5  the shared-memory file (see shm.h)
+ *   fd 6  with a control page only: that page (CGOFUZZ_CTL_SIZE bytes),
+ *         which the copy of a Go binary the fuzzing workers run maps
+ *         (coord_cmppatch.c); its first byte is 1 while the call in
+ *         flight is a fuzz call, 0 otherwise. Go's own worker code never
+ *         looks at it.
  *
  * Calls and responses strictly alternate, one JSON message per line (see
  * wire.h). The coordinator keeps only its own pipe ends (close-on-exec), so
@@ -54,13 +59,25 @@ typedef struct cgofuzz_worker {
   int err_tee;      /* where captured stderr is copied to, -1: nowhere */
   uint8_t *tail;    /* the last tail_len bytes of its stderr, malloc'd */
   size_t tail_len;  /* <= CGOFUZZ_WORKER_TAIL */
+  int ctl_fd;       /* the control page's memfd, -1: none */
+  uint8_t *ctl;     /* our mapping of it, NULL: none */
 } cgofuzz_worker;
+
+#define CGOFUZZ_CTL_FD 6
+#define CGOFUZZ_CTL_SIZE 4096
 
 /* How much of a worker's stderr is kept (the end of it). */
 #define CGOFUZZ_WORKER_TAIL ((size_t)64 << 10)
 
 /* Creates the shared memory (value capacity value_cap) for one worker slot.*/
 int cgofuzz_worker_init(cgofuzz_worker *w, size_t value_cap, cgofuzz_err *err);
+
+/* Gives the slot a control page (fd 6 of every process started from now
+ * on). -1 with err when no memfd or mapping can be had: the slot then runs
+ * without one. */
+int cgofuzz_worker_ctl_init(cgofuzz_worker *w, cgofuzz_err *err);
+/* Sets the control page's first byte (no-op without a page). */
+void cgofuzz_worker_set_ctl(cgofuzz_worker *w, uint8_t fuzzing);
 
 /* Starts a worker process: path with argv (NULL-terminated; argv[0] is what
  * the worker sees as its name), envp (NULL: inherit), in directory dir (NULL:

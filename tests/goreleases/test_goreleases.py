@@ -176,3 +176,45 @@ def test_extra_flag_of_later_release(built, cgofuzz, tmp_path):
     assert c.rc == 0, str(c)
     warned = "which has no flag -test.skip=^FuzzNone$" in c.stderr
     assert warned == (name_digits(release) == 64), str(c)
+
+
+def coverage_of(stats_file):
+    with open(stats_file) as f:
+        rows = [ln.rstrip("\n").split(",") for ln in f if ln.strip()]
+    col = rows[0].index("coverage")
+    return int(rows[-1][col])
+
+
+@pytest.mark.parametrize("strip", [False, True], ids=["symbols", "stripped"])
+def test_fast_snapshot(built, cgofuzz, tmp_path, strip):
+    """The fuzzing workers run a copy whose coverage snapshot goes eight
+    counters at a time (coord_cmppatch.c), found in every release's binary,
+    with its symbol table and without (go test -exec runs binaries linked
+    with -s -w); replaying one corpus, it gives the coverage Go's own
+    snapshot loop gives."""
+    release, go, src, exe = built
+    pkg = fresh_pkg(src, tmp_path)
+    if strip:
+        exe = str(tmp_path / "rel-stripped.test")
+        r = run([go, "test", "-c", "-fuzz=.", "-ldflags=-s -w", "-o", exe,
+                 "."], cwd=pkg, env=go_env(release), timeout=600)
+        assert r.rc == 0, str(r)
+    cache = str(tmp_path / "cache")
+    env = testlib.fuzz_env(SEED, TMPDIR=str(tmp_path))
+    c = run(testlib.fuzz_cmd(cgofuzz, exe, "FuzzOK", cache,
+                             ["-v", "-fuzztime=3000x"], parallel=1),
+            cwd=pkg, env=env)
+    assert c.rc == 0, str(c)
+    assert "the workers run a copy of %s that snapshots" % exe in c.stderr, \
+        str(c)
+    assert cache_count(cache, "FuzzOK") > 0, str(c)
+    cov = {}
+    for mode in ("fast", "go"):
+        st = str(tmp_path / ("%s.csv" % mode))
+        c = run(testlib.fuzz_cmd(cgofuzz, exe, "FuzzOK", cache,
+                                 ["-fuzztime=1x", "-fuzzstats", st],
+                                 parallel=1),
+                cwd=pkg, env=dict(env, CGOFUZZ_GO_SNAPSHOT=mode))
+        assert c.rc == 0, str(c)
+        cov[mode] = coverage_of(st)
+    assert cov["fast"] == cov["go"] > 1, cov

@@ -1,0 +1,115 @@
+/*
+ * coord_copy.c: the patched copies of the user's binary that cgofuzz runs
+ * (coord_cmppatch.c makes their bytes), and where they live.
+ *
+ *  - a copy lives in memory (a memfd), executed through our descriptor's
+ *    /proc path, so that nothing is left on disk even when we are
+ *    SIGKILLed; where a memfd cannot be made (or has no path others can
+ *    exec it by: Darwin), in a private temporary directory removed by
+ *    cgofuzz_coord_copy_free;
+ *  - the user's binary is never written, and every message names it, not
+ *    the copy: a copy differs only by a segment added at the end (the text
+ *    and the symbols are the user's), so addresses, reports and reproduce
+ *    lines hold for both;
+ *  - the fuzzing workers run the "fast" copy, whose coverage snapshot goes
+ *    eight counters at a time and, in a fuzz call, stops at the last
+ *    non-zero counter (CGOFUZZ_CMP_PATCH_SNAPSHOT); each slot then has a
+ *    control page (coord_worker.h) that tells the copy which calls those
+ *    are, and a fuzz call's coverage may come back shorter than the
+ *    counter range (coord_resp.c pads it). Where the copy cannot be made,
+ *    the workers run the binary itself, as Go's coordinator does.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coord_internal.h"
+#include "coord_worker.h"
+#include "dir.h"
+#include "os.h"
+
+static bool say(const coord *c) {
+  return c->cfg->verbose && !c->cfg->quiet && !c->cfg->observer;
+}
+
+int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
+                            const char *tag, cgofuzz_buf *out,
+                            cgofuzz_err *err) {
+  char selfpath[64], pidpath[64];
+  memset(cp, 0, sizeof *cp);
+  cp->mfd = cgofuzz_os_anon_file(tag);
+  if (cp->mfd >= 0 &&
+      (cgofuzz_os_fd_path(0, cp->mfd, selfpath, sizeof selfpath) != 0 ||
+       cgofuzz_os_fd_path(getpid(), cp->mfd, pidpath, sizeof pidpath) != 0)) {
+    close(cp->mfd);
+    cp->mfd = -1;
+  }
+  out->len = 0;
+  if (cp->mfd >= 0) {
+    cgofuzz_buf_puts(out, selfpath);
+    cp->path = strdup(pidpath);
+  } else {
+    const char *tmp = getenv("TMPDIR");
+    cgofuzz_buf_printf(out, "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", tag);
+    if (!(cp->dir = strdup(coord_cstr(out))) || !mkdtemp(cp->dir)) {
+      int e = errno;
+      free(cp->dir);
+      cp->dir = NULL;
+      return cgofuzz_errf(err, 0, "cannot make a temporary directory: %s",
+                          strerror(e));
+    }
+    const char *base = strrchr(binary, '/');
+    out->len = 0;
+    cgofuzz_buf_printf(out, "%s/%s", cp->dir, base ? base + 1 : binary);
+    cp->path = strdup(coord_cstr(out));
+  }
+  if (!cp->path || coord_cstr(out)[0] == 0) {
+    cgofuzz_coord_copy_free(cp);
+    return cgofuzz_errf(err, 0, "out of memory");
+  }
+  return 0;
+}
+
+void cgofuzz_coord_copy_free(cgofuzz_coord_copy *cp) {
+  if (cp->dir)
+    cgofuzz_dir_remove_all(cp->dir);
+  if (cp->mfd >= 0)
+    close(cp->mfd);
+  free(cp->dir);
+  free(cp->path);
+  memset(cp, 0, sizeof *cp);
+  cp->mfd = -1;
+}
+
+void cgofuzz_coord_fast_copy(coord *c) {
+  const char *snap = getenv("CGOFUZZ_GO_SNAPSHOT");
+  c->fast.mfd = -1;
+  if (!c->mask_len || (snap && strcmp(snap, "go") == 0))
+    return; /* not a Go binary built with -fuzz, or asked not to */
+  cgofuzz_buf out = {0};
+  cgofuzz_err err = {0};
+  cgofuzz_cmp_patched info;
+  if (cgofuzz_coord_copy_path(&c->fast, c->cfg->binary, "cgofuzz-fast", &out,
+                              &err) != 0 ||
+      cgofuzz_cmp_patch(c->cfg->binary, coord_cstr(&out), 0, 0,
+                        CGOFUZZ_CMP_PATCH_SNAPSHOT, &info, &err) != 0 ||
+      !info.snapshots) {
+    cgofuzz_coord_copy_free(&c->fast);
+    if (say(c))
+      fprintf(stderr, "cgofuzz: coverage snapshot: Go's own loop (%s)\n",
+              err.msg[0] ? err.msg : "its SnapshotCoverage was not found");
+  } else {
+    /* Without a page a slot's snapshot keeps its full length: slower, as
+     * right. */
+    for (size_t i = 0; i < c->n_init; i++)
+      cgofuzz_worker_ctl_init(&c->slots[i].w, &err);
+    if (say(c))
+      fprintf(stderr,
+              "cgofuzz: coverage snapshot: the workers run a copy of %s that "
+              "snapshots its %zu counters eight at a time\n",
+              c->cfg->binary, c->mask_len);
+  }
+  cgofuzz_buf_free(&out);
+}

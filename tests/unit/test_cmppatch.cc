@@ -1,0 +1,158 @@
+// test_cmppatch.cc: the word-at-a-time coverage snapshot the fuzzing
+// workers' copy of a Go binary runs (coord_cmppatch.c), executed here as
+// machine code: for every counter it must write what Go's SnapshotCoverage
+// writes (the counter rounded down to a power of two), for any length; set
+// the slice's length to the full range, or with the control byte set to
+// the end of the last non-zero word (never before the last non-zero
+// counter); and write nothing when the slice's capacity is not the counter
+// range's length.
+#include <gtest/gtest.h>
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+extern "C" {
+#include "coord_internal.h"
+}
+
+#if defined(__x86_64__) && defined(__linux__) && defined(MAP_32BIT)
+namespace {
+
+uint8_t GoRound(uint8_t b) {
+  b |= b >> 1;
+  b |= b >> 2;
+  b |= b >> 4;
+  return b - (b >> 1);
+}
+
+// Everything the stub addresses with 32-bit immediates lives below 2 GiB.
+struct Low {
+  uint8_t *p = nullptr;
+  size_t n;
+  explicit Low(size_t size, int prot) : n(size) {
+    void *m =
+        mmap(nullptr, n, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+    if (m != MAP_FAILED)
+      p = static_cast<uint8_t *>(m);
+  }
+  ~Low() {
+    if (p)
+      munmap(p, n);
+  }
+  uint32_t addr() const { return (uint32_t)(uintptr_t)p; }
+};
+
+struct Snap {
+  std::vector<uint8_t> data; // the whole destination, n bytes
+  uint64_t len;              // the slice header's length afterwards
+};
+
+// Runs the stub for the counters; the header's capacity is hdr_cap, its
+// length starts at 12345; ctl is the control byte.
+Snap Snapshot(const std::vector<uint8_t> &counters, uint64_t hdr_cap,
+              uint8_t fill, uint8_t ctl = 0) {
+  size_t n = counters.size();
+  Low code(4096, PROT_READ | PROT_WRITE | PROT_EXEC);
+  Low data(2 * n + 4096, PROT_READ | PROT_WRITE);
+  EXPECT_NE(code.p, nullptr);
+  EXPECT_NE(data.p, nullptr);
+  if (!code.p || !data.p)
+    return {};
+  uint8_t *cnt = data.p + 64, *dst = data.p + 64 + n + 8;
+  uint64_t *hdr = reinterpret_cast<uint64_t *>(data.p);
+  data.p[32] = ctl;
+  memcpy(cnt, counters.data(), n);
+  memset(dst, fill, n);
+  hdr[0] = (uint64_t)(uintptr_t)dst;
+  hdr[1] = 12345;
+  hdr[2] = hdr_cap;
+  cgofuzz_buf b = {};
+  EXPECT_EQ(cgofuzz_cmp_snapshot_stub(&b, (uint32_t)(uintptr_t)cnt, (uint32_t)n,
+                                      data.addr(), data.addr() + 32),
+            0);
+  memcpy(code.p, b.data, b.len);
+  cgofuzz_buf_free(&b);
+  reinterpret_cast<void (*)(void)>(code.p)();
+  return {std::vector<uint8_t>(dst, dst + n), hdr[1]};
+}
+
+TEST(SnapshotStub, RoundsLikeGoAtEveryLength) {
+  std::mt19937 rng(7);
+  for (size_t n : {0u, 1u, 7u, 8u, 9u, 63u, 64u, 1000u, 31301u}) {
+    std::vector<uint8_t> cnt(n);
+    for (size_t i = 0; i < n; i++) // mostly zero words, as counters are
+      cnt[i] = rng() % 4 == 0 ? (uint8_t)rng() : 0;
+    std::vector<uint8_t> want(n);
+    for (size_t i = 0; i < n; i++)
+      want[i] = GoRound(cnt[i]);
+    Snap got = Snapshot(cnt, n, 0xaa);
+    EXPECT_EQ(got.data, want) << "n=" << n;
+    EXPECT_EQ(got.len, n) << "n=" << n;
+  }
+}
+
+TEST(SnapshotStub, EveryByteValue) {
+  std::vector<uint8_t> cnt(256 * 8);
+  for (size_t i = 0; i < cnt.size(); i++)
+    cnt[i] = (uint8_t)(i / 8 + i % 8 * 31); // each value in every lane
+  Snap got = Snapshot(cnt, cnt.size(), 0);
+  ASSERT_EQ(got.data.size(), cnt.size());
+  for (size_t i = 0; i < cnt.size(); i++)
+    ASSERT_EQ(got.data[i], GoRound(cnt[i])) << "value " << (int)cnt[i];
+}
+
+// With the control byte set, the length ends with the last non-zero word
+// (or byte, in the tail that is no whole word), and the bytes are the
+// same as without it.
+TEST(SnapshotStub, FuzzCallLengthEndsAtLastNonZero) {
+  struct {
+    size_t n, last; // last: index of the last non-zero counter, n: none
+    uint64_t want;
+  } cases[] = {
+      {64, 64, 0},  {64, 0, 8},   {64, 7, 8},        {64, 8, 16},
+      {64, 63, 64}, {67, 63, 64}, {67, 64, 65},      {67, 66, 67},
+      {5, 2, 3},    {5, 5, 0},    {31301, 100, 104},
+  };
+  for (const auto &k : cases) {
+    std::vector<uint8_t> cnt(k.n, 0);
+    if (k.last < k.n) {
+      cnt[k.last] = 200;
+      cnt[k.last / 2] = 3;
+    }
+    Snap full = Snapshot(cnt, k.n, 0x11, 0);
+    Snap cut = Snapshot(cnt, k.n, 0x11, 1);
+    EXPECT_EQ(full.len, k.n) << k.n << " " << k.last;
+    EXPECT_EQ(cut.len, k.want) << k.n << " " << k.last;
+    EXPECT_EQ(cut.data, full.data) << k.n << " " << k.last;
+  }
+}
+
+TEST(SnapshotStub, WrongCapacityWritesNothing) {
+  std::vector<uint8_t> cnt(100, 3);
+  for (uint64_t cap : {99u, 0u, 101u}) {
+    Snap got = Snapshot(cnt, cap, 0x55, 1);
+    EXPECT_EQ(got.data, std::vector<uint8_t>(100, 0x55)) << cap;
+    EXPECT_EQ(got.len, 12345u) << cap;
+  }
+}
+
+TEST(SnapshotStub, RefusesHighAddresses) {
+  cgofuzz_buf b = {};
+  EXPECT_NE(cgofuzz_cmp_snapshot_stub(&b, 0x1000, 0x80000000u, 0x1000, 0x2000),
+            0);
+  EXPECT_NE(cgofuzz_cmp_snapshot_stub(&b, 0x1000, 16, 0x7ffffff4u, 0x2000), 0);
+  EXPECT_NE(cgofuzz_cmp_snapshot_stub(&b, 0x1000, 16, 0x1000, 0x80000000u), 0);
+  EXPECT_EQ(b.len, 0u);
+  cgofuzz_buf_free(&b);
+}
+
+} // namespace
+#else
+TEST(SnapshotStub, NeedsLinuxAmd64) {
+  GTEST_SKIP() << "the stub is amd64 code, run here only on linux/amd64";
+}
+#endif
