@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "coord_internal.h"
+#include "coord_obj_internal.h"
 #include "coord_worker.h"
 #include "dir.h"
 #include "os.h"
@@ -83,11 +84,47 @@ void cgofuzz_coord_copy_free(cgofuzz_coord_copy *cp) {
   cp->mfd = -1;
 }
 
+static bool has_text(const uint8_t *p, size_t n, const char *s) {
+  size_t k = strlen(s);
+  const uint8_t *end = p + n, *q = p;
+  while (k && (size_t)(end - q) >= k &&
+         (q = memchr(q, s[0], (size_t)(end - q) - k + 1)) != NULL) {
+    if (memcmp(q, s, k) == 0)
+      return true;
+    q++;
+  }
+  return false;
+}
+
+/* A sanitizer's runtime symbolizes its reports from the file the process
+ * maps, which for a memfd copy is not there to read: such binaries run as
+ * they are (their reports must name the C functions, docs/cgo.md). */
+static bool sanitized(const char *binary) {
+  static const char *const names[] = {"AddressSanitizer", "MemorySanitizer",
+                                      "ThreadSanitizer",
+                                      "UndefinedBehaviorSanitizer"};
+  cgofuzz_obj o;
+  if (cgofuzz_obj_open(&o, binary, false, NULL) != 0)
+    return true;
+  bool found = false;
+  for (size_t i = 0; i < sizeof names / sizeof names[0] && !found; i++)
+    found = has_text(o.map, o.len, names[i]);
+  cgofuzz_obj_close(&o);
+  return found;
+}
+
 void cgofuzz_coord_fast_copy(coord *c) {
   const char *snap = getenv("CGOFUZZ_GO_SNAPSHOT");
   c->fast.mfd = -1;
   if (!c->mask_len || (snap && strcmp(snap, "go") == 0))
     return; /* not a Go binary built with -fuzz, or asked not to */
+  if (sanitized(c->cfg->binary)) {
+    if (say(c))
+      fprintf(stderr, "cgofuzz: coverage snapshot: Go's own loop (a "
+                      "sanitizer's reports are symbolized from the binary's "
+                      "file)\n");
+    return;
+  }
   cgofuzz_buf out = {0};
   cgofuzz_err err = {0};
   cgofuzz_cmp_patched info;

@@ -229,7 +229,7 @@ int cgofuzz_coord_worker_args(coord *c) {
   while (environ[ne])
     ne++;
   c->wenv =
-      calloc(ne + cfg->n_worker_env + cfg->n_disc_env + 3, sizeof *c->wenv);
+      calloc(ne + cfg->n_worker_env + cfg->n_disc_env + 2, sizeof *c->wenv);
   if (!c->wenv)
     return -1;
   size_t k = 0, klen = strlen(CGOFUZZ_EXACT_ENV);
@@ -247,14 +247,5 @@ int cgofuzz_coord_worker_args(coord *c) {
   c->wenv[k++] = (char *)CGOFUZZ_EXACT_ENV "=1";
   for (size_t i = 0; i < cfg->n_worker_env; i++)
     c->wenv[k++] = cfg->worker_env[i]; /* borrowed */
-  /* A worker runs one input at a time, as a libFuzzer process does; with
-   * more than one P, Go hands each input's goroutine to another thread
-   * (a futex wake and a switch per exec: a fifth of an exec of a cheap C
-   * call, docs/cgo.md). The user's GOMAXPROCS, if any, wins. */
-  bool procs = false;
-  for (size_t i = 0; i < k && !procs; i++)
-    procs = strncmp(c->wenv[i], "GOMAXPROCS=", 11) == 0;
-  if (!procs)
-    c->wenv[k++] = (char *)"GOMAXPROCS=1";
   return 0;
 }

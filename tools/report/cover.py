@@ -11,7 +11,8 @@ with -test.gocoverdir; `go tool covdata textfmt` turns that into a profile,
 whose blocks give per-file statements and per-line hits, and `go tool cover
 -func` the per-function figures. A cgo package's C files are built with
 clang's source-based coverage (CC=clang-14, CGO_CFLAGS += -fprofile-instr-
-generate -fcoverage-mapping) and reported as C below.
+generate -fcoverage-mapping; its C++ files with clang++-14 and
+CGO_CXXFLAGS alike) and reported as C below.
 
 BINARY (a C target built by `cgofuzz cc -cover`) replays the corpus the same
 way (testdata/fuzz/T under the current directory and -corpus DIRs; raw
@@ -47,6 +48,7 @@ GO_HEADER = b"go test fuzz v1"
 LLVM_PROFDATA = os.environ.get("CGOFUZZ_LLVM_PROFDATA", "llvm-profdata-14")
 LLVM_COV = os.environ.get("CGOFUZZ_LLVM_COV", "llvm-cov-14")
 CLANG = os.environ.get("CGOFUZZ_COVER_CC", "clang-14")
+CLANGXX = os.environ.get("CGOFUZZ_COVER_CXX", "clang++-14")
 
 
 class Fail(Exception):
@@ -258,10 +260,14 @@ def go_cover(a, tmp):
     profdir = os.path.join(tmp, "prof")
     os.makedirs(profdir)
     if cgo:
+        # C++ files too: the link then runs $CXX, which must know clang's
+        # profile flags (g++ does not).
         env["CC"] = CLANG
-        env["CGO_CFLAGS"] = (env.get("CGO_CFLAGS", "-O2 -g") +
-                             " -fprofile-instr-generate -fcoverage-mapping"
-                             " -mllvm -runtime-counter-relocation")
+        env["CXX"] = CLANGXX
+        for var in ("CGO_CFLAGS", "CGO_CXXFLAGS"):
+            env[var] = (env.get(var, "-O2 -g") +
+                        " -fprofile-instr-generate -fcoverage-mapping"
+                        " -mllvm -runtime-counter-relocation")
         env["CGO_LDFLAGS"] = (env.get("CGO_LDFLAGS", "") +
                               " -fprofile-instr-generate").strip()
         # %c: continuous mode, the counters live in the mapped file, so the
