@@ -338,7 +338,8 @@ def fuzz_workers(pid):
     """The descendants of pid that are fuzz workers (-test.fuzzworker): not
     the other programs a run starts (go tool objdump for the dictionary,
     discovery runs), nor the comparison-feedback tracing worker, which runs
-    a patched copy of the binary from a memfd."""
+    a patched copy of the binary from a memfd named cgofuzz-cmp (the fuzz
+    workers' own copy is cgofuzz-fast)."""
     out = []
     for k in descendants(pid):
         try:
@@ -346,7 +347,8 @@ def fuzz_workers(pid):
             exe = os.readlink("/proc/%d/exe" % k)
         except OSError:
             continue
-        if "-test.fuzzworker" in cmd.split("\0") and "memfd:" not in exe:
+        if ("-test.fuzzworker" in cmd.split("\0") and
+                "memfd:cgofuzz-cmp" not in exe):
             out.append(k)
     return out
 

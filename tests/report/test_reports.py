@@ -582,3 +582,85 @@ def test_plot_of_a_real_run(cgofuzz, gopkg, tmp_path):
     series, texts = svg_series(tmp_path / "r.svg")
     assert "coverage-0" in series and "execs-0" in series, series
     assert "FuzzClassify" in texts and "execs/s" in texts, texts
+
+
+# -- a cgo package: its C files and its preamble's C ---------------------------
+
+CGO_SRC = """package cgocov
+
+/*
+static int pre(const unsigned char *p, int n) {
+  if (n > 0 && p[0] == 'x') {
+    return 1; // PRE-X
+  }
+  return 0; // PRE-OTHER
+}
+int lib(const unsigned char *p, int n);
+*/
+import "C"
+
+import "unsafe"
+
+func Classify(b []byte) int {
+	if len(b) == 0 {
+		return -1 // GO-EMPTY
+	}
+	p := (*C.uchar)(unsafe.Pointer(&b[0]))
+	return int(C.pre(p, C.int(len(b)))) + int(C.lib(p, C.int(len(b))))
+}
+"""
+
+CGO_LIB = """int lib(const unsigned char *p, int n) {
+  if (n > 2 && p[1] == 'y') {
+    return 2; /* LIB-Y */
+  }
+  return 0; /* LIB-OTHER */
+}
+"""
+
+CGO_TEST = """package cgocov
+
+import "testing"
+
+func FuzzC(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) { Classify(b) })
+}
+"""
+
+
+def test_cgo_cover_has_c_files_and_preamble(cgofuzz, tool, tmp_path,
+                                            sanitized):
+    """A cgo package's C, in a .c file and in the preamble of a .go file,
+    is counted by line as llvm-cov counts it, beside its Go statements: the
+    preamble's lines are shown at their places in the .go file."""
+    tool("go")
+    tool("clang-14")
+    for t in ("llvm-cov-14", "llvm-profdata-14"):
+        tool(t)
+    if sanitized:
+        pytest.skip("the cover build is clang's own, the same in both builds")
+    d = tmp_path / "cgocov"
+    os.makedirs(d / "testdata" / "fuzz" / "FuzzC")
+    testlib.write(d / "go.mod", "module example.com/cgofuzz-cover-test/%s/"
+                  "cgocov\n\ngo 1.18\n" % tmp_path.name)
+    testlib.write(d / "cgocov.go", CGO_SRC)
+    testlib.write(d / "lib.c", CGO_LIB)
+    testlib.write(d / "cgocov_test.go", CGO_TEST)
+    testlib.write(d / "testdata/fuzz/FuzzC/a", go_entry("xa"))
+    page = tmp_path / "report.html"
+    r = testlib.run([cgofuzz, "cover", "-o", str(page), "."], cwd=d)
+    assert r.rc == 0, r
+    c = dict(re.findall(r"^  (\S+(?: \(C preamble\))?)\s+(\d+/\d+)\s",
+                        r.stdout.split("C (lines", 1)[1], re.M))
+    assert set(c) == {"lib.c", "cgocov.go (C preamble)", "total"}, r
+    html = testlib.read(page)
+    pre = line_rows(file_table(html, "cgocov.go (C preamble)"))
+    lib = line_rows(file_table(html, "lib.c"))
+    src, libsrc = d / "cgocov.go", d / "lib.c"
+    assert pre[line_of(src, "// PRE-X")] == ("covered", 1), pre
+    assert pre[line_of(src, "// PRE-OTHER")][0] == "uncovered", pre
+    assert pre[line_of(src, "package cgocov")] == (None, None), pre
+    assert lib[line_of(libsrc, "/* LIB-OTHER */")] == ("covered", 1), lib
+    assert lib[line_of(libsrc, "/* LIB-Y */")][0] == "uncovered", lib
+    gorows = line_rows(file_table(html, "cgocov.go"))
+    assert gorows[line_of(src, "// GO-EMPTY")][0] == "uncovered", gorows

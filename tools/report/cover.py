@@ -39,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import deps  # noqa: E402
@@ -264,19 +265,30 @@ def go_cover(a, tmp):
         # profile flags (g++ does not).
         env["CC"] = CLANG
         env["CXX"] = CLANGXX
+        # The nonce makes go run cgo again rather than take the package
+        # from its build cache: preamble_map reads what cgo writes.
         for var in ("CGO_CFLAGS", "CGO_CXXFLAGS"):
             env[var] = (env.get(var, "-O2 -g") +
                         " -fprofile-instr-generate -fcoverage-mapping"
-                        " -mllvm -runtime-counter-relocation")
+                        " -mllvm -runtime-counter-relocation"
+                        " -DCGOFUZZ_COVER_NONCE=%d%d" % (os.getpid(),
+                                                          time.time_ns()))
         env["CGO_LDFLAGS"] = (env.get("CGO_LDFLAGS", "") +
                               " -fprofile-instr-generate").strip()
         # %c: continuous mode, the counters live in the mapped file, so the
         # profile is complete although Go's exit skips C's atexit handlers.
         env["LLVM_PROFILE_FILE"] = os.path.join(profdir, "%p%c.profraw")
     binary = os.path.join(tmp, "pkg.test")
-    run(["go", "test", "-c", "-cover", "-covermode=count",
-         "-coverpkg=" + imp, "-o", binary, "."], cwd=pkgdir, env=env,
-        what="building %s with coverage" % imp)
+    # -work keeps cgo's generated C (the preambles' lines, see preamble_map)
+    b = run(["go", "test", "-c", "-work", "-cover", "-covermode=count",
+             "-coverpkg=" + imp, "-o", binary, "."], cwd=pkgdir, env=env,
+            what="building %s with coverage" % imp)
+    work = re.search(r"^WORK=(\S+)$", b.stderr, re.M)
+    remap = {}
+    if work:
+        if cgo:
+            remap = preamble_map(work.group(1), pkgdir)
+        shutil.rmtree(work.group(1), ignore_errors=True)
     rundir = os.path.join(tmp, "run")
     os.makedirs(rundir)
     target = pick_target(binary, a.fuzz, rundir, env)
@@ -330,7 +342,8 @@ def go_cover(a, tmp):
     if cgo:
         raws = glob.glob(os.path.join(profdir, "*.profraw"))
         if raws:
-            cfiles = llvm_cover(binary, raws, tmp, only_under=pkgdir)
+            cfiles = llvm_cover(binary, raws, tmp, only_under=pkgdir,
+                                remap=remap)
     title = "%s %s" % (imp, target)
     return Report(title, target, len(names), failed, files, cfiles,
                   go_total=go_total)
@@ -338,7 +351,71 @@ def go_cover(a, tmp):
 
 # --- C (llvm-cov) ---------------------------------------------------------
 
-def llvm_cover(binary, raws, tmp, only_under=None):
+GO_WORK_NAME = "/tmp/go-build"  # what go's -ffile-prefix-map makes of $WORK
+
+
+def preamble_map(work, pkgdir):
+    """The C in a cgo package's preambles (the comment above `import "C"`)
+    is compiled from cgo's X.cgo2.c, which copies it under `#line N
+    "X.go"` directives (X.cover.cgo2.c and X.cover.go in a -cover build).
+    clang's coverage counts the physical lines of that file, named as go's
+    -ffile-prefix-map makes the build directory ($WORK/b001/X.cgo2.c
+    becomes /tmp/go-build/X.cgo2.c). Returns
+    {that name: {line of X.cgo2.c: (X.go path, its line)}} for the files
+    of pkgdir; lines under cgo's own directives (its wrappers and
+    prologues) are left out, as is a name two packages share."""
+    real = os.path.realpath(pkgdir) + os.sep
+    out, seen = {}, set()
+    for path in sorted(glob.glob(os.path.join(work, "b*", "*.cgo2.c"))):
+        name = GO_WORK_NAME + "/" + os.path.basename(path)
+        m, cur = {}, None
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for i, text in enumerate(f, 1):
+                    d = re.match(r'^#line (\d+) "([^"]*)"', text)
+                    if d:
+                        src = d.group(2)
+                        # A -cover build's cgo reads go's instrumented copy
+                        # ($WORK/bNNN/X.cover.go), which keeps X.go's lines.
+                        if (src.startswith(work + os.sep) and
+                                src.endswith(".cover.go")):
+                            src = os.path.join(pkgdir, os.path.basename(
+                                src)[:-len(".cover.go")] + ".go")
+                        ok = (src.endswith(".go") and
+                              os.path.realpath(src).startswith(real))
+                        cur = (src, int(d.group(1)) - i - 1) if ok else None
+                    elif cur:
+                        m[i] = (cur[0], i + cur[1])
+        except OSError:
+            continue
+        if name in seen:
+            out.pop(name, None)
+        elif m:
+            out[name] = m
+        seen.add(name)
+    return out
+
+
+def remap_record(cur, m):
+    """One llvm-cov record of X.cgo2.c as records of the .go files its
+    lines came from (preamble_map), named "<file> (C preamble)"."""
+    by = {}
+    for ln, v in cur.lines.items():
+        if ln in m:
+            src, sl = m[ln]
+            by.setdefault(src, FileCov("c", src, src, "lines")).lines[sl] = v
+    for ln_name in cur.funcs:
+        name, ln, calls = ln_name
+        if ln in m and m[ln][0] in by:
+            by[m[ln][0]].funcs.append([name, m[ln][1], calls])
+    for f in by.values():
+        f.total = len(f.lines)
+        f.covered = sum(1 for h, _ in f.lines.values() if h > 0)
+        f.preamble = True
+    return list(by.values())
+
+
+def llvm_cover(binary, raws, tmp, only_under=None, remap=None):
     for tool in (LLVM_PROFDATA, LLVM_COV):
         if not shutil.which(tool):
             raise Fail("cgofuzz cover needs %s for C coverage (Debian: "
@@ -374,11 +451,15 @@ def llvm_cover(binary, raws, tmp, only_under=None):
         elif line.startswith("LH:"):
             cur.covered = int(line[3:])
         elif line == "end_of_record":
-            keep = only_under is None or os.path.realpath(
-                cur.path).startswith(os.path.realpath(only_under) + os.sep)
-            if keep:
-                cur.funcs = [tuple(f) for f in cur.funcs]
-                files.append(cur)
+            recs = [cur]
+            if remap and cur.path in remap:
+                recs = remap_record(cur, remap[cur.path])
+            for rec in recs:
+                keep = only_under is None or os.path.realpath(
+                    rec.path).startswith(os.path.realpath(only_under) + os.sep)
+                if keep:
+                    rec.funcs = [tuple(f) for f in rec.funcs]
+                    files.append(rec)
             cur = None
     # Names relative to the current directory when under it, else the
     # absolute paths llvm-cov gives (headers of other trees, e.g.
@@ -390,6 +471,8 @@ def llvm_cover(binary, raws, tmp, only_under=None):
             f.name = os.path.relpath(real, os.path.realpath(only_under))
         elif real.startswith(cwd + os.sep):
             f.name = os.path.relpath(real, cwd)
+        if getattr(f, "preamble", False):
+            f.name += " (C preamble)"
     # The target's own files first, then other trees' headers.
     return sorted(files, key=lambda f: (os.path.isabs(f.name), f.name))
 
