@@ -155,19 +155,27 @@ def go_entry(text):
     return 'go test fuzz v1\n[]byte("%s")\n' % text
 
 
+def go_module(tmp_path, name, files, target, entries):
+    """A module of one package in tmp_path/name: files {name: text}, and
+    entries {name: []byte text} in its testdata/fuzz/target. An import
+    path of its own: nothing in Go's fuzz cache belongs to it."""
+    d = tmp_path / name
+    os.makedirs(d / "testdata" / "fuzz" / target)
+    testlib.write(d / "go.mod", "module example.com/cgofuzz-cover-test/%s/"
+                  "%s\n\ngo 1.18\n" % (tmp_path.name, name))
+    for fn, text in files.items():
+        testlib.write(d / fn, text)
+    for fn, text in entries.items():
+        testlib.write(d / "testdata" / "fuzz" / target / fn, go_entry(text))
+    return d
+
+
 @pytest.fixture
 def gopkg(tmp_path, tool):
     tool("go")
-    d = tmp_path / "classify"
-    os.makedirs(d / "testdata" / "fuzz" / "FuzzClassify")
-    # An import path of its own: nothing in Go's fuzz cache belongs to it.
-    testlib.write(d / "go.mod", "module example.com/cgofuzz-cover-test/%s/"
-                  "classify\n\ngo 1.18\n" % tmp_path.name)
-    testlib.write(d / "classify.go", GO_SRC)
-    testlib.write(d / "classify_test.go", GO_TEST)
-    testlib.write(d / "testdata/fuzz/FuzzClassify/a", go_entry("a"))
-    testlib.write(d / "testdata/fuzz/FuzzClassify/b", go_entry("bxx"))
-    return d
+    return go_module(tmp_path, "classify", {"classify.go": GO_SRC,
+                                            "classify_test.go": GO_TEST},
+                     "FuzzClassify", {"a": "a", "b": "bxx"})
 
 
 def go_func_reference(pkgdir, tmp_path):
@@ -639,14 +647,9 @@ def test_cgo_cover_has_c_files_and_preamble(cgofuzz, tool, tmp_path,
         tool(t)
     if sanitized:
         pytest.skip("the cover build is clang's own, the same in both builds")
-    d = tmp_path / "cgocov"
-    os.makedirs(d / "testdata" / "fuzz" / "FuzzC")
-    testlib.write(d / "go.mod", "module example.com/cgofuzz-cover-test/%s/"
-                  "cgocov\n\ngo 1.18\n" % tmp_path.name)
-    testlib.write(d / "cgocov.go", CGO_SRC)
-    testlib.write(d / "lib.c", CGO_LIB)
-    testlib.write(d / "cgocov_test.go", CGO_TEST)
-    testlib.write(d / "testdata/fuzz/FuzzC/a", go_entry("xa"))
+    d = go_module(tmp_path, "cgocov", {"cgocov.go": CGO_SRC, "lib.c": CGO_LIB,
+                                       "cgocov_test.go": CGO_TEST},
+                  "FuzzC", {"a": "xa"})
     page = tmp_path / "report.html"
     r = testlib.run([cgofuzz, "cover", "-o", str(page), "."], cwd=d)
     assert r.rc == 0, r
