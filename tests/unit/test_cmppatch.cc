@@ -65,7 +65,8 @@ Snap Snapshot(const std::vector<uint8_t> &counters, uint64_t hdr_cap,
   uint8_t *cnt = data.p + 64, *dst = data.p + 64 + n + 8;
   uint64_t *hdr = reinterpret_cast<uint64_t *>(data.p);
   data.p[32] = ctl;
-  memcpy(cnt, counters.data(), n);
+  if (n) // data() may be NULL when empty
+    memcpy(cnt, counters.data(), n);
   memset(dst, fill, n);
   hdr[0] = (uint64_t)(uintptr_t)dst;
   hdr[1] = 12345;
