@@ -353,8 +353,10 @@ int cgofuzz_coord_fake_worker(void);
  * target's (__sancov_cntrs); 0 when it is not instrumented. */
 size_t cgofuzz_coord_counters(const char *binary);
 
-/* How many coverage counters of Go's own (.go.fuzzcntrs) binary has: 0
- * when it is not a Go test binary built with -fuzz. */
+/* How many coverage counters of Go's own binary has (its counter section:
+ * .go.fuzzcntrs, __libfuzzer_extra_counters in go1.18, __sancov_cntrs in
+ * go1.19 when it has Go build info): 0 when it is not a Go test binary
+ * built with -fuzz, or not ELF or Mach-O. */
 size_t cgofuzz_coord_go_counters(const char *binary);
 
 /* Number of bits set in snap and not in mask (Go's countNewCoverageBits). */

@@ -40,7 +40,7 @@ const cgofuzz_obj_sect *cgofuzz_cov_go_section(const cgofuzz_obj *o) {
   return s;
 }
 
-size_t cgofuzz_cov_counters_size(const char *binary) {
+size_t cgofuzz_coord_go_counters(const char *binary) {
   cgofuzz_obj o;
   if (cgofuzz_obj_open(&o, binary, false, NULL) != 0)
     return 0;
@@ -81,10 +81,6 @@ void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n) {
 }
 
 size_t cgofuzz_coord_counters(const char *binary) {
-  size_t n = cgofuzz_cov_counters_size(binary);
+  size_t n = cgofuzz_coord_go_counters(binary);
   return n ? n : cgofuzz_cov_section_size(binary, "__sancov_cntrs");
-}
-
-size_t cgofuzz_coord_go_counters(const char *binary) {
-  return cgofuzz_cov_counters_size(binary);
 }

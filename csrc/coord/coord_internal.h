@@ -122,10 +122,8 @@ static inline char *coord_cstr(cgofuzz_buf *b) {
 
 /* --- coverage (coord_cov.c) */
 
-/* Size of the .go.fuzzcntrs section of an ELF binary (Go's coverage
- * counters): the length of every CoverageData. 0 when the binary is not
- * instrumented or not ELF. */
-size_t cgofuzz_cov_counters_size(const char *binary);
+/* cgofuzz_coord_go_counters (coord.h), the size of Go's counter section,
+ * is the length of every CoverageData. */
 /* Go's counter section of an open binary, whichever name its release gives
  * it (.go.fuzzcntrs, __libfuzzer_extra_counters, or go1.19's
  * __sancov_cntrs when the binary has Go build info); NULL when none. */

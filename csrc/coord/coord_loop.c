@@ -525,7 +525,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
     goto finish;
   if (cfg->report)
     cfg->report->corpus_start = c.corpus.n;
-  c.mask_len = cgofuzz_cov_counters_size(cfg->binary);
+  c.mask_len = cgofuzz_coord_go_counters(cfg->binary);
   c.cgo_from =
       c.mask_len ? cgofuzz_cov_cgo_from(cfg->binary, c.mask_len) : SIZE_MAX;
   if (c.mask_len && !(c.mask = calloc(c.mask_len, 1))) {

@@ -38,7 +38,7 @@ int64_t cgofuzz_coord_oom_kills(void) { return cgofuzz_os_oom_kills(); }
 bool cgofuzz_coord_go_workers(coord *c) {
   if (!c->go_binary)
     c->go_binary =
-        cgofuzz_cov_counters_size(c->cfg->binary) ||
+        cgofuzz_coord_go_counters(c->cfg->binary) ||
                 cgofuzz_cov_section_size(c->cfg->binary, ".go.buildinfo")
             ? 1
             : 2;
