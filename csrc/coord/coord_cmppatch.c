@@ -367,6 +367,22 @@ static uint64_t text_offset(const Elf64_Phdr *ph, size_t n, uint64_t a) {
   return 0;
 }
 
+/* A Go function's entry: its symbol, or in a stripped binary Go's own
+ * function table. 0 when absent. */
+static uint64_t go_func(const cgofuzz_obj *o, const char *name) {
+  uint64_t a = cgofuzz_obj_sym_value(o, name, CGOFUZZ_SYM_FUNC);
+  return a ? a : find_pcln(o, name);
+}
+
+/* Makes the code at address from (in an executable PT_LOAD) a JMP rel32
+ * to address to. */
+static void put_jmp(image *im, const Elf64_Phdr *ph, size_t nph, uint64_t from,
+                    uint64_t to) {
+  uint8_t *p = im->p + text_offset(ph, nph, from);
+  p[0] = 0xe9;
+  put32(p + 1, (uint32_t)(to - (from + 5)));
+}
+
 /* The image to patch: a copy of the file obj maps (read once, for its
  * symbols and for the bytes the copy changes). */
 static int copy_image(const cgofuzz_obj *obj, const char *path, image *im,
@@ -479,10 +495,7 @@ static size_t patch_snapshot(image *im, const cgofuzz_obj *obj,
   uint64_t fn[N_SNAPSHOT_FUNCS], hdr = 0;
   size_t nfn = 0;
   for (size_t i = 0; i < N_SNAPSHOT_FUNCS; i++) {
-    uint64_t a =
-        cgofuzz_obj_sym_value(obj, snapshot_funcs[i], CGOFUZZ_SYM_FUNC);
-    if (!a)
-      a = find_pcln(obj, snapshot_funcs[i]);
+    uint64_t a = go_func(obj, snapshot_funcs[i]);
     uint64_t off = a ? text_offset(ph, nph, a) : 0;
     uint64_t h = off ? snapshot_header(im, ph, nph, a, off) : 0;
     if (!h || (sym_hdr && h != sym_hdr) || (hdr && h != hdr))
@@ -502,11 +515,8 @@ static size_t patch_snapshot(image *im, const cgofuzz_obj *obj,
     code->len = 0;
     return 0;
   }
-  for (size_t i = 0; i < nfn; i++) {
-    uint8_t *p = im->p + text_offset(ph, nph, fn[i]);
-    p[0] = 0xe9;
-    put32(p + 1, (uint32_t)(at - (fn[i] + 5)));
-  }
+  for (size_t i = 0; i < nfn; i++)
+    put_jmp(im, ph, nph, fn[i], at);
   eh->e_entry = seg;
   return nfn;
 }
@@ -523,9 +533,7 @@ static int patch_hooks(image *im, const cgofuzz_obj *obj, Elf64_Phdr *ph,
   uint64_t trace = seg + PAGE;
   uint64_t hook_at[N_HOOKS] = {0}, stub_at[N_HOOKS] = {0};
   for (size_t i = 0; i < N_HOOKS; i++) {
-    uint64_t a = cgofuzz_obj_sym_value(obj, hooks[i].name, CGOFUZZ_SYM_FUNC);
-    if (!a)
-      a = find_pcln(obj, hooks[i].name);
+    uint64_t a = go_func(obj, hooks[i].name);
     uint64_t off = a ? text_offset(ph, nph, a) : 0;
     if (!off) {
       if (hooks[i].required)
@@ -553,9 +561,7 @@ static int patch_hooks(image *im, const cgofuzz_obj *obj, Elf64_Phdr *ph,
   for (size_t i = 0; i < N_HOOKS; i++) {
     if (!hook_at[i])
       continue;
-    uint8_t *p = im->p + text_offset(ph, nph, hook_at[i]);
-    p[0] = 0xe9;
-    put32(p + 1, (uint32_t)(stub_at[i] - (hook_at[i] + 5)));
+    put_jmp(im, ph, nph, hook_at[i], stub_at[i]);
     info->hooks++;
     info->strings |= (hooks[i].kind & (CMP_K_STR | CMP_K_FOLD)) != 0;
   }
