@@ -113,10 +113,6 @@ struct cgofuzz_cmp {
 };
 typedef struct cgofuzz_cmp cmp;
 
-static bool say(const coord *c) {
-  return c->cfg->verbose && !c->cfg->quiet && !c->cfg->observer;
-}
-
 static uint64_t hash_bytes(const uint8_t *p, size_t n) {
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < n; i++)
@@ -555,7 +551,7 @@ void cgofuzz_cmp_start(coord *c) {
     snprintf(err.msg, sizeof err.msg, "out of memory");
     goto off;
   }
-  if (say(c))
+  if (cgofuzz_coord_says(c))
     fprintf(stderr,
             "cgofuzz: run-time comparison feedback: %zu hooks patched in a "
             "copy of %s%s%s\n",
@@ -580,7 +576,7 @@ void cgofuzz_cmp_stop(coord *c) {
   cmp *m = c->cmp;
   if (!m)
     return;
-  if (say(c) && m->traces)
+  if (cgofuzz_coord_says(c) && m->traces)
     fprintf(stderr,
             "cgofuzz: comparison feedback: %llu traced runs (%llu records, "
             "%llu byte-loop steps), %llu candidates queued, %llu run, %llu "

@@ -31,10 +31,6 @@
 #include "dir.h"
 #include "os.h"
 
-static bool say(const coord *c) {
-  return c->cfg->verbose && !c->cfg->quiet && !c->cfg->observer;
-}
-
 int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
                             const char *tag, cgofuzz_buf *out,
                             cgofuzz_err *err) {
@@ -119,7 +115,7 @@ void cgofuzz_coord_fast_copy(coord *c) {
   if (!c->mask_len || (snap && strcmp(snap, "go") == 0))
     return; /* not a Go binary built with -fuzz, or asked not to */
   if (sanitized(c->cfg->binary)) {
-    if (say(c))
+    if (cgofuzz_coord_says(c))
       fprintf(stderr, "cgofuzz: coverage snapshot: Go's own loop (a "
                       "sanitizer's reports are symbolized from the binary's "
                       "file)\n");
@@ -134,7 +130,7 @@ void cgofuzz_coord_fast_copy(coord *c) {
                         CGOFUZZ_CMP_PATCH_SNAPSHOT, &info, &err) != 0 ||
       !info.snapshots) {
     cgofuzz_coord_copy_free(&c->fast);
-    if (say(c))
+    if (cgofuzz_coord_says(c))
       fprintf(stderr, "cgofuzz: coverage snapshot: Go's own loop (%s)\n",
               err.msg[0] ? err.msg : "its SnapshotCoverage was not found");
   } else {
@@ -142,7 +138,7 @@ void cgofuzz_coord_fast_copy(coord *c) {
      * right. */
     for (size_t i = 0; i < c->n_init; i++)
       cgofuzz_worker_ctl_init(&c->slots[i].w, &err);
-    if (say(c))
+    if (cgofuzz_coord_says(c))
       fprintf(stderr,
               "cgofuzz: coverage snapshot: the workers run a copy of %s that "
               "snapshots its %zu counters eight at a time\n",

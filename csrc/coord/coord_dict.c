@@ -347,7 +347,7 @@ int cgofuzz_dict_start(coord *c) {
       return -1;
     }
   }
-  if (cfg->verbose && !cfg->quiet && !cfg->observer)
+  if (cgofuzz_coord_says(c))
     fprintf(stderr,
             "cgofuzz: dictionary: %zu tokens (%zu from -dict files, %zu from "
             "the target's package, %zu from its module, %zu from the "
@@ -378,7 +378,7 @@ int cgofuzz_dict_start(coord *c) {
     cgofuzz_err err = {0};
     if (cgofuzz_coord_godict_code_start(d, cfg->binary, cfg->target, &x->job,
                                         &err) != 0 &&
-        cfg->verbose && !cfg->quiet && !cfg->observer)
+        cgofuzz_coord_says(c))
       fprintf(stderr, "cgofuzz: %s\n", err.msg);
     x->job_t0 = cgofuzz_mono_ms();
   }
@@ -396,7 +396,7 @@ void cgofuzz_dict_step(coord *c) {
   int r = cgofuzz_coord_godict_code_poll(x->job, false, &added, &err);
   if (r == 0)
     return;
-  bool say = cfg->verbose && !cfg->quiet && !cfg->observer;
+  bool say = cgofuzz_coord_says(c);
   if (r < 0 && say)
     fprintf(stderr, "cgofuzz: %s\n", err.msg);
   else if (say)
@@ -411,7 +411,7 @@ void cgofuzz_dict_step(coord *c) {
 
 void cgofuzz_dict_stop(coord *c) {
   cgofuzz_dsched *x = &c->dx;
-  if (x->on && c->cfg->verbose && !c->cfg->quiet && !c->cfg->observer)
+  if (x->on && cgofuzz_coord_says(c))
     fprintf(stderr,
             "cgofuzz: dictionary calls: %llu exact (%llu found), %llu from a "
             "built base (%llu found); plain calls: %llu (%llu found); "

@@ -559,6 +559,9 @@ void cgofuzz_coord_stats_get(coord *c, cgofuzz_coord_stats *st);
 /* Ends the run with a failure whose text is msg (printed indented). */
 void cgofuzz_coord_fail(coord *c, const char *msg, size_t len);
 void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg);
+/* Whether cgofuzz's own "cgofuzz: ..." lines are printed: -v, not quiet,
+ * and no observer (which prints what it wants itself). */
+bool cgofuzz_coord_says(const coord *c);
 /* Appends the elapsed time as Go prints it in progress lines. */
 void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b);
 /* One of Go's GODEBUG=fuzzdebug=1 lines on stderr: the local time as Go

@@ -108,7 +108,7 @@ static void crash(coord *c, slot *s, int64_t count, const char *msg,
     return;
   if (rebuild(c, s, count, &data) != 0)
     goto done;
-  if (s->dict && c->cfg->verbose && !c->cfg->quiet && !ob)
+  if (s->dict && cgofuzz_coord_says(c))
     fprintf(stderr,
             "cgofuzz: the failing input came from a dictionary call "
             "(%s)\n",

@@ -25,6 +25,10 @@ void cgofuzz_coord_signal_reset(void) { got_signal = 0; }
 
 bool cgofuzz_coord_interrupted(void) { return got_signal != 0; }
 
+bool cgofuzz_coord_says(const coord *c) {
+  return c->cfg->verbose && !c->cfg->quiet && !c->cfg->observer;
+}
+
 void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b) {
   /* Go rounds half away from zero. */
   cgofuzz_fmt_secs(b, (cgofuzz_mono_ms() - c->start_ms + 500) / 1000);
