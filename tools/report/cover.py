@@ -404,8 +404,7 @@ def remap_record(cur, m):
         if ln in m:
             src, sl = m[ln]
             by.setdefault(src, FileCov("c", src, src, "lines")).lines[sl] = v
-    for ln_name in cur.funcs:
-        name, ln, calls = ln_name
+    for name, ln, calls in cur.funcs:
         if ln in m and m[ln][0] in by:
             by[m[ln][0]].funcs.append([name, m[ln][1], calls])
     for f in by.values():
