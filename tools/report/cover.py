@@ -35,6 +35,7 @@ import glob
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -311,9 +312,11 @@ def go_cover(a, tmp):
     # -test.gocoverdir is a flag of the test binary: pass it via GOFLAGS-free
     # argv by wrapping the binary call.
     wrapper = os.path.join(tmp, "cov.sh")
+    # shlex.quote: inside double quotes, a path's $, ` or " would still be
+    # the shell's to read.
     with open(wrapper, "w") as f:
-        f.write('#!/bin/sh\nexec "%s" -test.gocoverdir="%s" "$@"\n'
-                % (binary, gcov))
+        f.write('#!/bin/sh\nexec %s -test.gocoverdir=%s "$@"\n'
+                % (shlex.quote(binary), shlex.quote(gcov)))
     os.chmod(wrapper, 0o755)
     failed = replay(wrapper, target, rundir, names, [], env, reset)
     profile = os.path.join(tmp, "cover.out")
@@ -588,6 +591,33 @@ def highlight_lines(path, lang):
     return [pygments.format(toks, fmt) for toks in lines]
 
 
+def write_replacing(out, write, mode="w"):
+    """Writes out through write(file): a temporary made by mkstemp in out's
+    directory (never a guessable name, never following a symlink someone
+    planted there), mode 0666 less the umask, then os.replace, which
+    replaces a symlink at out rather than writing through it."""
+    d = os.path.dirname(os.path.abspath(out))
+    fd, tmp = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(out) + ".",
+                               suffix=".tmp")
+    try:
+        mask = os.umask(0)  # the only way to read it; a single thread here
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
+        with os.fdopen(fd, mode, **({} if "b" in mode
+                                     else {"encoding": "utf-8"})) as f:
+            fd = -1
+            write(f)
+        os.replace(tmp, out)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 def write_html(r, out):
     import jinja2
     from pygments.formatters import HtmlFormatter
@@ -624,10 +654,7 @@ def write_html(r, out):
     page = tpl.render(title=r.title, target=r.target, entries=r.entries,
                       failed=r.failed, groups=groups, sections=sections,
                       pygments_css=HtmlFormatter().get_style_defs(".src"))
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(page)
-    os.replace(tmp, out)
+    write_replacing(out, lambda f: f.write(page))
 
 
 def main(argv):
