@@ -50,6 +50,19 @@ int cli_read_file(const char *path, cgofuzz_buf *out) {
   return 0;
 }
 
+/* The process's umask. POSIX reads it only by setting it, so this sets it
+ * and puts it back: not thread-safe, which is fine in the CLI, a single
+ * thread. */
+static mode_t current_umask(void) {
+  mode_t m = umask(0);
+  umask(m);
+  return m;
+}
+
+/* cli.h's "mode applies to a newly created file" is mode less the umask;
+ * an existing regular file of this user's keeps its permission bits (not
+ * set-uid, set-gid or sticky), and a symlink at path is replaced, never
+ * followed. */
 int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
                           unsigned mode) {
   size_t plen = strlen(path);
@@ -68,9 +81,17 @@ int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
     return -1;
   }
   struct stat st;
-  mode_t m = (mode_t)mode;
-  if (stat(path, &st) == 0)
-    m = st.st_mode & 07777; /* keep an existing file's permissions */
+  /* mkstemp made the temporary 0600; the new file gets mode less the
+   * umask, as open(O_CREAT) would give it. */
+  mode_t m = (mode_t)mode & 0777 & ~current_umask();
+  /* An existing file of ours keeps its permissions (corpus fmt -w rewrites
+   * in place). lstat, not stat: a symlink at path is replaced by the
+   * rename, not followed, so what it points at must not lend its mode;
+   * nor may a file someone else planted there. The set-uid, set-gid and
+   * sticky bits are never carried over: they would turn corpus bytes into
+   * a set-uid program. */
+  if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+    m = st.st_mode & 0777;
   const char *what = "write";
   if (fchmod(fd, m) != 0)
     what = "chmod";

@@ -8,10 +8,13 @@
  * (interesting), so it can be written whenever the run stops. The mask was
  * already merged when an interesting job was queued.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "codec.h"
 #include "coord_internal.h"
@@ -236,19 +239,56 @@ void cgofuzz_coord_report_free(cgofuzz_coord_report *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* Makes dir (0700) or takes the one there if it is private: a directory,
+ * not a symlink, owned by this user, writable by no one else. Where anyone
+ * may create names ($TMPDIR), a directory someone else made, or one they
+ * can write to, would let them read the failing input, or swap the file
+ * for a symlink between our write and the user's go test. Returns 0, or
+ * -1 with the reason in err. */
+static int private_dir(const char *dir, cgofuzz_err *err) {
+  struct stat st;
+  if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+    return cgofuzz_errf(err, 0, "mkdir %s: %s", dir, strerror(errno));
+  if (lstat(dir, &st) != 0)
+    return cgofuzz_errf(err, 0, "%s: %s", dir, strerror(errno));
+  if (S_ISLNK(st.st_mode))
+    return cgofuzz_errf(err, 0, "refused %s: it is a symbolic link", dir);
+  if (!S_ISDIR(st.st_mode))
+    return cgofuzz_errf(err, 0, "refused %s: it is not a directory", dir);
+  if (st.st_uid != geteuid())
+    return cgofuzz_errf(err, 0,
+                        "refused %s: it is owned by uid %u, not by this user "
+                        "(uid %u)",
+                        dir, (unsigned)st.st_uid, (unsigned)geteuid());
+  if (st.st_mode & 022)
+    return cgofuzz_errf(err, 0,
+                        "refused %s: group or others can write to it (mode "
+                        "%04o)",
+                        dir, (unsigned)(st.st_mode & 07777));
+  return 0;
+}
+
 /* Writes a failing input where go test looks for it, or, when that fails
  * (read-only or full disk, testdata/fuzz not a directory), to the first
- * fallback that works: $TMPDIR/cgofuzz-failures/<Target>, then
- * ./cgofuzz-failures/<Target>. Each failed attempt is reported with its
- * reason. Returns the path written, or NULL when nothing could be written;
- * the input is then printed in full on stderr, so it is never lost. */
+ * fallback that works: $TMPDIR/cgofuzz-failures/<Target> (both levels
+ * private: private_dir), then ./cgofuzz-failures/<Target>. Each failed
+ * attempt is reported with its reason. Returns the path written, or NULL
+ * when nothing could be written; the input is then printed in full on
+ * stderr, so it is never lost. */
 static char *write_failure(coord *c, const cgofuzz_buf *data) {
   const char *tmp = getenv("TMPDIR");
   if (!tmp || !*tmp)
     tmp = "/tmp";
-  cgofuzz_buf alt1 = {0}, alt2 = {0};
-  cgofuzz_buf_printf(&alt1, "%s/cgofuzz-failures/%s", tmp, c->cfg->target);
-  cgofuzz_buf_printf(&alt2, "cgofuzz-failures/%s", c->cfg->target);
+  const char *t = c->cfg->target;
+  /* The target's name becomes a directory's name: only a plain name may
+   * (a name from -test.list could hold "../"). */
+  bool plain =
+      t && *t && !strchr(t, '/') && strcmp(t, ".") != 0 && strcmp(t, "..") != 0;
+  cgofuzz_buf top = {0}, alt1 = {0}, alt2 = {0};
+  cgofuzz_buf_printf(&top, "%s/cgofuzz-failures", tmp);
+  cgofuzz_buf_printf(&alt1, "%s/cgofuzz-failures/%s", tmp, plain ? t : "");
+  cgofuzz_buf_printf(&alt2, "cgofuzz-failures/%s", plain ? t : "");
+  cgofuzz_buf_putc(&top, 0);
   cgofuzz_buf_putc(&alt1, 0);
   cgofuzz_buf_putc(&alt2, 0);
   const char *dirs[] = {c->testdata_dir, (const char *)alt1.data,
@@ -260,7 +300,16 @@ static char *write_failure(coord *c, const cgofuzz_buf *data) {
     if (!dirs[i])
       continue;
     bool rel = shown && dirs[i][0] != '/';
-    if (cgofuzz_coord_corpus_write_v(dirs[i], data->data, data->len,
+    if (i > 0 && !plain) {
+      fprintf(stderr,
+              "cgofuzz: could not write the failing input to %s%s%s: the "
+              "target's name \"%s\" is not a plain name\n",
+              rel ? shown : "", rel ? "/" : "", dirs[i], t ? t : "");
+      continue;
+    }
+    if ((i == 1 && (private_dir((const char *)top.data, &err) != 0 ||
+                    private_dir(dirs[i], &err) != 0)) ||
+        cgofuzz_coord_corpus_write_v(dirs[i], data->data, data->len,
                                      coord_gover(c->cfg), &path, &err) != 0) {
       path = NULL;
       fprintf(stderr,
@@ -279,6 +328,7 @@ static char *write_failure(coord *c, const cgofuzz_buf *data) {
     fwrite(data->data, 1, data->len, stderr);
   }
   fflush(stderr);
+  cgofuzz_buf_free(&top);
   cgofuzz_buf_free(&alt1);
   cgofuzz_buf_free(&alt2);
   return path;

@@ -13,7 +13,8 @@
  *    encode them (they become warm-up inputs and cache-file names);
  *  - the default cache is $GOCACHE/fuzz/cgofuzz/<binary name> (or
  *    $XDG_CACHE_HOME, or ~/.cache, /cgofuzz/fuzz/<binary name>), so runs
- *    resume each other's corpus like `go test -fuzz`.
+ *    resume each other's corpus like `go test -fuzz`; with none of the
+ *    three set there is no default, as in Go.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -27,6 +28,12 @@
 #include "flags.h"
 #include "os.h"
 
+/* The default cache directory, or NULL (said on stderr) when there is
+ * none. Without GOCACHE, XDG_CACHE_HOME and HOME there is no user's cache:
+ * Go's os.UserCacheDir fails then, and `go test -fuzz` stops with an
+ * error. cgofuzz does the same rather than fall back on a shared
+ * directory (/tmp/.cache, as it once did), where another user could
+ * plant the corpus that is run, or read the one that is written. */
 static char *default_cache(const char *argv0) {
   const char *base = strrchr(argv0, '/');
   base = base ? base + 1 : argv0;
@@ -37,10 +44,17 @@ static char *default_cache(const char *argv0) {
     cgofuzz_buf_printf(&b, "%s/fuzz/cgofuzz/%s", gc, base);
   else if (xdg && *xdg)
     cgofuzz_buf_printf(&b, "%s/cgofuzz/fuzz/%s", xdg, base);
-  else
-    cgofuzz_buf_printf(&b, "%s/.cache/cgofuzz/fuzz/%s", home ? home : "/tmp",
-                       base);
-  char *s = strndup(b.len ? (char *)b.data : "", b.len);
+  else if (home && *home)
+    cgofuzz_buf_printf(&b, "%s/.cache/cgofuzz/fuzz/%s", home, base);
+  else {
+    fprintf(stderr, "cgofuzz: no cache directory for the fuzzing corpus: "
+                    "GOCACHE, XDG_CACHE_HOME and HOME are all unset or "
+                    "empty; set one of them or pass -test.fuzzcachedir\n");
+    return NULL;
+  }
+  char *s = b.len ? strndup((char *)b.data, b.len) : NULL;
+  if (!s)
+    fprintf(stderr, "cgofuzz: the cache directory's name: out of memory\n");
   cgofuzz_buf_free(&b);
   return s;
 }

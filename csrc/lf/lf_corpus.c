@@ -156,23 +156,31 @@ int cgofuzz_lf_raw(const cgofuzz_lf_target *t, const uint8_t *enc, size_t len,
 }
 
 int cgofuzz_lf_write_file(const char *path, const uint8_t *data, size_t len) {
-  size_t tl = strlen(path) + 32;
+  size_t tl = strlen(path) + 48;
   char *tmp = malloc(tl);
   if (!tmp)
     return -1;
   /* Beside the file (same file system for rename), hidden from corpus
-   * readers by its leading dot when the path is in a corpus directory. */
+   * readers by its leading dot when the path is in a corpus directory.
+   * Its name can be guessed, and the directory may be shared (an artifact
+   * prefix in /tmp), so it is created only if nothing is there: O_EXCL
+   * (which also refuses a symlink, dangling or not) and O_NOFOLLOW, never
+   * opening what someone planted under that name. A name taken (such a
+   * plant, or the leftover of a killed run with our pid) moves on to the
+   * next; mode 0666 less the umask, as libFuzzer's files. */
   const char *slash = strrchr(path, '/');
-  if (slash)
-    snprintf(tmp, tl, "%.*s/.tmp-%d-%s", (int)(slash - path), path,
-             (int)getpid(), slash + 1);
-  else
-    snprintf(tmp, tl, ".tmp-%d-%s", (int)getpid(), path);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  int e = 0;
-  if (fd < 0) {
-    e = errno;
-  } else {
+  int dl = slash ? (int)(slash - path) + 1 : 0;
+  const char *base = slash ? slash + 1 : path;
+  int fd = -1, e = EEXIST;
+  for (int k = 0; k < 100 && fd < 0 && e == EEXIST; k++) {
+    if (k == 0)
+      snprintf(tmp, tl, "%.*s.tmp-%d-%s", dl, path, (int)getpid(), base);
+    else
+      snprintf(tmp, tl, "%.*s.tmp-%d-%d-%s", dl, path, (int)getpid(), k, base);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    e = fd < 0 ? errno : 0;
+  }
+  if (fd >= 0) {
     size_t off = 0;
     while (off < len) {
       ssize_t k = write(fd, data + off, len - off);
@@ -191,9 +199,13 @@ int cgofuzz_lf_write_file(const char *path, const uint8_t *data, size_t len) {
     if (e)
       unlink(tmp);
   }
+  if (fd < 0)
+    fprintf(stderr, "ERROR: writing %s: cannot create its temporary %s: %s\n",
+            path, tmp, strerror(e));
+  else if (e)
+    fprintf(stderr, "ERROR: writing %s: %s\n", path, strerror(e));
   free(tmp);
   if (e) {
-    fprintf(stderr, "ERROR: writing %s: %s\n", path, strerror(e));
     errno = e;
     return -1;
   }

@@ -244,7 +244,20 @@ static int control_open(control *c, const char *path, const char *target) {
       break;
     }
     if (strncmp(line, "counters ", 9) == 0) {
-      c->counters = (size_t)strtoull(line + 9, NULL, 10);
+      /* The mask the records index is this long: a number, said once
+       * (control_append writes it before the first record with a
+       * feature), and indexable by a record's uint32 counter index. */
+      char *end;
+      errno = 0;
+      unsigned long long n = strtoull(line + 9, &end, 10);
+      if (errno || end == line + 9 || *end || line[9] == '-' || n == 0 ||
+          n > (1ull << 32) || (c->counters && c->counters != n)) {
+        fprintf(stderr, "ERROR: %s:%d: malformed counters line\n", path,
+                lineno);
+        rc = -1;
+        break;
+      }
+      c->counters = (size_t)n;
     } else if (strncmp(line, "R ", 2) == 0) {
       if (c->n == c->cap) {
         size_t nc = c->cap ? 2 * c->cap : 256;
@@ -262,6 +275,27 @@ static int control_open(control *c, const char *path, const char *target) {
         break;
       }
       c->n++;
+      /* Every index is checked here, whatever lines there are: a record
+       * is replayed into the mask without another look, and a file
+       * without its counters line once let a record index past it. */
+      const record *r = &c->rec[c->n - 1];
+      for (size_t j = 0; j < r->nf; j++)
+        if (r->f[j].idx >= c->counters) {
+          if (c->counters)
+            fprintf(stderr,
+                    "ERROR: %s:%d: the record names counter %" PRIu32
+                    ", but there are %zu\n",
+                    path, lineno, r->f[j].idx, c->counters);
+          else
+            fprintf(stderr,
+                    "ERROR: %s:%d: the record names counter %" PRIu32
+                    " before any counters line\n",
+                    path, lineno, r->f[j].idx);
+          rc = -1;
+          break;
+        }
+      if (rc != 0)
+        break;
     } else if (lineno > 2) {
       fprintf(stderr, "ERROR: %s:%d: malformed line\n", path, lineno);
       rc = -1;
@@ -297,14 +331,6 @@ static int control_open(control *c, const char *path, const char *target) {
   }
   if (rc != 0)
     return -1;
-  for (size_t i = 0; i < c->n; i++)
-    for (size_t j = 0; j < c->rec[i].nf; j++)
-      if (c->counters && c->rec[i].f[j].idx >= c->counters) {
-        fprintf(stderr,
-                "ERROR: %s: a record names counter %" PRIu32 " of %zu\n", path,
-                c->rec[i].f[j].idx, c->counters);
-        return -1;
-      }
   /* Drop a partial last line, then append after the good ones. */
   if (fflush(f) != 0 || ftruncate(fileno(f), good) != 0 ||
       fseek(f, good, SEEK_SET) != 0) {
