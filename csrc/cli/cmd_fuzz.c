@@ -239,6 +239,9 @@ typedef struct bin_info {
   char **names;
   size_t n;
   int gover; /* the Go release that built it (cgofuzz_coord_binary_gover) */
+  /* Not read from the binary, which is not a C target either (coord.h's
+   * gover_unknown); or not a test binary at all when it lists nothing. */
+  bool gover_unknown;
 } bin_info;
 
 /* Frees b[0..n) and b. */
@@ -563,7 +566,11 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
      * a C target, or a binary whose build info cannot be read, follows the
      * newest (the latter with a warning). */
     cgofuzz_err gerr = {0};
-    if (cgofuzz_coord_binary_gover(bins[i].path, &bins[i].gover, &gerr) < 0)
+    int known = cgofuzz_coord_binary_gover(bins[i].path, &bins[i].gover, &gerr);
+    bins[i].gover_unknown =
+        known <= 0 && (cgofuzz_coord_go_counters(bins[i].path) > 0 ||
+                       cgofuzz_coord_counters(bins[i].path) == 0);
+    if (known < 0)
       fprintf(stderr,
               "cgofuzz fuzz: warning: %s: cannot tell which Go release built "
               "it (%s); following go1.%d\n",
@@ -609,6 +616,19 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
     }
     if (lrc != 0) {
       fprintf(stderr, "cgofuzz fuzz: %s\n", err.msg);
+      rc = CLI_EXIT_USAGE;
+      goto done;
+    }
+    if (bins[i].n == 0 && !pre && bins[i].gover_unknown &&
+        cgofuzz_coord_counters(bins[i].path) == 0) {
+      /* No Go build info, no counters and no target listed: /usr/bin/true
+       * answers -test.list with nothing too. A Go test binary with no
+       * target matching -fuzz still gets go test's warning below. */
+      fprintf(stderr,
+              "cgofuzz fuzz: %s is not a Go test binary (no Go build "
+              "information, no coverage counters, no fuzz target listed) "
+              "nor a C target built by cgofuzz cc\n",
+              bins[i].arg);
       rc = CLI_EXIT_USAGE;
       goto done;
     }
@@ -690,6 +710,7 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
       t->cfg.binary = bins[i].path;
       t->cfg.target = bins[i].names[k];
       t->cfg.gover = bins[i].gover;
+      t->cfg.gover_unknown = bins[i].gover_unknown;
       t->imp = bins[i].imp;
       t->dir = bins[i].dir;
       t->cfg.display_dir = bins[i].reldir;

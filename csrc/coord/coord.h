@@ -176,6 +176,11 @@ typedef struct cgofuzz_coord_config {
    * the hang timer, the -fuzztime=Nx check and the worker's -test.* flags
    * follow it. 0: the newest. */
   int gover;
+  /* The release could not be read from a binary that is not a C target
+   * (no Go build info, or unreadable): the hang timer is then the shortest
+   * of all releases (10 s), not the newest's, so a silent worker is not
+   * waited on for a minute. */
+  bool gover_unknown;
   /* Filled by discovery: the variables the target's body set or changed
    * before f.Fuzz (f.Setenv, os.Setenv), "NAME=value" each, as Go's own
    * coordinator passes them to its workers by starting them afterwards;

@@ -50,12 +50,16 @@ extern char **environ;
 static int run_child(const char *path, char *const argv[], const char *dir,
                      const char *add_env, cgofuzz_buf *out, int out_fd,
                      int err_fd, int timeout_ms) {
+  /* The child dies with us: SIGINT, which a Go test binary answers by
+   * stopping its fuzzing and removing its shared-memory file. */
   cgofuzz_spawn s = {.path = path,
                      .argv = argv,
                      .dir = dir,
                      .add_env = add_env,
                      .stdout_fd = out_fd,
-                     .stderr_fd = err_fd};
+                     .stderr_fd = err_fd,
+                     .die_with_parent = true,
+                     .death_signal = SIGINT};
   if (out)
     return cgofuzz_spawn_run(&s, out, false, timeout_ms);
   pid_t pid = cgofuzz_spawn_start(&s);
@@ -335,16 +339,35 @@ static void drop_testdata(cgofuzz_coord_config *cfg) {
     cgofuzz_buf_free(bufs[i]);
 }
 
+/* Whether the file system of fd (a new file in $TMPDIR) can take a few
+ * pages: Go's coordinator maps a sparse file there, and a full file system
+ * would only show as a SIGBUS in it (or in a worker). 0, or -1 with errno
+ * set; the file is left empty. */
+static int tmpdir_has_room(int fd) {
+  static const uint8_t zeros[64 << 10];
+  int rc = cgofuzz_write_all(fd, zeros, sizeof zeros) == 0 && fsync(fd) == 0
+               ? 0
+               : -1;
+  int e = errno;
+  if ((ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0) && rc == 0)
+    return -1;
+  errno = e;
+  return rc;
+}
+
 int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
                            cgofuzz_err *err) {
   const char *tmpdir = getenv("TMPDIR");
+  if (!tmpdir || !*tmpdir)
+    tmpdir = "/tmp";
   cgofuzz_buf root = {0}, cache = {0}, out = {0}, log = {0}, fz = {0},
               rec = {0}, logtxt = {0};
   int rc = -1, logfd = -1;
-  cgofuzz_buf_printf(&root, "%s/cgofuzz-discover-XXXXXX",
-                     tmpdir && *tmpdir ? tmpdir : "/tmp");
+  cgofuzz_buf_printf(&root, "%s/cgofuzz-discover-XXXXXX", tmpdir);
   if (!mkdtemp(coord_cstr(&root))) {
-    cgofuzz_errf(err, 0, "mkdtemp: %s", strerror(errno));
+    cgofuzz_errf(err, 0, "creating a directory in $TMPDIR (%s): %s", tmpdir,
+                 strerror(errno));
+    root.len = 0; /* nothing to remove */
     goto done;
   }
   cgofuzz_buf_printf(&cache, "%s/cache", coord_cstr(&root));
@@ -355,14 +378,20 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   snprintf(cachearg, sizeof cachearg, "-test.fuzzcachedir=%s",
            coord_cstr(&cache));
   if (mkdir(coord_cstr(&cache), 0700) != 0) {
-    cgofuzz_errf(err, 0, "mkdir: %s", strerror(errno));
+    cgofuzz_errf(err, 0, "mkdir %s: %s", coord_cstr(&cache), strerror(errno));
     goto done;
   }
-  logfd = open(coord_cstr(&log), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  logfd = open(coord_cstr(&log), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (logfd < 0 || tmpdir_has_room(logfd) != 0) {
+    cgofuzz_errf(err, 0,
+                 "$TMPDIR (%s) cannot hold the files fuzzing makes there "
+                 "(Go's shared memory, the targets' discovery): %s",
+                 tmpdir, strerror(errno));
+    goto done;
+  }
   size_t na = 0;
   char **argv = calloc(8 + cfg->n_extra, sizeof *argv);
-  if (!argv || logfd < 0) {
-    free(argv);
+  if (!argv) {
     cgofuzz_errf(err, 0, "out of memory");
     goto done;
   }
@@ -393,8 +422,14 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
     ssize_t k;
     while ((k = read(logfd, tmp, sizeof tmp)) > 0)
       cgofuzz_buf_append(&logtxt, tmp, (size_t)k);
+    char why[64] = "";
+    if (st < 0)
+      snprintf(why, sizeof why, " (timed out)");
+    else if (WIFSIGNALED(st))
+      snprintf(why, sizeof why, " (killed by signal %d: %s)", WTERMSIG(st),
+               strsignal(WTERMSIG(st)));
     cgofuzz_errf(err, 0, "%s: finding the arguments of %s failed%s:\n%.*s",
-                 cfg->binary, cfg->target, st < 0 ? " (timed out)" : "",
+                 cfg->binary, cfg->target, why,
                  (int)(logtxt.len > 400 ? 400 : logtxt.len),
                  logtxt.data ? coord_cstr(&logtxt) : "");
     goto done;

@@ -107,8 +107,15 @@ static inline bool coord_int_signed(cgofuzz_kind k) {
  * limit), else the hang timer of the Go worker of cfg's release (10 s up to
  * go1.26, 60 s in go1.27), after which that worker panics itself. */
 static inline int64_t coord_hang_ns(const cgofuzz_coord_config *cfg) {
-  return cfg->exec_timeout_ns ? cfg->exec_timeout_ns
-                              : cgofuzz_gover_hang_timeout_ns(coord_gover(cfg));
+  if (cfg->exec_timeout_ns)
+    return cfg->exec_timeout_ns;
+  if (!cfg->gover_unknown)
+    return cgofuzz_gover_hang_timeout_ns(coord_gover(cfg));
+  int64_t least = INT64_MAX;
+  for (int g = CGOFUZZ_GOVER_OLDEST; g <= CGOFUZZ_GOVER_NEWEST; g++)
+    if (cgofuzz_gover_hang_timeout_ns(g) < least)
+      least = cgofuzz_gover_hang_timeout_ns(g);
+  return least;
 }
 
 /* The buffer's bytes as a C string: cgofuzz_buf_printf does not keep a
@@ -553,6 +560,11 @@ typedef struct coord {
 } coord;
 
 /* --- services every part of the run uses (coord_svc.c) */
+
+/* Appends n bytes a worker sent, in quotes, printable ASCII as it is and
+ * other bytes as \xNN, at most 120 of them (then the length), for messages
+ * that say what a worker said. */
+void cgofuzz_coord_put_bytes(cgofuzz_buf *b, const uint8_t *p, size_t n);
 
 /* The run's figures for an observer (coord.h). */
 void cgofuzz_coord_stats_get(coord *c, cgofuzz_coord_stats *st);

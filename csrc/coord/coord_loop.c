@@ -305,6 +305,40 @@ static int add_zero_entry(coord *c) {
   return rc;
 }
 
+/* The run's time ran out before any entry of the corpus had run (a worker
+ * that never replied, half a reply): fuzzing did not happen, which is not a
+ * pass. What each worker still owes is named. */
+static void ran_nothing(coord *c) {
+  cgofuzz_buf msg = {0};
+  cgofuzz_buf_puts(&msg, "fuzzing ran no input in ");
+  cgofuzz_coord_put_elapsed(c, &msg);
+  cgofuzz_buf_printf(&msg,
+                     ": none of the %zu corpus entries of the warm-up "
+                     "completed",
+                     c->warmup_count);
+  for (size_t i = 0; i < c->np; i++) {
+    slot *s = &c->slots[i];
+    if (s->w.pid == 0)
+      continue;
+    if (cgofuzz_lines_pending(&s->w.in)) {
+      cgofuzz_buf_printf(&msg,
+                         "; fuzzing process (pid %d) sent part of a reply "
+                         "and then nothing: ",
+                         (int)s->w.pid);
+      cgofuzz_coord_put_bytes(&msg, s->w.in.buf.data + s->w.in.consumed,
+                              cgofuzz_lines_pending(&s->w.in));
+    } else if (s->state == W_BUSY) {
+      cgofuzz_buf_printf(&msg,
+                         "; fuzzing process (pid %d) did not answer its "
+                         "call",
+                         (int)s->w.pid);
+    }
+  }
+  cgofuzz_coord_fail(c, msg.data ? (const char *)msg.data : "out of memory",
+                     msg.data ? msg.len : strlen("out of memory"));
+  cgofuzz_buf_free(&msg);
+}
+
 static void print_verdict(coord *c) {
   const cgofuzz_coord_observer *ob = c->cfg->observer;
   if (ob) {
@@ -598,6 +632,9 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
       cfg->observer->inited(cfg->observer->ctx, &st);
     }
     run_loop(&c);
+    if (!c.failed && !cgofuzz_coord_interrupted() && c.warmup_count > 0 &&
+        c.warmup_left == c.warmup_count)
+      ran_nothing(&c);
     cgofuzz_mjob_flush(&c);
     if (!cfg->observer) /* its finished callback has the last word */
       log_line(&c);

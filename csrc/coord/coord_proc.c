@@ -148,15 +148,39 @@ static int greet_worker(coord *c, slot *s) {
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
   c->line.len = 0;
   cgofuzz_wire_encode_call(&call, &c->line);
-  if (cgofuzz_worker_send(&s->w, &c->line, &err) != 0 ||
-      cgofuzz_worker_recv(&s->w, PING_TIMEOUT_MS, MAX_LINE, &l, &n, &err) !=
-          1 ||
-      cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
+  int got =
+      cgofuzz_worker_send(&s->w, &c->line, &err) != 0
+          ? -1
+          : cgofuzz_worker_recv(&s->w, PING_TIMEOUT_MS, MAX_LINE, &l, &n, &err);
+  if (got != 1 || cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
+    /* Go's words when it died or closed its pipe; when it answered
+     * something else, or nothing, say that: it is the worker's fault,
+     * and it is alive. */
+    cgofuzz_buf msg = {0};
+    if (got == 1) {
+      cgofuzz_buf_printf(&msg,
+                         "communicating with fuzzing process (pid %d): its "
+                         "answer to the first call (ping) is not Go's: %s: ",
+                         (int)s->w.pid, err.msg);
+      cgofuzz_coord_put_bytes(&msg, l, n);
+    } else if (got == 0) {
+      cgofuzz_buf_printf(&msg,
+                         "fuzzing process (pid %d) did not answer the first "
+                         "call (ping) in %d s",
+                         (int)s->w.pid, PING_TIMEOUT_MS / 1000);
+      if (cgofuzz_lines_pending(&s->w.in)) {
+        cgofuzz_buf_puts(&msg, "; it sent part of a line: ");
+        cgofuzz_coord_put_bytes(&msg, s->w.in.buf.data + s->w.in.consumed,
+                                cgofuzz_lines_pending(&s->w.in));
+      }
+    } else {
+      cgofuzz_buf_puts(&msg, "fuzzing process terminated without fuzzing: EOF");
+    }
     cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
     s->state = W_DOWN;
-    cgofuzz_coord_fail(
-        c, "fuzzing process terminated without fuzzing: EOF",
-        strlen("fuzzing process terminated without fuzzing: EOF"));
+    cgofuzz_coord_fail(c, msg.data ? (const char *)msg.data : "out of memory",
+                       msg.data ? msg.len : strlen("out of memory"));
+    cgofuzz_buf_free(&msg);
     return -1;
   }
   s->state = W_IDLE;

@@ -343,6 +343,24 @@ static void stop_for(coord *c, slot *s, int why) {
   cgofuzz_coord_on_death(c, s);
 }
 
+/* A worker that began a reply and then sent nothing for the hang timer:
+ * its input ran (a reply is only written after it), the reply did not
+ * come. That is the worker's fault, not the input's: the run fails saying
+ * so and what it sent, and nothing is recorded as a failing input. */
+static void stalled_mid_reply(coord *c, slot *s, int64_t timeout_ms) {
+  cgofuzz_buf msg = {0};
+  cgofuzz_buf_printf(&msg,
+                     "communicating with fuzzing process (pid %d): it sent "
+                     "part of a reply and then nothing for %lld s: ",
+                     (int)s->w.pid, (long long)(timeout_ms / 1000));
+  cgofuzz_coord_put_bytes(&msg, s->w.in.buf.data + s->w.in.consumed,
+                          cgofuzz_lines_pending(&s->w.in));
+  kill(s->w.pid, SIGKILL);
+  cgofuzz_coord_fail(c, msg.data ? (const char *)msg.data : "out of memory",
+                     msg.data ? msg.len : strlen("out of memory"));
+  cgofuzz_buf_free(&msg);
+}
+
 void cgofuzz_coord_watch(coord *c) {
   const cgofuzz_coord_config *cfg = c->cfg;
   int64_t now = cgofuzz_mono_ms();
@@ -374,7 +392,10 @@ void cgofuzz_coord_watch(coord *c) {
       s->watch_ms = now;
       s->watch_count = count;
     } else if (timeout_ms > 0 && now - s->watch_ms >= timeout_ms + grace) {
-      stop_for(c, s, CGOFUZZ_DEATH_HANG);
+      if (cgofuzz_lines_pending(&s->w.in))
+        stalled_mid_reply(c, s, timeout_ms);
+      else
+        stop_for(c, s, CGOFUZZ_DEATH_HANG);
       continue;
     }
     if (cfg->rss_limit_mb > 0) {

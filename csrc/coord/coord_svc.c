@@ -88,6 +88,22 @@ void cgofuzz_coord_fail(coord *c, const char *msg, size_t len) {
   cgofuzz_buf_append(&c->fail_msg, msg, len);
 }
 
+void cgofuzz_coord_put_bytes(cgofuzz_buf *b, const uint8_t *p, size_t n) {
+  size_t show = n > 120 ? 120 : n;
+  cgofuzz_buf_putc(b, '"');
+  for (size_t i = 0; i < show; i++) {
+    if (p[i] == '"' || p[i] == '\\')
+      cgofuzz_buf_printf(b, "\\%c", p[i]);
+    else if (p[i] >= 0x20 && p[i] < 0x7f)
+      cgofuzz_buf_putc(b, (char)p[i]);
+    else
+      cgofuzz_buf_printf(b, "\\x%02x", p[i]);
+  }
+  cgofuzz_buf_putc(b, '"');
+  if (show < n)
+    cgofuzz_buf_printf(b, " (%zu bytes in all)", n);
+}
+
 void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg) {
   char tmp[1024];
   snprintf(tmp, sizeof tmp, fmt, arg);

@@ -1,17 +1,28 @@
 /*
  * shm.c: the memory-mapped file a coordinator shares with one worker.
  *
- * As in Go's internal/fuzz, the coordinator creates a temporary file named
- * fuzz-* in $TMPDIR (or /tmp), sizes it to the 40-byte header plus the value
- * capacity and maps it MAP_SHARED read/write; the worker inherits it as fd 5
- * and maps its whole size as given by fstat. The mapping is never resized:
- * when a larger value is needed, the coordinator makes a new file. Access is
- * serialised by the call/response protocol, not by locks.
+ * The coordinator makes a file with no name where the system has them (a
+ * memfd on Linux), else, as Go's internal/fuzz does, a temporary file named
+ * fuzz-* in $TMPDIR (or /tmp) whose name is removed at once; it sizes it to
+ * the 40-byte header plus the value capacity and maps it MAP_SHARED
+ * read/write; the worker inherits it as fd 5 and maps its whole size as given
+ * by fstat. The mapping is never resized: when a larger value is needed, the
+ * coordinator makes a new file. Access is serialised by the call/response
+ * protocol, not by locks.
+ *
+ * Why not $TMPDIR first: the file is sparse (100 MiB of capacity, a few
+ * pages used), so a full file system there is not seen when it is made, but
+ * later, as a SIGBUS in whichever process first writes a page that cannot be
+ * allocated (the coordinator copying a value in, or a worker). A memfd takes
+ * its pages from memory, where running out ends in the OOM killer's hands
+ * like any other allocation.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* mkostemp */
 #endif
 #include "shm.h"
+
+#include "os.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,6 +66,17 @@ int cgofuzz_shm_create(cgofuzz_shm *m, size_t value_cap, cgofuzz_err *err) {
   if (value_cap > (size_t)INT64_MAX - CGOFUZZ_SHM_HEADER_SIZE)
     return cgofuzz_errf(err, 0, "shared memory capacity %zu too large",
                         value_cap);
+  size_t size = CGOFUZZ_SHM_HEADER_SIZE + value_cap;
+#ifdef __linux__
+  int afd = cgofuzz_os_anon_file("fuzz-mem");
+  if (afd >= 0) {
+    if (ftruncate(afd, (off_t)size) == 0 &&
+        map_whole(m, afd, size, "memfd fuzz-mem", err) == 0)
+      return 0;
+    close(afd); /* a file in $TMPDIR may still do */
+    shm_reset(m);
+  }
+#endif
   const char *dir = getenv("TMPDIR");
   if (!dir || !*dir)
     dir = "/tmp";
@@ -73,7 +95,6 @@ int cgofuzz_shm_create(cgofuzz_shm *m, size_t value_cap, cgofuzz_err *err) {
     free(path);
     return -1;
   }
-  size_t size = CGOFUZZ_SHM_HEADER_SIZE + value_cap;
   if (ftruncate(fd, (off_t)size) != 0) {
     cgofuzz_errf(err, 0, "truncate %s: %s", path, strerror(errno));
     goto fail;

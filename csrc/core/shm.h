@@ -47,14 +47,15 @@ typedef struct cgofuzz_shm {
   int fd;
   uint8_t *region;
   size_t size; /* whole mapping, header included */
-  char *path;  /* the (already removed) temp file's name when created here,
-                  for messages; else NULL */
+  char *path;  /* the (already removed) temp file's name when one was
+                  made in $TMPDIR, for messages; else NULL */
 } cgofuzz_shm;
 
-/* Creates a temporary file in $TMPDIR (or /tmp) with room for value_cap
- * bytes of value, maps it and removes its name at once (workers inherit
- * the descriptor), so no file is left behind however the process ends.
- * Returns 0 or -1 with err set. */
+/* Creates a file with room for value_cap bytes of value and maps it: a
+ * memfd on Linux, else (or when that fails) a temporary file in $TMPDIR (or
+ * /tmp) whose name is removed at once (workers inherit the descriptor), so
+ * no file is left behind however the process ends. Returns 0 or -1 with err
+ * set. */
 int cgofuzz_shm_create(cgofuzz_shm *m, size_t value_cap, cgofuzz_err *err);
 
 /* Maps an already open file (e.g. fd 5 in a worker), whole size. */

@@ -18,6 +18,10 @@ the real worker behind a pair of pipes and alter its traffic:
   closein   before the first non-warm-up fuzz response is forwarded, the
             call pipe (fd 3) is closed: the coordinator's next call cannot
             be written (EPIPE); then the worker exits with status 3
+  half      the first fuzz response (warm-up included) is cut in half, with
+            no newline, and then nothing more is sent (the worker lives on)
+  garbage   the first response (to the ping) is replaced by a line that is
+            not JSON; then the worker lives on, silent
 """
 import json, mmap, os, struct, subprocess, sys, time
 
@@ -78,6 +82,14 @@ while True:
     except ValueError:
         fz, failed = None, False
     is_fuzz = fz is not None
+    if mode == "garbage" and not injected:
+        os.write(4, b"hello, this is not JSON\n")
+        time.sleep(120)
+        os._exit(0)
+    if mode == "half" and is_fuzz and not injected:
+        os.write(4, resp[:len(resp) // 2])
+        time.sleep(120)
+        os._exit(0)
     if is_fuzz and not injected and not fz.get("Warmup"):
         if mode == "truncate":
             resp = resp[:len(resp) // 2] + b"\n"

@@ -1,0 +1,176 @@
+"""Resources that run out and workers that lie (issue 39; docs/faults.md).
+
+Full file systems are real ones: a tmpfs of 16 KiB, filled, mounted in a
+mount namespace of the one command (`unshare -m`, or `unshare -rm` when not
+root); where the system refuses namespaces those cases are skipped, saying
+so. Lying workers go through fakeworker.py, which stands in for the test
+binary (it has no Go build information, so cgofuzz cannot tell its release).
+The fixtures (env, binary) are test_faults.py's: each case has its own
+package copy, cache and $TMPDIR.
+"""
+import os
+import re
+import shutil
+import signal
+import subprocess
+
+import pytest
+
+import testlib
+from testlib import run, wait_until, written
+from test_faults import (CLEAN_BUDGET, FAKEWORKER, FIND_BUDGET, binary,  # noqa: F401
+                         env, go, reproduces)
+
+FILL = ('mount -t tmpfs -o size=16k cgofuzz-full "$1" && '
+        'dd if=/dev/zero of="$1/.fill" bs=4k count=16 2>/dev/null; '
+        'shift; exec "$@"')
+
+
+@pytest.fixture(scope="session")
+def full_mount(tmp_path_factory):
+    """A function making argv run with a full tmpfs over a directory."""
+    ns = ["unshare", "-m"] if os.geteuid() == 0 else ["unshare", "-rm"]
+    probe = str(tmp_path_factory.mktemp("probe"))
+    if not shutil.which("unshare"):
+        pytest.skip("unshare missing: no full file system to fuzz on")
+    r = subprocess.run(ns + ["sh", "-c", FILL, "sh", probe, "sh", "-c",
+                             'echo x > "$0/f"', probe],
+                       capture_output=True, text=True)
+    if r.returncode == 0:  # the write to the full tmpfs failed (ENOSPC)
+        pytest.skip("a tmpfs cannot be mounted here (%s): %s"
+                    % (" ".join(ns), r.stderr.strip()[-200:]))
+    return lambda where, argv: ns + ["sh", "-c", FILL, "sh", where] + argv
+
+
+def test_full_tmpdir_is_an_error_at_start(env, full_mount):
+    """$TMPDIR full: a message naming it and the resource, exit 1, before
+    anything runs (no SIGBUS from a shared-memory file later)."""
+    r = run(full_mount(env.tmpdir, env.cmd("FuzzCrash", [FIND_BUDGET])),
+            env.pkg, env.env())
+    assert r.rc == 1, str(r)
+    assert "$TMPDIR (%s)" % env.tmpdir in r.stderr, str(r)
+    assert "No space left on device" in r.stderr, str(r)
+    assert "signal" not in r.out.lower(), str(r)
+    assert not os.listdir(env.tmpdir)  # the tmpfs went with its namespace
+
+
+def test_full_cache_is_a_warning(env, full_mount):
+    """The cache full: one warning naming it, fuzzing goes on, PASS."""
+    os.makedirs(env.cache)
+    r = run(full_mount(env.cache, env.cmd("FuzzClean", [CLEAN_BUDGET])),
+            env.pkg, env.env())
+    assert r.rc == 0 and "PASS" in r.stdout, str(r)
+    assert env.cache in r.stderr and "No space left" in r.stderr, str(r)
+
+
+def test_full_testdata_falls_back(env, full_mount):
+    """testdata full: the failure goes to $TMPDIR/cgofuzz-failures, is
+    named, and reproduces from there."""
+    td = os.path.join(env.pkg, "testdata")
+    os.makedirs(td)
+    r = run(full_mount(td, env.cmd("FuzzCrash", [FIND_BUDGET])), env.pkg,
+            env.env())
+    assert r.rc == 1, str(r)
+    paths = written(r.out)
+    assert paths and paths[-1].startswith(
+        os.path.join(env.tmpdir, "cgofuzz-failures", "FuzzCrash")), str(r)
+    dst = os.path.join(td, "fuzz", "FuzzCrash")
+    os.makedirs(dst)
+    shutil.copy(paths[-1], dst)
+    assert reproduces(env, env.pkg,
+                      os.path.join(dst, os.path.basename(paths[-1])))
+
+
+def fake(env, mode, fuzztime):
+    return env.run("FuzzClean", ["-fuzztime=" + fuzztime, "-parallel=1"],
+                   mode=mode, FAULT_CGOFUZZ=env.cgofuzz)
+
+
+def test_half_reply_is_the_workers_fault(env):
+    """Half a reply, then silence, from a binary whose release is unknown:
+    the shortest hang timer (10 s, not go1.27's 60 s) ends it, the message
+    says what the worker sent, no input is blamed or written."""
+    r = fake(env, "half", "50s")
+    assert r.rc == 1, str(r)
+    assert re.search(r"fuzzing process \(pid \d+\): it sent part of a reply "
+                     r"and then nothing for 10 s: \"\{", r.out), str(r)
+    assert "seed corpus entry" not in r.out and not written(r.out), str(r)
+    assert not os.path.exists(os.path.join(env.pkg, "testdata"))
+
+
+def test_run_of_no_input_is_not_a_pass(env):
+    """-fuzztime ends before any input ran: FAIL, saying so and why."""
+    r = fake(env, "half", "3s")
+    assert r.rc == 1 and "PASS" not in r.stdout, str(r)
+    assert "fuzzing ran no input in" in r.out, str(r)
+    assert "sent part of a reply and then nothing" in r.out, str(r)
+
+
+def test_garbage_first_reply(env):
+    """A first reply that is not JSON is named as such, with its bytes."""
+    r = fake(env, "garbage", "20s")
+    assert r.rc == 1, str(r)
+    assert ("its answer to the first call (ping) is not Go's" in r.out
+            and '"hello, this is not JSON"' in r.out), str(r)
+    assert "EOF" not in r.out, str(r)
+
+
+def test_not_a_test_binary(env):
+    """A program that is no Go test binary nor C target: exit 2, said."""
+    true = shutil.which("true")
+    r = run([env.cgofuzz, "fuzz", "-fuzz=FuzzX", true], env.pkg, env.env())
+    assert r.rc == 2, str(r)
+    assert "%s is not a Go test binary" % true in r.stderr, str(r)
+    # A real test binary with no target matching -fuzz answers as go test.
+    r = run([env.cgofuzz, "fuzz", "-fuzz=NoSuchTarget", env.binary], env.pkg,
+            env.env())
+    assert r.rc == 0 and "no fuzz tests to fuzz" in r.stderr, str(r)
+
+
+def go_leftovers(tmpdir):
+    return [n for n in os.listdir(tmpdir)
+            if n.startswith("go-build") or n.startswith("cgofuzz-go-")]
+
+
+def go_children(tmpdir):
+    """Processes whose environment has GOTMPDIR under tmpdir: the go
+    command cgofuzz starts for objdump, and what it starts."""
+    pids = []
+    for p in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/environ" % p, "rb") as f:
+                if ("GOTMPDIR=" + tmpdir).encode() in f.read():
+                    pids.append(p)
+        except OSError:
+            pass
+    return pids
+
+
+def test_go_command_leaves_nothing(env, go, tmp_path):
+    """A run that ends while the go command still builds objdump (for the
+    dictionary's constants; an empty GOCACHE makes it build): nothing of
+    the go command is left in $TMPDIR."""
+    gocache = str(tmp_path / "gocache")
+    r = env.run("FuzzClean", ["-fuzztime=200x"], GOCACHE=gocache)
+    assert r.rc == 0, str(r)
+    assert not go_leftovers(env.tmpdir), os.listdir(env.tmpdir)
+
+
+def test_go_command_dies_with_cgofuzz(env, go, tmp_path):
+    """cgofuzz SIGKILLed while the go command builds objdump: the go
+    command dies with it (its work directory stays: SIGKILL leaves no
+    one to remove it)."""
+    gocache = str(tmp_path / "gocache")
+    p = subprocess.Popen(env.cmd("FuzzClean", ["-fuzztime=60s"]),
+                         cwd=env.pkg, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True,
+                         env=testlib.environ(env.env(GOCACHE=gocache)))
+    try:
+        wait_until(lambda: go_children(env.tmpdir), "the go command running")
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        wait_until(lambda: not go_children(env.tmpdir),
+                   "the go command gone", timeout=30,
+                   detail=lambda: str(go_children(env.tmpdir)))
+    finally:
+        testlib.kill_group(p.pid)
