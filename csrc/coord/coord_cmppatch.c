@@ -358,13 +358,29 @@ static uint64_t find_pcln(const cgofuzz_obj *o, const char *name) {
   return 0;
 }
 
-/* The file offset of address a inside an executable PT_LOAD, or 0. */
+/* The file offset of address a inside an executable PT_LOAD, with at
+ * least 8 bytes of it there, or 0. The segments were checked to lie
+ * inside the file (loads_fit), so the 8 bytes do too. */
 static uint64_t text_offset(const Elf64_Phdr *ph, size_t n, uint64_t a) {
   for (size_t i = 0; i < n; i++)
     if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X) &&
-        a >= ph[i].p_vaddr && a + 8 <= ph[i].p_vaddr + ph[i].p_filesz)
+        a >= ph[i].p_vaddr && a - ph[i].p_vaddr <= ph[i].p_filesz &&
+        ph[i].p_filesz - (a - ph[i].p_vaddr) >= 8)
       return a - ph[i].p_vaddr + ph[i].p_offset;
   return 0;
+}
+
+/* Whether every PT_LOAD's file bytes lie inside the file of n bytes and
+ * its addresses do not wrap: the patcher then reads and writes code only
+ * inside the image, whatever the headers say. */
+static bool loads_fit(const Elf64_Phdr *ph, size_t nph, size_t n) {
+  for (size_t i = 0; i < nph; i++)
+    if (ph[i].p_type == PT_LOAD &&
+        (ph[i].p_offset > n || ph[i].p_filesz > n - ph[i].p_offset ||
+         ph[i].p_filesz > ph[i].p_memsz ||
+         ph[i].p_vaddr > MAX_ADDR || ph[i].p_memsz > MAX_ADDR))
+      return false;
+  return true;
 }
 
 /* A Go function's entry: its symbol, or in a stripped binary Go's own
@@ -599,13 +615,19 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
     goto done;
   }
   if (eh->e_phentsize != sizeof(Elf64_Phdr) ||
-      eh->e_shentsize != sizeof(Elf64_Shdr) ||
-      eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > im.n ||
-      eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > im.n) {
+      eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_phoff % 8 ||
+      eh->e_phoff > im.n ||
+      (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > im.n - eh->e_phoff ||
+      eh->e_shoff > im.n ||
+      (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > im.n - eh->e_shoff) {
     cgofuzz_errf(err, 0, "malformed ELF headers");
     goto done;
   }
   Elf64_Phdr *ph = (Elf64_Phdr *)(im.p + eh->e_phoff);
+  if (!loads_fit(ph, eh->e_phnum, im.n)) {
+    cgofuzz_errf(err, 0, "a loadable segment lies outside the file");
+    goto done;
+  }
   size_t nph = eh->e_phnum, note = nph, last_load = nph;
   uint64_t end = 0;
   for (size_t i = 0; i < nph; i++) {

@@ -157,3 +157,54 @@ TEST(SnapshotStub, NeedsLinuxAmd64) {
   GTEST_SKIP() << "the stub is amd64 code, run here only on linux/amd64";
 }
 #endif
+
+// A crafted ELF header is refused, not followed: this test binary as an
+// ET_EXEC whose first loadable segment claims more file bytes than there
+// are (the patcher would copy code from, and write jumps to, outside the
+// image).
+#if defined(__x86_64__) && defined(__linux__)
+#include <elf.h>
+#include <fstream>
+#include <iterator>
+
+TEST(CmpPatch, RefusesSegmentOutsideTheFile) {
+  std::ifstream in("/proc/self/exe", std::ios::binary);
+  std::vector<char> b((std::istreambuf_iterator<char>(in)),
+                      std::istreambuf_iterator<char>());
+  ASSERT_GT(b.size(), sizeof(Elf64_Ehdr));
+  Elf64_Ehdr eh;
+  memcpy(&eh, b.data(), sizeof eh);
+  eh.e_type = ET_EXEC;
+  memcpy(b.data(), &eh, sizeof eh);
+  bool changed = false;
+  for (size_t i = 0; i < eh.e_phnum && !changed; i++) {
+    Elf64_Phdr ph;
+    size_t at = eh.e_phoff + i * sizeof ph;
+    ASSERT_LE(at + sizeof ph, b.size());
+    memcpy(&ph, b.data() + at, sizeof ph);
+    if (ph.p_type != PT_LOAD)
+      continue;
+    ph.p_filesz = ph.p_memsz = b.size(); /* past the end from any offset > 0 */
+    ph.p_offset = 4096;
+    memcpy(b.data() + at, &ph, sizeof ph);
+    changed = true;
+  }
+  ASSERT_TRUE(changed);
+  char dir[] = "/tmp/cgofuzz-cmppatch-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  std::string src = std::string(dir) + "/in", dst = std::string(dir) + "/out";
+  {
+    std::ofstream out(src, std::ios::binary);
+    out.write(b.data(), static_cast<std::streamsize>(b.size()));
+  }
+  cgofuzz_cmp_patched info;
+  cgofuzz_err err = {};
+  int rc = cgofuzz_cmp_patch(src.c_str(), dst.c_str(), 0, 4096,
+                             CGOFUZZ_CMP_PATCH_HOOKS, &info, &err);
+  EXPECT_EQ(rc, -1);
+  EXPECT_NE(strstr(err.msg, "lies outside the file"), nullptr) << err.msg;
+  unlink(src.c_str());
+  unlink(dst.c_str());
+  rmdir(dir);
+}
+#endif
