@@ -377,8 +377,8 @@ static bool loads_fit(const Elf64_Phdr *ph, size_t nph, size_t n) {
   for (size_t i = 0; i < nph; i++)
     if (ph[i].p_type == PT_LOAD &&
         (ph[i].p_offset > n || ph[i].p_filesz > n - ph[i].p_offset ||
-         ph[i].p_filesz > ph[i].p_memsz ||
-         ph[i].p_vaddr > MAX_ADDR || ph[i].p_memsz > MAX_ADDR))
+         ph[i].p_filesz > ph[i].p_memsz || ph[i].p_vaddr > MAX_ADDR ||
+         ph[i].p_memsz > MAX_ADDR))
       return false;
   return true;
 }
