@@ -211,8 +211,20 @@ static int next_record(const cgofuzz_buf *rec, size_t *at, char *tag,
     hl++;
   memcpy(head, rec->data + i, hl);
   head[hl] = '\0';
-  if (sscanf(head, "%c %zu", tag, len) != 2 || i + hl + 1 + *len > rec->len)
+  /* Exactly what the fake worker writes ("%c %zu\n"), the length checked
+   * against what is left without a sum that can wrap: sscanf's %zu took
+   * "-5" as 2^64-5, the sum wrapped round, and the record began again
+   * where it began (a hang), or ran past the end of the file. */
+  if (i + hl >= rec->len || rec->data[i + hl] != '\n' || hl < 3 ||
+      head[1] != ' ' || head[2] < '0' || head[2] > '9')
     return -1;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(head + 2, &end, 10);
+  if (errno || *end || v > rec->len - (i + hl + 1))
+    return -1;
+  *tag = head[0];
+  *len = (size_t)v;
   *data = rec->data + i + hl + 1;
   *at = i + hl + 1 + *len + 1;
   return 1;
@@ -255,8 +267,10 @@ static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
     return cgofuzz_errf(err, 0, "discovery: the binary sent no input");
   cgofuzz_values vals = {0};
   if (cgofuzz_codec_decode_v(typed, typed_len, coord_gover(cfg), &vals, err) !=
-      0)
+      0) {
+    cgofuzz_values_free(&vals); /* what it decoded before the error */
     return -1;
+  }
   cfg->kinds = malloc((vals.n ? vals.n : 1) * sizeof *cfg->kinds);
   if (!cfg->kinds) {
     cgofuzz_values_free(&vals);

@@ -1166,6 +1166,46 @@ fail:
   return rc;
 }
 
+/* Reads objdump's output in f, a line at a time, into the job's
+ * dictionary: 1 with *added set, or -1 with err set (out of memory). */
+static int read_objdump(cgofuzz_godict_job *j, FILE *f, size_t *added,
+                        cgofuzz_err *err) {
+  walker *w = &j->w;
+  w->src = CGOFUZZ_DICT_MODULE;
+  if (index_names(w) != 0)
+    w->oom = true;
+  rewind(f);
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  while (!w->oom && (n = getline(&line, &cap, f)) >= 0) {
+    if (n > 0 && line[n - 1] == '\n')
+      line[n - 1] = 0;
+    on_line(w, line);
+  }
+  free(line);
+  flush_function(w);
+  *added = w->added;
+  if (w->oom) {
+    cgofuzz_errf(err, 0, "out of memory");
+    return -1;
+  }
+  return 1;
+}
+
+int cgofuzz_coord_godict_code_read(cgofuzz_coord_dict *d, const char *binary,
+                                   const char *target, FILE *f, size_t *added,
+                                   cgofuzz_err *err) {
+  cgofuzz_godict_job j;
+  memset(&j, 0, sizeof j);
+  *added = 0;
+  int rc = job_open(&j, d, binary, target, err);
+  if (rc == 0)
+    rc = read_objdump(&j, f, added, err);
+  job_close(&j);
+  return rc;
+}
+
 int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *j, bool block,
                                    size_t *added, cgofuzz_err *err) {
   *added = 0;
@@ -1196,28 +1236,7 @@ int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *j, bool block,
     job_close(j);
     return -1;
   }
-  /* Parse what it wrote, a line at a time. */
-  walker *w = &j->w;
-  w->src = CGOFUZZ_DICT_MODULE;
-  if (index_names(w) != 0)
-    w->oom = true;
-  rewind(j->out);
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t n;
-  while (!w->oom && (n = getline(&line, &cap, j->out)) >= 0) {
-    if (n > 0 && line[n - 1] == '\n')
-      line[n - 1] = 0;
-    on_line(w, line);
-  }
-  free(line);
-  flush_function(w);
-  *added = w->added;
-  int rc = 1;
-  if (w->oom) {
-    cgofuzz_errf(err, 0, "out of memory");
-    rc = -1;
-  }
+  int rc = read_objdump(j, j->out, added, err);
   job_close(j);
   return rc;
 }

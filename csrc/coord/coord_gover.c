@@ -83,7 +83,9 @@ static int decode_info(const uint8_t *p, size_t n, const char *binary,
       out[pl] = '\0';
       break;
     }
-    line += ll + 1;
+    if (!nl)
+      break; /* line + ll + 1 would point past the end: undefined */
+    line = nl + 1;
   }
   return 1;
 }

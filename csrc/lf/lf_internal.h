@@ -154,6 +154,14 @@ int cgofuzz_lf_jobs(int argc, char **argv, const lf_opts *o);
 int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o);
 int cgofuzz_lf_run_files(const cgofuzz_lf_target *t, const lf_opts *o);
 int cgofuzz_lf_merge(const cgofuzz_lf_target *t, const lf_opts *o);
+/* Reads the merge control file at path for target as a resumed merge does
+ * (lf_merge.c's control_open: a partial last line is cut off, a file with
+ * no whole line is begun again), replays its records into a mask of its
+ * counters (up to 16 Mi of them) and closes it. 0 with the number of
+ * records and of counters (0: no counters line), or -1 after printing why.
+ * For the self-fuzzing harness tests/selffuzz/fuzz_merge.c. */
+int cgofuzz_lf_merge_control_check(const char *path, const char *target,
+                                   size_t *records, size_t *counters);
 int cgofuzz_lf_minimize_crash(const cgofuzz_lf_target *t, const lf_opts *o);
 int cgofuzz_lf_cleanse_crash(const cgofuzz_lf_target *t, const lf_opts *o);
 

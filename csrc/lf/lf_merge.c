@@ -177,6 +177,10 @@ static int parse_record(char *line, record *r) {
   if (errno || end == p || *end != ' ' || k > (1ull << 32))
     return -1;
   p = end;
+  /* Each pair takes 4 bytes at least (" 1:1"): a count the line cannot
+   * hold is refused before it is allocated (2^32 pairs were 32 GiB). */
+  if (k > strlen(p) / 4)
+    return -1;
   if (k && !(r->f = malloc(k * sizeof *r->f)))
     return -1;
   for (size_t i = 0; i < k; i++) {
@@ -337,7 +341,8 @@ static int control_open(control *c, const char *path, const char *target) {
     fprintf(stderr, "ERROR: control file %s: %s\n", path, strerror(errno));
     return -1;
   }
-  qsort(c->rec, c->n, sizeof *c->rec, by_sha);
+  if (c->n) /* none: rec is NULL, which qsort may not be given */
+    qsort(c->rec, c->n, sizeof *c->rec, by_sha);
   return 0;
 }
 
@@ -390,6 +395,27 @@ static size_t add_feats(uint8_t *mask, const feat *f, size_t nf,
     mask[f[i].idx] = m | f[i].val;
   }
   return bits;
+}
+
+int cgofuzz_lf_merge_control_check(const char *path, const char *target,
+                                   size_t *records, size_t *counters) {
+  control c;
+  if (control_open(&c, path, target) != 0) {
+    control_free(&c);
+    return -1;
+  }
+  *records = c.n;
+  *counters = c.counters;
+  /* Replayed as the merge replays a record (a mask of counters bytes),
+   * when the mask is one a harness can afford. */
+  uint8_t *mask =
+      c.counters && c.counters <= (1u << 24) ? calloc(c.counters, 1) : NULL;
+  size_t edges = 0;
+  for (size_t i = 0; mask && i < c.n; i++)
+    add_feats(mask, c.rec[i].f, c.rec[i].nf, &edges);
+  free(mask);
+  control_free(&c);
+  return 0;
 }
 
 static int read_all_dirs(const cgofuzz_lf_target *t, char *const *dirs,

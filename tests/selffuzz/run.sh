@@ -1,5 +1,6 @@
 #!/bin/sh
-# run.sh [COUNT]: cgofuzz fuzzing its own decoders, flags and dictionaries
+# run.sh [COUNT]: cgofuzz fuzzing its own decoders, flags, dictionaries and
+# readers of files from outside
 # through the pytest suite tests/selffuzz/test_selffuzz.py (registered with
 # ctest as selffuzz_harnesses), COUNT execs per harness (default 20000).
 # env: CGOFUZZ (default build/bin/cgofuzz).

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""seeds.py [HARNESS...]: writes the seeds of the self-fuzzing harnesses of
+files read from outside (obj, merge, records) into
+testdata/selffuzz/<harness>/ as `go test fuzz v1` files named as Go names
+them (the first 16 hex digits of their sha256), so that the seeds can be
+made again and their provenance is known. Found inputs kept there as
+regression seeds are not touched.
+
+obj: a tiny static ELF executable with Go build info (built here with
+clang, so it needs clang and ld; about 1.3 KiB), its relocatable object,
+the executable without section headers (build info found in the first
+writable segment), truncated heads of both, and a hand-made Mach-O 64 file
+with two segments, a symbol table and __go_buildinfo.
+merge: libFuzzer merge control files of csrc/lf/lf_merge.c (target FuzzX).
+records: discovery records of csrc/coord/coord_discover.c.
+objdump: `go tool objdump` output for the image fuzz_objdump.c makes
+(amd64: text at 0x401000, Go's string data at 0x402000, a table at
+0x403000; 'A' first: arm64), and a piece of real output of a Go 1.26
+test binary (its addresses point nowhere in that image).
+launcher: Go fuzz target launchers of csrc/cli/golaunch.c (a stand-in
+for cgofuzz, a tiny ELF test binary, metadata, the 80-byte trailer), one
+without seeds, and a cut one (an ELF file followed by another, no
+trailer)."""
+import hashlib
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+
+def go_bytes(data):
+    """A go test fuzz v1 file holding one []byte."""
+    out = []
+    for b in data:
+        c = chr(b)
+        if c == "\\" or c == '"':
+            out.append("\\" + c)
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\t":
+            out.append("\\t")
+        elif 0x20 <= b < 0x7f:
+            out.append(c)
+        else:
+            out.append("\\x%02x" % b)
+    return ('go test fuzz v1\n[]byte("%s")\n' % "".join(out)).encode()
+
+
+def write(harness, data):
+    d = os.path.join(ROOT, "testdata", "selffuzz", harness)
+    os.makedirs(d, exist_ok=True)
+    body = go_bytes(data)
+    name = hashlib.sha256(body).hexdigest()[:16]
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(body)
+
+
+# Go build info as Go writes it (coord_gover.c): magic, pointer size,
+# flags (0x2: inline strings), padding to 32, then uvarint-prefixed
+# version and module info (between Go's 16-byte sentinels).
+MODINFO = (b"0w\xaf\x0c\x92t\x08\x02A\xe1\xc1\x07\xe6\xd6\x18\xe6"
+           b"path\tex.com/m\nmod\tex.com/m\t(devel)\t\n"
+           b"\xf92C1\x86\x18 r\x00\x82B\x10A\x16\xd8\xf2")
+BUILDINFO = (b"\xff Go buildinf:\x08\x02" + bytes(16) + b"\x08go1.26.8" +
+             bytes([len(MODINFO)]) + MODINFO)
+
+C_SOURCE = r"""
+__attribute__((section(".go.buildinfo"), used, aligned(16)))
+char buildinfo[%d] = "%s";
+const char msg[] = "FuzzX";
+int counter;
+int FuzzX(const char *p) { return p[0] == 'F' ? counter++ : msg[1]; }
+void _start(void) { for (;;) ; }
+"""
+
+
+def c_string(data):
+    return "".join("\\x%02x" % b for b in data)
+
+
+def elf_seeds():
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "t.c")
+        with open(src, "w") as f:
+            f.write(C_SOURCE % (len(BUILDINFO), c_string(BUILDINFO)))
+        obj, exe = os.path.join(tmp, "t.o"), os.path.join(tmp, "t")
+        # Pages of 16 bytes and no unwind tables keep the file small.
+        subprocess.check_call(["clang", "-O1", "-fno-asynchronous-unwind-"
+                               "tables", "-c", src, "-o", obj])
+        subprocess.check_call(
+            ["clang", "-O1", "-nostdlib", "-static",
+             "-fno-asynchronous-unwind-tables", "-Wl,--build-id=none",
+             "-Wl,-z,norelro", "-Wl,-z,max-page-size=16",
+             "-Wl,-z,common-page-size=16", "-Wl,-z,noseparate-code", src,
+             "-o", exe])
+        with open(obj, "rb") as f:
+            o = f.read()
+        with open(exe, "rb") as f:
+            e = f.read()
+    # No section headers: e_shoff, e_shnum, e_shstrndx zeroed.
+    bare = bytearray(e)
+    struct.pack_into("<Q", bare, 0x28, 0)
+    struct.pack_into("<HHH", bare, 0x3a, 0, 0, 0)
+    return [e, o, bytes(bare), e[:64], e[:300], o[:len(o) // 2],
+            e[:len(e) - 100]]
+
+
+def macho_seed():
+    """A Mach-O 64 file as Go's linker lays it out, in miniature."""
+    text = b"\x48\x83\xf8\x2a\xc3" + bytes(11)  # cmpq $42, %rax; ret
+    data = BUILDINFO + bytes(-len(BUILDINFO) % 16)
+    strtab = b"\0_main.FuzzX\0_go:string.*\0_runtime.buildinfo\0"
+    nsyms = 3
+    hdr_size, seg_size, sect_size, symtab_size = 32, 72, 80, 24
+    cmds = 2 * (seg_size + sect_size) + symtab_size
+    text_off = hdr_size + cmds
+    data_off = text_off + len(text)
+    sym_off = data_off + len(data)
+    str_off = sym_off + 16 * nsyms
+
+    def segment(name, addr, off, size, prot, sect, sflags):
+        seg = struct.pack("<II16sQQQQIIII", 0x19, seg_size + sect_size,
+                          name, addr, size, off, size, prot, prot, 1, 0)
+        sec = struct.pack("<16s16sQQIIIIIIII", sect, name, addr, size, off,
+                          4, 0, 0, sflags, 0, 0, 0)
+        return seg + sec
+
+    out = struct.pack("<IIIIIIII", 0xfeedfacf, 0x01000007, 3, 2, 3, cmds,
+                      0, 0)
+    out += segment(b"__TEXT", 0x1000, text_off, len(text), 5, b"__text",
+                   0x80000400)
+    out += segment(b"__DATA", 0x2000, data_off, len(data), 3,
+                   b"__go_buildinfo", 0)
+    out += struct.pack("<IIIIII", 0x2, symtab_size, sym_off, nsyms, str_off,
+                       len(strtab))
+    out += text + data
+    for strx, sect, value in ((1, 1, 0x1000), (13, 2, 0x2000),
+                              (26, 2, 0x2010)):
+        out += struct.pack("<IBBHQ", strx, 0x0f, sect, 0, value)
+    out += strtab
+    return [out, out[:32 + 72]]
+
+
+SHA = "0123456789abcdef" * 4
+MERGE = [
+    b"cgofuzz merge control v1\ntarget FuzzX\n",
+    b"cgofuzz merge control v1\ntarget FuzzX\ncounters 64\n"
+    b"R " + SHA.encode() + b" ok 2 3:1 63:80 \"corpus/a\"\n"
+    b"R " + SHA[::-1].encode() + b" crash 0 \"corpus/b\"\n",
+    b"cgofuzz merge control v1\ntarget FuzzX\ncounters 8\n"
+    b"R " + SHA.encode() + b" timeout 1 7:ff \"x\"\nR " + SHA.encode()[:9],
+    b"cgofuzz merge control v1\ntarget FuzzX\ncounters 16\n"
+    b"R " + SHA.encode() + b" oom 1 2:4 \"\\x00y\"\n",
+    b"cgofuzz merge control v1\ntarget Fuz",
+]
+
+
+def rec(*pairs):
+    """Records as the fake worker writes them: "T len\n", bytes, "\n"."""
+    return b"".join(b"%c %d\n" % (t, len(v)) + v + b"\n" for t, v in pairs)
+
+
+V1 = b"go test fuzz v1\n"
+RECORDS = [
+    rec((ord("E"), b"HOME=/tmp"), (ord("W"), V1 + b"int64(5)\n"),
+        (ord("W"), V1 + b'[]byte("abc")\nstring("x")\n')),
+    rec((ord("Z"), V1 + b"uint8(0)\nfloat64(0)\nbool(false)\n")),
+    rec((ord("W"), V1 + b"rune('a')\n"), (ord("W"), b"bad")),
+    rec((ord("E"), b"CGOFUZZ_X=1"), (ord("E"), b"=x"),
+        (ord("W"), V1 + b"int(-1)\nuint16(7)\n")),
+]
+
+
+
+def insn(addr, hexb, text, f="m_test.go:12"):
+    return "  %s\t\t0x%x\t\t%s\t\t%s\t\n" % (f, addr, hexb, text)
+
+
+def objdump_amd64():
+    """A fuzz target's code: LEAQ of "magicword" (9 bytes at 0x402000),
+    memequal with its length, a 64-bit constant compared through a
+    register, the instrumentation's ConstCmp8, a string header stored on
+    the stack, a table of the data read in a loop."""
+    a, out = 0x401000, ["TEXT main.FuzzX.func1(SB) /m/m_test.go\n"]
+    for hexb, text in (
+            ("488d05f90f0000", "LEAQ 0xff9(IP), AX"),
+            ("bb09000000", "MOVL $0x9, BX"),
+            ("e800000000", "CALL runtime.memequal(SB)"),
+            ("48b9fecaefbeadde0000", "MOVQ $0xdeadbeefcafe, CX"),
+            ("4839c8", "CMPQ AX, CX"),
+            ("b8fe87e3ff", "MOVL $-0x1c7802, AX"),
+            ("e800000000", "CALL runtime.libfuzzerTraceConstCmp8(SB)"),
+            ("488d15e70f0000", "LEAQ 0xfe7(IP), DX"),
+            ("4889542408", "MOVQ DX, 0x8(SP)"),
+            ("48c744241006000000", "MOVQ $0x6, 0x10(SP)"),
+            ("488d0dd91f0000", "LEAQ 0x1fd9(IP), CX"),
+            ("488b04c1", "MOVQ 0(CX)(AX*8), AX"),
+            ("4883f803", "CMPQ AX, $0x3"),
+            ("663d4b50", "CMPW AX, $0x504b"),
+            ("c3", "RET")):
+        out.append(insn(a, hexb, text))
+        a += len(hexb) // 2
+    return "".join(out).encode()
+
+
+def objdump_arm64():
+    a, out = 0x401000, ["ATEXT main.FuzzX(SB) /m/m.go\n"]
+    for text in ("ADRP 4096(PC), R0", "ADD $0, R0, R0", "MOVD $9, R1",
+                 "MOVD $51966, R2", "MOVK $(48879<<16), R2", "CMP R2, R3",
+                 "CMP $0x504b, R4", "BL runtime.memequal(SB)",
+                 "STP (R0, R1), 8(RSP)",
+                 "BL runtime.libfuzzerTraceConstCmp4(SB)", "RET"):
+        out.append(insn(a, "00000000", text, "m.go:7"))
+        a += 4
+    return "".join(out).encode()
+
+
+REAL_OBJDUMP = """TEXT ex.com/m.FuzzX.func1(SB) /tmp/m/m_test.go
+  m_test.go:11\t\t0x5e7200\t\t493b6610\t\tCMPQ SP, 0x10(R14)\t\t\t\t
+  m_test.go:11\t\t0x5e720e\t\t4883ec38\t\tSUBQ $0x38, SP\t\t\t\t\t
+  m_test.go:12\t\t0x5e7212\t\t48895c2450\t\tMOVQ BX, 0x50(SP)\t\t\t\t
+  m_test.go:12\t\t0x5e7243\t\tb808000000\t\tMOVL $0x8, AX\t\t\t\t\t
+  m_test.go:12\t\t0x5e724b\t\tb9fe87e3ff\t\tMOVL $-0x1c7802, CX\t\t\t\t
+  m_test.go:12\t\t0x5e7250\t\te8cb35fcff\t\tCALL runtime.libfuzzerTraceConstCmp8(SB)\t
+  m_test.go:12\t\t0x5e7260\t\t4883f808\t\tCMPQ AX, $0x8\t\t\t\t\t
+  m_test.go:12\t\t0x5e7288\t\t0fb61a\t\t\tMOVZX 0(DX), BX\t\t\t\t\t
+  m_test.go:12\t\t0x5e728f\t\tb87f000000\t\tMOVL $0x7f, AX\t\t\t\t\t
+"""
+
+
+def launcher(bin_, records, prefix=b"CGOFUZZ-PROGRAM!"):
+    meta = b"CGFZMETA" + b"".join(struct.pack("<II", t, len(v)) + v
+                                  for t, v in records)
+    trailer = struct.pack("<IIQQQ", 1, 0, len(prefix), len(bin_), len(meta))
+    trailer += hashlib.sha256(bin_ + meta).digest() + b"cgofuzz-golaunch"
+    return prefix + bin_ + meta + trailer
+
+
+def launcher_seeds():
+    elf = b"\x7fELF\x02\x01\x01" + bytes(57)  # a header, no more
+    seed = b'go test fuzz v1\n[]byte("a")\nint(7)\n'
+    full = launcher(elf, [(1, b"FuzzX"), (2, b"[]byte,int"), (4, b"fuzz_x"),
+                          (5, b"ex.com/m"), (6, b"go1.26.8 cgofuzz"),
+                          (3, seed), (3, seed[:20]), (9, b"later tag")])
+    bare = launcher(elf, [(1, b"FuzzY"), (2, b"string")])
+    # An ELF header whose section table ends at 64, then another ELF file.
+    head = bytearray(elf)
+    struct.pack_into("<Q", head, 0x28, 64)
+    cut = bytes(head) + elf + bytes(80)
+    return [full, bare, cut]
+
+
+def main(which):
+    if "launcher" in which:
+        for data in launcher_seeds():
+            write("launcher", data)
+    if "objdump" in which:
+        for data in (objdump_amd64(), objdump_arm64(),
+                     REAL_OBJDUMP.encode()):
+            write("objdump", data)
+    if "obj" in which:
+        for data in elf_seeds() + macho_seed():
+            write("obj", data)
+    if "merge" in which:
+        for data in MERGE:
+            write("merge", data)
+    if "records" in which:
+        for data in RECORDS:
+            write("records", data)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or
+         ["obj", "merge", "records", "objdump", "launcher"])
