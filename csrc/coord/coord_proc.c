@@ -208,6 +208,12 @@ void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
   /* Only a fuzz call's snapshot may come back shortened (coord_copy.c). */
   cgofuzz_worker_set_ctl(&s->w, call->kind == CGOFUZZ_CALL_FUZZ);
   s->lost = cgofuzz_worker_send(&s->w, &c->line, &err) != 0;
+  /* A new call is progress: the input before it finished. The watch
+   * starts over at its next look; the shm count alone cannot tell, since
+   * each call starts it from 0 again (a target whose every input takes
+   * longer than a call's time runs one input per call: the count seen at
+   * every look was 1, and a busy worker was judged hung). */
+  s->watch_ms = 0;
 }
 
 char **cgofuzz_coord_worker_argv(const cgofuzz_coord_config *cfg, size_t *np) {

@@ -431,11 +431,10 @@ static bool killed_again(coord *c, slot *s, const cgofuzz_buf *data) {
   call.fuzz.warmup = true;
   c->line.len = 0;
   cgofuzz_wire_encode_call(&call, &c->line);
-  int64_t wait_ms = (c->cfg->exec_timeout_ns > 0
-                         ? c->cfg->exec_timeout_ns
-                         : cgofuzz_gover_hang_timeout_ns(coord_gover(c->cfg))) /
-                        1000000 +
-                    5000;
+  int64_t hang_ns = coord_hang_ns(c->cfg); /* negative: no limit */
+  if (hang_ns <= 0)
+    hang_ns = cgofuzz_gover_hang_timeout_ns(coord_gover(c->cfg));
+  int64_t wait_ms = hang_ns / 1000000 + 5000;
   const uint8_t *l;
   size_t n;
   int got =

@@ -174,3 +174,14 @@ def test_go_command_dies_with_cgofuzz(env, go, tmp_path):
                    detail=lambda: str(go_children(env.tmpdir)))
     finally:
         testlib.kill_group(p.pid)
+
+
+def test_slow_inputs_are_not_hangs(env):
+    """Every input takes 300 ms, three times a fuzz call's time, so each
+    call runs one input and the shared memory's count reads 1 at every
+    look: the watch counts a new call as progress, and a 1 s per-input
+    limit is not a hang (it was judged one after 1 s in 2 of 3 runs)."""
+    r = env.run("FuzzSlowInputs", ["-fuzztime=40x", "-fuzztimeout=1s",
+                                   "-parallel=2"])
+    assert r.rc == 0 and "PASS" in r.stdout, str(r)
+    assert "hung" not in r.out, str(r)

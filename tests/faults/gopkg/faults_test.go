@@ -69,3 +69,13 @@ func FuzzSlowMin(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSlowInputs never fails; every input takes 300 ms, longer than a fuzz
+// call's 100 ms, so each call runs one input.
+func FuzzSlowInputs(f *testing.F) {
+	f.Add([]byte("abc"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		time.Sleep(300 * time.Millisecond)
+		_ = branchy(b)
+	})
+}
