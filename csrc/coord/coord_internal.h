@@ -548,6 +548,9 @@ typedef struct coord {
   int64_t count, outstanding, count_last_log;
   int64_t start_ms, last_log_ms;
   size_t interesting;
+  /* Hangs the watch saw that did not come again when their input ran
+   * alone (coord_resp.c, hangs_again): not recorded. */
+  size_t false_hangs;
   bool minimizing; /* a crasher is being minimized: no fuzz calls */
   char *cache_dir;
   char *testdata_dir;

@@ -90,10 +90,38 @@ done:
   return rc;
 }
 
+/* crash's second half, for an input already rebuilt: queued for
+ * minimizing, or recorded. */
+static void crash_input(coord *c, slot *s, const cgofuzz_buf *data,
+                        const char *msg, size_t msg_len, bool minimizable) {
+  cgofuzz_buf text = {0};
+  const cgofuzz_coord_observer *ob = c->cfg->observer;
+  if (s->dict && cgofuzz_coord_says(c))
+    fprintf(stderr,
+            "cgofuzz: the failing input came from a dictionary call "
+            "(%s)\n",
+            s->dict == DICT_CALL_EXACT ? "an exact run"
+            : s->dict == DICT_CALL_CMP
+                ? "an exact run of a comparison-feedback candidate"
+                : "Go's mutations of a built input");
+  cgofuzz_buf_append(&text, msg, msg_len);
+  /* A front end gets crashers as found (libFuzzer minimizes on request). */
+  if (minimizable && !ob && cgofuzz_coord_can_minimize(c) &&
+      cgofuzz_mjob_queue(c, true, data, &text, NULL, NULL) == 0) {
+    c->minimizing = !c->cfg->fuzz_continue;
+    fprintf(stderr, "fuzz: minimizing %zu-byte failing input file\n",
+            data->len);
+    fflush(stderr);
+  } else {
+    cgofuzz_coord_record_failure(c, data, &text);
+  }
+  cgofuzz_buf_free(&text);
+}
+
 /* A crasher: msg is the worker's Err, or the wait status of a dead one. */
 static void crash(coord *c, slot *s, int64_t count, const char *msg,
                   size_t msg_len, bool minimizable) {
-  cgofuzz_buf data = {0}, text = {0};
+  cgofuzz_buf data = {0};
   const cgofuzz_centry *e = &c->corpus.e[s->entry];
   const cgofuzz_coord_observer *ob = c->cfg->observer;
   if (s->warmup && !s->dict && e->is_seed && !ob) {
@@ -108,27 +136,9 @@ static void crash(coord *c, slot *s, int64_t count, const char *msg,
     return;
   if (rebuild(c, s, count, &data) != 0)
     goto done;
-  if (s->dict && cgofuzz_coord_says(c))
-    fprintf(stderr,
-            "cgofuzz: the failing input came from a dictionary call "
-            "(%s)\n",
-            s->dict == DICT_CALL_EXACT ? "an exact run"
-            : s->dict == DICT_CALL_CMP
-                ? "an exact run of a comparison-feedback candidate"
-                : "Go's mutations of a built input");
-  cgofuzz_buf_append(&text, msg, msg_len);
-  /* A front end gets crashers as found (libFuzzer minimizes on request). */
-  if (minimizable && !ob && cgofuzz_coord_can_minimize(c) &&
-      cgofuzz_mjob_queue(c, true, &data, &text, NULL, NULL) == 0) {
-    c->minimizing = !c->cfg->fuzz_continue;
-    fprintf(stderr, "fuzz: minimizing %zu-byte failing input file\n", data.len);
-    fflush(stderr);
-  } else {
-    cgofuzz_coord_record_failure(c, &data, &text);
-  }
+  crash_input(c, s, &data, msg, msg_len, minimizable);
 done:
   cgofuzz_buf_free(&data);
-  cgofuzz_buf_free(&text);
 }
 
 static void warmup_done(coord *c, bool with_cov) {
@@ -414,17 +424,24 @@ void cgofuzz_coord_watch(coord *c) {
   }
 }
 
-/* Runs data once (a warm-up call: no mutation) in a fresh process of s
- * and says whether it was killed by SIGKILL again. Used when a signal from
- * outside killed a worker: an input that kills its own process, or one the
- * kernel's OOM killer stops, does it again; a kill from outside does not. */
-static bool killed_again(coord *c, slot *s, const cgofuzz_buf *data) {
+/* Runs data once (a warm-up call: no mutation) in a fresh process of s,
+ * while no other call is handed out (the coordinator waits here), and
+ * waits up to the hang timer and 5 s more. 1: it answered (the worker is
+ * then idle and well; *took_ms is how long it took); 0: no answer in time
+ * or it died (*status its wait status, killed by us when it did not
+ * answer). Used to tell what a death from outside or a hang seen under
+ * load really was: an input that kills its own process, or one the
+ * kernel's OOM killer stops, does it again, a kill from outside does not;
+ * a hang that comes of a busy machine does not come again alone. */
+static int rerun_alone(coord *c, slot *s, const cgofuzz_buf *data,
+                       int64_t *took_ms, int *status) {
   cgofuzz_err err = {0};
+  *status = 0;
   if (cgofuzz_coord_start_worker(c, s) != 0)
-    return false;
+    return 0;
   cgofuzz_shm_hdr(&s->w.mem)->count = 0;
   if (cgofuzz_coord_set_value(&s->w.mem, data->data, data->len, &err) != 0)
-    return false;
+    return 0;
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
   call.fuzz.timeout_ns = FUZZ_CALL_NS;
   call.fuzz.limit = 1;
@@ -434,20 +451,52 @@ static bool killed_again(coord *c, slot *s, const cgofuzz_buf *data) {
   int64_t hang_ns = coord_hang_ns(c->cfg); /* negative: no limit */
   if (hang_ns <= 0)
     hang_ns = cgofuzz_gover_hang_timeout_ns(coord_gover(c->cfg));
-  int64_t wait_ms = hang_ns / 1000000 + 5000;
+  int64_t wait_ms = hang_ns / 1000000 + 5000, t0 = cgofuzz_mono_ms();
   const uint8_t *l;
   size_t n;
   int got =
       cgofuzz_worker_send(&s->w, &c->line, &err) != 0
           ? -1
           : cgofuzz_worker_recv(&s->w, (int)wait_ms, MAX_LINE, &l, &n, &err);
+  *took_ms = cgofuzz_mono_ms() - t0;
   if (got == 1)
-    return false; /* it answered: the worker is idle and well */
+    return 1;
   if (got == 0 || !cgofuzz_worker_reap(&s->w, 5000))
     kill(s->w.pid, SIGKILL);
-  int st = cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
+  *status = cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
   s->state = W_DOWN;
-  return got < 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+  return 0;
+}
+
+/* Whether data, run again alone, is killed by SIGKILL again (see
+ * rerun_alone). */
+static bool killed_again(coord *c, slot *s, const cgofuzz_buf *data) {
+  int64_t took;
+  int st;
+  return rerun_alone(c, s, data, &took, &st) == 0 && WIFSIGNALED(st) &&
+         WTERMSIG(st) == SIGKILL;
+}
+
+/* The watch stopped s's worker as hung: whether its input, run again
+ * alone, still does not finish in time. When it does, the hang came of a
+ * machine too busy to run it in time, not of the input: nothing is
+ * recorded, the run goes on (c->count has the execs), and the user is
+ * told once per such input. */
+static bool hangs_again(coord *c, slot *s, const cgofuzz_buf *data,
+                        int64_t count) {
+  int64_t took;
+  int st;
+  if (rerun_alone(c, s, data, &took, &st) == 0)
+    return true;
+  c->count += count;
+  c->false_hangs++;
+  if (!c->cfg->observer)
+    fprintf(stderr,
+            "cgofuzz: an input ran past the hang timer (%llds) while the "
+            "machine was busy, and in %lld ms alone: not a hang, not "
+            "recorded; fuzzing goes on\n",
+            (long long)(coord_hang_ns(c->cfg) / 1000000000), (long long)took);
+  return false;
 }
 
 /* The C function a signal came in (cgofuzz_death_cgo_pc), looked up in
@@ -527,6 +576,35 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
       c->death_status = st;
       cgofuzz_coord_record_failure(c, &data, &why);
       c->death_status = -1;
+      cgofuzz_buf_free(&data);
+      cgofuzz_buf_free(&why);
+      return;
+    }
+    cgofuzz_buf_free(&data);
+  }
+  if (record && busy && d.stopped_for == CGOFUZZ_DEATH_HANG &&
+      !cgofuzz_coord_interrupted() && !c->minimizing && !c->done &&
+      !s->warmup) {
+    /* The watch judges by the wall clock, which a loaded machine
+     * stretches: the input is run again alone before it is blamed. */
+    cgofuzz_buf data = {0};
+    int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
+    if (rebuild(c, s, count, &data) == 0) {
+      if (hangs_again(c, s, &data, count)) {
+        /* The input, rebuilt before the re-run replaced the process. */
+        c->count += count;
+        if (!s->warmup || s->dict)
+          cgofuzz_dict_done(c, s, count, true);
+        c->death_status = 70 << 8;
+        cgofuzz_buf_puts(&why, "it hung again when run alone, so the "
+                               "machine's load is not the cause\n");
+        if (!(c->cfg->fuzz_continue &&
+              cgofuzz_coord_seen_failure(c, (const char *)why.data, why.len)))
+          crash_input(c, s, &data, (const char *)why.data, why.len, false);
+        c->death_status = -1;
+        if (c->cfg->fuzz_continue && count > 0)
+          s->deaths = 0; /* as below */
+      }
       cgofuzz_buf_free(&data);
       cgofuzz_buf_free(&why);
       return;

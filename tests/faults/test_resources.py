@@ -185,3 +185,29 @@ def test_slow_inputs_are_not_hangs(env):
                                    "-parallel=2"])
     assert r.rc == 0 and "PASS" in r.stdout, str(r)
     assert "hung" not in r.out, str(r)
+
+
+def test_hang_that_does_not_come_again_is_not_recorded(env):
+    """An input that passed the hang timer once (a busy machine) but runs
+    in time alone: not recorded, said, and the run goes on to PASS."""
+    flag = os.path.join(env.tmp, "slow-once")
+    r = env.run("FuzzSlowOnce", ["-fuzztime=3000x", "-fuzztimeout=1s"],
+                SLOW_ONCE_FLAG=flag)
+    assert os.path.exists(flag), str(r)  # the slow input did run
+    assert r.rc == 0 and "PASS" in r.stdout, str(r)
+    assert "not a hang, not recorded" in r.stderr, str(r)
+    assert not written(r.out)
+    assert not os.path.exists(os.path.join(env.pkg, "testdata"))
+
+
+def test_hang_that_comes_again_is_recorded(env):
+    """A real hang (with -fuzztimeout below Go's own timer, so cgofuzz's
+    watch stops it): run again alone, it hangs again; recorded, said so,
+    and the input reproduces as a test timeout."""
+    r = env.run("FuzzSleepy", [FIND_BUDGET, "-fuzztimeout=1s"])
+    assert r.rc == 1, str(r)
+    assert "it hung again when run alone" in r.out, str(r)
+    paths = written(r.out)
+    assert paths, str(r)
+    with open(os.path.join(env.pkg, paths[-1]), "rb") as f:
+        assert f.read().split(b"\n")[1].startswith(b'[]byte("H'), paths

@@ -79,3 +79,31 @@ func FuzzSlowInputs(f *testing.F) {
 		_ = branchy(b)
 	})
 }
+
+// FuzzSlowOnce never fails; the first input longer than 3 bytes it runs
+// (with SLOW_ONCE_FLAG naming a file that does not exist yet) takes 4 s,
+// as an input may on a machine busy elsewhere; every other input, that one
+// run again included, returns at once.
+func FuzzSlowOnce(f *testing.F) {
+	f.Add([]byte("abc"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		flag := os.Getenv("SLOW_ONCE_FLAG")
+		if flag == "" || len(b) <= 3 {
+			return
+		}
+		if _, err := os.Stat(flag); err != nil {
+			os.WriteFile(flag, nil, 0o600)
+			time.Sleep(4 * time.Second)
+		}
+	})
+}
+
+// FuzzSleepy hangs (sleeps an hour) on any input starting with 'H'.
+func FuzzSleepy(f *testing.F) {
+	f.Add([]byte("abc"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'H' {
+			time.Sleep(time.Hour)
+		}
+	})
+}
