@@ -95,6 +95,9 @@ pid_t cgofuzz_spawn_start(const cgofuzz_spawn *s) {
     }
     if (s->add_env && putenv((char *)s->add_env) != 0)
       child_fail(report[1]);
+    if (s->tmpdir && (setenv("TMPDIR", s->tmpdir, 1) != 0 ||
+                      setenv("GOTMPDIR", s->tmpdir, 1) != 0))
+      child_fail(report[1]);
     execve(s->path, s->argv, s->envp ? s->envp : environ);
     child_fail(report[1]);
   }

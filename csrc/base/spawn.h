@@ -29,10 +29,13 @@ typedef struct cgofuzz_spawn {
   char *const *argv;   /* NULL-terminated */
   char *const *envp;   /* NULL: the caller's environment */
   const char *add_env; /* "NAME=VALUE" added to the caller's env, or NULL */
-  const char *dir;     /* working directory, or NULL: the caller's */
-  int stdout_fd;       /* -1: /dev/null (stdin is always /dev/null) */
-  int stderr_fd;       /* -1: /dev/null */
-  const int *fd_from;  /* extra descriptors: fd_to[i] gets fd_from[i] */
+  /* A directory the program gets as TMPDIR and GOTMPDIR (scratch.h), so
+   * that its temporary files are removed with ours; NULL: the caller's. */
+  const char *tmpdir;
+  const char *dir;    /* working directory, or NULL: the caller's */
+  int stdout_fd;      /* -1: /dev/null (stdin is always /dev/null) */
+  int stderr_fd;      /* -1: /dev/null */
+  const int *fd_from; /* extra descriptors: fd_to[i] gets fd_from[i] */
   const int *fd_to;
   size_t n_fds;
   bool die_with_parent; /* SIGKILL when the caller dies (PR_SET_PDEATHSIG) */

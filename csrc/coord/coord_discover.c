@@ -35,6 +35,7 @@
 #include "coord_internal.h"
 #include "dir.h"
 #include "lines.h"
+#include "scratch.h"
 #include "shm.h"
 #include "spawn.h"
 #include "wire.h"
@@ -59,7 +60,8 @@ static int run_child(const char *path, char *const argv[], const char *dir,
                      .stdout_fd = out_fd,
                      .stderr_fd = err_fd,
                      .die_with_parent = true,
-                     .death_signal = SIGINT};
+                     .death_signal = SIGINT,
+                     .tmpdir = cgofuzz_scratch_dir()};
   if (out)
     return cgofuzz_spawn_run(&s, out, false, timeout_ms);
   pid_t pid = cgofuzz_spawn_start(&s);
@@ -377,7 +379,11 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   cgofuzz_buf root = {0}, cache = {0}, out = {0}, log = {0}, fz = {0},
               rec = {0}, logtxt = {0};
   int rc = -1, logfd = -1;
-  cgofuzz_buf_printf(&root, "%s/cgofuzz-discover-XXXXXX", tmpdir);
+  /* In the run's own directory when there is one (scratch.h): then
+   * nothing is left even when we are killed while the child runs. */
+  const char *scratch = cgofuzz_scratch_dir();
+  cgofuzz_buf_printf(&root, "%s/%sdiscover-XXXXXX", scratch ? scratch : tmpdir,
+                     scratch ? "" : "cgofuzz-");
   if (!mkdtemp(coord_cstr(&root))) {
     cgofuzz_errf(err, 0, "creating a directory in $TMPDIR (%s): %s", tmpdir,
                  strerror(errno));

@@ -74,6 +74,7 @@
 #include "coord_internal.h"
 #include "coord_obj_internal.h"
 #include "dir.h"
+#include "scratch.h"
 #include "spawn.h"
 
 #define OBJDUMP_TIMEOUT_MS 120000
@@ -1128,9 +1129,12 @@ int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
     cgofuzz_errf(err, errno, "a temporary file for go tool objdump");
     goto fail;
   }
-  const char *tmpdir = getenv("TMPDIR");
-  cgofuzz_buf_printf(&j->gotmp, "%s/cgofuzz-go-XXXXXX",
-                     tmpdir && *tmpdir ? tmpdir : "/tmp");
+  const char *tmpdir = getenv("TMPDIR"), *scratch = cgofuzz_scratch_dir();
+  if (scratch)
+    cgofuzz_buf_printf(&j->gotmp, "%s/go-XXXXXX", scratch);
+  else
+    cgofuzz_buf_printf(&j->gotmp, "%s/cgofuzz-go-XXXXXX",
+                       tmpdir && *tmpdir ? tmpdir : "/tmp");
   cgofuzz_buf_putc(&j->gotmp, '\0');
   if (!j->gotmp.data || !mkdtemp((char *)j->gotmp.data)) {
     cgofuzz_errf(err, errno, "a temporary directory for go tool objdump");

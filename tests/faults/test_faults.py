@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import signal
+import time
 
 import pytest
 
@@ -87,8 +88,16 @@ class Env:
                           self.env(), self.tmp, tag)
 
     def shm_files(self, tmpdir=None):
-        return [f for f in os.listdir(tmpdir or self.tmpdir)
-                if f != "cgofuzz-failures"]
+        """What is left in $TMPDIR but the failure fallback, once the
+        janitor of a killed cgofuzz (csrc/base/scratch.c) had its chance to
+        remove cgofuzz's directory: waited for, up to 10 s."""
+        def left():
+            return [f for f in os.listdir(tmpdir or self.tmpdir)
+                    if f != "cgofuzz-failures"]
+        end = time.monotonic() + 10
+        while left() and time.monotonic() < end:
+            time.sleep(0.05)
+        return left()
 
 
 @pytest.fixture

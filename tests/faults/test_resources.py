@@ -156,22 +156,47 @@ def test_go_command_leaves_nothing(env, go, tmp_path):
     assert not go_leftovers(env.tmpdir), os.listdir(env.tmpdir)
 
 
-def test_go_command_dies_with_cgofuzz(env, go, tmp_path):
-    """cgofuzz SIGKILLed while the go command builds objdump: the go
-    command dies with it (its work directory stays: SIGKILL leaves no
-    one to remove it)."""
+def scratch_has(tmpdir, part):
+    """Whether cgofuzz's own directory in tmpdir holds an entry whose name
+    starts with part."""
+    for d in os.listdir(tmpdir):
+        if d.startswith("cgofuzz-"):
+            try:
+                if any(n.startswith(part)
+                       for n in os.listdir(os.path.join(tmpdir, d))):
+                    return True
+            except OSError:
+                pass
+    return False
+
+
+@pytest.mark.parametrize("moment", ["discovery", "objdump", "fuzzing"])
+def test_sigkill_leaves_nothing(env, go, tmp_path, moment):
+    """cgofuzz SIGKILLed while the target's arguments are discovered, while
+    the go command builds objdump (an empty GOCACHE), or while fuzzing:
+    its children die with it and $TMPDIR is left as it was (everything went
+    into one directory that a janitor process removes)."""
     gocache = str(tmp_path / "gocache")
-    p = subprocess.Popen(env.cmd("FuzzClean", ["-fuzztime=60s"]),
-                         cwd=env.pkg, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, start_new_session=True,
-                         env=testlib.environ(env.env(GOCACHE=gocache)))
+    out = str(tmp_path / "out")
+    with open(out, "w") as f:
+        p = subprocess.Popen(env.cmd("FuzzClean", ["-fuzztime=60s"]),
+                             cwd=env.pkg, stdout=f, stderr=subprocess.STDOUT,
+                             start_new_session=True,
+                             env=testlib.environ(env.env(GOCACHE=gocache)))
     try:
-        wait_until(lambda: go_children(env.tmpdir), "the go command running")
+        if moment == "discovery":
+            wait_until(lambda: scratch_has(env.tmpdir, "discover-"),
+                       "discovery's directory")
+        elif moment == "objdump":
+            wait_until(lambda: go_children(env.tmpdir), "the go command")
+        else:
+            wait_until(lambda: "execs:" in open(out).read(), "fuzzing")
         p.send_signal(signal.SIGKILL)
         p.wait()
-        wait_until(lambda: not go_children(env.tmpdir),
-                   "the go command gone", timeout=30,
-                   detail=lambda: str(go_children(env.tmpdir)))
+        wait_until(lambda: not os.listdir(env.tmpdir) and
+                   not go_children(env.tmpdir), "$TMPDIR empty", timeout=30,
+                   detail=lambda: "%s %s" % (os.listdir(env.tmpdir),
+                                             go_children(env.tmpdir)))
     finally:
         testlib.kill_group(p.pid)
 
