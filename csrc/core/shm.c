@@ -66,8 +66,8 @@ int cgofuzz_shm_create(cgofuzz_shm *m, size_t value_cap, cgofuzz_err *err) {
   if (value_cap > (size_t)INT64_MAX - CGOFUZZ_SHM_HEADER_SIZE)
     return cgofuzz_errf(err, 0, "shared memory capacity %zu too large",
                         value_cap);
-  size_t size = CGOFUZZ_SHM_HEADER_SIZE + value_cap;
 #ifdef __linux__
+  size_t size = CGOFUZZ_SHM_HEADER_SIZE + value_cap;
   int afd = cgofuzz_os_anon_file("fuzz-mem");
   if (afd >= 0) {
     if (ftruncate(afd, (off_t)size) == 0 &&
@@ -77,6 +77,16 @@ int cgofuzz_shm_create(cgofuzz_shm *m, size_t value_cap, cgofuzz_err *err) {
     shm_reset(m);
   }
 #endif
+  return cgofuzz_shm_create_file(m, value_cap, err);
+}
+
+int cgofuzz_shm_create_file(cgofuzz_shm *m, size_t value_cap,
+                            cgofuzz_err *err) {
+  shm_reset(m);
+  if (value_cap > (size_t)INT64_MAX - CGOFUZZ_SHM_HEADER_SIZE)
+    return cgofuzz_errf(err, 0, "shared memory capacity %zu too large",
+                        value_cap);
+  size_t size = CGOFUZZ_SHM_HEADER_SIZE + value_cap;
   const char *dir = getenv("TMPDIR");
   if (!dir || !*dir)
     dir = "/tmp";

@@ -60,7 +60,7 @@ TEST(Shm, CreateMapsHeaderPlusCapacityAndLeavesNoFile) {
   TmpdirGuard g(dir);
   cgofuzz_shm m;
   cgofuzz_err err;
-  ASSERT_EQ(cgofuzz_shm_create(&m, 100, &err), 0) << err.msg;
+  ASSERT_EQ(cgofuzz_shm_create_file(&m, 100, &err), 0) << err.msg;
   ASSERT_NE(m.path, nullptr);
   std::string path = m.path;
   EXPECT_EQ(path.rfind(dir + "/fuzz-", 0), 0u) << path;
@@ -101,7 +101,7 @@ TEST(Shm, CreateErrorNamesPathAndReason) {
   TmpdirGuard g("/nonexistent-cgofuzz-dir");
   cgofuzz_shm m;
   cgofuzz_err err;
-  ASSERT_EQ(cgofuzz_shm_create(&m, 10, &err), -1);
+  ASSERT_EQ(cgofuzz_shm_create_file(&m, 10, &err), -1);
   EXPECT_NE(strstr(err.msg, "/nonexistent-cgofuzz-dir/fuzz-"), nullptr)
       << err.msg;
   EXPECT_NE(strstr(err.msg, strerror(ENOENT)), nullptr) << err.msg;
@@ -112,10 +112,32 @@ TEST(Shm, EmptyTmpdirMeansTmp) {
   TmpdirGuard g("");
   cgofuzz_shm m;
   cgofuzz_err err;
-  ASSERT_EQ(cgofuzz_shm_create(&m, 1, &err), 0) << err.msg;
+  ASSERT_EQ(cgofuzz_shm_create_file(&m, 1, &err), 0) << err.msg;
+  ASSERT_NE(m.path, nullptr);
   EXPECT_EQ(std::string(m.path).rfind("/tmp/fuzz-", 0), 0u) << m.path;
   cgofuzz_shm_close(&m);
 }
+
+#ifdef __linux__
+// On Linux the file has no name and no place in $TMPDIR (a full file
+// system there was a SIGBUS later, when a page of the sparse file could
+// not be had): an unusable $TMPDIR does not matter.
+TEST(Shm, CreateIsAMemfdOnLinux) {
+  TmpdirGuard g("/nonexistent-cgofuzz-dir");
+  cgofuzz_shm m;
+  cgofuzz_err err;
+  ASSERT_EQ(cgofuzz_shm_create(&m, 100, &err), 0) << err.msg;
+  EXPECT_EQ(m.path, nullptr);
+  EXPECT_EQ(m.size, 140u);
+  char link[64], target[256];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", m.fd);
+  ssize_t n = readlink(link, target, sizeof target - 1);
+  ASSERT_GT(n, 0);
+  target[n] = 0;
+  EXPECT_EQ(std::string(target).rfind("/memfd:fuzz-mem", 0), 0u) << target;
+  cgofuzz_shm_close(&m);
+}
+#endif
 
 TEST(Shm, SetValue) {
   cgofuzz_shm m;
