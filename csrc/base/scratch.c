@@ -66,9 +66,8 @@ const char *cgofuzz_scratch_dir(void) {
     return NULL;
   }
   const char *tmp = getenv("TMPDIR");
-  int n = snprintf(scratch_path, sizeof scratch_path,
-                   "%s/cgofuzz-%d-XXXXXX", tmp && *tmp ? tmp : "/tmp",
-                   (int)getpid());
+  int n = snprintf(scratch_path, sizeof scratch_path, "%s/cgofuzz-%d-XXXXXX",
+                   tmp && *tmp ? tmp : "/tmp", (int)getpid());
   int fds[2] = {-1, -1};
   if (n < 0 || (size_t)n >= sizeof scratch_path)
     errno = ENAMETOOLONG;

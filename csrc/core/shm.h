@@ -61,8 +61,7 @@ int cgofuzz_shm_create(cgofuzz_shm *m, size_t value_cap, cgofuzz_err *err);
 /* cgofuzz_shm_create's file in $TMPDIR (or /tmp), as where there is no
  * memfd: named fuzz-* (Go's pattern) and removed at once; m->path keeps
  * the name for messages. */
-int cgofuzz_shm_create_file(cgofuzz_shm *m, size_t value_cap,
-                            cgofuzz_err *err);
+int cgofuzz_shm_create_file(cgofuzz_shm *m, size_t value_cap, cgofuzz_err *err);
 
 /* Maps an already open file (e.g. fd 5 in a worker), whole size. */
 int cgofuzz_shm_map_fd(cgofuzz_shm *m, int fd, cgofuzz_err *err);
