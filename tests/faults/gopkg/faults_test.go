@@ -107,3 +107,14 @@ func FuzzSleepy(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSlowStart never fails; with SLOW_START set its body sleeps 2 s
+// before f.Fuzz, so that cgofuzz's discovery of its arguments takes that
+// long (and so does each worker's start).
+func FuzzSlowStart(f *testing.F) {
+	if os.Getenv("SLOW_START") != "" {
+		time.Sleep(2 * time.Second)
+	}
+	f.Add([]byte("abc"))
+	f.Fuzz(func(t *testing.T, b []byte) { _ = branchy(b) })
+}
