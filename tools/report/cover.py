@@ -44,6 +44,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import deps  # noqa: E402
+from outfile import write_replacing  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GO_HEADER = b"go test fuzz v1"
@@ -589,33 +590,6 @@ def highlight_lines(path, lang):
     if cur:
         lines.append(cur)
     return [pygments.format(toks, fmt) for toks in lines]
-
-
-def write_replacing(out, write, mode="w"):
-    """Writes out through write(file): a temporary made by mkstemp in out's
-    directory (never a guessable name, never following a symlink someone
-    planted there), mode 0666 less the umask, then os.replace, which
-    replaces a symlink at out rather than writing through it."""
-    d = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(out) + ".",
-                               suffix=".tmp")
-    try:
-        mask = os.umask(0)  # the only way to read it; a single thread here
-        os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)
-        with os.fdopen(fd, mode, **({} if "b" in mode
-                                     else {"encoding": "utf-8"})) as f:
-            fd = -1
-            write(f)
-        os.replace(tmp, out)
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def write_html(r, out):

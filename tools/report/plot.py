@@ -19,10 +19,10 @@ import argparse
 import csv
 import os
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import deps  # noqa: E402
+from outfile import write_replacing  # noqa: E402
 
 COLUMNS = ["elapsed_s", "target", "execs", "execs_per_s", "coverage",
            "corpus", "new_inputs", "failures", "c_coverage"]
@@ -163,33 +163,6 @@ def draw(series, out, title):
             f, format="svg", metadata={"Date": None}), mode="wb")
     finally:
         plt.close(fig)
-
-
-def write_replacing(out, write, mode="w"):
-    """Writes out through write(file): a temporary made by mkstemp in out's
-    directory (never a guessable name, never following a symlink someone
-    planted there), mode 0666 less the umask, then os.replace, which
-    replaces a symlink at out rather than writing through it."""
-    d = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(out) + ".",
-                               suffix=".tmp")
-    try:
-        mask = os.umask(0)  # the only way to read it; a single thread here
-        os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)
-        with os.fdopen(fd, mode, **({} if "b" in mode
-                                     else {"encoding": "utf-8"})) as f:
-            fd = -1
-            write(f)
-        os.replace(tmp, out)
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def main(argv):
