@@ -21,11 +21,9 @@
 #include "coord_obj_internal.h"
 #include "gover.h"
 
-#include "../fuzz/harness_check.h"
+#include "harness_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int memfd = -1;
 
 /* Whether p..p+n lies in o's mapping. */
 static int in_map(const cgofuzz_obj *o, const void *p, uint64_t n) {
@@ -74,14 +72,7 @@ static void check_obj(const cgofuzz_obj *o) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 65536)
     return 0;
-  if (memfd < 0) {
-    memfd = memfd_create("selffuzz-obj", MFD_CLOEXEC);
-    CHECK(memfd >= 0);
-  }
-  CHECK(ftruncate(memfd, 0) == 0);
-  CHECK(pwrite(memfd, data, size, 0) == (ssize_t)size);
-  char path[64];
-  snprintf(path, sizeof path, "/proc/self/fd/%d", memfd);
+  const char *path = harness_file(data, size);
   for (int symbols = 0; symbols < 2; symbols++) {
     cgofuzz_obj o;
     cgofuzz_err err = {0};

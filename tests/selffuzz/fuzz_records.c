@@ -18,23 +18,14 @@
 
 #include "coord.h"
 
-#include "../fuzz/harness_check.h"
+#include "harness_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int memfd = -1;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 65536)
     return 0;
-  if (memfd < 0) {
-    memfd = memfd_create("selffuzz-records", MFD_CLOEXEC);
-    CHECK(memfd >= 0);
-  }
-  CHECK(ftruncate(memfd, 0) == 0);
-  CHECK(pwrite(memfd, data, size, 0) == (ssize_t)size);
-  char path[64];
-  snprintf(path, sizeof path, "/proc/self/fd/%d", memfd);
+  const char *path = harness_file(data, size);
   bool has = cgofuzz_coord_records_have_input(path);
   cgofuzz_coord_config cfg;
   memset(&cfg, 0, sizeof cfg);
