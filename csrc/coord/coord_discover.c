@@ -111,6 +111,19 @@ void cgofuzz_coord_free_names(char **names, size_t n) {
   free(names);
 }
 
+/* Whether s could be a Go identifier as far as a path is concerned: ASCII
+ * letters, digits and '_', and the bytes of non-ASCII UTF-8 letters (not
+ * checked further). A target's name becomes a directory's name. */
+static bool go_ident(const char *s) {
+  if (!*s)
+    return false;
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+    if (*p < 0x80 && !(*p == '_' || (*p >= '0' && *p <= '9') ||
+                       (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+      return false;
+  return true;
+}
+
 int cgofuzz_coord_list_targets(const char *binary, const char *re,
                                char ***names, size_t *n, cgofuzz_err *err) {
   regex_t rx;
@@ -136,6 +149,17 @@ int cgofuzz_coord_list_targets(const char *binary, const char *re,
     if (nl)
       *nl = '\0';
     if (strncmp(line, "Fuzz", 4) == 0 && regexec(&rx, line, 0, NULL, 0) == 0) {
+      if (!go_ident(line)) {
+        cgofuzz_buf q = {0};
+        cgofuzz_quote((const uint8_t *)line, strlen(line), &q);
+        rc = cgofuzz_errf(err, 0,
+                          "%s -test.list names a fuzz target %s, which is "
+                          "no Go identifier: refused (it would name "
+                          "directories under testdata/fuzz and the cache)",
+                          binary, q.data ? coord_cstr(&q) : "?");
+        cgofuzz_buf_free(&q);
+        goto done;
+      }
       if (*n == cap) {
         cap = cap ? cap * 2 : 8;
         char **nn = realloc(*names, cap * sizeof *nn);

@@ -242,3 +242,22 @@ def test_hang_that_comes_again_is_recorded(env):
     assert paths, str(r)
     with open(os.path.join(env.pkg, paths[-1]), "rb") as f:
         assert f.read().split(b"\n")[1].startswith(b'[]byte("H'), paths
+
+
+@pytest.mark.parametrize("name", ["Fuzz/../../escaped", "Fuzz\\x", "FuzzA B",
+                                  "Fuzz.."])
+def test_target_name_must_be_an_identifier(env, tmp_path, name):
+    """A binary whose -test.list names a target that is no Go identifier
+    (it would become testdata/fuzz/<name> and a cache directory): refused,
+    exit 2, nothing made."""
+    fake = tmp_path / "fake.test"
+    fake.write_text("#!/bin/sh\nfor a; do case $a in -test.list=*) "
+                    "printf '%%s\\n' '%s'; exit 0;; esac; done\nexit 2\n"
+                    % name.replace("'", ""))
+    fake.chmod(0o755)
+    r = run([env.cgofuzz, "fuzz", "-fuzz=.", "-fuzzcachedir=" + env.cache,
+             str(fake)], env.pkg, env.env())
+    assert r.rc == 2, str(r)
+    assert "which is no Go identifier: refused" in r.stderr, str(r)
+    assert not os.path.exists(os.path.join(env.pkg, "testdata"))
+    assert not os.path.exists(env.cache)
