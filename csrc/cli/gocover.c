@@ -36,6 +36,7 @@
 #include "codec.h"
 #include "coord.h"
 #include "dir.h"
+#include "gocover.h"
 #include "rawargs.h"
 #include "spawn.h"
 
@@ -70,20 +71,12 @@ bool cli_gocover_wanted(int argc, char **argv) {
   return dir && *dir && !test_flag(argc, argv, "fuzz");
 }
 
-/* --- profiles: "mode: M" then "FILE:L.C,L.C NSTMT COUNT" lines */
+/* --- profiles (gocover.h; the short names are this file's own) */
 
-typedef struct prof_line {
-  char *key; /* up to the last space */
-  unsigned long long count;
-} prof_line;
+typedef cli_prof_line prof_line;
+typedef cli_prof prof;
 
-typedef struct prof {
-  char mode[16];
-  prof_line *l;
-  size_t n, cap;
-} prof;
-
-static void prof_free(prof *p) {
+void cli_prof_free(prof *p) {
   for (size_t i = 0; i < p->n; i++)
     free(p->l[i].key);
   free(p->l);
@@ -94,9 +87,7 @@ static int by_key(const void *a, const void *b) {
   return strcmp(((const prof_line *)a)->key, ((const prof_line *)b)->key);
 }
 
-/* Reads a profile, its lines sorted by key. 0, 1 when there is none (or
- * it has no mode line), -1 when out of memory. */
-static int prof_read(const char *path, prof *p) {
+int cli_prof_read(const char *path, prof *p) {
   memset(p, 0, sizeof *p);
   FILE *f = fopen(path, "re");
   if (!f)
@@ -136,7 +127,9 @@ static int prof_read(const char *path, prof *p) {
   }
   free(line);
   fclose(f);
-  if (rc == 0)
+  /* A profile of no blocks (a package with no statements) has no array,
+   * and qsort's may not be NULL even for 0 elements. */
+  if (rc == 0 && p->n)
     qsort(p->l, p->n, sizeof *p->l, by_key);
   return rc;
 }
@@ -144,7 +137,7 @@ static int prof_read(const char *path, prof *p) {
 /* acc gets q's blocks: counts summed, or OR'd in "set" mode. 0 or -1. */
 static int prof_merge(prof *acc, prof *q) {
   if (!acc->mode[0]) {
-    prof_free(acc);
+    cli_prof_free(acc);
     *acc = *q;
     memset(q, 0, sizeof *q);
     return 0;
@@ -325,10 +318,10 @@ static int run_each(cover_run *r, const char *run, const char *out) {
     unlink((const char *)one.data);
     int st = run_test(r, args);
     prof q;
-    int pr = prof_read((const char *)one.data, &q);
+    int pr = cli_prof_read((const char *)one.data, &q);
     if (pr < 0 || (pr == 0 && prof_merge(&acc, &q) != 0))
       rc = -1;
-    prof_free(&q);
+    cli_prof_free(&q);
     failed += st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0;
     if (rc == 0)
       rc = move(r->fuzzdir, (const char *)aside.data, r->names[i]);
@@ -346,7 +339,7 @@ static int run_each(cover_run *r, const char *run, const char *out) {
   cgofuzz_buf_free(&aside);
   cgofuzz_buf_free(&one);
   cgofuzz_buf_free(&flag);
-  prof_free(&acc);
+  cli_prof_free(&acc);
   return rc;
 }
 

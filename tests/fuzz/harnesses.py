@@ -28,6 +28,9 @@ HARNESSES = {
     # cli is in no library: golaunch.c's callees of cli come along.
     "launcher": ("tests/selffuzz/fuzz_launcher.c", "cli",
                  ["golaunch.c", "gocover.c", "fileio.c"]),
+    "go118": ("tests/selffuzz/fuzz_go118.c", "cli", ["go118.c"]),
+    "gocover": ("tests/selffuzz/fuzz_gocover.c", "cli",
+                ["gocover.c", "fileio.c"]),
 }
 # The layers compiled whole into every harness: the decoders and what they
 # use (no coverage hooks, no main, no worker side).

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """seeds.py [HARNESS...]: writes the seeds of the self-fuzzing harnesses of
-files read from outside (obj, merge, records) into
+files read from outside (the harnesses below) into
 testdata/selffuzz/<harness>/ as `go test fuzz v1` files named as Go names
 them (the first 16 hex digits of their sha256), so that the seeds can be
 made again and their provenance is known. Found inputs kept there as
@@ -20,7 +20,18 @@ test binary (its addresses point nowhere in that image).
 launcher: Go fuzz target launchers of csrc/cli/golaunch.c (a stand-in
 for cgofuzz, a tiny ELF test binary, metadata, the 80-byte trailer), one
 without seeds, and a cut one (an ELF file followed by another, no
-trailer)."""
+trailer).
+go118: go-118-fuzz-build reproducers (csrc/cli/go118.c), each after the
+harness's header: a byte N, then N bytes giving the target's argument
+kinds (cgofuzz_kind's order): a func(t, []byte) target's inputs (a
+length first: as long as the rest, 0 for 30, longer than the rest, none),
+the 15-argument target of tests/corpus/test_go118.py (whole, NaN floats,
+cut), a (string, int) target.
+gocover: `go test -coverprofile` output of a two-function package (go1.26.8)
+in modes set and count, one of two packages in mode atomic with lines out
+of order and a block twice (as gocovmerge's inputs are), a count past
+2^64, CRLF line ends, no mode
+line, a mode line alone (a package with no statements)."""
 import hashlib
 import os
 import struct
@@ -254,7 +265,87 @@ def launcher_seeds():
     return [full, bare, cut]
 
 
+# cgofuzz_kind's order (include/cgofuzz/value.h).
+KINDS = ["[]byte", "string", "bool", "int", "int8", "int16", "int32",
+         "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float32",
+         "float64"]
+
+
+def go118(types, data):
+    """The harness's input: argument count, kinds, the reproducer."""
+    t = [KINDS.index({"rune": "int32", "byte": "uint8"}.get(x, x))
+         for x in types.split(",")]
+    return bytes([len(t)] + t) + data
+
+
+def be32(n):
+    return struct.pack(">I", n & 0xffffffff)
+
+
+def go118_seeds():
+    multi = ("[]byte,string,int,bool,int8,uint16,rune,uint32,float32,"
+             "float64,uint,int16,byte,int64,uint64")
+    # The multi target's layout: length and bytes, length and string,
+    # int (8 bytes and an order byte: even, little-endian), bool, int8,
+    # uint16 (2 and order), rune and uint32 (4, big-endian), float32 (4 and
+    # order; a NaN), float64 (a NaN), uint, int16, byte, int64, uint64.
+    m = (be32(3) + b"\x00\xff\x10" + be32(2) + b"xy" +
+         bytes(range(1, 9)) + b"\x02" + b"\x07" + b"\x80" + b"\x34\x12\x00" +
+         b"\x00\x01\xf6\x00" + b"\xde\xad\xbe\xef" +
+         struct.pack(">I", 0x7fc00001) + b"\x01" +
+         struct.pack(">Q", 0xfff8000000000005) + b"\x03" +
+         bytes(8) + b"\x01" + b"\xff\xfe\x01" + b"A" +
+         struct.pack(">q", -2) + b"\x01" + struct.pack("<Q", 1 << 63) +
+         b"\x00")
+    return [go118("[]byte", be32(3) + b"abc"),
+            go118("[]byte", be32(0) + b"A" * 40),
+            go118("[]byte", be32(10) + b"abc"),
+            go118("[]byte", b"abc"),
+            go118(multi, m), go118(multi, m + b"trailing"),
+            go118(multi, m[:40]),
+            go118("string,int", be32(5) + b"hello" + bytes(9)),
+            go118("string,int", be32(6) + b"hello")]
+
+
+COVER_SET = b"""mode: set
+ex.com/m/m.go:3.26,4.31 1 1
+ex.com/m/m.go:4.31,6.3 1 0
+ex.com/m/m.go:7.2,7.22 1 1
+ex.com/m/m.go:7.22,8.13 1 1
+ex.com/m/m.go:8.13,10.4 1 0
+ex.com/m/m.go:12.2,12.10 1 1
+"""
+COVER_COUNT = b"""mode: count
+ex.com/m/m.go:3.26,4.31 1 1
+ex.com/m/m.go:4.31,6.3 1 0
+ex.com/m/m.go:7.2,7.22 1 1
+ex.com/m/m.go:7.22,8.13 1 2
+ex.com/m/m.go:8.13,10.4 1 0
+ex.com/m/m.go:12.2,12.10 1 1
+"""
+COVER_TWO = b"""mode: atomic
+ex.com/m/sub/s.go:5.20,7.2 2 17
+ex.com/m/m.go:7.22,8.13 1 184467440737095516150
+ex.com/m/m.go:3.26,4.31 1 3
+ex.com/m/sub/s.go:5.20,7.2 2 1
+ex.com/m/m.go:12.2,12.10 1 0
+"""
+
+
+def gocover_seeds():
+    return [COVER_SET, COVER_COUNT, COVER_TWO,
+            COVER_SET.replace(b"\n", b"\r\n"),
+            b"ex.com/m/m.go:3.26,4.31 1 1\nmode: set\n",
+            b"mode: set\n"]  # a package with no statements
+
+
 def main(which):
+    if "go118" in which:
+        for data in go118_seeds():
+            write("go118", data)
+    if "gocover" in which:
+        for data in gocover_seeds():
+            write("gocover", data)
     if "launcher" in which:
         for data in launcher_seeds():
             write("launcher", data)
@@ -275,4 +366,5 @@ def main(which):
 
 if __name__ == "__main__":
     main(sys.argv[1:] or
-         ["obj", "merge", "records", "objdump", "launcher"])
+         ["obj", "merge", "records", "objdump", "launcher", "go118",
+          "gocover"])
