@@ -1,8 +1,8 @@
 /*
  * harness_file.h: for the self-fuzzing harnesses whose parser reads a file
- * (tests/selffuzz: obj, records, merge, launcher). The input is written to
- * one memfd per process and named by its /proc/self/fd path, so no file is
- * made per exec; a parser's own error messages can be sent to /dev/null
+ * (tests/selffuzz: dict, obj, records, merge, launcher, gocover). The input is
+ * written to one memfd per process and named by its /proc/self/fd path, so no
+ * file is made per exec; a parser's own error messages can be sent to /dev/null
  * while the sanitizers keep reporting on the real stderr.
  */
 #ifndef CGOFUZZ_HARNESS_FILE_H

@@ -2,7 +2,8 @@
 decoder, the wire messages (tests/fuzz/), the CLI's flag parser, the
 dictionary parser and the readers of files from outside (binaries and their
 Go build info, merge control files, discovery records, objdump output,
-launchers; tests/selffuzz/) are built as cgofuzz C targets with
+launchers, go-118-fuzz-build reproducers, coverage profiles;
+tests/selffuzz/) are built as cgofuzz C targets with
 `cgofuzz cc -fsanitize=address,undefined,fuzzer`, with the sources they
 test compiled in so that they are instrumented (tests/fuzz/harnesses.py),
 and fuzzed with -test.fuzz by cgofuzz's coordinator: two workers, a pinned
