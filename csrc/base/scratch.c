@@ -29,7 +29,9 @@ static char scratch_path[4096];
 static int scratch_made; /* 1: made; -1: failed (errno in scratch_errno) */
 static int scratch_errno;
 
-static void remove_at_exit(void) {
+static void remove_at_exit(int status, void *arg) {
+  (void)status;
+  (void)arg;
   if (scratch_made == 1)
     cgofuzz_dir_remove_all(scratch_path);
 }
@@ -78,7 +80,7 @@ const char *cgofuzz_scratch_dir(void) {
     if (pid > 0) {
       close(fds[0]); /* the write end stays open, unused, until we end */
       scratch_made = 1;
-      atexit(remove_at_exit);
+      cgofuzz_os_on_exit(remove_at_exit, NULL);
       return scratch_path;
     }
     int e = errno;

@@ -18,8 +18,8 @@ extern "C" {
 /* The directory, $TMPDIR/cgofuzz-<pid>-XXXXXX (or under /tmp), mode 0700,
  * made at the first call. With it a janitor process is started, which
  * removes the directory once this process has ended, however it ended; a
- * normal exit removes it at once (atexit). NULL with errno set when it
- * cannot be made: callers then use $TMPDIR as before. Not for a forked
+ * normal exit removes it at once (cgofuzz_os_on_exit). NULL with errno set when
+ * it cannot be made: callers then use $TMPDIR as before. Not for a forked
  * child; the process must be single-threaded at the first call. */
 const char *cgofuzz_scratch_dir(void);
 
