@@ -74,6 +74,16 @@ def sources(source_dir, name):
     return out
 
 
+def below_sources(source_dir):
+    """The sources of the BELOW layers, which every harness compiles (the
+    same objects serve them all: they include only their own layers)."""
+    out = []
+    for below in BELOW:
+        out += sorted(glob.glob(os.path.join(layer_dir(source_dir, below),
+                                             "*.c")))
+    return out
+
+
 def cflags(source_dir, name):
     """Compiler flags of harness name: ASan+UBSan (no recovery), warnings
     as errors, and the include directories of its layer, the layers that
