@@ -632,8 +632,10 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
       cfg->observer->inited(cfg->observer->ctx, &st);
     }
     run_loop(&c);
-    if (!c.failed && !cgofuzz_coord_interrupted() && c.warmup_count > 0 &&
-        c.warmup_left == c.warmup_count)
+    /* A front end (libFuzzer's command line) keeps its own rules for a
+     * run cut short, and is told the figures. */
+    if (!c.failed && !cgofuzz_coord_interrupted() && !cfg->observer &&
+        c.warmup_count > 0 && c.warmup_left == c.warmup_count)
       ran_nothing(&c);
     cgofuzz_mjob_flush(&c);
     if (!cfg->observer) /* its finished callback has the last word */

@@ -492,10 +492,10 @@ static bool hangs_again(coord *c, slot *s, const cgofuzz_buf *data,
   c->false_hangs++;
   if (!c->cfg->observer)
     fprintf(stderr,
-            "cgofuzz: an input ran past the hang timer (%llds) while the "
+            "cgofuzz: an input ran past the hang timer (%lld ms) while the "
             "machine was busy, and in %lld ms alone: not a hang, not "
             "recorded; fuzzing goes on\n",
-            (long long)(coord_hang_ns(c->cfg) / 1000000000), (long long)took);
+            (long long)(coord_hang_ns(c->cfg) / 1000000), (long long)took);
   return false;
 }
 
