@@ -81,17 +81,57 @@ def test_full_testdata_falls_back(env, full_mount):
                       os.path.join(dst, os.path.basename(paths[-1])))
 
 
-def fake(env, mode, fuzztime):
-    return env.run("FuzzClean", ["-fuzztime=" + fuzztime, "-parallel=1"],
-                   mode=mode, FAULT_CGOFUZZ=env.cgofuzz)
+WRAPPER = """package main
+
+import (
+\t"os"
+\t"syscall"
+)
+
+// Runs fakeworker.py with our arguments: a stand-in test binary that has
+// Go build information (go1.26's or whichever go built it).
+func main() {
+\targs := append([]string{"python3", os.Getenv("FAULT_FAKEWORKER")},
+\t\tos.Args[1:]...)
+\tpanic(syscall.Exec("/usr/bin/env", append([]string{"env"}, args...),
+\t\tos.Environ()))
+}
+"""
 
 
-def test_half_reply_is_the_workers_fault(env):
-    """Half a reply, then silence, from a binary whose release is unknown:
-    the shortest hang timer (10 s, not go1.27's 60 s) ends it, the message
-    says what the worker sent, no input is blamed or written."""
-    r = fake(env, "half", "50s")
+@pytest.fixture(scope="session")
+def fake_go(go, tmp_path_factory):
+    """fakeworker.py behind a Go program (a binary with build info)."""
+    d = tmp_path_factory.mktemp("fakego")
+    (d / "go.mod").write_text("module fakego\n\ngo 1.22\n")
+    (d / "main.go").write_text(WRAPPER)
+    exe = str(d / "fakego")
+    r = run([go, "build", "-o", exe, "."], str(d),
+            {"GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local"})
+    assert r.rc == 0, str(r)
+    return exe
+
+
+def fake(env, mode, fuzztime, binary=None):
+    """A run of FuzzClean through fakeworker.py in mode; binary: the Go
+    wrapper, so that cgofuzz reads Go build information."""
+    return run(env.cmd("FuzzClean", ["-fuzztime=" + fuzztime, "-parallel=1"],
+                       binary or FAKEWORKER), env.pkg,
+               env.env(mode, FAULT_CGOFUZZ=env.cgofuzz,
+                       FAULT_FAKEWORKER=FAKEWORKER))
+
+
+@pytest.mark.parametrize("buildinfo", [False, True],
+                         ids=["no-buildinfo", "buildinfo"])
+def test_half_reply_is_the_workers_fault(env, fake_go, buildinfo):
+    """Half a reply, then silence: the hang timer ends it (10 s: with no
+    build information the shortest of all releases, not go1.27's 60 s),
+    the message says what the worker sent, no input is blamed or
+    written."""
+    r = fake(env, "half", "50s", fake_go if buildinfo else None)
     assert r.rc == 1, str(r)
+    assert ("cannot tell which Go release built it" in r.stderr) != \
+        buildinfo, str(r)
     assert re.search(r"fuzzing process \(pid \d+\): it sent part of a reply "
                      r"and then nothing for 10 s: \"\{", r.out), str(r)
     assert "seed corpus entry" not in r.out and not written(r.out), str(r)
@@ -106,9 +146,11 @@ def test_run_of_no_input_is_not_a_pass(env):
     assert "sent part of a reply and then nothing" in r.out, str(r)
 
 
-def test_garbage_first_reply(env):
+@pytest.mark.parametrize("buildinfo", [False, True],
+                         ids=["no-buildinfo", "buildinfo"])
+def test_garbage_first_reply(env, fake_go, buildinfo):
     """A first reply that is not JSON is named as such, with its bytes."""
-    r = fake(env, "garbage", "20s")
+    r = fake(env, "garbage", "20s", fake_go if buildinfo else None)
     assert r.rc == 1, str(r)
     assert ("its answer to the first call (ping) is not Go's" in r.out
             and '"hello, this is not JSON"' in r.out), str(r)
