@@ -28,11 +28,14 @@
 static char scratch_path[4096];
 static int scratch_made; /* 1: made; -1: failed (errno in scratch_errno) */
 static int scratch_errno;
+static pid_t scratch_owner; /* the process that made it */
 
+/* At exit, in the process that made it only: a forked child that calls
+ * exit() inherits the handler, and must not take the directory along. */
 static void remove_at_exit(int status, void *arg) {
   (void)status;
   (void)arg;
-  if (scratch_made == 1)
+  if (scratch_made == 1 && getpid() == scratch_owner)
     cgofuzz_dir_remove_all(scratch_path);
 }
 
@@ -71,21 +74,24 @@ const char *cgofuzz_scratch_dir(void) {
   int n = snprintf(scratch_path, sizeof scratch_path, "%s/cgofuzz-%d-XXXXXX",
                    tmp && *tmp ? tmp : "/tmp", (int)getpid());
   int fds[2] = {-1, -1};
-  if (n < 0 || (size_t)n >= sizeof scratch_path)
+  if (n < 0 || (size_t)n >= sizeof scratch_path) {
     errno = ENAMETOOLONG;
-  else if (mkdtemp(scratch_path) && cgofuzz_os_pipe(fds, 0) == 0) {
-    pid_t pid = fork();
+  } else if (mkdtemp(scratch_path)) {
+    pid_t pid = cgofuzz_os_pipe(fds, 0) == 0 ? fork() : -1;
     if (pid == 0)
       janitor(fds[0]);
     if (pid > 0) {
       close(fds[0]); /* the write end stays open, unused, until we end */
       scratch_made = 1;
+      scratch_owner = getpid();
       cgofuzz_os_on_exit(remove_at_exit, NULL);
       return scratch_path;
     }
     int e = errno;
-    close(fds[0]);
-    close(fds[1]);
+    if (fds[0] >= 0) {
+      close(fds[0]);
+      close(fds[1]);
+    }
     rmdir(scratch_path);
     errno = e;
   }
