@@ -73,7 +73,6 @@
 
 #include "coord_internal.h"
 #include "coord_obj_internal.h"
-#include "dir.h"
 #include "scratch.h"
 #include "spawn.h"
 
@@ -957,23 +956,18 @@ struct cgofuzz_godict_job {
   FILE *out;  /* its stdout */
   int64_t t0; /* when it started */
   bool done;  /* the code was read (or given up on) */
-  /* GOTMPDIR of the go command, made here so that it can be removed
-   * however the go command ends (NUL-terminated; empty when none). */
-  cgofuzz_buf gotmp;
 };
 
-/* Stops objdump if it still runs, and removes the go command's temporary
- * directory: the go command builds objdump into its cache first (Go 1.24
- * on), in a work directory it leaves behind when a signal stops it. */
+/* Stops objdump if it still runs. The go command builds objdump into its
+ * cache first (Go 1.24 on), in a work directory it leaves behind when a
+ * signal stops it: that directory is in the run's own (spawn's tmpdir,
+ * scratch.h), which goes however the run ends. */
 static void job_close(cgofuzz_godict_job *j) {
   if (j->pid > 0) {
     kill(j->pid, SIGKILL);
     cgofuzz_spawn_wait(j->pid, 2000, NULL);
     j->pid = 0;
   }
-  if (j->gotmp.len)
-    cgofuzz_dir_remove_all((const char *)j->gotmp.data);
-  cgofuzz_buf_free(&j->gotmp);
   if (j->out)
     fclose(j->out);
   j->out = NULL;
@@ -1114,7 +1108,7 @@ int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
     return -1;
   }
   char *go = NULL;
-  cgofuzz_buf re = {0}, env = {0};
+  cgofuzz_buf re = {0};
   int rc = -1;
   if (job_open(j, d, binary, target, err) != 0)
     goto fail;
@@ -1129,27 +1123,13 @@ int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
     cgofuzz_errf(err, errno, "a temporary file for go tool objdump");
     goto fail;
   }
-  const char *tmpdir = getenv("TMPDIR"), *scratch = cgofuzz_scratch_dir();
-  if (scratch)
-    cgofuzz_buf_printf(&j->gotmp, "%s/go-XXXXXX", scratch);
-  else
-    cgofuzz_buf_printf(&j->gotmp, "%s/cgofuzz-go-XXXXXX",
-                       tmpdir && *tmpdir ? tmpdir : "/tmp");
-  cgofuzz_buf_putc(&j->gotmp, '\0');
-  if (!j->gotmp.data || !mkdtemp((char *)j->gotmp.data)) {
-    cgofuzz_errf(err, errno, "a temporary directory for go tool objdump");
-    j->gotmp.len = 0;
-    goto fail;
-  }
-  cgofuzz_buf_printf(&env, "GOTMPDIR=%s", (const char *)j->gotmp.data);
-  cgofuzz_buf_putc(&env, '\0');
   char *oargv[] = {
       go, "tool", "objdump", "-s", coord_cstr(&re), (char *)binary, NULL};
   cgofuzz_spawn sp = {.path = go,
                       .argv = oargv,
                       .stdout_fd = fileno(j->out),
                       .stderr_fd = -1,
-                      .add_env = (const char *)env.data,
+                      .tmpdir = cgofuzz_scratch_dir(),
                       .die_with_parent = true};
   j->t0 = cgofuzz_mono_ms();
   if (!coord_cstr(&re) || (j->pid = cgofuzz_spawn_start(&sp)) < 0) {
@@ -1166,7 +1146,6 @@ fail:
   }
   free(go);
   cgofuzz_buf_free(&re);
-  cgofuzz_buf_free(&env);
   return rc;
 }
 
