@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "os.h"
+#include "scratch.h"
 
 int cgofuzz_os_self_exe(char *buf, size_t size) {
   char raw[PATH_MAX];
@@ -75,10 +76,9 @@ int cgofuzz_os_pipe(int fds[2], int nonblock) {
 
 int cgofuzz_os_anon_file(const char *name) {
   (void)name;
-  const char *tmp = getenv("TMPDIR");
   char path[PATH_MAX];
-  int n = snprintf(path, sizeof path, "%s/cgofuzz-anon-XXXXXX",
-                   tmp && *tmp ? tmp : "/tmp");
+  int n =
+      snprintf(path, sizeof path, "%s/cgofuzz-anon-XXXXXX", cgofuzz_tmpdir());
   if (n < 0 || (size_t)n >= sizeof path) {
     errno = ENAMETOOLONG;
     return -1;

@@ -63,6 +63,11 @@ static void janitor(int fd) {
   _exit(0);
 }
 
+const char *cgofuzz_tmpdir(void) {
+  const char *t = getenv("TMPDIR");
+  return t && *t ? t : "/tmp";
+}
+
 const char *cgofuzz_scratch_dir(void) {
   if (scratch_made == 1)
     return scratch_path;
@@ -70,9 +75,8 @@ const char *cgofuzz_scratch_dir(void) {
     errno = scratch_errno;
     return NULL;
   }
-  const char *tmp = getenv("TMPDIR");
   int n = snprintf(scratch_path, sizeof scratch_path, "%s/cgofuzz-%d-XXXXXX",
-                   tmp && *tmp ? tmp : "/tmp", (int)getpid());
+                   cgofuzz_tmpdir(), (int)getpid());
   int fds[2] = {-1, -1};
   if (n < 0 || (size_t)n >= sizeof scratch_path) {
     errno = ENAMETOOLONG;

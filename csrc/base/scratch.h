@@ -15,6 +15,10 @@
 extern "C" {
 #endif
 
+/* $TMPDIR, or /tmp when it is unset or empty (Go's os.TempDir): where
+ * every temporary file or directory of cgofuzz's is made. */
+const char *cgofuzz_tmpdir(void);
+
 /* The directory, $TMPDIR/cgofuzz-<pid>-XXXXXX (or under /tmp), mode 0700,
  * made at the first call. With it a janitor process is started, which
  * removes the directory once this process has ended, however it ended; a

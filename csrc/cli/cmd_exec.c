@@ -60,6 +60,7 @@
 #include "cli.h"
 #include "dir.h"
 #include "os.h"
+#include "scratch.h"
 #include "spawn.h"
 
 /* cgofuzz fuzz's flags that make sense under go test -exec, and whether
@@ -475,9 +476,7 @@ static int exec_fuzz(const char *binary, exec_args *a) {
     return -1; /* the caller execs the binary */
   }
   int sl = cgofuzz_os_self_exe(self, sizeof self);
-  const char *tmpdir = getenv("TMPDIR");
-  cgofuzz_buf_printf(&root, "%s/cgofuzz-exec-XXXXXX",
-                     tmpdir && *tmpdir ? tmpdir : "/tmp");
+  cgofuzz_buf_printf(&root, "%s/cgofuzz-exec-XXXXXX", cgofuzz_tmpdir());
   if (sl != 0 || cgofuzz_buf_putc(&root, 0) != 0 ||
       !mkdtemp((char *)root.data)) {
     fprintf(stderr, "cgofuzz: cannot make a temporary directory: %s\n",

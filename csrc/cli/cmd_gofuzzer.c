@@ -45,6 +45,7 @@
 #include "dir.h"
 #include "os.h"
 #include "rawargs.h"
+#include "scratch.h"
 #include "spawn.h"
 
 extern char **environ;
@@ -425,9 +426,7 @@ int cli_cmd_gofuzzer(int argc, char **argv) {
   }
 
   /* The test binary, built in a directory of our own. */
-  const char *tmpdir = getenv("TMPDIR");
-  snprintf(tmp, sizeof tmp, "%s/cgofuzz-build-XXXXXX",
-           tmpdir && *tmpdir ? tmpdir : "/tmp");
+  snprintf(tmp, sizeof tmp, "%s/cgofuzz-build-XXXXXX", cgofuzz_tmpdir());
   if (!mkdtemp(tmp)) {
     fprintf(stderr, CMD ": mkdtemp %s: %s\n", tmp, strerror(errno));
     tmp[0] = '\0';

@@ -38,6 +38,7 @@
 #include "dir.h"
 #include "gocover.h"
 #include "rawargs.h"
+#include "scratch.h"
 #include "spawn.h"
 
 /* Whether arg is the flag -test.NAME (one or two dashes): 1 for
@@ -375,7 +376,6 @@ int cli_gocover_main(const char *bin, const cli_golaunch *g, int argc,
     fprintf(stderr, "cgofuzz: %s (files encoded as the newest Go does)\n",
             err.msg);
   const char *corpus = getenv("FUZZ_CORPUS_DIR");
-  const char *tmpdir = getenv("TMPDIR");
   int rc = CLI_EXIT_FAIL;
   char **args = NULL;
   cgofuzz_buf run = {0}, outdir = {0}, out = {0}, profflag = {0};
@@ -383,8 +383,7 @@ int cli_gocover_main(const char *bin, const cli_golaunch *g, int argc,
     fprintf(stderr, "cgofuzz: getcwd: %s\n", strerror(errno));
     return CLI_EXIT_FAIL;
   }
-  snprintf(r.dir, sizeof r.dir, "%s/cgofuzz-cover-XXXXXX",
-           tmpdir && *tmpdir ? tmpdir : "/tmp");
+  snprintf(r.dir, sizeof r.dir, "%s/cgofuzz-cover-XXXXXX", cgofuzz_tmpdir());
   if (!mkdtemp(r.dir)) {
     fprintf(stderr, "cgofuzz: mkdtemp %s: %s\n", r.dir, strerror(errno));
     return CLI_EXIT_FAIL;

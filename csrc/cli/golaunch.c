@@ -48,6 +48,7 @@
 #include "cli.h"
 #include "lf.h"
 #include "os.h"
+#include "scratch.h"
 #include "sha256.h"
 
 /* ClusterFuzz (and OSS-Fuzz's and ClusterFuzzLite's helpers) take a file in
@@ -437,15 +438,13 @@ static int private_dir(const char *dir) {
 }
 
 int cli_golaunch_extract(const char *path, const cli_golaunch *g, char **out) {
-  const char *tmpdir = getenv("TMPDIR");
   cgofuzz_buf dir = {0}, file = {0}, tmp = {0}, data = {0};
   char hex[17];
   int rc = -1, fd = -1;
   *out = NULL;
   for (int i = 0; i < 8; i++)
     snprintf(hex + 2 * i, 3, "%02x", g->sha256[i]);
-  if (cgofuzz_buf_printf(&dir, "%s/cgofuzz-go%c",
-                         tmpdir && *tmpdir ? tmpdir : "/tmp", 0) != 0)
+  if (cgofuzz_buf_printf(&dir, "%s/cgofuzz-go%c", cgofuzz_tmpdir(), 0) != 0)
     goto oom;
   if (private_dir((const char *)dir.data) != 0)
     goto done;

@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "dir.h"
+#include "scratch.h"
 #include "spawn.h"
 
 /* The package lines cli_gopkgs_build reads: "importpath\tdir\tT\tE"
@@ -171,9 +172,8 @@ int cli_gopkgs_build(char *const *patterns, size_t n, const char *fuzz_re,
   if (go_list(go, patterns, n, tags, false, LIST_PACKAGES, false, &list) != 0 ||
       cgofuzz_buf_putc(&list, 0))
     goto done;
-  const char *tmp = getenv("TMPDIR");
   cgofuzz_buf td = {0};
-  cgofuzz_buf_printf(&td, "%s/cgofuzz-pkgs-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  cgofuzz_buf_printf(&td, "%s/cgofuzz-pkgs-XXXXXX", cgofuzz_tmpdir());
   cgofuzz_buf_putc(&td, 0);
   if (!td.data || !mkdtemp((char *)td.data)) {
     fprintf(stderr, "cgofuzz fuzz: cannot make a temporary directory: %s\n",

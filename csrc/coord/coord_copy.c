@@ -30,6 +30,7 @@
 #include "coord_worker.h"
 #include "dir.h"
 #include "os.h"
+#include "scratch.h"
 
 int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
                             const char *tag, cgofuzz_buf *out,
@@ -48,8 +49,7 @@ int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
     cgofuzz_buf_puts(out, selfpath);
     cp->path = strdup(pidpath);
   } else {
-    const char *tmp = getenv("TMPDIR");
-    cgofuzz_buf_printf(out, "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", tag);
+    cgofuzz_buf_printf(out, "%s/%s-XXXXXX", cgofuzz_tmpdir(), tag);
     if (!(cp->dir = strdup(coord_cstr(out))) || !mkdtemp(cp->dir)) {
       int e = errno;
       free(cp->dir);

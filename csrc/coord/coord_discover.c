@@ -397,9 +397,7 @@ static int tmpdir_has_room(int fd) {
 
 int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
                            cgofuzz_err *err) {
-  const char *tmpdir = getenv("TMPDIR");
-  if (!tmpdir || !*tmpdir)
-    tmpdir = "/tmp";
+  const char *tmpdir = cgofuzz_tmpdir();
   cgofuzz_buf root = {0}, cache = {0}, out = {0}, log = {0}, fz = {0},
               rec = {0}, logtxt = {0};
   int rc = -1, logfd = -1;

@@ -18,6 +18,7 @@
 
 #include "codec.h"
 #include "coord_internal.h"
+#include "scratch.h"
 
 bool cgofuzz_coord_can_minimize(coord *c) {
   if (c->cfg->minimize_off)
@@ -276,9 +277,7 @@ static int private_dir(const char *dir, cgofuzz_err *err) {
  * when nothing could be written; the input is then printed in full on
  * stderr, so it is never lost. */
 static char *write_failure(coord *c, const cgofuzz_buf *data) {
-  const char *tmp = getenv("TMPDIR");
-  if (!tmp || !*tmp)
-    tmp = "/tmp";
+  const char *tmp = cgofuzz_tmpdir();
   const char *t = c->cfg->target;
   /* The target's name becomes a directory's name: only a plain name may
    * (a name from -test.list could hold "../"). */

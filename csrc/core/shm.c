@@ -23,6 +23,7 @@
 #include "shm.h"
 
 #include "os.h"
+#include "scratch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -87,9 +88,7 @@ int cgofuzz_shm_create_file(cgofuzz_shm *m, size_t value_cap,
     return cgofuzz_errf(err, 0, "shared memory capacity %zu too large",
                         value_cap);
   size_t size = CGOFUZZ_SHM_HEADER_SIZE + value_cap;
-  const char *dir = getenv("TMPDIR");
-  if (!dir || !*dir)
-    dir = "/tmp";
+  const char *dir = cgofuzz_tmpdir();
   size_t dlen = strlen(dir);
   char *path = malloc(dlen + sizeof "/fuzz-XXXXXX");
   if (!path)
