@@ -111,10 +111,7 @@ void cgofuzz_coord_free_names(char **names, size_t n) {
   free(names);
 }
 
-/* Whether s could be a Go identifier as far as a path is concerned: ASCII
- * letters, digits and '_', and the bytes of non-ASCII UTF-8 letters (not
- * checked further). A target's name becomes a directory's name. */
-static bool go_ident(const char *s) {
+bool cgofuzz_coord_target_name_ok(const char *s) {
   if (!*s)
     return false;
   for (const unsigned char *p = (const unsigned char *)s; *p; p++)
@@ -149,7 +146,7 @@ int cgofuzz_coord_list_targets(const char *binary, const char *re,
     if (nl)
       *nl = '\0';
     if (strncmp(line, "Fuzz", 4) == 0 && regexec(&rx, line, 0, NULL, 0) == 0) {
-      if (!go_ident(line)) {
+      if (!cgofuzz_coord_target_name_ok(line)) {
         cgofuzz_buf q = {0};
         cgofuzz_quote((const uint8_t *)line, strlen(line), &q);
         rc = cgofuzz_errf(err, 0,

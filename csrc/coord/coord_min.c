@@ -281,8 +281,7 @@ static char *write_failure(coord *c, const cgofuzz_buf *data) {
   const char *t = c->cfg->target;
   /* The target's name becomes a directory's name: only a plain name may
    * (a name from -test.list could hold "../"). */
-  bool plain =
-      t && *t && !strchr(t, '/') && strcmp(t, ".") != 0 && strcmp(t, "..") != 0;
+  bool plain = t && cgofuzz_coord_target_name_ok(t);
   cgofuzz_buf top = {0}, alt1 = {0}, alt2 = {0};
   cgofuzz_buf_printf(&top, "%s/cgofuzz-failures", tmp);
   cgofuzz_buf_printf(&alt1, "%s/cgofuzz-failures/%s", tmp, plain ? t : "");
