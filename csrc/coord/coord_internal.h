@@ -583,6 +583,11 @@ bool cgofuzz_coord_target_name_ok(const char *s);
  * other bytes as \xNN, at most 120 of them (then the length), for messages
  * that say what a worker said. */
 void cgofuzz_coord_put_bytes(cgofuzz_buf *b, const uint8_t *p, size_t n);
+/* The same for the part of a line worker w has sent and not ended. */
+void cgofuzz_coord_put_pending(cgofuzz_buf *b, const cgofuzz_worker *w);
+/* cgofuzz_coord_fail with msg's text ("out of memory" when it has none),
+ * then frees msg. */
+void cgofuzz_coord_fail_buf(coord *c, cgofuzz_buf *msg);
 
 /* The run's figures for an observer (coord.h). */
 void cgofuzz_coord_stats_get(coord *c, cgofuzz_coord_stats *st);

@@ -325,8 +325,7 @@ static void ran_nothing(coord *c) {
                          "; fuzzing process (pid %d) sent part of a reply "
                          "and then nothing: ",
                          (int)s->w.pid);
-      cgofuzz_coord_put_bytes(&msg, s->w.in.buf.data + s->w.in.consumed,
-                              cgofuzz_lines_pending(&s->w.in));
+      cgofuzz_coord_put_pending(&msg, &s->w);
     } else if (s->state == W_BUSY) {
       cgofuzz_buf_printf(&msg,
                          "; fuzzing process (pid %d) did not answer its "
@@ -334,9 +333,7 @@ static void ran_nothing(coord *c) {
                          (int)s->w.pid);
     }
   }
-  cgofuzz_coord_fail(c, msg.data ? (const char *)msg.data : "out of memory",
-                     msg.data ? msg.len : strlen("out of memory"));
-  cgofuzz_buf_free(&msg);
+  cgofuzz_coord_fail_buf(c, &msg);
 }
 
 static void print_verdict(coord *c) {

@@ -170,17 +170,14 @@ static int greet_worker(coord *c, slot *s) {
                          (int)s->w.pid, PING_TIMEOUT_MS / 1000);
       if (cgofuzz_lines_pending(&s->w.in)) {
         cgofuzz_buf_puts(&msg, "; it sent part of a line: ");
-        cgofuzz_coord_put_bytes(&msg, s->w.in.buf.data + s->w.in.consumed,
-                                cgofuzz_lines_pending(&s->w.in));
+        cgofuzz_coord_put_pending(&msg, &s->w);
       }
     } else {
       cgofuzz_buf_puts(&msg, "fuzzing process terminated without fuzzing: EOF");
     }
     cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
     s->state = W_DOWN;
-    cgofuzz_coord_fail(c, msg.data ? (const char *)msg.data : "out of memory",
-                       msg.data ? msg.len : strlen("out of memory"));
-    cgofuzz_buf_free(&msg);
+    cgofuzz_coord_fail_buf(c, &msg);
     return -1;
   }
   s->state = W_IDLE;

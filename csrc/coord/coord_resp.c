@@ -363,12 +363,9 @@ static void stalled_mid_reply(coord *c, slot *s, int64_t timeout_ms) {
                      "communicating with fuzzing process (pid %d): it sent "
                      "part of a reply and then nothing for %lld s: ",
                      (int)s->w.pid, (long long)(timeout_ms / 1000));
-  cgofuzz_coord_put_bytes(&msg, s->w.in.buf.data + s->w.in.consumed,
-                          cgofuzz_lines_pending(&s->w.in));
+  cgofuzz_coord_put_pending(&msg, &s->w);
   kill(s->w.pid, SIGKILL);
-  cgofuzz_coord_fail(c, msg.data ? (const char *)msg.data : "out of memory",
-                     msg.data ? msg.len : strlen("out of memory"));
-  cgofuzz_buf_free(&msg);
+  cgofuzz_coord_fail_buf(c, &msg);
 }
 
 void cgofuzz_coord_watch(coord *c) {

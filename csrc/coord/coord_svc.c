@@ -104,6 +104,19 @@ void cgofuzz_coord_put_bytes(cgofuzz_buf *b, const uint8_t *p, size_t n) {
     cgofuzz_buf_printf(b, " (%zu bytes in all)", n);
 }
 
+void cgofuzz_coord_fail_buf(coord *c, cgofuzz_buf *msg) {
+  if (msg->data)
+    cgofuzz_coord_fail(c, (const char *)msg->data, msg->len);
+  else
+    cgofuzz_coord_fail(c, "out of memory", strlen("out of memory"));
+  cgofuzz_buf_free(msg);
+}
+
+void cgofuzz_coord_put_pending(cgofuzz_buf *b, const cgofuzz_worker *w) {
+  cgofuzz_coord_put_bytes(b, w->in.buf.data + w->in.consumed,
+                          cgofuzz_lines_pending(&w->in));
+}
+
 void cgofuzz_coord_failf(coord *c, const char *fmt, const char *arg) {
   char tmp[1024];
   snprintf(tmp, sizeof tmp, fmt, arg);
