@@ -94,7 +94,19 @@ int cgofuzz_elfrel_append_size(const char *path, const char *name, uint64_t *at,
     if (!named(&o, s, name))
       continue;
     uint64_t a = s->sh_addralign ? s->sh_addralign : 1;
-    *at = (*at + a - 1) / a * a + s->sh_size;
+    uint64_t start = (*at + a - 1) / a * a;
+    /* Counter sections are small and aligned to a power of two; anything
+     * else would wrap the running offset into a wrong linker script. */
+    if ((a & (a - 1)) != 0 || *at > UINT64_MAX - (a - 1) ||
+        s->sh_size > UINT64_MAX - start) {
+      obj_close(&o);
+      return cgofuzz_errf(err, 0,
+                          "%s: section %s of %llu bytes aligned to %llu "
+                          "cannot be placed",
+                          path, name, (unsigned long long)s->sh_size,
+                          (unsigned long long)a);
+    }
+    *at = start + s->sh_size;
   }
   obj_close(&o);
   return 0;

@@ -22,7 +22,9 @@
 
 /* The bytes sections named name take when appended, in the order of the
  * file's section table, at offset *at (aligned as each requires); *at is
- * advanced past them. 0, or -1 with err set for an unreadable ELF file. */
+ * advanced past them. 0, or -1 with err set for an unreadable ELF file or
+ * a section that cannot be placed (an alignment that is not a power of
+ * two, an offset past 2^64). */
 int cgofuzz_elfrel_append_size(const char *path, const char *name, uint64_t *at,
                                cgofuzz_err *err);
 

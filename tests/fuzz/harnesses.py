@@ -31,6 +31,7 @@ HARNESSES = {
     "go118": ("tests/selffuzz/fuzz_go118.c", "cli", ["go118.c"]),
     "gocover": ("tests/selffuzz/fuzz_gocover.c", "cli",
                 ["gocover.c", "fileio.c"]),
+    "elfrel": ("tests/selffuzz/fuzz_elfrel.c", "base", None),
 }
 # The layers compiled whole into every harness: the decoders and what they
 # use (no coverage hooks, no main, no worker side).

@@ -27,6 +27,11 @@ kinds (cgofuzz_kind's order): a func(t, []byte) target's inputs (a
 length first: as long as the rest, 0 for 30, longer than the rest, none),
 the 15-argument target of tests/corpus/test_go118.py (whole, NaN floats,
 cut), a (string, int) target.
+elfrel: relocatable objects as `cgofuzz cgo-cc` edits them: a C object
+with clang's inline 8-bit counters (__sancov_cntrs, a symbol defined and
+one undefined), a go.o stand-in whose .go.fuzzcntrs range ends at
+internal/fuzz._ecounters (and an alias there),
+and cut heads of both.
 gocover: `go test -coverprofile` output of a two-function package (go1.26.8)
 in modes set and count, one of two packages in mode atomic with lines out
 of order and a block twice (as gocovmerge's inputs are), a count past
@@ -339,7 +344,40 @@ def gocover_seeds():
             b"mode: set\n"]  # a package with no statements
 
 
+ELFREL_C = r"""
+extern void hook(void);
+int f(const char *p) { if (p[0] == 'x') hook(); return p[1] == 'y'; }
+"""
+ELFREL_GO = r"""
+__attribute__((section(".go.fuzzcntrs"), used)) char counters[24];
+__attribute__((section(".go.fuzzcntrs"), used)) char ecounters[0]
+    __asm__("internal/fuzz._ecounters");
+__attribute__((section(".go.fuzzcntrs"), used)) char estop[0]
+    __asm__("runtime.__stop___sancov_cntrs");
+"""
+
+
+def elfrel_seeds():
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, src, flags in (
+                ("c", ELFREL_C, ["-fsanitize-coverage=inline-8bit-counters"]),
+                ("go", ELFREL_GO, [])):
+            c, o = os.path.join(tmp, name + ".c"), os.path.join(tmp, name + ".o")
+            with open(c, "w") as f:
+                f.write(src)
+            subprocess.check_call(["clang", "-O1", "-fno-asynchronous-unwind-"
+                                   "tables", "-c", c, "-o", o] + flags)
+            with open(o, "rb") as f:
+                data = f.read()
+            out += [data, data[:64], data[:len(data) // 2]]
+    return out
+
+
 def main(which):
+    if "elfrel" in which:
+        for data in elfrel_seeds():
+            write("elfrel", data)
     if "go118" in which:
         for data in go118_seeds():
             write("go118", data)
@@ -367,4 +405,4 @@ def main(which):
 if __name__ == "__main__":
     main(sys.argv[1:] or
          ["obj", "merge", "records", "objdump", "launcher", "go118",
-          "gocover"])
+          "gocover", "elfrel"])
