@@ -154,13 +154,13 @@ def sample(pid, workers):
 
 
 def run_one(cgofuzz, binary, target, n, seconds, env, work, label,
-            perf=None):
+            perf=None, warm=0):
     """One `cgofuzz fuzz -parallel n` run; figures over its progress lines
-    after the first one."""
+    after the first one (warm: seconds more allowed before it)."""
     d = os.path.join(work, "%s-%d" % (label, n))
     os.makedirs(d, exist_ok=True)
     ticks = max(2, -(-seconds // 3))  # whole 3 s windows measured
-    fuzztime = 3 * (ticks + 1) + 1  # one more for start-up, 1 s spare
+    fuzztime = 3 * (ticks + 1) + 1 + warm  # one more for start-up, 1 s spare
     argv = [cgofuzz, "fuzz", "-fuzz=^%s$" % target,
             "-fuzztime=%ds" % fuzztime, "-parallel=%d" % n,
             "-fuzzcachedir=" + os.path.join(d, "cache"), binary]
@@ -183,10 +183,12 @@ def run_one(cgofuzz, binary, target, n, seconds, env, work, label,
                     ["perf", "record", "-F", "1999", "-g", "-o", perf,
                      "-p", str(p.pid)], stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL)
+        if len(samples) > ticks:
+            continue  # the window is whole; the rest is spare time
         s = sample(p.pid, workers)
         s["execs"], s["el"] = int(m.group(2)), el
         samples.append(s)
-        if perfp and len(samples) == ticks + 1:
+        if len(samples) == ticks + 1 and perfp:
             perfp.send_signal(2)
             perfp.wait()
             perfp = None
@@ -241,6 +243,7 @@ def fmt(v, f="%.1f"):
 def sweep(a, cgofuzz, standin, work, pace, results):
     env = dict(os.environ)
     env.pop("STANDIN_DELAY", None)
+    env.pop("STANDIN_SEEDS", None)
     if pace == "paced":
         env["STANDIN_DELAY"] = "timeout"
     rows = []
@@ -388,6 +391,7 @@ def real_rates(a, cgofuzz, work, syscw_per_call):
         targets.append(("C empty.c (bench/c)", cbin, "FuzzLibFuzzer"))
     env = dict(os.environ)
     env.pop("STANDIN_DELAY", None)
+    env.pop("STANDIN_SEEDS", None)
     for label, binary, target in targets:
         rr = run_one(cgofuzz, binary, target, a.real_parallel, a.seconds,
                      env, work, "real-" + target)
@@ -414,6 +418,10 @@ def main():
     ap.add_argument("--real", action="store_true",
                     help="also the calls/s per worker of real targets")
     ap.add_argument("--real-parallel", type=int, default=2)
+    ap.add_argument("--corpus", default="",
+                    help="corpus sizes K to run paced at --corpus-n "
+                         "workers (e.g. 1,1000,10000)")
+    ap.add_argument("--corpus-n", type=int, default=64)
     ap.add_argument("--perf", default="",
                     help="N values to profile with perf record (e.g. 256)")
     ap.add_argument("--perf-out", help="directory for perf report texts")
@@ -468,6 +476,38 @@ def main():
                     say("- workers of %d calls/s each saturate one "
                         "coordinator at W = %.0f" % (
                             r_, saturation_w(f[0], f[1], f[2], r_)))
+        if a.corpus:
+            env = dict(os.environ)
+            env["STANDIN_DELAY"] = "timeout"
+            rows = []
+            for k in [int(x) for x in a.corpus.split(",")]:
+                env["STANDIN_SEEDS"] = str(k)
+                r = run_one(cgofuzz, standin, "FuzzEmpty", a.corpus_n,
+                            a.seconds, env, work, "corpus%d" % k,
+                            warm=3 + k // 2000)
+                r["pace"], r["corpus"] = "paced-corpus", k
+                results.append(r)
+                rows.append(r)
+                print("  corpus %d: %s" % (k, "error" in r and r["error"] or
+                                           "%.0f calls/s, %.2f us/call" % (
+                                               r["calls_per_s"],
+                                               r["coord_us_per_call"])),
+                      file=sys.stderr, flush=True)
+            say()
+            say("## paced, -parallel %d, corpus of K entries (K seeds)" %
+                a.corpus_n)
+            say()
+            say("| K | calls/s | coord CPU % | coord us/call (user) | "
+                "coord VmHWM MB |")
+            say("|---|---|---|---|---|")
+            for r in rows:
+                if "error" in r:
+                    say("| %d | %s ||||" % (r["corpus"], r["error"]))
+                    continue
+                say("| %d | %.0f | %.1f | %.2f (%.2f) | %.1f |" % (
+                    r["corpus"], r["calls_per_s"], r["coord_cpu_pct"],
+                    r["coord_us_per_call"], r["coord_user_us_per_call"],
+                    r["vmhwm_kb"] / 1024))
         if a.real:
             cal = [r["syscw_per_call"] for r in results
                    if "error" not in r and r["pace"] == "once"]

@@ -23,10 +23,13 @@
  *  - Minimize (never sent: nothing is ever new): WroteToMem false.
  * So execs == calls. The reply comes at once, or, with
  * STANDIN_DELAY=timeout in the environment (workers inherit it), after the
- * call's own Timeout (10 ms for a plain call of cgofuzz's), slept, not spent:
+ * call's own Timeout (10 ms for a plain call of cgofuzz's; a warm-up call,
+ * one exec, is answered at once), slept, not spent:
  * the pace of a real worker given a core of its own, without the CPU, so
  * that on a small machine the coordinator sees what 256 real workers would
  * send it. STANDIN_DELAY=<microseconds> sleeps that long instead.
+ * STANDIN_SEEDS=K gives the target K seeds, so the corpus has K entries
+ * (all alike in coverage: one bit, so all but the first are redundant).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -40,7 +43,16 @@
 
 #include "cgofuzz/target.h"
 
-static void empty_seeds(cgofuzz_f *f) { cgofuzz_add(f, "seed", (size_t)4); }
+/* STANDIN_SEEDS=K: K seeds (default 1), for a corpus of that size. */
+static void empty_seeds(cgofuzz_f *f) {
+  const char *k = getenv("STANDIN_SEEDS");
+  long n = k ? atol(k) : 1;
+  for (long i = 0; i < (n > 0 ? n : 1); i++) {
+    char b[24];
+    int len = snprintf(b, sizeof b, "seed%07ld", i);
+    cgofuzz_add(f, b, (size_t)len);
+  }
+}
 static void empty_body(cgofuzz_t *t, const cgofuzz_value *v) {
   (void)t;
   (void)v;
@@ -143,8 +155,8 @@ static int serve(void) {
           return 0;
       } else if (strstr(line, "\"Fuzz\":{")) {
         int warmup = strstr(line, "\"Warmup\":true") != NULL;
-        long long us = delay_us;
-        if (delay_timeout) {
+        long long us = warmup ? 0 : delay_us;
+        if (delay_timeout && !warmup) {
           long long ns = field(line, "\"Timeout\":");
           us = ns > 0 ? ns / 1000 : 0;
         }
