@@ -33,6 +33,17 @@ against WebPDecodeRGBA), lz4 (cloudflare/golz4: lz4.Uncompress against
 LZ4_decompress_safe). Seeds are made by each module's own encoder (a Go
 test run once), so all engines start from the same valid inputs.
 
+Known bugs (only when named in --modules): webp-old (chai2010/webp v1.0.0,
+libwebp 0.4.1: webp.SetMetadata against webpSetEXIF, whose WebPMuxCreate
+takes a chunk size past MAX_CHUNK_PAYLOAD, fixed upstream by be738c6d in
+libwebp 1.0.1) and webp-old-asan (the same, every engine with ASan: go
+test -asan, -fsanitize=address,fuzzer). For these, each failure is
+classified by its report (the engine's output of that run, and a Go
+engine's failing input run again by its test binary): the known bug when
+it names one of the module's functions ("bug" "match"); the result is the
+time to the first such failure per engine, and a round ends when every
+engine has found it (or at --seconds). No edge counts for them.
+
 Usage: bench/cgo_bench.py [--seconds 600] [--runs 3] [--modules a,b]
        [--json out.json] [--summarize a.json b.json ...]
        [--recount a,b --json out.json]  (after the yardstick changed)
@@ -44,6 +55,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -183,6 +195,60 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 }
 """,
     },
+    # A pinned version with a known C bug fixed upstream (not in the
+    # default --modules: pick it by name). chai2010/webp v1.0.0 bundles
+    # libwebp 0.4.1 (internal/libwebp, DEC_*_VERSION 0.4.1); its mux reader
+    # takes a chunk size past MAX_CHUNK_PAYLOAD (0xffffffff pads to 0), so
+    # ChunkVerifyAndAssign accepts a 4 GiB chunk in a small file: with
+    # asserts (cgo builds have no NDEBUG) the assertion in ChunkDiskSize
+    # fires, and when the chunk is copied (an ANMF frame) ChunkAssignData
+    # mallocs and reads 4 GiB. Fixed upstream by be738c6d "muxread,
+    # ChunkVerifyAndAssign: validate chunk_size" (webp:387, webp:388; in
+    # libwebp 1.0.1 as 6f643f24), chai2010/webp v1.1.0 bundles libwebp
+    # 1.0.2. Reached by webp.SetMetadata (WebPMuxCreate on the image).
+    "webp-old": {
+        "mod": "github.com/chai2010/webp",
+        "version": "v1.0.0",
+        "csrc": ["z_libwebp_*.c", "capi.c"],
+        "cflags": ["-Iinternal/libwebp/include", "-Iinternal/libwebp/src",
+                   "-Wno-pointer-sign", "-DWEBP_USE_THREAD"],
+        "ldflags": ["-lm", "-lpthread"],
+        "type": "[]byte",
+        "imports": '"github.com/chai2010/webp"',
+        "body": 'webp.SetMetadata(in, []byte("exif"), "EXIF")',
+        "seeds": """m := image.NewRGBA(image.Rect(0, 0, 8, 8))
+	for i := range m.Pix {
+		m.Pix[i] = byte(i * 7)
+	}
+	a, _ := webp.EncodeRGBA(m, 75)
+	var b bytes.Buffer
+	webp.Encode(&b, m, &webp.Options{Lossless: true})
+	return [][]byte{a, b.Bytes()}""",
+        "seed_imports": '"bytes"\n\t"image"',
+        "harness": r"""
+#include <stdint.h>
+#include <stdlib.h>
+#include "webp.h"
+/* webp.SetMetadata(data, []byte("exif"), "EXIF"): webpSetEXIF (capi.go
+ * refuses empty data), the result freed. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  size_t n = 0;
+  if (size == 0)
+    return 0;
+  uint8_t *out = webpSetEXIF(data, size, "exif", 4, &n);
+  free(out);
+  return 0;
+}
+""",
+        "default": False,
+        # A failure is the known bug when its report names one of these
+        # (the assertion's function, or the 4 GiB copy's).
+        "bug": {
+            "name": "libwebp mux: chunk size > MAX_CHUNK_PAYLOAD accepted "
+                    "(fixed by be738c6d, libwebp 1.0.1)",
+            "match": [r"\bChunkDiskSize\b", r"\bChunkAssignData\b"],
+        },
+    },
     "lz4": {
         "mod": "github.com/cloudflare/golz4",
         "version": "v0.0.0-20240916140612-caecf3c00c06",
@@ -213,6 +279,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 """,
     },
 }
+
+# The same with ASan for every engine: go test -asan (CC=clang, and
+# CC=cgofuzz-cgo-cc; Go's allocations get redzones, so C reading past the Go
+# slice is caught) and -fsanitize=address,fuzzer for libFuzzer. The
+# assertion needs no ASan; the 4 GiB copy's over-read of the input does.
+MODULES["webp-old-asan"] = dict(MODULES["webp-old"], asan=True)
 
 TEST_GO = """package cgobench
 
@@ -295,7 +367,9 @@ def prepare(name, m):
         path = os.path.join(d, b + ".test")
         if not os.path.exists(path):
             t0 = time.time()
-            r = sh(["go", "test", "-c", "-fuzz=.", "-o", path, "."], cwd=d,
+            r = sh(["go", "test", "-c", "-fuzz=."] +
+                   (["-asan"] if m.get("asan") else []) +
+                   ["-o", path, "."], cwd=d,
                    env=dict(env, CC=plain_cc or cc), timeout=3600)
             if r.returncode != 0:
                 raise RuntimeError("go test -c (%s): %s" % (b, r.stderr[-3000:]))
@@ -313,7 +387,8 @@ def prepare(name, m):
                               if f.startswith("-I") else f
                               for f in m["cflags"]]
     builds = {
-        "lf": ["-O2", "-g", "-fsanitize=fuzzer"],
+        "lf": ["-O2", "-g", "-fsanitize=address,fuzzer" if m.get("asan")
+               else "-fsanitize=fuzzer"],
         "cov": ["-O2", "-g",
                 "-fsanitize-coverage=inline-8bit-counters,pc-table"],
     }
@@ -360,8 +435,62 @@ def engine_cmd(eng, b, work, left):
             "-print_final_stats=1", corpus, b["seeds"]], work
 
 
-def run_round(name, b, engines, seconds, rnd):
-    """Runs the engines side by side; returns {engine: work dir, failures}."""
+def reproduce(eng, b, work, fname):
+    """The report of a Go engine's failing input, from the test binary the
+    engine ran (go test -run=FuzzModule/NAME in a scratch directory)."""
+    scratch = os.path.join(work, "repro")
+    td = os.path.join(scratch, "testdata", "fuzz", "FuzzModule")
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(td)
+    shutil.copy(os.path.join(work, "failures", fname), td)
+    binary = b["go"] if eng == "go" else b["cgocc"]
+    try:
+        r = subprocess.run([binary, "-test.run=^FuzzModule$/^%s$" % fname],
+                           cwd=scratch, capture_output=True, timeout=120,
+                           stdin=subprocess.DEVNULL)
+        out = (r.stdout + r.stderr).decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as ex:
+        out = "reproduction timed out after 120 s\n" + (
+            (ex.stdout or b"") + (ex.stderr or b"")).decode("utf-8", "replace")
+    shutil.rmtree(scratch, ignore_errors=True)
+    return out
+
+
+def failure_kind(text):
+    """A one-line name of a failure report: the sanitizer's or libFuzzer's
+    error line, the assertion, Go's signal line, or its FAIL line."""
+    pats = [r"Assertion `[^']*' failed", r"ERROR: AddressSanitizer: [\w-]+",
+            r"ERROR: LeakSanitizer: [\w ]+", r"ERROR: libFuzzer: [\w-]+",
+            r"SUMMARY: \w+: .*", r"^(SIG[A-Z]+: .*)$",
+            r"fuzzing process hung or terminated unexpectedly.*",
+            r"panic: .*", r"--- FAIL: .*"]
+    for pat in pats:
+        m = re.search(pat, text, re.M)
+        if m:
+            return m.group(0).strip()[:160]
+    return "?"
+
+
+def classify(m, eng, b, s, text, files):
+    """One failure of an engine: its time is the caller's; here, whether
+    its report (the engine's own output of that run, and for Go engines
+    each failing input run again by its binary) names the module's known
+    bug, and what it was."""
+    reports = [text] + [reproduce(eng, b, s["work"], f) for f in files]
+    full = "\n".join(reports)
+    bug = m.get("bug")
+    is_bug = bool(bug) and any(re.search(pat, full) for pat in bug["match"])
+    kind = failure_kind("\n".join(reports[1:]) or text)
+    return is_bug, kind
+
+
+def run_round(name, b, engines, seconds, rnd, m=None):
+    """Runs the engines side by side; returns {engine: work dir, failures}.
+    For a module with a known bug (m["bug"]), every failure is classified
+    (s["failures"]: time, whether it is the bug, what it was; s["bug"]: the
+    first time it was the bug), and the round ends when every engine has
+    found the bug or the time is up."""
+    m = m or {}
     base = os.path.join(CACHE, name, "runs", "r%d" % rnd)
     shutil.rmtree(base, ignore_errors=True)
     state = {}
@@ -372,7 +501,8 @@ def run_round(name, b, engines, seconds, rnd):
         # failures, which are kept apart from the corpus.
         state[e] = {"work": w, "start": time.time(), "proc": None,
                     "first_fail": None, "restarts": 0, "log": open(
-                        os.path.join(w, "log"), "ab")}
+                        os.path.join(w, "log"), "ab"), "log_off": 0,
+                    "failures": [], "bug": None}
     t0 = time.time()
     while True:
         now = time.time()
@@ -393,21 +523,47 @@ def run_round(name, b, engines, seconds, rnd):
                 # would fail on it again as a seed.
                 td = os.path.join(s["work"], "testdata", "fuzz", "FuzzModule")
                 fails = os.path.join(s["work"], "failures")
+                moved = []
                 for f in glob.glob(os.path.join(td, "*")):
                     os.makedirs(fails, exist_ok=True)
                     shutil.move(f, os.path.join(fails, os.path.basename(f)))
+                    moved.append(os.path.basename(f))
+                if failed and m.get("bug"):
+                    s["log"].flush()
+                    with open(s["log"].name, "rb") as f:
+                        f.seek(s["log_off"])
+                        text = f.read().decode("utf-8", "replace")
+                    is_bug, kind = classify(m, e, b, s, text, moved)
+                    s["failures"].append({"t": round(now - t0, 2),
+                                          "bug": is_bug, "kind": kind,
+                                          "files": moved})
+                    log("  round %d %-10s failure at %.1f s: %s%s" % (
+                        rnd, e, now - t0, kind,
+                        " (the known bug)" if is_bug else ""))
+                    if is_bug and s["bug"] is None:
+                        s["bug"] = round(now - t0, 2)
             if left > 2 and (p is None or p.returncode != 0):
                 argv, cwd = engine_cmd(e, b, s["work"], left)
+                s["log"].flush()
+                s["log_off"] = os.path.getsize(s["log"].name)
                 s["proc"] = subprocess.Popen(
                     argv, cwd=cwd, stdout=s["log"], stderr=subprocess.STDOUT,
                     stdin=subprocess.DEVNULL, start_new_session=True)
                 busy = True
         if not busy:
             break
-        if left < -60:
+        all_found = m.get("bug") and all(s["bug"] is not None
+                                         for s in state.values())
+        if left < -60 or all_found:
             for s in state.values():
                 if s["proc"] and s["proc"].poll() is None:
                     os.killpg(s["proc"].pid, signal.SIGKILL)
+            if all_found:
+                for s in state.values():
+                    if s["proc"]:
+                        s["proc"].wait()
+                        s["proc"] = None
+                break
         time.sleep(0.5)
     for s in state.values():
         s["log"].close()
@@ -457,7 +613,44 @@ def engine_row(eng, work, b, first_fail=None, restarts=None):
             "first_fail": first_fail, "restarts": restarts}
 
 
+def summarize_bugs(results, seconds):
+    """Time to each bug module's known bug: per engine the median (a miss
+    counts as the cap), found in N of the rounds, each round's time."""
+    log("")
+    log("Time to the known bug (s), one worker per engine, engines side by "
+        "side, cap %d s; median (found/rounds: each round, miss = not found "
+        "by the cap):" % seconds)
+    log("")
+    heads = ["go/cgofuzz", "go+cgocc/cgofuzz", "libfuzzer/cgofuzz"]
+    log("| module | " + " | ".join(ENGINES) + " | " + " | ".join(heads) +
+        " |")
+    log("|---|" + "---|" * (len(ENGINES) + len(heads)))
+    for name in sorted(results):
+        rounds = results[name]
+        cells, _ = benchlib.summary_cells(
+            lambda e: [r[e]["bug"] for r in rounds if e in r], ENGINES,
+            {e: seconds for e in ENGINES}, heads)
+        log("| %s | %s |" % (name, " | ".join(cells)))
+    log("")
+    log("Failures that were not the known bug (engine, round, time, what):")
+    log("")
+    for name in sorted(results):
+        for i, r in enumerate(results[name]):
+            for e in ENGINES:
+                for f in (r.get(e) or {}).get("failures", []):
+                    if not f["bug"]:
+                        log("- %s %s round %d at %.1f s: %s" % (
+                            name, e, i, f["t"], f["kind"]))
+
+
 def summarize(results, seconds):
+    bugs = {n: r for n, r in results.items()
+            if any("bug" in row.get(e, {}) for row in r for e in row)}
+    results = {n: r for n, r in results.items() if n not in bugs}
+    if bugs:
+        summarize_bugs(bugs, seconds)
+    if not results:
+        return
     log("")
     log("C edges of the bundled C after %d s, one worker per engine, "
         "engines side by side; median of the rounds (each round's value "
@@ -498,7 +691,8 @@ def main():
     ap.add_argument("--seconds", type=int, default=600)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--first-round", type=int, default=0)
-    ap.add_argument("--modules", default=",".join(MODULES))
+    ap.add_argument("--modules", default=",".join(
+        n for n, m in MODULES.items() if m.get("default", True)))
     ap.add_argument("--engines", default=",".join(ENGINES))
     ap.add_argument("--json")
     ap.add_argument("--summarize", nargs="*")
@@ -553,9 +747,21 @@ def main():
         b = prepare(name, m)
         results[name] = []
         for rnd in range(a.first_round, a.first_round + a.runs):
-            st = run_round(name, b, engines, a.seconds, rnd)
+            st = run_round(name, b, engines, a.seconds, rnd, m)
             row = {}
             for e in engines:
+                if m.get("bug"):
+                    # Time to the known bug; no edge count (the round ends
+                    # when every engine has found it).
+                    r = row[e] = {"bug": st[e]["bug"],
+                                  "failures": st[e]["failures"],
+                                  "first_fail": st[e]["first_fail"],
+                                  "restarts": st[e]["restarts"]}
+                    log("  round %d %-10s %s" % (
+                        rnd, e, "known bug at %.1f s" % r["bug"]
+                        if r["bug"] is not None else
+                        "known bug not found in %d s" % a.seconds))
+                    continue
                 r = row[e] = engine_row(e, st[e]["work"], b,
                                         st[e]["first_fail"], st[e]["restarts"])
                 log("  round %d %-10s %6d C edges of %d (%d inputs)%s" % (
