@@ -14,17 +14,23 @@
 #include <unistd.h>
 
 int cgofuzz_buf_reserve(cgofuzz_buf *b, size_t n) {
+  if (b->failed)
+    return -1;
   if (b->cap - b->len >= n)
     return 0;
-  if (n > SIZE_MAX / 2 - b->len)
+  if (n > SIZE_MAX / 2 - b->len) {
+    b->failed = true;
     return -1;
+  }
   size_t want = b->len + n;
   size_t cap = b->cap ? b->cap : 64;
   while (cap < want)
     cap *= 2;
   uint8_t *p = realloc(b->data, cap);
-  if (!p)
+  if (!p) {
+    b->failed = true;
     return -1;
+  }
   b->data = p;
   b->cap = cap;
   return 0;
@@ -32,7 +38,7 @@ int cgofuzz_buf_reserve(cgofuzz_buf *b, size_t n) {
 
 int cgofuzz_buf_append(cgofuzz_buf *b, const void *p, size_t n) {
   if (n == 0)
-    return 0;
+    return b->failed ? -1 : 0;
   if (cgofuzz_buf_reserve(b, n) != 0)
     return -1;
   memcpy(b->data + b->len, p, n);
@@ -41,7 +47,7 @@ int cgofuzz_buf_append(cgofuzz_buf *b, const void *p, size_t n) {
 }
 
 int cgofuzz_buf_putc(cgofuzz_buf *b, uint8_t c) {
-  if (b->len == b->cap && cgofuzz_buf_reserve(b, 1) != 0)
+  if ((b->len == b->cap || b->failed) && cgofuzz_buf_reserve(b, 1) != 0)
     return -1;
   b->data[b->len++] = c;
   return 0;
@@ -74,6 +80,7 @@ void cgofuzz_buf_free(cgofuzz_buf *b) {
   free(b->data);
   b->data = NULL;
   b->len = b->cap = 0;
+  b->failed = false;
 }
 
 int cgofuzz_write_all(int fd, const void *p, size_t n) {

@@ -9,6 +9,7 @@
 #define CGOFUZZ_BUF_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,9 +20,14 @@ extern "C" {
 typedef struct cgofuzz_buf {
   uint8_t *data;
   size_t len, cap;
+  /* Set when an append ran out of memory; every later append then fails
+   * too, so a buffer holds whole text or is marked, and a sequence of
+   * appends is checked once at its end. Cleared by cgofuzz_buf_free. */
+  bool failed;
 } cgofuzz_buf;
 
-/* Makes room for n more bytes. Returns 0, or -1 when out of memory. */
+/* Makes room for n more bytes. Returns 0, or -1 when out of memory (and
+ * marks b failed). */
 int cgofuzz_buf_reserve(cgofuzz_buf *b, size_t n);
 int cgofuzz_buf_append(cgofuzz_buf *b, const void *p, size_t n);
 int cgofuzz_buf_putc(cgofuzz_buf *b, uint8_t c);

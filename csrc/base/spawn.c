@@ -159,6 +159,7 @@ int cgofuzz_spawn_run(const cgofuzz_spawn *s, cgofuzz_buf *out,
     return -1;
   }
   int64_t deadline = timeout_ms < 0 ? -1 : cgofuzz_mono_ms() + timeout_ms;
+  bool full = false;
   for (;;) {
     int left = -1;
     if (deadline >= 0) {
@@ -169,8 +170,13 @@ int cgofuzz_spawn_run(const cgofuzz_spawn *s, cgofuzz_buf *out,
     int r = poll(&pf, 1, left);
     if (r < 0 && errno == EINTR)
       continue;
-    if (r <= 0 || cgofuzz_buf_reserve(out, 4096) != 0)
-      break; /* time is up (or no memory): the wait below kills it */
+    if (r > 0 && cgofuzz_buf_reserve(out, 4096) != 0) {
+      full = true;
+      kill(pid, SIGKILL);
+      break;
+    }
+    if (r <= 0)
+      break; /* time is up: the wait below kills it */
     ssize_t k = read(p[0], out->data + out->len, out->cap - out->len);
     if (k < 0 && errno == EINTR)
       continue;
@@ -184,5 +190,10 @@ int cgofuzz_spawn_run(const cgofuzz_spawn *s, cgofuzz_buf *out,
     int64_t l = deadline - cgofuzz_mono_ms();
     left = l > 0 ? (int)l : 0;
   }
-  return cgofuzz_spawn_wait(pid, left, NULL);
+  int st = cgofuzz_spawn_wait(pid, left, NULL);
+  if (full) {
+    errno = ENOMEM;
+    return -1;
+  }
+  return st;
 }

@@ -56,7 +56,9 @@ int cgofuzz_spawn_wait(pid_t pid, int timeout_ms, bool *timed_out);
 /* Runs the program to its end with its stdout (and its stderr too, if
  * merge_stderr) appended to out, within timeout_ms (-1: no limit; output
  * is read until then, then the program is killed). Returns the wait
- * status, or -1 if it could not start or timed out. */
+ * status, or -1 if it could not start or timed out, or with errno ENOMEM
+ * when its output could not all be kept (the program is killed: a caller
+ * never reads a short output as the whole). */
 int cgofuzz_spawn_run(const cgofuzz_spawn *s, cgofuzz_buf *out,
                       bool merge_stderr, int timeout_ms);
 

@@ -533,6 +533,7 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
   char self[PATH_MAX];
   bin_info *bins = calloc((size_t)nbin + 1, sizeof *bins);
   if (!bins) {
+    fprintf(stderr, "cgofuzz fuzz: out of memory\n");
     cli_gopkgs_free(&pkgs);
     cgofuzz_coord_free_names(abs_keep, n_abs);
     free(dicts.path);
@@ -603,10 +604,8 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
     int lrc = 0;
     if (pre) { /* go test -exec: the binary named its one target */
       if (!(bins[i].names = calloc(1, sizeof *bins[i].names)) ||
-          !(bins[i].names[0] = strdup(pre->target))) {
-        rc = CLI_EXIT_FAIL;
-        goto done;
-      }
+          !(bins[i].names[0] = strdup(pre->target)))
+        goto oom;
       bins[i].n = 1;
     } else {
       int home = cli_enter_dir(bins[i].dir);
@@ -676,13 +675,13 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
     }
     size_t l = strlen(gocache) + (imp ? strlen(imp) : 0) + 8;
     if (!(cache_alloc = malloc(l)))
-      goto done;
+      goto oom;
     snprintf(cache_alloc, l, "%s/fuzz%s%s", gocache, imp ? "/" : "",
              imp ? imp : "");
     cfg.cache_root = cache_alloc;
   }
   if (!(cp.t = calloc(total + 1, sizeof *cp.t)))
-    goto done;
+    goto oom;
   /* -run: the tests of each binary first, its fuzzed targets skipped. */
   for (int i = 0; i < nbin && run_re; i++) {
     char *skip = bins[i].n ? skip_pattern(bins[i].names, bins[i].n) : NULL;
@@ -732,7 +731,7 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
         t->cfg.cache_root = (const char *)cb.data;
       }
       if (!t->label || (own_cache && !cb.data))
-        goto done;
+        goto oom;
       if ((rc = build_dict(
                &t->cfg, &dicts, autodict, cp.single && dictout != NULL,
                cp.total_count > 0 || cp.per_count > 0, &t->dict)) != 0)
@@ -756,7 +755,7 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
       }
       if (drc != 0) {
         if (!(t->error = strdup(err.msg)))
-          goto done;
+          goto oom;
       }
       t->cfg.dict = t->dict;
       t->cfg.cmp_feedback = cmpfeedback;
@@ -771,6 +770,10 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
   rc = cli_campaign_run(&cp);
   if (junit && cli_junit_write(&cp, junit) != 0 && rc == CLI_EXIT_OK)
     rc = CLI_EXIT_FAIL;
+  goto done;
+oom:
+  fprintf(stderr, "cgofuzz fuzz: out of memory\n");
+  rc = CLI_EXIT_FAIL;
 done:
   for (size_t i = 0; i < cp.n; i++) {
     cli_ctarget *t = &cp.t[i];

@@ -124,14 +124,23 @@ bool cgofuzz_coord_target_name_ok(const char *s) {
 int cgofuzz_coord_list_targets(const char *binary, const char *re,
                                char ***names, size_t *n, cgofuzz_err *err) {
   regex_t rx;
-  if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) != 0)
+  int rerr = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+  if (rerr == REG_ESPACE)
+    return cgofuzz_errf(err, 0, "out of memory compiling -fuzz's regexp");
+  if (rerr != 0)
     return cgofuzz_errf(err, 0, "invalid regexp for -fuzz: %s", re);
   char *argv[] = {(char *)binary, "-test.list=.*", NULL};
   cgofuzz_buf out = {0};
+  errno = 0;
   int st = run_child(binary, argv, NULL, NULL, &out, -1, 2, 60000);
   *names = NULL;
   *n = 0;
   int rc = 0;
+  if (st < 0 && errno == ENOMEM) {
+    rc = cgofuzz_errf(err, 0, "%s -test.list: out of memory reading its list",
+                      binary);
+    goto done;
+  }
   if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     rc = cgofuzz_errf(err, 0, "%s -test.list failed", binary);
     goto done;
@@ -145,7 +154,22 @@ int cgofuzz_coord_list_targets(const char *binary, const char *re,
     char *nl = strchr(line, '\n');
     if (nl)
       *nl = '\0';
-    if (strncmp(line, "Fuzz", 4) == 0 && regexec(&rx, line, 0, NULL, 0) == 0) {
+    int m = strncmp(line, "Fuzz", 4) == 0 ? regexec(&rx, line, 0, NULL, 0)
+                                          : REG_NOMATCH;
+    /* glibc's regexec says "no match" when it runs out of memory: a
+     * second look, and a test of memory, before a target is left out. */
+    if (m == REG_NOMATCH && strncmp(line, "Fuzz", 4) == 0) {
+      m = regexec(&rx, line, 0, NULL, 0);
+      void *probe = m == REG_NOMATCH ? malloc(1 << 16) : NULL;
+      if (m == REG_NOMATCH && !probe)
+        m = REG_ESPACE;
+      free(probe);
+    }
+    if (m != 0 && m != REG_NOMATCH) { /* REG_ESPACE: not "no match" */
+      rc = cgofuzz_errf(err, 0, "out of memory matching -fuzz's regexp");
+      goto done;
+    }
+    if (m == 0) {
       if (!cgofuzz_coord_target_name_ok(line)) {
         cgofuzz_buf q = {0};
         cgofuzz_quote((const uint8_t *)line, strlen(line), &q);
@@ -307,15 +331,18 @@ static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
 }
 
 /* Reads a records file into b (nothing when it is missing). */
+/* The records file into b (nothing when there is none; b marked failed
+ * when memory ran out). read(2), not stdio: no allocation but b's. */
 static void read_records(const char *path, cgofuzz_buf *b) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
     return;
   char tmp[65536];
-  size_t k;
-  while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
-    cgofuzz_buf_append(b, tmp, k);
-  fclose(f);
+  ssize_t k;
+  while ((k = read(fd, tmp, sizeof tmp)) > 0 || (k < 0 && errno == EINTR))
+    if (k > 0 && cgofuzz_buf_append(b, tmp, (size_t)k) != 0)
+      break;
+  close(fd);
 }
 
 /* Whether the records hold an input (any record but the environment's). */
@@ -403,6 +430,11 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   const char *scratch = cgofuzz_scratch_dir();
   cgofuzz_buf_printf(&root, "%s/%sdiscover-XXXXXX", scratch ? scratch : tmpdir,
                      scratch ? "" : "cgofuzz-");
+  coord_cstr(&root);
+  if (root.failed) {
+    cgofuzz_errf(err, 0, "out of memory");
+    goto done;
+  }
   if (!mkdtemp(coord_cstr(&root))) {
     cgofuzz_errf(err, 0, "creating a directory in $TMPDIR (%s): %s", tmpdir,
                  strerror(errno));
@@ -413,6 +445,11 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   cgofuzz_buf_printf(&out, "%s/inputs", coord_cstr(&root));
   cgofuzz_buf_printf(&log, "%s/log", coord_cstr(&root));
   cgofuzz_buf_printf(&fz, "-test.fuzz=^%s$", cfg->target);
+  coord_cstr(&cache), coord_cstr(&out), coord_cstr(&log), coord_cstr(&fz);
+  if (cache.failed || out.failed || log.failed || fz.failed) {
+    cgofuzz_errf(err, 0, "out of memory");
+    goto done;
+  }
   char cachearg[4096];
   snprintf(cachearg, sizeof cachearg, "-test.fuzzcachedir=%s",
            coord_cstr(&cache));
@@ -448,11 +485,20 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
    * f.Fuzz. The cache stays private and empty. */
   cgofuzz_buf env = {0};
   cgofuzz_buf_printf(&env, "%s=%s", CGOFUZZ_DISCOVER_ENV, coord_cstr(&out));
+  if (coord_cstr(&env)[0] == '\0') {
+    free(argv);
+    cgofuzz_errf(err, 0, "out of memory");
+    goto done;
+  }
   int st = run_child(cfg->binary, argv, NULL, coord_cstr(&env), NULL, logfd,
                      logfd, DISCOVER_TIMEOUT_MS);
   cgofuzz_buf_free(&env);
   free(argv);
   read_records(coord_cstr(&out), &rec);
+  if (rec.failed) {
+    cgofuzz_errf(err, 0, "out of memory reading the targets' discovery");
+    goto done;
+  }
   if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || !has_input(&rec)) {
     /* Show what the binary said: an f.Add type mismatch, a TestMain
      * failure... */

@@ -559,10 +559,13 @@ typedef struct coord {
   bool failed; /* the verdict is FAIL */
   bool fatal;  /* cgofuzz_coord_fail ended the run; fail_msg is its error */
   cgofuzz_buf fail_msg; /* text of the error, printed indented */
-  char *crash_path;     /* written crasher, if any */
-  bool cache_warned;    /* said once that the cache is not writable */
-  int death_status;     /* wait status of the worker whose death is being
-                           handled, -1 while handling a reply */
+  /* fail_msg points here when it could not be allocated (never freed). */
+  char fail_short[256];
+  bool fail_msg_static;
+  char *crash_path;  /* written crasher, if any */
+  bool cache_warned; /* said once that the cache is not writable */
+  int death_status;  /* wait status of the worker whose death is being
+                        handled, -1 while handling a reply */
   /* Worker processes started after the first np (restarts after deaths):
    * with GODEBUG=fuzzseed each restart gets a seed of its own (spawn). */
   uint64_t respawns;

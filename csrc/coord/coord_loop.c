@@ -373,6 +373,17 @@ static void print_verdict(coord *c) {
     cgofuzz_buf_printf(&b, "%sPASS\n", mark);
   }
   fflush(stderr);
+  if (b.failed) { /* no memory for Go's block: what is at hand, plainly */
+    b.len = 0;
+    fprintf(stdout, "--- FAIL: %s\n", c->cfg->target);
+    if (c->fatal)
+      fprintf(stdout, "    %.*s\n", (int)c->fail_msg.len,
+              c->fail_msg.data ? (const char *)c->fail_msg.data : "");
+    if (c->crash_path)
+      fprintf(stdout, "    Failing input written to %s\n", c->crash_path);
+    fprintf(stdout, "    (cgofuzz ran out of memory: this report is cut "
+                    "short)\nFAIL\n");
+  }
   if (b.len) /* nothing in a campaign's slice that passed */
     fwrite(b.data, 1, b.len, stdout);
   fflush(stdout);
@@ -480,7 +491,8 @@ static void run_loop(coord *c) {
         cgofuzz_coord_on_reply(c, s, l, n);
         if (s->lost) /* a minimization's next call could not be written */
           cgofuzz_coord_on_death(c, s);
-      } else if (got == -2) /* as Go's decoder fails: the run ends */
+      } else if (got == -2 || got == -3) /* as Go's decoder fails, or we
+                                          * had no memory: the run ends */
         cgofuzz_coord_failf(c, "communicating with fuzzing process: %s",
                             err.msg);
       else if (got < 0)
@@ -544,6 +556,11 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   b.len = 0;
   cgofuzz_buf_printf(&b, "%s/%s", cfg->cache_root, cfg->target);
   c.cache_dir = strdup(coord_cstr(&b));
+  if (b.failed) { /* a path above is cut: none is used */
+    free(c.testdata_dir);
+    free(c.cache_dir);
+    c.testdata_dir = c.cache_dir = NULL;
+  }
   cgofuzz_buf_free(&b);
   c.np = (size_t)(cfg->parallel > 0 ? cfg->parallel : 1);
   if (cfg->fuzz_count && (int64_t)c.np > cfg->fuzz_count)
@@ -560,6 +577,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   c.cgo_from =
       c.mask_len ? cgofuzz_cov_cgo_from(cfg->binary, c.mask_len) : SIZE_MAX;
   if (c.mask_len && !(c.mask = calloc(c.mask_len, 1))) {
+    c.mask_len = 0; /* the figures below read no mask */
     cgofuzz_coord_failf(&c, "%s", "out of memory");
     goto finish;
   }
@@ -673,7 +691,8 @@ finish:
   free(c.testdata_dir);
   free(c.crash_path);
   cgofuzz_buf_free(&c.line);
-  cgofuzz_buf_free(&c.fail_msg);
+  if (!c.fail_msg_static)
+    cgofuzz_buf_free(&c.fail_msg);
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
   sigaction(SIGHUP, &old_hup, NULL);

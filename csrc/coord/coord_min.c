@@ -185,6 +185,8 @@ void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,
     cgofuzz_buf_putc(b, '\n');
     i = j + 1;
   }
+  if (txt.failed) /* the caller sees a block it cannot print whole */
+    b->failed = true;
   cgofuzz_buf_free(&txt);
 }
 

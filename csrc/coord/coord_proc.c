@@ -147,7 +147,10 @@ static int greet_worker(coord *c, slot *s) {
   size_t n;
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
   c->line.len = 0;
-  cgofuzz_wire_encode_call(&call, &c->line);
+  if (cgofuzz_wire_encode_call(&call, &c->line) != 0) {
+    cgofuzz_coord_failf(c, "%s", "out of memory making a call to a worker");
+    return -1;
+  }
   int got =
       cgofuzz_worker_send(&s->w, &c->line, &err) != 0
           ? -1
@@ -172,6 +175,8 @@ static int greet_worker(coord *c, slot *s) {
         cgofuzz_buf_puts(&msg, "; it sent part of a line: ");
         cgofuzz_coord_put_pending(&msg, &s->w);
       }
+    } else if (got == -3) {
+      cgofuzz_buf_puts(&msg, err.msg); /* our memory, not its fault */
     } else {
       cgofuzz_buf_puts(&msg, "fuzzing process terminated without fuzzing: EOF");
     }
@@ -198,7 +203,11 @@ void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
                              int state, int64_t limit) {
   cgofuzz_err err = {0};
   c->line.len = 0;
-  cgofuzz_wire_encode_call(call, &c->line);
+  if (cgofuzz_wire_encode_call(call, &c->line) != 0) {
+    /* Not the worker's death: the run ends, saying why. */
+    cgofuzz_coord_failf(c, "%s", "out of memory making a call to a worker");
+    return;
+  }
   s->state = state;
   s->limit = limit;
   c->outstanding += limit;
@@ -233,8 +242,8 @@ char **cgofuzz_coord_worker_argv(const cgofuzz_coord_config *cfg, size_t *np) {
   for (size_t i = 0; i < cfg->n_extra; i++) /* cli warns of the dropped */
     if (cgofuzz_coord_test_flag_ok(cfg->gover, cfg->extra_args[i]))
       v[n++] = strdup(cfg->extra_args[i]);
+  bool ok = !b.failed; /* else an argument above is cut or empty */
   cgofuzz_buf_free(&b);
-  bool ok = true;
   for (size_t i = 0; i < n; i++)
     ok = ok && v[i];
   if (!ok) {

@@ -392,7 +392,11 @@ void cgofuzz_coord_watch(coord *c) {
     }
     int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
     if (s->watch_ms == 0) { /* a call began since the last look */
-      s->oom_base = cgofuzz_coord_oom_kills();
+      /* /proc/vmstat once per look, not per worker (256 workers read it
+       * 2,500 times a second: bench/results/2026-11-28-coord_scale.md). */
+      if (ook == -2)
+        ook = cgofuzz_coord_oom_kills();
+      s->oom_base = ook;
       s->watch_ms = now;
       s->watch_count = count;
     } else if (count != s->watch_count) {

@@ -85,7 +85,18 @@ void cgofuzz_coord_fail(coord *c, const char *msg, size_t len) {
   c->fatal = true;
   c->failed = true;
   c->done = true;
-  cgofuzz_buf_append(&c->fail_msg, msg, len);
+  if (cgofuzz_buf_append(&c->fail_msg, msg, len) != 0) {
+    /* No memory for the whole: its head, in room kept for this. */
+    static const char cut[] = " ... (cut: out of memory)";
+    size_t keep = sizeof c->fail_short - sizeof cut;
+    size_t k = len < keep ? len : keep;
+    memcpy(c->fail_short, msg, k);
+    memcpy(c->fail_short + k, cut, sizeof cut);
+    cgofuzz_buf_free(&c->fail_msg);
+    c->fail_msg.data = (uint8_t *)c->fail_short;
+    c->fail_msg.len = strlen(c->fail_short);
+    c->fail_msg_static = true;
+  }
 }
 
 void cgofuzz_coord_put_bytes(cgofuzz_buf *b, const uint8_t *p, size_t n) {

@@ -171,6 +171,12 @@ int cgofuzz_worker_send(cgofuzz_worker *w, const cgofuzz_buf *line,
                         cgofuzz_err *err) {
   if (w->in_w < 0)
     return cgofuzz_errf(err, 0, "worker is not running");
+  /* Callers encode into line and send it unchecked: an encoder out of
+   * memory leaves no message, which must not be a silent wait. */
+  if (line->len == 0 || line->data[line->len - 1] != '\n')
+    return cgofuzz_errf(err, 0,
+                        "out of memory: no call could be made for worker %d",
+                        (int)w->pid);
   const uint8_t *p = line->data;
   size_t left = line->len;
   while (left > 0) {
@@ -195,6 +201,10 @@ static int pump(cgofuzz_worker *w, size_t max_line, cgofuzz_err *err) {
   long k = cgofuzz_lines_fill(&w->in, w->out_r, 64 << 10);
   if (k < 0 && errno == EAGAIN)
     return 0;
+  if (k < 0 && errno == ENOMEM) {
+    cgofuzz_errf(err, 0, "out of memory reading from worker %d", w->pid);
+    return -3;
+  }
   if (k < 0)
     return cgofuzz_errf(err, 0, "reading from worker %d: %s", w->pid,
                         strerror(errno));
@@ -237,8 +247,9 @@ int cgofuzz_worker_recv(cgofuzz_worker *w, int timeout_ms, size_t max_line,
     }
     if (w->err_r >= 0 && p[1].revents)
       cgofuzz_worker_drain_stderr(w);
-    if (p[0].revents && pump(w, max_line, err) < 0)
-      return -1;
+    int k = p[0].revents ? pump(w, max_line, err) : 0;
+    if (k < 0)
+      return k == -3 ? -3 : -1;
   }
 }
 

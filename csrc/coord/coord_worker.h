@@ -102,7 +102,8 @@ int cgofuzz_worker_send(cgofuzz_worker *w, const cgofuzz_buf *line,
 /* Waits up to timeout_ms (-1: forever) for one complete response line.
  * Returns 1 and sets *line and *len (valid until the next call) when a line is
  * there, 0 on time-out, -1 on EOF or error (the worker died or closed its
- * pipe: see cgofuzz_worker_reap). Lines
+ * pipe: see cgofuzz_worker_reap), -3 when we had no memory to read into
+ * (the worker is not to blame). Lines
  * longer than max_line bytes are an error, so a worker that floods us cannot
  * exhaust our memory. A timeout of 0 reads what is available without blocking,
  * for poll-driven loops. */

@@ -65,6 +65,7 @@ static int put_bool(cgofuzz_buf *b, bool v) {
 }
 
 int cgofuzz_wire_encode_call(const cgofuzz_call *c, cgofuzz_buf *out) {
+  size_t start = out->len;
   int rc = put_lit(out, c->kind == CGOFUZZ_CALL_PING ? "{\"Ping\":{}"
                                                      : "{\"Ping\":null");
   if (c->kind == CGOFUZZ_CALL_FUZZ) {
@@ -89,6 +90,8 @@ int cgofuzz_wire_encode_call(const cgofuzz_call *c, cgofuzz_buf *out) {
   } else {
     rc |= put_lit(out, ",\"Minimize\":null}\n");
   }
+  if (rc)
+    out->len = start; /* never half a message */
   return rc ? -1 : 0;
 }
 
@@ -99,6 +102,7 @@ int cgofuzz_wire_encode_fuzz_resp(const cgofuzz_fuzz_resp *r,
 
 int cgofuzz_wire_encode_fuzz_resp_v(const cgofuzz_fuzz_resp *r, cgofuzz_gover g,
                                     cgofuzz_buf *out) {
+  size_t start = out->len;
   int rc = put_key_int(out, "{\"TotalDuration\":", r->total_duration_ns);
   rc |=
       put_key_int(out, ",\"InterestingDuration\":", r->interesting_duration_ns);
@@ -110,6 +114,8 @@ int cgofuzz_wire_encode_fuzz_resp_v(const cgofuzz_fuzz_resp *r, cgofuzz_gover g,
   if (r->slow_unit_sec)
     rc |= put_key_int(out, ",\"CgofuzzSlowUnitSec\":", r->slow_unit_sec);
   rc |= put_lit(out, "}\n");
+  if (rc)
+    out->len = start;
   return rc ? -1 : 0;
 }
 
@@ -120,12 +126,15 @@ int cgofuzz_wire_encode_minimize_resp(const cgofuzz_minimize_resp *r,
 
 int cgofuzz_wire_encode_minimize_resp_v(const cgofuzz_minimize_resp *r,
                                         cgofuzz_gover g, cgofuzz_buf *out) {
+  size_t start = out->len;
   int rc = put_lit(out, "{\"WroteToMem\":") | put_bool(out, r->wrote_to_mem);
   rc |= put_lit(out, ",\"Err\":") | put_str(out, r->err, r->err_len, g);
   rc |= put_lit(out, ",\"CoverageData\":") | put_bytes(out, &r->coverage_data);
   rc |= put_key_int(out, ",\"Duration\":", r->duration_ns);
   rc |= put_key_int(out, ",\"Count\":", r->count);
   rc |= put_lit(out, "}\n");
+  if (rc)
+    out->len = start;
   return rc ? -1 : 0;
 }
 
@@ -366,6 +375,8 @@ static int decode_bytes(cgofuzz_json_rd *r, bytes_st *st, const char *name,
         rc = cgofuzz_base64_decode((const char *)tmp.data, tmp.len, &st->hist);
       cgofuzz_buf_free(&tmp);
     }
+    if (rc != 0 && st->hist.failed)
+      return cgofuzz_json_fail(r, "out of memory");
     if (rc != 0) {
       r->pos = a;
       return fail_type(r, "illegal base64 data", name);

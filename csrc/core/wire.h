@@ -100,7 +100,8 @@ typedef struct cgofuzz_minimize_resp {
   size_t err_len; /* as in cgofuzz_fuzz_resp */
 } cgofuzz_minimize_resp;
 
-/* Encoders append one message and its trailing '\n'. */
+/* Encoders append one message and its trailing '\n'; out of memory, they
+ * append nothing (never half a message) and return -1. */
 int cgofuzz_wire_encode_call(const cgofuzz_call *c, cgofuzz_buf *out);
 int cgofuzz_wire_encode_fuzz_resp(const cgofuzz_fuzz_resp *r, cgofuzz_buf *out);
 int cgofuzz_wire_encode_minimize_resp(const cgofuzz_minimize_resp *r,

@@ -39,8 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cgofuzz_err err = {0};
 
   uint64_t end = 0, shndx = 0;
-  int has =
-      cgofuzz_elfrel_symbol(path, "internal/fuzz._ecounters", &end, &shndx, &err);
+  int has = cgofuzz_elfrel_symbol(path, "internal/fuzz._ecounters", &end,
+                                  &shndx, &err);
   CHECK(has == 1 || has == 0 || (has == -1 && err.msg[0] != '\0'));
   char sec[64] = "";
   uint64_t sec_n = 0;

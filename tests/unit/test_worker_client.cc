@@ -34,7 +34,7 @@ struct Worker {
                                 &err);
   }
   int send(const std::string &s) {
-    cgofuzz_buf b = {(uint8_t *)s.data(), s.size(), s.size()};
+    cgofuzz_buf b = {(uint8_t *)s.data(), s.size(), s.size(), false};
     return cgofuzz_worker_send(&w, &b, &err);
   }
   // Returns the line, or "<timeout>" / "<eof>".

@@ -93,8 +93,8 @@ static int serve(void) {
   struct stat st;
   if (fstat(5, &st) != 0 || st.st_size < 40)
     return 2;
-  uint8_t *mem = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
-                      MAP_SHARED, 5, 0);
+  uint8_t *mem =
+      mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, 5, 0);
   if (mem == MAP_FAILED)
     return 2;
   const char *d = getenv("STANDIN_DELAY");
