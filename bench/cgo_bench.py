@@ -471,17 +471,49 @@ def failure_kind(text):
     return "?"
 
 
+def names_bug(m, text):
+    bug = m.get("bug")
+    return bool(bug) and any(re.search(pat, text) for pat in bug["match"])
+
+
+def replay_in_c(b, work, fname):
+    """A Go engine's failing input (a go test fuzz v1 file in work/failures)
+    run as raw bytes by the libFuzzer build of the C harness: its report,
+    which names the C frames whatever the engine printed."""
+    with open(os.path.join(work, "failures", fname), encoding="utf-8",
+              errors="surrogateescape") as f:
+        text = f.read()
+    try:
+        val, _ = benchlib.go_string(text, text.index("(") + 1)
+    except (ValueError, AssertionError, IndexError):
+        return ""
+    rawdir = os.path.join(work, "failures-raw")
+    os.makedirs(rawdir, exist_ok=True)
+    raw = os.path.join(rawdir, fname)
+    with open(raw, "wb") as f:
+        f.write(val)
+    try:
+        r = subprocess.run([b["lf"], "-rss_limit_mb=2560", "-timeout=25", raw],
+                           capture_output=True, timeout=120,
+                           stdin=subprocess.DEVNULL)
+        return (r.stdout + r.stderr).decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return ""
+
+
 def classify(m, eng, b, s, text, files):
     """One failure of an engine: its time is the caller's; here, whether
     its report (the engine's own output of that run, and for Go engines
     each failing input run again by its binary) names the module's known
-    bug, and what it was."""
+    bug, whether its input is the bug (for Go engines: the input run by the
+    libFuzzer build of the C harness names it; for libFuzzer the same as
+    its report), and what it was."""
     reports = [text] + [reproduce(eng, b, s["work"], f) for f in files]
-    full = "\n".join(reports)
-    bug = m.get("bug")
-    is_bug = bool(bug) and any(re.search(pat, full) for pat in bug["match"])
+    is_bug = names_bug(m, "\n".join(reports))
+    inp_bug = is_bug or any(names_bug(m, replay_in_c(b, s["work"], f))
+                            for f in files)
     kind = failure_kind("\n".join(reports[1:]) or text)
-    return is_bug, kind
+    return is_bug, inp_bug, kind
 
 
 def run_round(name, b, engines, seconds, rnd, m=None):
@@ -502,7 +534,7 @@ def run_round(name, b, engines, seconds, rnd, m=None):
         state[e] = {"work": w, "start": time.time(), "proc": None,
                     "first_fail": None, "restarts": 0, "log": open(
                         os.path.join(w, "log"), "ab"), "log_off": 0,
-                    "failures": [], "bug": None}
+                    "failures": [], "bug": None, "bug_input": None}
     t0 = time.time()
     while True:
         now = time.time()
@@ -533,15 +565,20 @@ def run_round(name, b, engines, seconds, rnd, m=None):
                     with open(s["log"].name, "rb") as f:
                         f.seek(s["log_off"])
                         text = f.read().decode("utf-8", "replace")
-                    is_bug, kind = classify(m, e, b, s, text, moved)
+                    is_bug, inp_bug, kind = classify(m, e, b, s, text,
+                                                     moved)
                     s["failures"].append({"t": round(now - t0, 2),
-                                          "bug": is_bug, "kind": kind,
-                                          "files": moved})
+                                          "bug": is_bug, "input_bug": inp_bug,
+                                          "kind": kind, "files": moved})
                     log("  round %d %-10s failure at %.1f s: %s%s" % (
                         rnd, e, now - t0, kind,
-                        " (the known bug)" if is_bug else ""))
+                        " (the known bug)" if is_bug else
+                        " (its input is the known bug; the report does not "
+                        "name it)" if inp_bug else ""))
                     if is_bug and s["bug"] is None:
                         s["bug"] = round(now - t0, 2)
+                    if inp_bug and s["bug_input"] is None:
+                        s["bug_input"] = round(now - t0, 2)
             if left > 2 and (p is None or p.returncode != 0):
                 argv, cwd = engine_cmd(e, b, s["work"], left)
                 s["log"].flush()
@@ -552,7 +589,8 @@ def run_round(name, b, engines, seconds, rnd, m=None):
                 busy = True
         if not busy:
             break
-        all_found = m.get("bug") and all(s["bug"] is not None
+        all_found = m.get("bug") and all(s["bug"] is not None and
+                                         s["bug_input"] is not None
                                          for s in state.values())
         if left < -60 or all_found:
             for s in state.values():
@@ -625,12 +663,19 @@ def summarize_bugs(results, seconds):
     log("| module | " + " | ".join(ENGINES) + " | " + " | ".join(heads) +
         " |")
     log("|---|" + "---|" * (len(ENGINES) + len(heads)))
-    for name in sorted(results):
-        rounds = results[name]
-        cells, _ = benchlib.summary_cells(
-            lambda e: [r[e]["bug"] for r in rounds if e in r], ENGINES,
-            {e: seconds for e in ENGINES}, heads)
-        log("| %s | %s |" % (name, " | ".join(cells)))
+    for key, what in (("bug", "the report names the bug"),
+                      ("bug_input", "the input is the bug")):
+        for name in sorted(results):
+            rounds = results[name]
+            cells, _ = benchlib.summary_cells(
+                lambda e: [r[e].get(key) for r in rounds if e in r], ENGINES,
+                {e: seconds for e in ENGINES}, heads)
+            log("| %s, %s | %s |" % (name, what, " | ".join(cells)))
+    log("")
+    log("\"The report names the bug\": the engine's output, or its failing "
+        "input run again by its test binary, names the bug's function; \"the "
+        "input is the bug\": so does the input run by the libFuzzer build of "
+        "the C harness.")
     log("")
     log("Failures that were not the known bug (engine, round, time, what):")
     log("")
@@ -639,8 +684,10 @@ def summarize_bugs(results, seconds):
             for e in ENGINES:
                 for f in (r.get(e) or {}).get("failures", []):
                     if not f["bug"]:
-                        log("- %s %s round %d at %.1f s: %s" % (
-                            name, e, i, f["t"], f["kind"]))
+                        log("- %s %s round %d at %.1f s: %s%s" % (
+                            name, e, i, f["t"], f["kind"],
+                            " (its input is the known bug)"
+                            if f.get("input_bug") else ""))
 
 
 def summarize(results, seconds):
@@ -700,7 +747,40 @@ def main():
                     help="count again, with the current coverage build, the "
                     "corpora of every round on disk (bench/.cache/cgo/M/runs)"
                     " of these modules; --json gets the rounds")
+    ap.add_argument("--reclassify", metavar="JSON",
+                    help="classify again the failures of the bug modules' "
+                    "rounds in JSON (their inputs are on disk under "
+                    "bench/.cache/cgo/M/runs), adding whether each input is "
+                    "the bug; --json gets the result")
     a = ap.parse_args()
+    if a.reclassify:
+        with open(a.reclassify) as f:
+            part = json.load(f)
+        for name, rounds in part["results"].items():
+            m = MODULES[name]
+            if not m.get("bug"):
+                continue
+            b = prepare(name, m)
+            for i, row in enumerate(rounds):
+                rnd = row.get("_round", i)
+                for e, r in row.items():
+                    if e.startswith("_"):
+                        continue
+                    w = os.path.join(CACHE, name, "runs", "r%d" % rnd,
+                                     e.replace("+", "_"))
+                    r["bug_input"] = None
+                    for fl in r["failures"]:
+                        fl["input_bug"] = fl["bug"] or (
+                            e != "libfuzzer" and any(
+                                names_bug(m, replay_in_c(b, w, x))
+                                for x in fl["files"]))
+                        if fl["input_bug"] and r["bug_input"] is None:
+                            r["bug_input"] = fl["t"]
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(part, f, indent=1)
+        summarize(part["results"], part["seconds"])
+        return
     if a.recount:
         results = {}
         for name in a.recount.split(","):
@@ -754,6 +834,7 @@ def main():
                     # Time to the known bug; no edge count (the round ends
                     # when every engine has found it).
                     r = row[e] = {"bug": st[e]["bug"],
+                                  "bug_input": st[e]["bug_input"],
                                   "failures": st[e]["failures"],
                                   "first_fail": st[e]["first_fail"],
                                   "restarts": st[e]["restarts"]}
