@@ -248,6 +248,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     "(fixed by be738c6d, libwebp 1.0.1)",
             "match": [r"\bChunkDiskSize\b", r"\bChunkAssignData\b"],
         },
+        # Other known bugs of the same code, counted apart: the RIFF size
+        # checks of WebPMuxCreateInternal let ChunkVerifyAndAssign read a
+        # chunk header past the end of the input (webp:386, fixed by
+        # 2c70ad76 "muxread,CreateInternal: fix riff size checks", libwebp
+        # 1.0.1): a read of a few bytes, seen only with ASan.
+        "also": [{
+            "name": "webp:386 (2c70ad76): ChunkVerifyAndAssign reads a chunk "
+                    "header past the input",
+            "match": [r"in GetLE32 [^\n]*\n\s*#\d+ 0x[0-9a-f]+ in "
+                      r"ChunkVerifyAndAssign"],
+        }, {
+            # A VP8X chunk shorter than 10 bytes: the canvas size is read
+            # past it (oss-fuzz:9100, 9123; fixed by 95fd6507 "fix
+            # read-overflow while parsing VP8X chunk", libwebp 1.0.1).
+            "name": "oss-fuzz:9100 (95fd6507): WebPMuxCreateInternal reads "
+                    "the VP8X canvas size past the input",
+            "match": [r"in GetLE24 [^\n]*\n\s*#\d+ 0x[0-9a-f]+ in "
+                      r"WebPMuxCreateInternal"],
+        }],
     },
     "lz4": {
         "mod": "github.com/cloudflare/golz4",
@@ -513,7 +532,9 @@ def classify(m, eng, b, s, text, files):
     inp_bug = is_bug or any(names_bug(m, replay_in_c(b, s["work"], f))
                             for f in files)
     kind = failure_kind("\n".join(reports[1:]) or text)
-    return is_bug, inp_bug, kind
+    also = [x["name"] for x in m.get("also", [])
+            if names_bug({"bug": x}, "\n".join(reports))]
+    return is_bug, inp_bug, kind, also
 
 
 def run_round(name, b, engines, seconds, rnd, m=None):
@@ -565,11 +586,12 @@ def run_round(name, b, engines, seconds, rnd, m=None):
                     with open(s["log"].name, "rb") as f:
                         f.seek(s["log_off"])
                         text = f.read().decode("utf-8", "replace")
-                    is_bug, inp_bug, kind = classify(m, e, b, s, text,
-                                                     moved)
+                    is_bug, inp_bug, kind, also = classify(m, e, b, s, text,
+                                                           moved)
                     s["failures"].append({"t": round(now - t0, 2),
                                           "bug": is_bug, "input_bug": inp_bug,
-                                          "kind": kind, "files": moved})
+                                          "kind": kind, "files": moved,
+                                          "also": also})
                     log("  round %d %-10s failure at %.1f s: %s%s" % (
                         rnd, e, now - t0, kind,
                         " (the known bug)" if is_bug else
@@ -671,11 +693,34 @@ def summarize_bugs(results, seconds):
                 lambda e: [r[e].get(key) for r in rounds if e in r], ENGINES,
                 {e: seconds for e in ENGINES}, heads)
             log("| %s, %s | %s |" % (name, what, " | ".join(cells)))
+    for name in sorted(results):
+        rounds = results[name]
+        names = sorted({x for r in rounds for e in r
+                        for f in r[e].get("failures", [])
+                        for x in f.get("also", [])})
+        for x in names:
+            def first(e, x=x):
+                out = []
+                for r in rounds:
+                    if e not in r:
+                        continue
+                    ts = [f["t"] for f in r[e].get("failures", [])
+                          if x in f.get("also", [])]
+                    out.append(min(ts) if ts else None)
+                return out
+            cells, _ = benchlib.summary_cells(
+                first, ENGINES, {e: seconds for e in ENGINES}, heads)
+            log("| %s, other known bug: %s | %s |" % (
+                name, x, " | ".join(cells)))
     log("")
     log("\"The report names the bug\": the engine's output, or its failing "
         "input run again by its test binary, names the bug's function; \"the "
         "input is the bug\": so does the input run by the libFuzzer build of "
         "the C harness.")
+    log("")
+    log("(An engine's round ends when every engine has found the known bug: "
+        "the other bug's times are those of failures before that, a miss "
+        "is not found by then.)")
     log("")
     log("Failures that were not the known bug (engine, round, time, what):")
     log("")
@@ -684,10 +729,12 @@ def summarize_bugs(results, seconds):
             for e in ENGINES:
                 for f in (r.get(e) or {}).get("failures", []):
                     if not f["bug"]:
-                        log("- %s %s round %d at %.1f s: %s%s" % (
+                        log("- %s %s round %d at %.1f s: %s%s%s" % (
                             name, e, i, f["t"], f["kind"],
                             " (its input is the known bug)"
-                            if f.get("input_bug") else ""))
+                            if f.get("input_bug") else "",
+                            "".join("; the other known bug " + x
+                                    for x in f.get("also", []))))
 
 
 def summarize(results, seconds):
@@ -769,7 +816,22 @@ def main():
                     w = os.path.join(CACHE, name, "runs", "r%d" % rnd,
                                      e.replace("+", "_"))
                     r["bug_input"] = None
-                    for fl in r["failures"]:
+                    segs = []
+                    if e == "libfuzzer":
+                        # One segment a libFuzzer start; the failing ones
+                        # in order are the failures in order.
+                        with open(os.path.join(w, "log"), "rb") as f:
+                            lt = f.read().decode("utf-8", "replace")
+                        segs = [x for x in re.split(r"(?m)^INFO: Seed:", lt)
+                                if re.search(r"ERROR|Assertion `", x)]
+                    for k, fl in enumerate(r["failures"]):
+                        if e == "libfuzzer":
+                            rep = segs[k] if k < len(segs) else ""
+                        else:
+                            rep = "\n".join(reproduce(e, b, w, x)
+                                            for x in fl["files"])
+                        fl["also"] = [x["name"] for x in m.get("also", [])
+                                      if names_bug({"bug": x}, rep)]
                         fl["input_bug"] = fl["bug"] or (
                             e != "libfuzzer" and any(
                                 names_bug(m, replay_in_c(b, w, x))
