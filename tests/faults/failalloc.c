@@ -35,11 +35,11 @@ extern void *__libc_malloc(size_t n);
 extern void *__libc_calloc(size_t n, size_t size);
 extern void *__libc_realloc(void *p, size_t n);
 
-static long fail_at;      /* 0: count only */
-static int from_then_on;  /* N+ */
-static int counting;      /* 0 in forked children */
-static long calls;        /* allocations seen */
-static int failed;        /* an allocation was failed */
+static long fail_at;     /* 0: count only */
+static int from_then_on; /* N+ */
+static int counting;     /* 0 in forked children */
+static long calls;       /* allocations seen */
+static int failed;       /* an allocation was failed */
 static char log_path[4096];
 
 static void say(const char *line) {
@@ -144,9 +144,7 @@ static void on_crash(int sig) {
   raise(sig);
 }
 
-void *malloc(size_t n) {
-  return fail() ? NULL : __libc_malloc(n);
-}
+void *malloc(size_t n) { return fail() ? NULL : __libc_malloc(n); }
 
 void *calloc(size_t n, size_t size) {
   return fail() ? NULL : __libc_calloc(n, size);
