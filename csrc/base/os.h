@@ -61,6 +61,36 @@ int cgofuzz_os_anon_file(const char *name);
  * another process; ENAMETOOLONG). */
 int cgofuzz_os_fd_path(pid_t pid, int fd, char *buf, size_t size);
 
+/* A set of file descriptors watched for input (data, end of file or an
+ * error), each with a key the caller chooses: epoll on Linux, so a wait
+ * costs what is ready, not what is watched (a coordinator of 256 workers
+ * watches 512 pipes: poll(2) of them all cost 13.5 us a turn,
+ * bench/results/2026-11-28-coord_scale.md); poll(2) on Darwin. These
+ * allocate: not for forked children. */
+typedef struct cgofuzz_os_waitset cgofuzz_os_waitset;
+
+/* A new empty set, or NULL with errno set. */
+cgofuzz_os_waitset *cgofuzz_os_waitset_new(void);
+
+/* Watches fd under key (an fd already watched gets the new key). The
+ * kernel forgets an fd when it is closed, and its number may come back
+ * for another pipe: callers put something that changes with the pipe in
+ * the key (a worker's pid), and ignore keys they no longer expect. 0, or
+ * -1 with errno set. */
+int cgofuzz_os_waitset_watch(cgofuzz_os_waitset *ws, int fd, uint64_t key);
+
+/* Stops watching fd if it is watched under key (so a number closed and
+ * reused under another key stays watched). */
+void cgofuzz_os_waitset_unwatch(cgofuzz_os_waitset *ws, int fd, uint64_t key);
+
+/* Waits up to timeout_ms (-1: no limit) for watched fds to be readable;
+ * the keys of up to max of them into keys. Their count (0: time-out), or
+ * -1 with errno set (EINTR when a signal came). */
+int cgofuzz_os_waitset_wait(cgofuzz_os_waitset *ws, uint64_t *keys, int max,
+                            int timeout_ms);
+
+void cgofuzz_os_waitset_free(cgofuzz_os_waitset *ws);
+
 /* Has fn(status, arg) called when the process exits through exit(3) (not
  * _exit). status is exit's argument, or -1 where the system does not
  * pass it (Darwin's atexit). 0, or -1. */

@@ -9,6 +9,7 @@
 #include <libproc.h>
 #include <limits.h>
 #include <mach-o/dyld.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,68 @@ int cgofuzz_os_fd_path(pid_t pid, int fd, char *buf, size_t size) {
 int cgofuzz_os_on_exit(void (*fn)(int status, void *arg), void *arg) {
   return cgofuzz_os_on_exit_no_status_(fn, arg);
 }
+
+/* poll(2) over the fds watched, their keys beside them. */
+struct cgofuzz_os_waitset {
+  struct pollfd *fds;
+  uint64_t *keys;
+  size_t n, cap;
+};
+
+cgofuzz_os_waitset *cgofuzz_os_waitset_new(void) {
+  return calloc(1, sizeof(cgofuzz_os_waitset));
+}
+
+int cgofuzz_os_waitset_watch(cgofuzz_os_waitset *ws, int fd, uint64_t key) {
+  for (size_t i = 0; i < ws->n; i++)
+    if (ws->fds[i].fd == fd) {
+      ws->keys[i] = key;
+      return 0;
+    }
+  if (ws->n == ws->cap) {
+    size_t cap = ws->cap ? 2 * ws->cap : 16;
+    struct pollfd *f = realloc(ws->fds, cap * sizeof *f);
+    if (!f)
+      return -1;
+    ws->fds = f;
+    uint64_t *k = realloc(ws->keys, cap * sizeof *k);
+    if (!k)
+      return -1;
+    ws->keys = k;
+    ws->cap = cap;
+  }
+  ws->fds[ws->n] = (struct pollfd){.fd = fd, .events = POLLIN};
+  ws->keys[ws->n++] = key;
+  return 0;
+}
+
+void cgofuzz_os_waitset_unwatch(cgofuzz_os_waitset *ws, int fd, uint64_t key) {
+  for (size_t i = 0; i < ws->n; i++)
+    if (ws->fds[i].fd == fd && ws->keys[i] == key) {
+      ws->fds[i] = ws->fds[--ws->n];
+      ws->keys[i] = ws->keys[ws->n];
+      return;
+    }
+}
+
+int cgofuzz_os_waitset_wait(cgofuzz_os_waitset *ws, uint64_t *keys, int max,
+                            int timeout_ms) {
+  int r = poll(ws->fds, (nfds_t)ws->n, timeout_ms);
+  int n = 0;
+  for (size_t i = 0; r > 0 && i < ws->n && n < max; i++)
+    if (ws->fds[i].revents)
+      keys[n++] = ws->keys[i];
+  return r < 0 ? -1 : n;
+}
+
+void cgofuzz_os_waitset_free(cgofuzz_os_waitset *ws) {
+  if (!ws)
+    return;
+  free(ws->fds);
+  free(ws->keys);
+  free(ws);
+}
+
 #else
 typedef int cgofuzz_os_darwin_empty_; /* ISO C: no empty file */
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -127,6 +128,80 @@ int cgofuzz_os_on_exit(void (*fn)(int status, void *arg), void *arg) {
   return cgofuzz_os_on_exit_no_status_(fn, arg);
 }
 #endif
+
+/* key_of[fd] is the key fd is watched under, plus 1 (0: not watched), so
+ * that unwatch can leave a reused number alone. */
+struct cgofuzz_os_waitset {
+  int epfd;
+  uint64_t *key_of;
+  size_t cap;
+};
+
+cgofuzz_os_waitset *cgofuzz_os_waitset_new(void) {
+  cgofuzz_os_waitset *ws = calloc(1, sizeof *ws);
+  if (!ws)
+    return NULL;
+  ws->epfd = epoll_create1(EPOLL_CLOEXEC);
+  if (ws->epfd < 0) {
+    free(ws);
+    return NULL;
+  }
+  return ws;
+}
+
+int cgofuzz_os_waitset_watch(cgofuzz_os_waitset *ws, int fd, uint64_t key) {
+  if (fd < 0) {
+    errno = EBADF;
+    return -1;
+  }
+  if ((size_t)fd >= ws->cap) {
+    size_t cap = ws->cap ? ws->cap : 64;
+    while (cap <= (size_t)fd)
+      cap *= 2;
+    uint64_t *k = realloc(ws->key_of, cap * sizeof *k);
+    if (!k)
+      return -1;
+    memset(k + ws->cap, 0, (cap - ws->cap) * sizeof *k);
+    ws->key_of = k;
+    ws->cap = cap;
+  }
+  struct epoll_event ev = {.events = EPOLLIN, .data.u64 = key};
+  /* EEXIST: the same pipe under another key (or a close the kernel has
+   * not seen yet: a forked child still holds it). */
+  if (epoll_ctl(ws->epfd, EPOLL_CTL_ADD, fd, &ev) != 0 &&
+      (errno != EEXIST || epoll_ctl(ws->epfd, EPOLL_CTL_MOD, fd, &ev) != 0))
+    return -1;
+  ws->key_of[fd] = key + 1;
+  return 0;
+}
+
+void cgofuzz_os_waitset_unwatch(cgofuzz_os_waitset *ws, int fd, uint64_t key) {
+  if (fd < 0 || (size_t)fd >= ws->cap || ws->key_of[fd] != key + 1)
+    return;
+  ws->key_of[fd] = 0;
+  struct epoll_event ev = {0};
+  epoll_ctl(ws->epfd, EPOLL_CTL_DEL, fd, &ev); /* closed: already gone */
+}
+
+int cgofuzz_os_waitset_wait(cgofuzz_os_waitset *ws, uint64_t *keys, int max,
+                            int timeout_ms) {
+  struct epoll_event ev[64];
+  if (max > (int)(sizeof ev / sizeof ev[0]))
+    max = (int)(sizeof ev / sizeof ev[0]);
+  int n = epoll_wait(ws->epfd, ev, max, timeout_ms);
+  for (int i = 0; i < n; i++)
+    keys[i] = ev[i].data.u64;
+  return n;
+}
+
+void cgofuzz_os_waitset_free(cgofuzz_os_waitset *ws) {
+  if (!ws)
+    return;
+  close(ws->epfd);
+  free(ws->key_of);
+  free(ws);
+}
+
 #else
 typedef int cgofuzz_os_linux_empty_; /* ISO C: no empty file */
 #endif

@@ -314,6 +314,10 @@ typedef struct slot {
   int64_t rss_mb;
   int64_t rss_over_ms; /* when the resident set was first seen over */
   int64_t oom_base;
+  /* The pipes the loop's waitset watches for it (responses, stderr; -1:
+   * none) and their keys (coord_loop.c, sync_watch). */
+  int watch_fd[2];
+  uint64_t watch_key[2];
 } slot;
 
 /* --- dictionary mutations (coord_dict.c, docs/godict.md) */

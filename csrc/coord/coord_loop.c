@@ -28,13 +28,14 @@
  *    or whose resident set is over -fuzzrsslimitmb is stopped and its input
  *    recorded; every worker's stderr is drained here into a tail that
  *    explains its death (coord_death.c).
- * The loop is single-threaded: poll() on every live worker's response pipe
- * (an idle one that closes it has died between calls), with a time-out at
- * the next 3 s progress line or the -fuzztime deadline.
+ * The loop is single-threaded: it waits on every live worker's response
+ * pipe and stderr (an idle one that closes it has died between calls),
+ * with a time-out at the next 3 s progress line or the -fuzztime
+ * deadline. The pipes stay in a waitset (os.h: epoll on Linux) from turn
+ * to turn, so a turn costs what is ready, not the number of workers.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,6 +50,7 @@
 #include "exact.h"
 #include "godebug.h"
 #include "mutator.h"
+#include "os.h"
 #include "wire.h"
 
 /* Prints the progress line (or tells the observer). */
@@ -390,15 +392,58 @@ static void print_verdict(coord *c) {
   cgofuzz_buf_free(&b);
 }
 
+/* The waitset's key for slot i's pipe (0: responses, 1: stderr) of the
+ * worker now in it: with the pid, a number closed and reused by another
+ * worker never passes for this one (os.h). */
+static uint64_t watch_key(const coord *c, const slot *s, int pipe) {
+  size_t i = (size_t)(s - c->slots);
+  return (uint64_t)(uint32_t)s->w.pid << 32 | (uint64_t)i << 1 | (unsigned)pipe;
+}
+
+/* Keeps s's pipes in the waitset as they should be: its response pipe
+ * and its stderr while it has a live worker, nothing otherwise. Compares
+ * only (no system call) when nothing changed. 0, or -1 with errno set. */
+static int sync_watch(coord *c, cgofuzz_os_waitset *ws, slot *s) {
+  bool live = s->state != W_DOWN && s->w.out_r >= 0;
+  int want[2] = {live ? s->w.out_r : -1, live ? s->w.err_r : -1};
+  for (int p = 0; p < 2; p++) {
+    uint64_t key = watch_key(c, s, p);
+    if (want[p] == s->watch_fd[p] && (want[p] < 0 || key == s->watch_key[p]))
+      continue;
+    if (s->watch_fd[p] >= 0)
+      cgofuzz_os_waitset_unwatch(ws, s->watch_fd[p], s->watch_key[p]);
+    s->watch_fd[p] = -1;
+    if (want[p] >= 0 && cgofuzz_os_waitset_watch(ws, want[p], key) != 0)
+      return -1;
+    s->watch_fd[p] = want[p];
+    s->watch_key[p] = key;
+  }
+  return 0;
+}
+
+/* The slot a ready key names and which pipe, or NULL for a key no slot
+ * watches now (a pipe since closed). */
+static slot *key_slot(coord *c, uint64_t key, int *pipe) {
+  size_t i = (size_t)(key & 0xffffffffu) >> 1;
+  *pipe = (int)(key & 1);
+  if (i >= c->np || c->slots[i].watch_fd[*pipe] < 0 ||
+      c->slots[i].watch_key[*pipe] != key)
+    return NULL;
+  return &c->slots[i];
+}
+
 static void run_loop(coord *c) {
   const cgofuzz_coord_config *cfg = c->cfg;
-  /* Per worker: its response pipe, then its stderr (drained). */
-  struct pollfd *pfd = calloc(2 * c->np, sizeof *pfd);
-  slot **ps = calloc(2 * c->np, sizeof *ps);
-  if (!pfd || !ps) {
+  /* Every live worker's response pipe and stderr (drained), watched; a
+   * turn waits on what is ready only (os.h). */
+  cgofuzz_os_waitset *ws = cgofuzz_os_waitset_new();
+  uint64_t ready[64];
+  if (!ws) {
     cgofuzz_coord_failf(c, "%s", "out of memory");
-    goto done;
+    return;
   }
+  for (size_t i = 0; i < c->np; i++)
+    c->slots[i].watch_fd[0] = c->slots[i].watch_fd[1] = -1;
   int64_t next_log = c->start_ms + 3000;
   int64_t next_watch = c->start_ms + WATCH_MS;
   while (!c->done && !cgofuzz_coord_interrupted()) {
@@ -420,21 +465,15 @@ static void run_loop(coord *c) {
     bool tracing = cgofuzz_cmp_step(c);
     /* Idle workers are watched too, so that one dying between calls is
      * noticed (and reported as Go would) right away. */
-    size_t nb = 0, busy = 0;
+    size_t busy = 0;
     for (size_t i = 0; i < c->np; i++) {
       slot *s = &c->slots[i];
-      if (s->state == W_DOWN || s->w.out_r < 0)
-        continue;
       busy += s->state == W_BUSY || s->state == W_MIN;
-      pfd[nb].fd = s->w.out_r;
-      pfd[nb].events = POLLIN;
-      pfd[nb].revents = 0;
-      ps[nb++] = s;
-      if (s->w.err_r >= 0) {
-        pfd[nb].fd = s->w.err_r;
-        pfd[nb].events = POLLIN;
-        pfd[nb].revents = 0;
-        ps[nb++] = NULL; /* stderr: drained below */
+      if (sync_watch(c, ws, s) != 0) {
+        cgofuzz_coord_failf(c, "watching the workers' pipes: %s",
+                            errno == ENOMEM ? "out of memory"
+                                            : strerror(errno));
+        goto done;
       }
     }
     if (busy == 0)
@@ -450,9 +489,10 @@ static void run_loop(coord *c) {
       wait = next_watch - now;
     if (wait < 0 || tracing)
       wait = 0;
-    int r = poll(pfd, nb, (int)wait);
+    int r = cgofuzz_os_waitset_wait(
+        ws, ready, (int)(sizeof ready / sizeof ready[0]), (int)wait);
     if (r < 0 && errno != EINTR) {
-      cgofuzz_coord_failf(c, "poll: %s", strerror(errno));
+      cgofuzz_coord_failf(c, "waiting for the workers: %s", strerror(errno));
       break;
     }
     now = cgofuzz_mono_ms();
@@ -464,13 +504,16 @@ static void run_loop(coord *c) {
         log_stats(c);
       next_log += 3000;
     }
-    for (size_t i = 0; r > 0 && i < nb; i++)
-      if (!ps[i] && pfd[i].revents && ps[i - 1]->w.err_r == pfd[i].fd)
-        cgofuzz_worker_drain_stderr(&ps[i - 1]->w);
-    for (size_t i = 0; r > 0 && i < nb && !c->done; i++) {
-      if (!pfd[i].revents || !ps[i])
+    int pipe;
+    for (int i = 0; i < r; i++) { /* stderr first, as a death reads it */
+      slot *s = key_slot(c, ready[i], &pipe);
+      if (s && pipe == 1 && s->w.err_r >= 0)
+        cgofuzz_worker_drain_stderr(&s->w);
+    }
+    for (int i = 0; i < r && !c->done; i++) {
+      slot *s = key_slot(c, ready[i], &pipe);
+      if (!s || pipe != 0)
         continue;
-      slot *s = ps[i];
       const uint8_t *l;
       size_t n;
       cgofuzz_err err = {0};
@@ -504,8 +547,7 @@ static void run_loop(coord *c) {
     }
   }
 done:
-  free(pfd);
-  free(ps);
+  cgofuzz_os_waitset_free(ws);
 }
 
 /* -v: the share of the coverage in a cgo package's C code. */
@@ -535,7 +577,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   struct sigaction sa, old_int, old_term, old_hup, old_pipe, old_xfsz;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler =
-      cgofuzz_coord_on_signal; /* no SA_RESTART: poll must wake up */
+      cgofuzz_coord_on_signal; /* no SA_RESTART: the wait must wake up */
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
