@@ -32,6 +32,8 @@ HARNESSES = {
     "gocover": ("tests/selffuzz/fuzz_gocover.c", "cli",
                 ["gocover.c", "fileio.c"]),
     "elfrel": ("tests/selffuzz/fuzz_elfrel.c", "base", None),
+    "cmppatch": ("tests/selffuzz/fuzz_cmppatch.c", "coord",
+                 ["coord_cmppatch.c", "coord_obj.c", "coord_cov.c"]),
 }
 # The layers compiled whole into every harness: the decoders and what they
 # use (no coverage hooks, no main, no worker side).

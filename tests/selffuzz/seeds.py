@@ -32,6 +32,11 @@ with clang's inline 8-bit counters (__sancov_cntrs, a symbol defined and
 one undefined), a go.o stand-in whose .go.fuzzcntrs range ends at
 internal/fuzz._ecounters (and an alias there),
 and cut heads of both.
+cmppatch: a tiny static non-PIE executable laid out as a Go test binary
+is for the patcher: Go's comparison hooks as empty bodies (a RET at a
+32-byte boundary, INT3 after it), a PT_NOTE header to give up, counters in
+.go.fuzzcntrs with internal/fuzz._counters at their start; the same
+without section headers; cut heads.
 gocover: `go test -coverprofile` output of a two-function package (go1.26.8)
 in modes set and count, one of two packages in mode atomic with lines out
 of order and a block twice (as gocovmerge's inputs are), a count past
@@ -374,7 +379,40 @@ def elfrel_seeds():
     return out
 
 
+HOOKS = ["runtime.libfuzzerTraceCmp%d" % n for n in (1, 2, 4, 8)] + \
+    ["runtime.libfuzzerTraceConstCmp%d" % n for n in (1, 2, 4, 8)] + \
+    ["runtime.libfuzzerHookStrCmp", "runtime.libfuzzerHookEqualFold"]
+
+
+def cmppatch_seeds():
+    body = "".join('.p2align 5\n.globl "%s"\n.type "%s",@function\n'
+                   '"%s":\nret\n.fill 31,1,0xcc\n' % (h, h, h)
+                   for h in HOOKS)
+    src = ('__asm__(".text\\n%s");\n'
+           '__attribute__((section(".go.fuzzcntrs"), used)) char cnt[64] '
+           '__asm__("internal/fuzz._counters");\n'
+           'void _start(void) { for (;;) ; }\n'
+           % body.replace("\n", "\\n").replace('"', '\\"'))
+    with tempfile.TemporaryDirectory() as tmp:
+        c, exe = os.path.join(tmp, "t.c"), os.path.join(tmp, "t")
+        with open(c, "w") as f:
+            f.write(src)
+        subprocess.check_call(
+            ["clang", "-O1", "-nostdlib", "-static",
+             "-fno-asynchronous-unwind-tables", "-Wl,--build-id=sha1",
+             "-Wl,-z,norelro", "-Wl,-z,noseparate-code", c, "-o", exe])
+        with open(exe, "rb") as f:
+            e = f.read()
+    bare = bytearray(e)
+    struct.pack_into("<Q", bare, 0x28, 0)
+    struct.pack_into("<HHH", bare, 0x3a, 0, 0, 0)
+    return [e, bytes(bare), e[:64], e[:len(e) // 2]]
+
+
 def main(which):
+    if "cmppatch" in which:
+        for data in cmppatch_seeds():
+            write("cmppatch", data)
     if "elfrel" in which:
         for data in elfrel_seeds():
             write("elfrel", data)
@@ -405,4 +443,4 @@ def main(which):
 if __name__ == "__main__":
     main(sys.argv[1:] or
          ["obj", "merge", "records", "objdump", "launcher", "go118",
-          "gocover", "elfrel"])
+          "gocover", "elfrel", "cmppatch"])
