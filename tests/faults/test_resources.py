@@ -13,6 +13,7 @@ import re
 import shutil
 import signal
 import subprocess
+import time
 
 import pytest
 
@@ -242,6 +243,44 @@ def test_sigkill_leaves_nothing(env, go, tmp_path, moment):
                                              go_children(env.tmpdir)))
     finally:
         testlib.kill_group(p.pid)
+
+
+# Moments after the start (s) at which cgofuzz is SIGKILLed: before it has
+# read its binary, during discovery and the warm-up, while fuzzing writes
+# new inputs to the cache. Pinned, so that every run kills at the same ones.
+KILL_MOMENTS = [0.0, 0.01, 0.03, 0.1, 0.25, 0.5, 1.0, 2.0]
+
+
+@pytest.mark.parametrize("delay", KILL_MOMENTS)
+def test_sigkill_at_any_moment_keeps_everything_whole(env, tmp_path, delay):
+    """cgofuzz SIGKILLed at a pinned moment of a run that keeps finding
+    inputs (FuzzClean, new cache files): no process of it is left, $TMPDIR
+    is left as it was, and every file in the cache is a whole corpus file
+    (cgofuzz corpus fmt reads it); a second run on that cache passes."""
+    p = subprocess.Popen(env.cmd("FuzzClean", ["-fuzztime=60s"]),
+                         cwd=env.pkg, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True,
+                         env=testlib.environ(env.env()))
+    try:
+        time.sleep(delay)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        testlib.wait_group_gone(p.pid, "after SIGKILL at %.2f s" % delay,
+                                timeout=30)
+        wait_until(lambda: not os.listdir(env.tmpdir), "$TMPDIR empty",
+                   timeout=30, detail=lambda: str(os.listdir(env.tmpdir)))
+    finally:
+        testlib.kill_group(p.pid)
+    files = []
+    for root, dirs, names in os.walk(env.cache):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        files += [os.path.join(root, n) for n in names
+                  if not n.startswith(".")]
+    if files:
+        r = run([env.cgofuzz, "corpus", "fmt"] + files, env.pkg)
+        assert r.rc == 0, str(r)
+    r = env.run("FuzzClean", [CLEAN_BUDGET])
+    assert r.rc == 0 and "PASS" in r.stdout, str(r)
 
 
 def test_slow_inputs_are_not_hangs(env):
