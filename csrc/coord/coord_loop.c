@@ -636,7 +636,8 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
     if (!cfg->observer)
       fprintf(stderr, "warning: starting with empty corpus\n");
     if (add_zero_entry(&c) != 0) {
-      cgofuzz_coord_failf(&c, "%s", "encoding the zero-value input failed");
+      cgofuzz_coord_failf(&c, "%s",
+                          "out of memory encoding the zero-value input");
       goto finish;
     }
     /* Go does not warm the zero entry up: it knows the mask size from the

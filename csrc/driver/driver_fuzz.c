@@ -124,8 +124,10 @@ int cgofuzz_encode_seeds_(cgofuzz_f *f, cgofuzz_buf **out, size_t *n) {
   cgofuzz_target_seed_(f);
   *n = 0;
   *out = calloc(f->nseeds ? f->nseeds : 1, sizeof **out);
-  if (!*out)
+  if (!*out) {
+    fprintf(stderr, "cgofuzz: out of memory\n");
     return -1;
+  }
   for (size_t i = 0; i < f->nseeds; i++) {
     cgofuzz_err err = {0};
     if (cgofuzz_codec_encode(f->seeds[i].v, f->seeds[i].n, &(*out)[i], &err) !=

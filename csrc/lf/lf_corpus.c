@@ -244,16 +244,23 @@ int cgofuzz_lf_write_unit(const lf_opts *o, const char *kind,
     cgofuzz_buf_printf(&path, "%s%s-%s", o->artifact_prefix, kind, hex);
   }
   cgofuzz_buf_putc(&path, '\0');
-  const char *p = (const char *)path.data;
-  int rc = cgofuzz_lf_write_file(p, raw, len);
+  int rc = -1;
+  if (path.failed)
+    fprintf(stderr, "ERROR: out of memory naming the %s file\n", kind);
+  else
+    rc = cgofuzz_lf_write_file((const char *)path.data, raw, len);
   if (rc == 0)
     fprintf(stderr, "artifact_prefix='%s'; Test unit written to %s\n",
-            o->artifact_prefix, p);
+            o->artifact_prefix, (const char *)path.data);
   cgofuzz_buf b64 = {0};
   if (cgofuzz_base64_encode(raw, len, &b64) == 0) {
     fprintf(stderr, "%s%.*s\n",
             rc == 0 ? "Base64: " : "The input, in base64: ", (int)b64.len,
             (const char *)b64.data);
+  } else if (rc != 0) { /* no memory: the bytes as libFuzzer lists them */
+    fputs("The input:\n", stderr);
+    for (size_t i = 0; i < len; i++)
+      fprintf(stderr, "0x%x%s", raw[i], i + 1 < len ? "," : "\n");
   }
   cgofuzz_buf_free(&b64);
   cgofuzz_buf_free(&path);

@@ -16,9 +16,16 @@ Whatever allocation fails, and whether memory comes back or not:
   janitor when exit's own removal had no memory), but for the failure
   fallback directory.
 
+The same holds for a C target under libFuzzer's command line (its
+coordinator is the target's own process; the crash is reported as
+libFuzzer reports it, the input in a crash- file or printed, or the run
+says it had no memory: "out of memory", or strerror's "Cannot allocate
+memory" for a file it could not read).
+
 The release build only (an ASan build has its own allocator). The CI run
-takes every STRIDE-th allocation of the run in both modes;
-CGOFUZZ_FAILALLOC_ALL=1 takes every one.
+takes every STRIDE-th allocation of the Go run in both modes
+(CGOFUZZ_FAILALLOC_ALL=1 takes every one) and every allocation of the C
+target's.
 """
 import os
 import re
@@ -135,6 +142,82 @@ def total(cgofuzz, binary, shim, tmp_path_factory):
     n = allocations(x.log)
     assert n > 50, "the shim saw %d allocations: not preloaded?\n%s" % (n, x)
     return n
+
+
+C_TARGET = r"""
+#include <stddef.h>
+#include <stdint.h>
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {
+  if (n > 1 && d[0] == 'Z' && d[1] == 'Q')
+    __builtin_trap();
+  return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def c_target(cgofuzz, tool, tmp_path_factory):
+    tool("clang")
+    d = tmp_path_factory.mktemp("lftarget")
+    (d / "t.c").write_text(C_TARGET)
+    exe = str(d / "t")
+    b = run([cgofuzz, "cc", "-fsanitize=fuzzer", str(d / "t.c"), "-o", exe])
+    assert b.rc == 0, str(b)
+    return exe
+
+
+def lf_fuzz(exe, shim, tmp, spec):
+    d = os.path.join(tmp, "lf-" + spec.replace("+", "p"))
+    for sub in ("tmp", "corpus"):
+        os.makedirs(os.path.join(d, sub))
+    log = os.path.join(d, "failalloc.log")
+    r = run([exe, "-seed=1", "-runs=2000000", "corpus"], d,
+            {"LD_PRELOAD": shim, "FAILALLOC": spec, "FAILALLOC_LOG": log,
+             "TMPDIR": os.path.join(d, "tmp")}, timeout=GUARD)
+    text = open(log).read() if os.path.exists(log) else ""
+    return Run(r, d, text)
+
+
+def lf_check(x):
+    rc, out = x.r.rc, x.r.out
+    if rc is None:
+        return "hung (killed after %d s)" % GUARD
+    if rc < 0 or rc >= 128 or "signal " in x.log:
+        return "killed by a signal (rc %s)" % rc
+    if rc == 0:
+        return "passed with the crash unreported"
+    if "deadly signal" in out:
+        units = [os.path.join(x.d, f) for f in os.listdir(x.d)
+                 if f.startswith("crash-")]
+        whole = any(open(u, "rb").read().startswith(b"ZQ") for u in units)
+        if not whole and "0x5a,0x51" not in out and '"ZQ' not in out:
+            return "the crash was reported but its input is nowhere"
+    elif not re.search(r"out of memory|Cannot allocate memory", out):
+        return "failed (rc %d) without saying it ran out of memory" % rc
+    left = tmp_left(x.d)
+    if left:
+        return "$TMPDIR not left as it was: %s" % left
+    return None
+
+
+@pytest.mark.parametrize("mode", ["once", "from-then-on"])
+def test_libfuzzer_front_end(c_target, shim, tmp_path, mode):
+    """A C target under libFuzzer's command line, every allocation of its
+    coordinator failing in turn (the workers, started by exec, do not load
+    the shim; a run takes milliseconds)."""
+    suffix = "+" if mode == "from-then-on" else ""
+    x = lf_fuzz(c_target, shim, str(tmp_path), "0")
+    assert "deadly signal" in x.r.out, str(x)
+    total = allocations(x.log)
+    assert total > 50, str(x)
+    bad = []
+    for n in range(1, total + total // 10 + 1):
+        x = lf_fuzz(c_target, shim, str(tmp_path), "%d%s" % (n, suffix))
+        why = lf_check(x)
+        if why:
+            bad.append("allocation %d%s: %s\n%s" % (n, suffix, why, x))
+    assert not bad, "%d of the runs broke a rule:\n\n%s" % (
+        len(bad), "\n\n".join(bad[:3]))
 
 
 @pytest.mark.parametrize("mode", ["once", "from-then-on"])
