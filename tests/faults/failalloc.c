@@ -112,6 +112,16 @@ static _Unwind_Reason_Code one_frame(struct _Unwind_Context *ctx, void *arg) {
   return s->depth < 14 ? _URC_NO_REASON : _URC_END_OF_STACK;
 }
 
+/* Logs what (a word and a number) with the stack of the caller's caller. */
+static void say_stack(const char *what, long n) {
+  char line[1024];
+  snprintf(line, sizeof line, "%s %ld at", what, n);
+  stack s = {line, sizeof line - 1, 0};
+  _Unwind_Backtrace(one_frame, &s);
+  strcat(line, "\n");
+  say(line);
+}
+
 /* Whether this allocation fails. */
 static int fail(void) {
   if (!counting)
@@ -119,14 +129,8 @@ static int fail(void) {
   long n = __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
   if (fail_at <= 0 || n < fail_at || (n > fail_at && !from_then_on))
     return 0;
-  if (!__atomic_exchange_n(&failed, 1, __ATOMIC_RELAXED)) {
-    char line[1024];
-    snprintf(line, sizeof line, "failed %ld at", n);
-    stack s = {line, sizeof line - 1, 0};
-    _Unwind_Backtrace(one_frame, &s);
-    strcat(line, "\n");
-    say(line);
-  }
+  if (!__atomic_exchange_n(&failed, 1, __ATOMIC_RELAXED))
+    say_stack("failed", n);
   errno = ENOMEM;
   return 1;
 }
@@ -134,12 +138,7 @@ static int fail(void) {
 /* A crash of the process is logged with its stack ("signal N at ..."),
  * then taken as it would have been. */
 static void on_crash(int sig) {
-  char line[1024];
-  snprintf(line, sizeof line, "signal %d at", sig);
-  stack s = {line, sizeof line - 1, 0};
-  _Unwind_Backtrace(one_frame, &s);
-  strcat(line, "\n");
-  say(line);
+  say_stack("signal", sig);
   signal(sig, SIG_DFL);
   raise(sig);
 }

@@ -112,9 +112,10 @@ def tmp_left(d):
         time.sleep(0.05)
 
 
-def check(x):
-    """The properties every run keeps (module docstring); a message naming
-    what broke, or None."""
+def broken(x, crashed, whole):
+    """The rules every run keeps (module docstring), for a run whose crash
+    report is told by crashed(out) and its input found by whole(x): a
+    message naming the rule broken, or None."""
     rc = x.r.rc
     if rc is None:
         return "hung (killed after %d s)" % GUARD
@@ -122,15 +123,20 @@ def check(x):
         return "killed by a signal (rc %s)" % rc
     if rc == 0:
         return "passed with the crash unreported"
-    if "--- FAIL" in x.r.out and "crash on Z" in x.r.out:
-        if not recoverable(x):
+    if crashed(x.r.out):
+        if not whole(x):
             return "the crash was reported but its input is nowhere"
-    elif "out of memory" not in x.r.out:
+    elif not re.search(r"out of memory|Cannot allocate memory", x.r.out):
         return "failed (rc %d) without saying it ran out of memory" % rc
     left = tmp_left(x.d)
     if left:
         return "$TMPDIR not left as it was: %s" % left
     return None
+
+
+def check(x):
+    return broken(x, lambda out: "--- FAIL" in out and "crash on Z" in out,
+                  recoverable)
 
 
 @pytest.fixture(scope="module")
@@ -178,26 +184,17 @@ def lf_fuzz(exe, shim, tmp, spec):
     return Run(r, d, text)
 
 
+def lf_unit(x):
+    """The crash's input is in a crash- file, or listed as libFuzzer lists
+    it, or printed in Go's form."""
+    units = [os.path.join(x.d, f) for f in os.listdir(x.d)
+             if f.startswith("crash-")]
+    return (any(open(u, "rb").read().startswith(b"ZQ") for u in units) or
+            "0x5a,0x51" in x.r.out or '"ZQ' in x.r.out)
+
+
 def lf_check(x):
-    rc, out = x.r.rc, x.r.out
-    if rc is None:
-        return "hung (killed after %d s)" % GUARD
-    if rc < 0 or rc >= 128 or "signal " in x.log:
-        return "killed by a signal (rc %s)" % rc
-    if rc == 0:
-        return "passed with the crash unreported"
-    if "deadly signal" in out:
-        units = [os.path.join(x.d, f) for f in os.listdir(x.d)
-                 if f.startswith("crash-")]
-        whole = any(open(u, "rb").read().startswith(b"ZQ") for u in units)
-        if not whole and "0x5a,0x51" not in out and '"ZQ' not in out:
-            return "the crash was reported but its input is nowhere"
-    elif not re.search(r"out of memory|Cannot allocate memory", out):
-        return "failed (rc %d) without saying it ran out of memory" % rc
-    left = tmp_left(x.d)
-    if left:
-        return "$TMPDIR not left as it was: %s" % left
-    return None
+    return broken(x, lambda out: "deadly signal" in out, lf_unit)
 
 
 @pytest.mark.parametrize("mode", ["once", "from-then-on"])
