@@ -99,12 +99,12 @@ int cgofuzz_elfrel_append_size(const char *path, const char *name, uint64_t *at,
      * else would wrap the running offset into a wrong linker script. */
     if ((a & (a - 1)) != 0 || *at > UINT64_MAX - (a - 1) ||
         s->sh_size > UINT64_MAX - start) {
+      unsigned long long size = s->sh_size; /* s goes with o */
       obj_close(&o);
       return cgofuzz_errf(err, 0,
                           "%s: section %s of %llu bytes aligned to %llu "
                           "cannot be placed",
-                          path, name, (unsigned long long)s->sh_size,
-                          (unsigned long long)a);
+                          path, name, size, (unsigned long long)a);
     }
     *at = start + s->sh_size;
   }

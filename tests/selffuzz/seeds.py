@@ -29,7 +29,7 @@ the 15-argument target of tests/corpus/test_go118.py (whole, NaN floats,
 cut), a (string, int) target.
 elfrel: relocatable objects as `cgofuzz cgo-cc` edits them: a C object
 with clang's inline 8-bit counters (__sancov_cntrs, a symbol defined and
-one undefined), a go.o stand-in whose .go.fuzzcntrs range ends at
+one undefined), the same with the counters aligned to 3, a go.o stand-in whose .go.fuzzcntrs range ends at
 internal/fuzz._ecounters (and an alias there),
 and cut heads of both.
 cmppatch: a tiny static non-PIE executable laid out as a Go test binary
@@ -376,7 +376,25 @@ def elfrel_seeds():
             with open(o, "rb") as f:
                 data = f.read()
             out += [data, data[:64], data[:len(data) // 2]]
+            if name == "c":
+                out.append(misaligned(data, b"__sancov_cntrs"))
     return out
+
+
+def misaligned(obj, name):
+    """obj with section name's alignment 3 (no power of two): refused by
+    cgofuzz_elfrel_append_size, whose message once read the freed section
+    table (found by this harness under ASan)."""
+    o = bytearray(obj)
+    shoff, = struct.unpack_from("<Q", o, 0x28)
+    shnum, shstrndx = struct.unpack_from("<HH", o, 0x3c)
+    stroff, = struct.unpack_from("<Q", o, shoff + shstrndx * 64 + 0x18)
+    for i in range(shnum):
+        h = shoff + i * 64
+        n, = struct.unpack_from("<I", o, h)
+        if o[stroff + n:stroff + n + len(name) + 1] == name + b"\0":
+            struct.pack_into("<Q", o, h + 0x30, 3)
+    return bytes(o)
 
 
 HOOKS = ["runtime.libfuzzerTraceCmp%d" % n for n in (1, 2, 4, 8)] + \
