@@ -1,5 +1,6 @@
 // Unit tests of the base layer's shared infrastructure: the process
-// spawner, the newline-framed reader and the monotonic clock.
+// spawner, the newline-framed reader, the monotonic clock, buffers that
+// ran out of memory and the waitset.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include "clock.h"
 #include "dir.h"
 #include "lines.h"
+#include "os.h"
 #include "spawn.h"
 
 namespace {
@@ -167,6 +169,66 @@ TEST(Clock, MonotonicAndConsistentUnits) {
   EXPECT_LE(a, b);
   EXPECT_LE(a / 1000000, ms);
   EXPECT_LE(ms, b / 1000000);
+}
+
+TEST(Buf, AFailureStaysUntilFreed) {
+  cgofuzz_buf b = {};
+  ASSERT_EQ(cgofuzz_buf_puts(&b, "ab"), 0);
+  // A size no allocator gives: the buffer is marked, its text kept.
+  EXPECT_EQ(cgofuzz_buf_reserve(&b, SIZE_MAX / 2), -1);
+  EXPECT_TRUE(b.failed);
+  // Every later append fails, so it never holds a cut message.
+  EXPECT_EQ(cgofuzz_buf_putc(&b, 'c'), -1);
+  EXPECT_EQ(cgofuzz_buf_puts(&b, "d"), -1);
+  EXPECT_EQ(cgofuzz_buf_printf(&b, "%d", 1), -1);
+  EXPECT_EQ(cgofuzz_buf_append(&b, "", 0), -1);
+  EXPECT_EQ(str(b), "ab");
+  cgofuzz_buf_free(&b);
+  EXPECT_FALSE(b.failed);
+  EXPECT_EQ(cgofuzz_buf_puts(&b, "e"), 0);
+  cgofuzz_buf_free(&b);
+}
+
+TEST(Waitset, ReadyKeysAndReusedNumbers) {
+  cgofuzz_os_waitset *ws = cgofuzz_os_waitset_new();
+  ASSERT_NE(ws, nullptr);
+  int a[2], b[2];
+  ASSERT_EQ(pipe(a), 0);
+  ASSERT_EQ(pipe(b), 0);
+  ASSERT_EQ(cgofuzz_os_waitset_watch(ws, a[0], 10), 0);
+  ASSERT_EQ(cgofuzz_os_waitset_watch(ws, b[0], 20), 0);
+  uint64_t keys[4];
+  EXPECT_EQ(cgofuzz_os_waitset_wait(ws, keys, 4, 0), 0);
+  ASSERT_EQ(write(b[1], "x", 1), 1);
+  ASSERT_EQ(cgofuzz_os_waitset_wait(ws, keys, 4, 1000), 1);
+  EXPECT_EQ(keys[0], 20u);
+  // Unwatching under another key leaves it watched; under its own, not.
+  cgofuzz_os_waitset_unwatch(ws, b[0], 99);
+  EXPECT_EQ(cgofuzz_os_waitset_wait(ws, keys, 4, 0), 1);
+  cgofuzz_os_waitset_unwatch(ws, b[0], 20);
+  EXPECT_EQ(cgofuzz_os_waitset_wait(ws, keys, 4, 0), 0);
+  // a's number closed and taken by a new pipe, watched under a new key:
+  // its input comes with the new key.
+  int old = a[0];
+  close(a[0]);
+  close(a[1]);
+  int c[2];
+  ASSERT_EQ(pipe(c), 0);
+  ASSERT_EQ(c[0], old);
+  ASSERT_EQ(cgofuzz_os_waitset_watch(ws, c[0], 30), 0);
+  ASSERT_EQ(write(c[1], "y", 1), 1);
+  ASSERT_EQ(cgofuzz_os_waitset_wait(ws, keys, 4, 1000), 1);
+  EXPECT_EQ(keys[0], 30u);
+  // A closed write end is readable too (end of file): a death is seen.
+  close(c[1]);
+  char ch;
+  ASSERT_EQ(read(c[0], &ch, 1), 1);
+  ASSERT_EQ(cgofuzz_os_waitset_wait(ws, keys, 4, 1000), 1);
+  EXPECT_EQ(keys[0], 30u);
+  close(c[0]);
+  close(b[0]);
+  close(b[1]);
+  cgofuzz_os_waitset_free(ws);
 }
 
 } // namespace
