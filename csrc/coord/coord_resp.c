@@ -478,20 +478,26 @@ static bool killed_again(coord *c, slot *s, const cgofuzz_buf *data) {
          WTERMSIG(st) == SIGKILL;
 }
 
-/* The watch stopped s's worker as hung: whether its input, run again
- * alone, still does not finish in time. When it does, the hang came of a
- * machine too busy to run it in time, not of the input: nothing is
- * recorded, the run goes on (c->count has the execs), and the user is
- * told once per such input. */
+/* s's worker was judged hung (by the watch, or by a Go worker's own
+ * timer when go_timer): whether its input, run again alone, still does not
+ * finish in time. When it does, the hang came of a machine too busy to run
+ * it in time, not of the input: nothing is recorded, the run goes on
+ * (c->count has the execs), and the user is told once per such input. */
 static bool hangs_again(coord *c, slot *s, const cgofuzz_buf *data,
-                        int64_t count) {
+                        int64_t count, bool go_timer) {
   int64_t took;
   int st;
   if (rerun_alone(c, s, data, &took, &st) == 0)
     return true;
   c->count += count;
   c->false_hangs++;
-  if (!c->cfg->observer)
+  if (!c->cfg->observer && go_timer)
+    fprintf(stderr,
+            "cgofuzz: an input ran past Go's own per-input timer (panic: "
+            "deadlocked!) while the machine was busy, and in %lld ms alone: "
+            "not a hang, not recorded; fuzzing goes on\n",
+            (long long)took);
+  else if (!c->cfg->observer)
     fprintf(stderr,
             "cgofuzz: an input ran past the hang timer (%lld ms) while the "
             "machine was busy, and in %lld ms alone: not a hang, not "
@@ -583,15 +589,19 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
     }
     cgofuzz_buf_free(&data);
   }
-  if (record && busy && d.stopped_for == CGOFUZZ_DEATH_HANG &&
+  if (record && busy &&
+      (d.stopped_for == CGOFUZZ_DEATH_HANG ||
+       (cls == CGOFUZZ_DEATH_HANG && cgofuzz_coord_go_workers(c))) &&
       !cgofuzz_coord_interrupted() && !c->minimizing && !c->done &&
       !s->warmup) {
-    /* The watch judges by the wall clock, which a loaded machine
-     * stretches: the input is run again alone before it is blamed. */
+    /* The watch, and a Go worker's own timer ("panic: deadlocked!"),
+     * judge by the wall clock, which a loaded machine stretches: the
+     * input is run again alone before it is blamed. */
     cgofuzz_buf data = {0};
     int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
     if (rebuild(c, s, count, &data) == 0) {
-      if (hangs_again(c, s, &data, count)) {
+      if (hangs_again(c, s, &data, count,
+                      d.stopped_for != CGOFUZZ_DEATH_HANG)) {
         /* The input, rebuilt before the re-run replaced the process. */
         c->count += count;
         if (!s->warmup || s->dict)

@@ -307,6 +307,21 @@ def test_hang_that_does_not_come_again_is_not_recorded(env):
     assert not os.path.exists(os.path.join(env.pkg, "testdata"))
 
 
+def test_go_timer_hang_that_does_not_come_again_is_not_recorded(env):
+    """The same input slow once past a Go worker's own 10 s timer (Go
+    1.26: "panic: deadlocked!"), with cgofuzz's watch set later (30 s):
+    the worker's own report is a hang too, and the input is run again
+    alone before it is blamed; it runs in time, so nothing is recorded."""
+    flag = os.path.join(env.tmp, "slow-once")
+    r = env.run("FuzzSlowOnce", ["-fuzztime=3000x", "-fuzztimeout=30s"],
+                SLOW_ONCE_FLAG=flag, SLOW_ONCE_SECONDS="12")
+    assert os.path.exists(flag), str(r)
+    assert r.rc == 0 and "PASS" in r.stdout, str(r)
+    assert "not a hang, not recorded" in r.stderr, str(r)
+    assert not written(r.out)
+    assert not os.path.exists(os.path.join(env.pkg, "testdata"))
+
+
 def test_hang_that_comes_again_is_recorded(env):
     """A real hang (with -fuzztimeout below Go's own timer, so cgofuzz's
     watch stops it): run again alone, it hangs again; recorded, said so,

@@ -4,6 +4,7 @@ package faults
 import (
 	"bytes"
 	"os"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -81,8 +82,8 @@ func FuzzSlowInputs(f *testing.F) {
 }
 
 // FuzzSlowOnce never fails; the first input longer than 3 bytes it runs
-// (with SLOW_ONCE_FLAG naming a file that does not exist yet) takes 4 s,
-// as an input may on a machine busy elsewhere; every other input, that one
+// (with SLOW_ONCE_FLAG naming a file that does not exist yet) takes 4 s
+// (SLOW_ONCE_SECONDS), as an input may on a machine busy elsewhere; every other input, that one
 // run again included, returns at once.
 func FuzzSlowOnce(f *testing.F) {
 	f.Add([]byte("abc"))
@@ -93,7 +94,11 @@ func FuzzSlowOnce(f *testing.F) {
 		}
 		if _, err := os.Stat(flag); err != nil {
 			os.WriteFile(flag, nil, 0o600)
-			time.Sleep(4 * time.Second)
+			secs, _ := strconv.Atoi(os.Getenv("SLOW_ONCE_SECONDS"))
+			if secs == 0 {
+				secs = 4
+			}
+			time.Sleep(time.Duration(secs) * time.Second)
 		}
 	})
 }
