@@ -330,7 +330,6 @@ static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
   return 0;
 }
 
-/* Reads a records file into b (nothing when it is missing). */
 /* The records file into b (nothing when there is none; b marked failed
  * when memory ran out). read(2), not stdio: no allocation but b's. */
 static void read_records(const char *path, cgofuzz_buf *b) {
@@ -430,7 +429,7 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   const char *scratch = cgofuzz_scratch_dir();
   cgofuzz_buf_printf(&root, "%s/%sdiscover-XXXXXX", scratch ? scratch : tmpdir,
                      scratch ? "" : "cgofuzz-");
-  coord_cstr(&root);
+  coord_cstr(&root); /* its NUL now: a failure shows in root.failed */
   if (root.failed) {
     cgofuzz_errf(err, 0, "out of memory");
     goto done;
@@ -445,8 +444,13 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   cgofuzz_buf_printf(&out, "%s/inputs", coord_cstr(&root));
   cgofuzz_buf_printf(&log, "%s/log", coord_cstr(&root));
   cgofuzz_buf_printf(&fz, "-test.fuzz=^%s$", cfg->target);
-  coord_cstr(&cache), coord_cstr(&out), coord_cstr(&log), coord_cstr(&fz);
-  if (cache.failed || out.failed || log.failed || fz.failed) {
+  cgofuzz_buf *paths[] = {&cache, &out, &log, &fz};
+  bool oom = false;
+  for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+    coord_cstr(paths[i]); /* its NUL now, as for root */
+    oom = oom || paths[i]->failed;
+  }
+  if (oom) {
     cgofuzz_errf(err, 0, "out of memory");
     goto done;
   }
@@ -485,7 +489,9 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
    * f.Fuzz. The cache stays private and empty. */
   cgofuzz_buf env = {0};
   cgofuzz_buf_printf(&env, "%s=%s", CGOFUZZ_DISCOVER_ENV, coord_cstr(&out));
-  if (coord_cstr(&env)[0] == '\0') {
+  coord_cstr(&env);
+  if (env.failed) {
+    cgofuzz_buf_free(&env);
     free(argv);
     cgofuzz_errf(err, 0, "out of memory");
     goto done;

@@ -194,7 +194,8 @@ int cgofuzz_worker_send(cgofuzz_worker *w, const cgofuzz_buf *line,
 }
 
 /* Reads what one read() returns. 1: a complete line is buffered; 0: not
- * yet; -1: EOF or error. */
+ * yet; -1: EOF or error; -3: no memory to read into (ours, not the
+ * worker's fault). */
 static int pump(cgofuzz_worker *w, size_t max_line, cgofuzz_err *err) {
   if (w->out_r < 0)
     return cgofuzz_errf(err, 0, "worker is not running");
