@@ -120,9 +120,23 @@ static void run_slice(cli_campaign *cp, cli_ctarget *t, int64_t ns,
   t->last_row_execs = t->base_execs;
   /* Package mode: in the package's directory, as go test runs it. */
   int home = cli_enter_dir(t->dir);
+  cgofuzz_buf cache = {0}, testdata = {0};
+  if (cp->syncdir) { /* others' finds in first, ours out after (sync.c) */
+    cgofuzz_buf_printf(&cache, "%s/%s", t->cfg.cache_root, t->cfg.target);
+    cgofuzz_buf_putc(&cache, 0);
+    cgofuzz_buf_printf(&testdata, "testdata/fuzz/%s", t->cfg.target);
+    cgofuzz_buf_putc(&testdata, 0);
+    if (!cache.failed && !testdata.failed)
+      cli_sync_in(cp->syncdir, t->cfg.target, (const char *)cache.data);
+  }
   int64_t t0 = cgofuzz_mono_ms();
   int rc = cgofuzz_coord_run(&t->cfg);
   t->used_ms += cgofuzz_mono_ms() - t0;
+  if (cp->syncdir && !cache.failed && !testdata.failed)
+    cli_sync_out(cp->syncdir, t->cfg.target, (const char *)cache.data,
+                 (const char *)testdata.data);
+  cgofuzz_buf_free(&cache);
+  cgofuzz_buf_free(&testdata);
   cli_leave_dir(home);
   const cgofuzz_coord_stats *st = &t->report.stats;
   if (!t->slices)
@@ -351,6 +365,8 @@ int cli_campaign_run(cli_campaign *cp) {
     }
     if (per_only)
       slice = cap; /* one slice each */
+    if (cp->sync_ms && !count_mode)
+      slice = cp->sync_ms; /* -syncevery: a sync between slices */
     while (!stop) {
       int64_t spent = 0;
       for (size_t i = 0; i < cp->n; i++)

@@ -240,7 +240,11 @@ typedef struct cli_campaign {
   bool cont;    /* -fuzzcontinue: other targets go on after a failure */
   bool verbose; /* -v */
   bool single;  /* one target: run as go test would, no summary */
-  FILE *stats;  /* -fuzzstats, or NULL */
+  /* -syncdir (sync.c): the shared directory, or NULL; -syncevery: the
+   * slice length then (ms). */
+  const char *syncdir;
+  int64_t sync_ms;
+  FILE *stats; /* -fuzzstats, or NULL */
   /* Package mode: the packages, of which those that did not build are
    * reported as errors (summary, JUnit) and make the exit status 1. */
   const cli_gopkgs *pkgs;
@@ -248,6 +252,14 @@ typedef struct cli_campaign {
   int64_t start_wall; /* time(NULL) at the start, for JUnit */
   int64_t stop_ms;    /* when the run ended */
 } cli_campaign;
+
+/* -syncdir (sync.c): copies the inputs of syncdir/<target> missing from
+ * cache_dir into it (in), or cache_dir's inputs and testdata_dir's
+ * failures missing from syncdir/<target> and syncdir/failures/<target>
+ * there (out). The count copied, or -1 after a message. */
+int cli_sync_in(const char *syncdir, const char *target, const char *cache_dir);
+int cli_sync_out(const char *syncdir, const char *target, const char *cache_dir,
+                 const char *testdata_dir);
 
 /* Writes the -fuzzstats header; a failure is printed and returns -1. */
 int cli_stats_open(cli_campaign *cp, const char *path);

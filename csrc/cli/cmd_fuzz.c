@@ -309,6 +309,8 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
    * flags: "Nx" or a duration; only the latter may be zero (off). */
   cgofuzz_flag_dur fuzztime = {0}, mintime = {0}, fuzztimeper = {0};
   cgofuzz_flag_dur fuzztimeout = {0}; /* -fuzztimeout, -fuzzrsslimitmb */
+  cgofuzz_flag_dur syncevery = {0};
+  const char *syncdir = NULL;
   int64_t rsslimit = 0;
   int64_t parallel = 0;
   bool cont = false, autodict = true, cmpfeedback = true;
@@ -401,6 +403,17 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
        .dst = &rsslimit,
        .usage = "a worker whose resident set grows above this many MiB is "
                 "stopped and its input recorded (default 0: no limit)"},
+      {.name = "syncdir",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &syncdir,
+       .usage = "share inputs with other runs through `dir`: before each "
+                "slice its inputs go into the cache, after it the cache's "
+                "and testdata's go there (docs/campaigns.md)"},
+      {.name = "syncevery",
+       .type = CGOFUZZ_FLAG_DURATION,
+       .dst = &syncevery,
+       .usage = "with -syncdir, the slice length: a sync between slices "
+                "(default 60s)"},
       {.name = "tags",
        .type = CGOFUZZ_FLAG_STRING,
        .dst = &tags,
@@ -506,6 +519,7 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
   size_t n_abs = 0;
   if (npat) {
     junit = absolute(junit, &abs_keep, &n_abs);
+    syncdir = absolute(syncdir, &abs_keep, &n_abs);
     fuzzstats = absolute(fuzzstats, &abs_keep, &n_abs);
     dictout = absolute(dictout, &abs_keep, &n_abs);
     cachedir = absolute(cachedir, &abs_keep, &n_abs);
@@ -645,7 +659,11 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
     rc = CLI_EXIT_OK;
     goto done;
   }
-  cp.single = total == 1;
+  /* -syncdir: slices with a sync between them, one target too. */
+  cp.single = total == 1 && !syncdir;
+  cp.syncdir = syncdir;
+  cp.sync_ms =
+      syncdir ? (syncevery.ns > 0 ? syncevery.ns / 1000000 : 60000) : 0;
   cp.verbose = verbose;
   cp.cont = cont;
   cp.total_ns = fuzztime.ns;

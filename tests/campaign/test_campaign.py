@@ -413,3 +413,45 @@ def test_interrupt_writes_summary_and_report(case, gobin, background):
     s = junit_read(case.junit)[0]
     assert s["tests"] == 2 and s["skipped"] == 1, s
     testlib.wait_group_gone(bg.pid, "SIGINT")
+
+
+def names(d):
+    """The corpus files in d (its plain names), an empty set if none."""
+    return set(f for f in os.listdir(d) if not f.startswith(".")) \
+        if os.path.isdir(d) else set()
+
+
+def test_syncdir_shares_inputs_and_failures(cgofuzz, gobin, tmp_path):
+    """Three runs, each with a package copy, a cache and a fuzzseed of its
+    own, one after the other with one -syncdir (count budgets, so three
+    slices each and a sync between them): the directory ends with every
+    input of every run's cache (a superset, so the merged corpus covers at
+    least what each part does) and every failure a run wrote; a run
+    starts with the inputs the others left there (its cache holds them
+    after its first slice)."""
+    sync = str(tmp_path / "shared")
+    runs = [Case(cgofuzz, str(tmp_path / ("run%d" % i))) for i in range(3)]
+    before = []
+    for i, c in enumerate(runs):
+        c.env = testlib.fuzz_env(SEED + i, TMPDIR=c.tmpdir)
+        before.append(names(os.path.join(sync, "FuzzAlpha")))
+        r = c.fuzz([gobin], "-fuzztime=3000x", "-syncdir", sync,
+                   fuzz="^FuzzAlpha$")
+        assert r.rc == 0 and r.stdout.rstrip().endswith("PASS"), r
+        mine = names(os.path.join(c.cache, "FuzzAlpha"))
+        assert mine, "run %d found nothing to share\n%s" % (i, r)
+        assert before[i] <= mine, "run %d did not take the others' inputs" % i
+        assert mine <= names(os.path.join(sync, "FuzzAlpha")), i
+    assert before[0] == set() and before[2] > before[1] > set()
+    # A failure one run finds is in the directory, byte for byte.
+    c = runs[0]
+    r = c.fuzz([gobin], BUDGET, "-syncdir", sync, fuzz="^FuzzBravo$")
+    assert r.rc == 1, r
+    failed = c.written("FuzzBravo")
+    assert len(failed) == 1, r
+    shared = os.path.join(sync, "failures", "FuzzBravo",
+                          os.path.basename(failed[0]))
+    with open(failed[0], "rb") as a, open(shared, "rb") as b:
+        assert a.read() == b.read()
+    # The others' testdata is untouched: a failure is its owner's.
+    assert runs[1].written("FuzzBravo") == []
