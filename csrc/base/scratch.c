@@ -2,7 +2,8 @@
  * scratch.c: the process's private temporary directory (scratch.h).
  *
  * A process killed by SIGKILL runs no cleanup of its own, so a janitor
- * does it: a child forked when the directory is made. It holds the read
+ * does it: a child forked to make the directory (so that no directory is
+ * ever without one), which reports its name back. It holds the read
  * end of a pipe whose write end only this process has (close-on-exec, so
  * no program started later inherits it), and waits for end-of-file, which
  * comes when this process is gone, however it went. Then it removes the
@@ -22,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "dir.h"
 #include "os.h"
 
@@ -39,28 +41,72 @@ static void remove_at_exit(int status, void *arg) {
     cgofuzz_dir_remove_all(scratch_path);
 }
 
-/* The janitor's life: wait for end-of-file on fd, then remove the path. */
-static void janitor(int fd) {
+/* The janitor's life: it makes the directory (scratch_path holds the
+ * template) and tells the maker through back (its errno, then the path),
+ * waits for end-of-file on life, then removes the directory. Making it
+ * here, not in the maker, leaves no moment at which a directory exists
+ * that no janitor will remove: a maker killed before the fork made
+ * nothing, one killed after it leaves the janitor an end-of-file. */
+static void janitor(int life, int back) {
   int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
     signal(sigs[i], SIG_IGN);
   setsid();
+  int e = mkdtemp(scratch_path) ? 0 : errno;
+  if (cgofuzz_write_all(back, &e, sizeof e) == 0 && e == 0)
+    cgofuzz_write_all(back, scratch_path, strlen(scratch_path));
   for (int i = 0; i < 4096; i++)
-    if (i != fd)
+    if (i != life)
       close(i);
   for (;;) {
     char b;
-    ssize_t k = read(fd, &b, 1);
+    ssize_t k = read(life, &b, 1);
     if (k == 0 || (k < 0 && errno != EINTR))
       break;
   }
-  /* Children that die with the parent may still be ending: a second pass
-   * takes what they wrote meanwhile. */
-  cgofuzz_dir_remove_all(scratch_path);
-  struct timespec ts = {0, 200 * 1000 * 1000};
-  nanosleep(&ts, NULL);
-  cgofuzz_dir_remove_all(scratch_path);
+  if (e == 0) {
+    /* Children that die with the maker may still be ending: a second
+     * pass takes what they wrote meanwhile. */
+    cgofuzz_dir_remove_all(scratch_path);
+    struct timespec ts = {0, 200 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    cgofuzz_dir_remove_all(scratch_path);
+  }
   _exit(0);
+}
+
+/* Reads the janitor's answer from fd into scratch_path: 0, or -1 with
+ * errno set (the janitor's, or EIO when it said nothing). */
+static int janitor_answer(int fd) {
+  int e = EIO;
+  char path[sizeof scratch_path];
+  size_t got = 0, n = 0;
+  for (;;) {
+    char *dst = got < sizeof e ? (char *)&e + got : path + (got - sizeof e);
+    size_t room =
+        got < sizeof e ? sizeof e - got : sizeof path - 1 - (got - sizeof e);
+    if (room == 0)
+      break;
+    ssize_t k = read(fd, dst, room);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      break;
+    got += (size_t)k;
+  }
+  if (got < sizeof e)
+    e = EIO;
+  else
+    n = got - sizeof e;
+  if (e == 0 && n == 0)
+    e = EIO;
+  if (e != 0) {
+    errno = e;
+    return -1;
+  }
+  memcpy(scratch_path, path, n);
+  scratch_path[n] = 0;
+  return 0;
 }
 
 const char *cgofuzz_tmpdir(void) {
@@ -77,26 +123,36 @@ const char *cgofuzz_scratch_dir(void) {
   }
   int n = snprintf(scratch_path, sizeof scratch_path, "%s/cgofuzz-%d-XXXXXX",
                    cgofuzz_tmpdir(), (int)getpid());
-  int fds[2] = {-1, -1};
+  int life[2] = {-1, -1}, back[2] = {-1, -1};
   if (n < 0 || (size_t)n >= sizeof scratch_path) {
     errno = ENAMETOOLONG;
-  } else if (mkdtemp(scratch_path)) {
-    pid_t pid = cgofuzz_os_pipe(fds, 0) == 0 ? fork() : -1;
+  } else if (cgofuzz_os_pipe(life, 0) == 0 && cgofuzz_os_pipe(back, 0) == 0) {
+    pid_t pid = fork();
     if (pid == 0)
-      janitor(fds[0]);
-    if (pid > 0) {
-      close(fds[0]); /* the write end stays open, unused, until we end */
+      janitor(life[0], back[1]);
+    int e = errno;
+    close(life[0]);
+    close(back[1]);
+    if (pid > 0 && janitor_answer(back[0]) == 0) {
+      close(back[0]); /* life[1] stays open, unused, until we end */
       scratch_made = 1;
       scratch_owner = getpid();
       cgofuzz_os_on_exit(remove_at_exit, NULL);
       return scratch_path;
     }
+    if (pid > 0)
+      e = errno;
+    close(back[0]);
+    close(life[1]); /* the janitor, if any, made nothing or removes it */
+    errno = e;
+  } else {
     int e = errno;
-    if (fds[0] >= 0) {
-      close(fds[0]);
-      close(fds[1]);
+    for (int i = 0; i < 2; i++) {
+      if (life[i] >= 0)
+        close(life[i]);
+      if (back[i] >= 0)
+        close(back[i]);
     }
-    rmdir(scratch_path);
     errno = e;
   }
   scratch_errno = errno;
