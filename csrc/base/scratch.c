@@ -41,20 +41,28 @@ static void remove_at_exit(int status, void *arg) {
     cgofuzz_dir_remove_all(scratch_path);
 }
 
+/* What the janitor tells its maker: mkdtemp's errno (0: made) and the
+ * directory's path. One fixed-size record, so the maker reads it whole or
+ * knows the janitor said nothing. */
+typedef struct janitor_answer {
+  int err;
+  char path[sizeof scratch_path];
+} janitor_answer;
+
 /* The janitor's life: it makes the directory (scratch_path holds the
- * template) and tells the maker through back (its errno, then the path),
- * waits for end-of-file on life, then removes the directory. Making it
- * here, not in the maker, leaves no moment at which a directory exists
- * that no janitor will remove: a maker killed before the fork made
- * nothing, one killed after it leaves the janitor an end-of-file. */
+ * template) and tells the maker through back, waits for end-of-file on
+ * life, then removes the directory. Making it here, not in the maker,
+ * leaves no moment at which a directory exists that no janitor will
+ * remove: a maker killed before the fork made nothing, one killed after
+ * it leaves the janitor an end-of-file. */
 static void janitor(int life, int back) {
   int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
     signal(sigs[i], SIG_IGN);
   setsid();
-  int e = mkdtemp(scratch_path) ? 0 : errno;
-  if (cgofuzz_write_all(back, &e, sizeof e) == 0 && e == 0)
-    cgofuzz_write_all(back, scratch_path, strlen(scratch_path));
+  janitor_answer a = {.err = mkdtemp(scratch_path) ? 0 : errno};
+  memcpy(a.path, scratch_path, sizeof a.path);
+  cgofuzz_write_all(back, &a, sizeof a);
   for (int i = 0; i < 4096; i++)
     if (i != life)
       close(i);
@@ -64,7 +72,7 @@ static void janitor(int life, int back) {
     if (k == 0 || (k < 0 && errno != EINTR))
       break;
   }
-  if (e == 0) {
+  if (a.err == 0) {
     /* Children that die with the maker may still be ending: a second
      * pass takes what they wrote meanwhile. */
     cgofuzz_dir_remove_all(scratch_path);
@@ -76,36 +84,23 @@ static void janitor(int life, int back) {
 }
 
 /* Reads the janitor's answer from fd into scratch_path: 0, or -1 with
- * errno set (the janitor's, or EIO when it said nothing). */
-static int janitor_answer(int fd) {
-  int e = EIO;
-  char path[sizeof scratch_path];
-  size_t got = 0, n = 0;
-  for (;;) {
-    char *dst = got < sizeof e ? (char *)&e + got : path + (got - sizeof e);
-    size_t room =
-        got < sizeof e ? sizeof e - got : sizeof path - 1 - (got - sizeof e);
-    if (room == 0)
-      break;
-    ssize_t k = read(fd, dst, room);
+ * errno set (the janitor's, or EIO when it said nothing whole). */
+static int read_answer(int fd) {
+  janitor_answer a;
+  size_t got = 0;
+  while (got < sizeof a) {
+    ssize_t k = read(fd, (char *)&a + got, sizeof a - got);
     if (k < 0 && errno == EINTR)
       continue;
     if (k <= 0)
       break;
     got += (size_t)k;
   }
-  if (got < sizeof e)
-    e = EIO;
-  else
-    n = got - sizeof e;
-  if (e == 0 && n == 0)
-    e = EIO;
-  if (e != 0) {
-    errno = e;
+  errno = got < sizeof a ? EIO : a.err;
+  if (errno != 0)
     return -1;
-  }
-  memcpy(scratch_path, path, n);
-  scratch_path[n] = 0;
+  memcpy(scratch_path, a.path, sizeof scratch_path);
+  scratch_path[sizeof scratch_path - 1] = 0;
   return 0;
 }
 
@@ -133,7 +128,7 @@ const char *cgofuzz_scratch_dir(void) {
     int e = errno;
     close(life[0]);
     close(back[1]);
-    if (pid > 0 && janitor_answer(back[0]) == 0) {
+    if (pid > 0 && read_answer(back[0]) == 0) {
       close(back[0]); /* life[1] stays open, unused, until we end */
       scratch_made = 1;
       scratch_owner = getpid();

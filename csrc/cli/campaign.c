@@ -120,23 +120,19 @@ static void run_slice(cli_campaign *cp, cli_ctarget *t, int64_t ns,
   t->last_row_execs = t->base_execs;
   /* Package mode: in the package's directory, as go test runs it. */
   int home = cli_enter_dir(t->dir);
-  cgofuzz_buf cache = {0}, testdata = {0};
-  if (cp->syncdir) { /* others' finds in first, ours out after (sync.c) */
-    cgofuzz_buf_printf(&cache, "%s/%s", t->cfg.cache_root, t->cfg.target);
-    cgofuzz_buf_putc(&cache, 0);
-    cgofuzz_buf_printf(&testdata, "testdata/fuzz/%s", t->cfg.target);
-    cgofuzz_buf_putc(&testdata, 0);
-    if (!cache.failed && !testdata.failed)
-      cli_sync_in(cp->syncdir, t->cfg.target, (const char *)cache.data);
-  }
+  char *testdata = NULL, *cache = NULL;
+  /* -syncdir: others' finds in first, ours out after (sync.c). */
+  bool sync =
+      cp->syncdir && cgofuzz_coord_target_dirs(&t->cfg, &testdata, &cache) == 0;
+  if (sync)
+    cli_sync_in(cp->syncdir, t->cfg.target, cache);
   int64_t t0 = cgofuzz_mono_ms();
   int rc = cgofuzz_coord_run(&t->cfg);
   t->used_ms += cgofuzz_mono_ms() - t0;
-  if (cp->syncdir && !cache.failed && !testdata.failed)
-    cli_sync_out(cp->syncdir, t->cfg.target, (const char *)cache.data,
-                 (const char *)testdata.data);
-  cgofuzz_buf_free(&cache);
-  cgofuzz_buf_free(&testdata);
+  if (sync)
+    cli_sync_out(cp->syncdir, t->cfg.target, cache, testdata);
+  free(testdata);
+  free(cache);
   cli_leave_dir(home);
   const cgofuzz_coord_stats *st = &t->report.stats;
   if (!t->slices)

@@ -354,6 +354,13 @@ int cgofuzz_coord_discovered(cgofuzz_coord_config *cfg, const char *records,
  * Returns the process exit status. */
 int cgofuzz_coord_fake_worker(void);
 
+/* The directories a run of cfg's target reads and writes, as Go lays
+ * them out: testdata/fuzz/<target> (relative to the directory it runs in)
+ * and <cache_root>/<target>, NUL-terminated, as malloc'd strings the
+ * caller frees. 0, or -1 out of memory (both NULL). */
+int cgofuzz_coord_target_dirs(const cgofuzz_coord_config *cfg, char **testdata,
+                              char **cache);
+
 /* How many coverage counters binary has: Go's (.go.fuzzcntrs) or a C
  * target's (__sancov_cntrs); 0 when it is not instrumented. */
 size_t cgofuzz_coord_counters(const char *binary);

@@ -563,9 +563,8 @@ typedef struct coord {
   bool failed; /* the verdict is FAIL */
   bool fatal;  /* cgofuzz_coord_fail ended the run; fail_msg is its error */
   cgofuzz_buf fail_msg; /* text of the error, printed indented */
-  /* fail_msg points here when it could not be allocated (never freed). */
+  /* fail_msg's data points here when it could not be allocated. */
   char fail_short[256];
-  bool fail_msg_static;
   char *crash_path;  /* written crasher, if any */
   bool cache_warned; /* said once that the cache is not writable */
   int death_status;  /* wait status of the worker whose death is being

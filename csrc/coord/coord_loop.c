@@ -565,6 +565,24 @@ static void say_cgo_coverage(coord *c) {
           st.cov_bits - st.c_cov_bits);
 }
 
+int cgofuzz_coord_target_dirs(const cgofuzz_coord_config *cfg, char **testdata,
+                              char **cache) {
+  cgofuzz_buf t = {0}, k = {0};
+  cgofuzz_buf_printf(&t, "testdata/fuzz/%s", cfg->target);
+  cgofuzz_buf_putc(&t, 0);
+  cgofuzz_buf_printf(&k, "%s/%s", cfg->cache_root, cfg->target);
+  cgofuzz_buf_putc(&k, 0);
+  if (t.failed || k.failed) { /* a path cut short is no path */
+    cgofuzz_buf_free(&t);
+    cgofuzz_buf_free(&k);
+    *testdata = *cache = NULL;
+    return -1;
+  }
+  *testdata = (char *)t.data;
+  *cache = (char *)k.data;
+  return 0;
+}
+
 int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   coord c;
   memset(&c, 0, sizeof c);
@@ -592,18 +610,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
     printf("%s=== RUN   %s\n", cfg->json_marks ? "\x16" : "", cfg->target);
     fflush(stdout);
   }
-  cgofuzz_buf b = {0};
-  cgofuzz_buf_printf(&b, "testdata/fuzz/%s", cfg->target);
-  c.testdata_dir = strdup(coord_cstr(&b));
-  b.len = 0;
-  cgofuzz_buf_printf(&b, "%s/%s", cfg->cache_root, cfg->target);
-  c.cache_dir = strdup(coord_cstr(&b));
-  if (b.failed) { /* a path above is cut: none is used */
-    free(c.testdata_dir);
-    free(c.cache_dir);
-    c.testdata_dir = c.cache_dir = NULL;
-  }
-  cgofuzz_buf_free(&b);
+  cgofuzz_coord_target_dirs(cfg, &c.testdata_dir, &c.cache_dir);
   c.np = (size_t)(cfg->parallel > 0 ? cfg->parallel : 1);
   if (cfg->fuzz_count && (int64_t)c.np > cfg->fuzz_count)
     c.np = (size_t)cfg->fuzz_count;
@@ -734,7 +741,7 @@ finish:
   free(c.testdata_dir);
   free(c.crash_path);
   cgofuzz_buf_free(&c.line);
-  if (!c.fail_msg_static)
+  if (c.fail_msg.data != (uint8_t *)c.fail_short)
     cgofuzz_buf_free(&c.fail_msg);
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);

@@ -491,18 +491,18 @@ static bool hangs_again(coord *c, slot *s, const cgofuzz_buf *data,
     return true;
   c->count += count;
   c->false_hangs++;
-  if (!c->cfg->observer && go_timer)
+  char timer[64];
+  if (go_timer)
+    snprintf(timer, sizeof timer,
+             "Go's own per-input timer (panic: deadlocked!)");
+  else
+    snprintf(timer, sizeof timer, "the hang timer (%lld ms)",
+             (long long)(coord_hang_ns(c->cfg) / 1000000));
+  if (!c->cfg->observer)
     fprintf(stderr,
-            "cgofuzz: an input ran past Go's own per-input timer (panic: "
-            "deadlocked!) while the machine was busy, and in %lld ms alone: "
-            "not a hang, not recorded; fuzzing goes on\n",
-            (long long)took);
-  else if (!c->cfg->observer)
-    fprintf(stderr,
-            "cgofuzz: an input ran past the hang timer (%lld ms) while the "
-            "machine was busy, and in %lld ms alone: not a hang, not "
-            "recorded; fuzzing goes on\n",
-            (long long)(coord_hang_ns(c->cfg) / 1000000), (long long)took);
+            "cgofuzz: an input ran past %s while the machine was busy, and "
+            "in %lld ms alone: not a hang, not recorded; fuzzing goes on\n",
+            timer, (long long)took);
   return false;
 }
 

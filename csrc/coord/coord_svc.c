@@ -95,7 +95,6 @@ void cgofuzz_coord_fail(coord *c, const char *msg, size_t len) {
     cgofuzz_buf_free(&c->fail_msg);
     c->fail_msg.data = (uint8_t *)c->fail_short;
     c->fail_msg.len = strlen(c->fail_short);
-    c->fail_msg_static = true;
   }
 }
 

@@ -233,6 +233,14 @@ int cgofuzz_lf_write_named(const char *dir, const uint8_t *raw, size_t len,
   return rc;
 }
 
+/* raw as libFuzzer lists an input's bytes: 0x5a,0x51,... and a newline
+ * (printf only: it serves when memory ran out too). */
+static void print_bytes(const uint8_t *raw, size_t len) {
+  for (size_t i = 0; i < len; i++)
+    fprintf(stderr, "%s0x%x", i ? "," : "", raw[i]);
+  fputc('\n', stderr);
+}
+
 int cgofuzz_lf_write_unit(const lf_opts *o, const char *kind,
                           const uint8_t *raw, size_t len) {
   cgofuzz_buf path = {0};
@@ -259,8 +267,7 @@ int cgofuzz_lf_write_unit(const lf_opts *o, const char *kind,
             (const char *)b64.data);
   } else if (rc != 0) { /* no memory: the bytes as libFuzzer lists them */
     fputs("The input:\n", stderr);
-    for (size_t i = 0; i < len; i++)
-      fprintf(stderr, "0x%x%s", raw[i], i + 1 < len ? "," : "\n");
+    print_bytes(raw, len);
   }
   cgofuzz_buf_free(&b64);
   cgofuzz_buf_free(&path);
@@ -271,10 +278,7 @@ int cgofuzz_lf_write_unit(const lf_opts *o, const char *kind,
 int cgofuzz_lf_write_artifact(const lf_opts *o, const char *kind,
                               const uint8_t *raw, size_t len) {
   /* libFuzzer's lines: the bytes (short inputs), then as any unit. */
-  if (len <= 64) {
-    for (size_t i = 0; i < len; i++)
-      fprintf(stderr, "%s0x%x", i ? "," : "", raw[i]);
-    fputc('\n', stderr);
-  }
+  if (len <= 64)
+    print_bytes(raw, len);
   return cgofuzz_lf_write_unit(o, kind, raw, len);
 }
