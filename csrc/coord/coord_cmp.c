@@ -529,7 +529,7 @@ void cgofuzz_cmp_start(coord *c) {
   m->w.mem.fd = -1;
   m->copy.mfd = -1;
   m->blocking = cfg->fuzz_count > 0;
-  if (cgofuzz_coord_copy_path(&m->copy, cfg->binary, "cgofuzz-cmp", &out,
+  if (cgofuzz_coord_copy_path(&m->copy, cfg->binary, "cgofuzz-cmp", false, &out,
                               &err) != 0)
     goto off;
   m->trace_off = (CGOFUZZ_SHM_HEADER_SIZE + CGOFUZZ_SHM_VALUE_CAP + 4095) &

@@ -5,12 +5,15 @@
  *  - a copy lives in memory (a memfd), executed through our descriptor's
  *    /proc path, so that nothing is left on disk even when we are
  *    SIGKILLed; where a memfd cannot be made (or has no path others can
- *    exec it by: Darwin), in a private temporary directory removed by
- *    cgofuzz_coord_copy_free;
+ *    exec it by: Darwin), and for a binary with a sanitizer runtime (which
+ *    symbolizes its reports from the file the process maps), in a private
+ *    directory inside the scratch directory (scratch.h: removed however
+ *    we end) removed by cgofuzz_coord_copy_free;
  *  - the user's binary is never written, and every message names it, not
  *    the copy: a copy differs only by a segment added at the end (the text
  *    and the symbols are the user's), so addresses, reports and reproduce
- *    lines hold for both;
+ *    lines hold for both; a report quoted from a worker's stderr has the
+ *    copy's file name replaced by the binary's (cgofuzz_coord_copy_unname);
  *  - the fuzzing workers run the "fast" copy, whose coverage snapshot goes
  *    eight counters at a time and, in a fuzz call, stops at the last
  *    non-zero counter (CGOFUZZ_CMP_PATCH_SNAPSHOT); each slot then has a
@@ -33,11 +36,11 @@
 #include "scratch.h"
 
 int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
-                            const char *tag, cgofuzz_buf *out,
+                            const char *tag, bool on_disk, cgofuzz_buf *out,
                             cgofuzz_err *err) {
   char selfpath[64], pidpath[64];
   memset(cp, 0, sizeof *cp);
-  cp->mfd = cgofuzz_os_anon_file(tag);
+  cp->mfd = on_disk ? -1 : cgofuzz_os_anon_file(tag);
   if (cp->mfd >= 0 &&
       (cgofuzz_os_fd_path(0, cp->mfd, selfpath, sizeof selfpath) != 0 ||
        cgofuzz_os_fd_path(getpid(), cp->mfd, pidpath, sizeof pidpath) != 0)) {
@@ -49,7 +52,9 @@ int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
     cgofuzz_buf_puts(out, selfpath);
     cp->path = strdup(pidpath);
   } else {
-    cgofuzz_buf_printf(out, "%s/%s-XXXXXX", cgofuzz_tmpdir(), tag);
+    const char *home = cgofuzz_scratch_dir();
+    cgofuzz_buf_printf(out, "%s/%s-XXXXXX", home ? home : cgofuzz_tmpdir(),
+                       tag);
     if (!(cp->dir = strdup(coord_cstr(out))) || !mkdtemp(cp->dir)) {
       int e = errno;
       free(cp->dir);
@@ -80,21 +85,43 @@ void cgofuzz_coord_copy_free(cgofuzz_coord_copy *cp) {
   cp->mfd = -1;
 }
 
-static bool has_text(const uint8_t *p, size_t n, const char *s) {
-  size_t k = strlen(s);
+/* The first k-byte s in p[0, n), NULL: none. */
+static const uint8_t *find_text(const uint8_t *p, size_t n, const char *s,
+                                size_t k) {
   const uint8_t *end = p + n, *q = p;
   while (k && (size_t)(end - q) >= k &&
          (q = memchr(q, s[0], (size_t)(end - q) - k + 1)) != NULL) {
     if (memcmp(q, s, k) == 0)
-      return true;
+      return q;
     q++;
   }
-  return false;
+  return NULL;
+}
+
+void cgofuzz_coord_copy_unname(const cgofuzz_coord_copy *cp,
+                                const char *binary, cgofuzz_worker *w) {
+  size_t k = cp->dir && cp->path ? strlen(cp->path) : 0;
+  if (!k || !w->tail || w->tail_len < k)
+    return;
+  cgofuzz_buf b = {0};
+  const uint8_t *t = w->tail, *end = t + w->tail_len, *q;
+  while ((q = find_text(t, (size_t)(end - t), cp->path, k)) != NULL) {
+    cgofuzz_buf_append(&b, t, (size_t)(q - t));
+    cgofuzz_buf_puts(&b, binary);
+    t = q + k;
+  }
+  cgofuzz_buf_append(&b, t, (size_t)(end - t));
+  if (!b.failed && t != w->tail) { /* the newest bytes, as the tail keeps */
+    size_t n = b.len < CGOFUZZ_WORKER_TAIL ? b.len : CGOFUZZ_WORKER_TAIL;
+    memcpy(w->tail, b.data + (b.len - n), n);
+    w->tail_len = n;
+  }
+  cgofuzz_buf_free(&b);
 }
 
 /* A sanitizer's runtime symbolizes its reports from the file the process
- * maps, which for a memfd copy is not there to read: such binaries run as
- * they are (their reports must name the C functions, docs/cgo.md). */
+ * maps, which for a memfd copy is not there to read: such a binary's copy
+ * is a file (its reports must name the C functions, docs/cgo.md). */
 static bool sanitized(const char *binary) {
   static const char *const names[] = {"AddressSanitizer", "MemorySanitizer",
                                       "ThreadSanitizer",
@@ -104,7 +131,7 @@ static bool sanitized(const char *binary) {
     return true;
   bool found = false;
   for (size_t i = 0; i < sizeof names / sizeof names[0] && !found; i++)
-    found = has_text(o.map, o.len, names[i]);
+    found = find_text(o.map, o.len, names[i], strlen(names[i])) != NULL;
   cgofuzz_obj_close(&o);
   return found;
 }
@@ -114,18 +141,12 @@ void cgofuzz_coord_fast_copy(coord *c) {
   c->fast.mfd = -1;
   if (!c->mask_len || (snap && strcmp(snap, "go") == 0))
     return; /* not a Go binary built with -fuzz, or asked not to */
-  if (sanitized(c->cfg->binary)) {
-    if (cgofuzz_coord_says(c))
-      fprintf(stderr, "cgofuzz: coverage snapshot: Go's own loop (a "
-                      "sanitizer's reports are symbolized from the binary's "
-                      "file)\n");
-    return;
-  }
+  bool on_disk = sanitized(c->cfg->binary);
   cgofuzz_buf out = {0};
   cgofuzz_err err = {0};
   cgofuzz_cmp_patched info;
-  if (cgofuzz_coord_copy_path(&c->fast, c->cfg->binary, "cgofuzz-fast", &out,
-                              &err) != 0 ||
+  if (cgofuzz_coord_copy_path(&c->fast, c->cfg->binary, "cgofuzz-fast",
+                              on_disk, &out, &err) != 0 ||
       cgofuzz_cmp_patch(c->cfg->binary, coord_cstr(&out), 0, 0,
                         CGOFUZZ_CMP_PATCH_SNAPSHOT, &info, &err) != 0 ||
       !info.snapshots) {

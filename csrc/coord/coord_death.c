@@ -172,6 +172,18 @@ static bool fuzz_goroutine(const char *t, size_t n, size_t at, size_t *from,
   return false;
 }
 
+/* The start of the (up to) max non-blank lines that end right at `at`. */
+static size_t lines_before(const char *t, size_t at, size_t max) {
+  size_t from = at;
+  while (max-- && from > 1 && t[from - 1] == '\n' && t[from - 2] != '\n') {
+    size_t i = from - 1;
+    while (i > 0 && t[i - 1] != '\n')
+      i--;
+    from = i;
+  }
+  return from;
+}
+
 static void quote_report(cgofuzz_buf *b, const char *t, size_t n, int kind,
                          size_t at) {
   size_t eol = at;
@@ -183,6 +195,10 @@ static void quote_report(cgofuzz_buf *b, const char *t, size_t n, int kind,
   if (dump && fuzz_goroutine(t, n, eol, &from, &to)) {
     cgofuzz_buf_puts(b, "its stderr ended with this report (the goroutine "
                         "running the fuzz function shown):\n");
+    /* What C code said as it died (an assert's message, glibc's "free():
+     * invalid pointer") comes right before Go's signal report. */
+    size_t said = kind == H_GO_SIGNAL ? lines_before(t, at, 2) : at;
+    quote_lines(b, t, at, said, 2);
     quote_lines(b, t, eol, at, 1);
     quote_lines(b, t, to, from, EXCERPT_LINES);
     return;

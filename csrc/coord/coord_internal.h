@@ -499,11 +499,16 @@ typedef struct cgofuzz_coord_copy {
                  NULL: no copy */
 } cgofuzz_coord_copy;
 
-/* Makes a home for a copy of binary (tag names the memfd or directory) and
- * sets out to the path to write it by; cp->path is the path to exec. */
+/* Makes a home for a copy of binary (tag names the memfd or directory; a
+ * file in a directory when on_disk) and sets out to the path to write it
+ * by; cp->path is the path to exec. */
 int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
-                            const char *tag, cgofuzz_buf *out,
+                            const char *tag, bool on_disk, cgofuzz_buf *out,
                             cgofuzz_err *err);
+/* In a worker's stderr tail, the copy's file name (an on-disk copy's,
+ * which a sanitizer's report names) replaced by binary's. */
+void cgofuzz_coord_copy_unname(const cgofuzz_coord_copy *cp,
+                                const char *binary, struct cgofuzz_worker *w);
 /* Removes the copy (closes the memfd, removes the directory); cp empty. */
 void cgofuzz_coord_copy_free(cgofuzz_coord_copy *cp);
 /* Sets c->fast to the fuzzing workers' copy, or leaves it empty. */

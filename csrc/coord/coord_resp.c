@@ -548,6 +548,7 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   char sts[160];
   cgofuzz_wait_status_string(st, sts, sizeof sts);
   int64_t ook = s->oom_base >= 0 ? cgofuzz_coord_oom_kills() : -1;
+  cgofuzz_coord_copy_unname(&c->fast, c->cfg->binary, &s->w);
   cgofuzz_death d = {
       .status = st,
       .stopped_for = s->stopped_for,
@@ -576,6 +577,7 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
       d.reproduced = true;
       if (d.oom_kills >= 0)
         d.oom_kills = cgofuzz_coord_oom_kills() - s->oom_base;
+      cgofuzz_coord_copy_unname(&c->fast, c->cfg->binary, &s->w);
       d.tail = s->w.tail;
       d.tail_len = s->w.tail_len;
       why.len = 0;

@@ -240,6 +240,7 @@ def test_c_heap_overflow_under_asan(go, cgofuzz, cgoenv, tmp_path):
     assert r.rc == 1, r
     assert "AddressSanitizer: heap-buffer-overflow" in r.out, r
     assert re.search(r"#\d+ 0x[0-9a-f]+ in parse_record ", r.out), r
+    assert "cgofuzz-fast" not in r.out, r
     files = failing(d, "FuzzRecord")
     assert len(files) == 1, r
     rr = run([go, "test", "-asan", "-run=FuzzRecord/" +
@@ -247,6 +248,33 @@ def test_c_heap_overflow_under_asan(go, cgofuzz, cgoenv, tmp_path):
     assert rr.rc != 0, rr
     assert "AddressSanitizer: heap-buffer-overflow" in rr.out, rr
     assert re.search(r"#\d+ 0x[0-9a-f]+ in parse_record ", rr.out), rr
+
+
+def test_asan_workers_run_the_snapshot_copy_from_a_file(go, cgofuzz, cgoenv,
+                                                        tmp_path):
+    """An ASan build's workers run the snapshot copy (Go's own counter loop
+    is instrumented by -asan, a call per counter), from a file in cgofuzz's
+    scratch directory that ASan symbolizes by; the report names the test
+    binary, and nothing is left in $TMPDIR."""
+    d = copy_pkg(tmp_path)
+    exe = os.path.join(str(tmp_path), "pkg.test")
+    b = run([go, "test", "-c", "-asan", "-fuzz=.", "-o", exe, "."], d,
+            go_env(cgoenv))
+    if "-asan" in b.out and "not supported" in b.out:
+        pytest.skip("go test -asan is not supported here: %s" % b.out[-300:])
+    assert b.rc == 0, b
+    tmp = os.path.join(str(tmp_path), "tmp")
+    os.mkdir(tmp)
+    r = run([cgofuzz, "fuzz", "-v", "-fuzz=^FuzzRecord$", "-parallel=1",
+             "-fuzztime=%dx" % BUDGET, "-fuzzcachedir=" + os.path.join(d, "c"),
+             exe], d, go_env({"TMPDIR": tmp}))
+    assert "the workers run a copy of %s" % exe in r.out, r
+    assert r.rc == 1, r
+    assert re.search(r"#\d+ 0x[0-9a-f]+ in parse_record ", r.out), r
+    assert "(%s+0x" % exe in r.out, r  # the runtime's frames: its module
+    assert "cgofuzz-fast" not in r.out, r
+    assert len(failing(d, "FuzzRecord")) == 1, r
+    assert os.listdir(tmp) == [], os.listdir(tmp)
 
 
 def test_cxx_magic(go, cgofuzz, cgoenv, tmp_path):

@@ -189,4 +189,26 @@ TEST(Death, SignalInCGivesItsPc) {
       << msg;
 }
 
+TEST(Death, WhatCSaidBeforeGoSignalReportIsQuoted) {
+  // go1.26.8 under a cgo package whose C assert failed: libc's message,
+  // then Go's report of the SIGABRT (a line before them is not quoted).
+  const std::string tail =
+      "earlier output\n\n"
+      "x.test: muxi.h:153: size_t ChunkDiskSize(const WebPChunk *): "
+      "Assertion `data_size < MAX_CHUNK_PAYLOAD' failed.\n"
+      "SIGABRT: abort\n"
+      "PC=0x7fba35ae5eec m=0 sigcode=18446744073709551610\n"
+      "signal arrived during cgo execution\n\n"
+      "goroutine 20 gp=0x1 m=0 mp=0x2 [syscall]:\n"
+      "runtime.cgocall(0x866450, 0x10c0000e9618)\n"
+      "reflect.Value.call({0x9ec820?})\n"
+      "testing.(*F).Fuzz.func1.1(0x10c008016dc8?)\n";
+  auto e = Explain(2 << 8, tail);
+  EXPECT_TRUE(e.record);
+  size_t said = e.msg.find("  x.test: muxi.h:153: size_t ChunkDiskSize");
+  EXPECT_NE(said, std::string::npos) << e.msg;
+  EXPECT_LT(said, e.msg.find("  SIGABRT: abort")) << e.msg;
+  EXPECT_EQ(e.msg.find("earlier output"), std::string::npos) << e.msg;
+}
+
 } // namespace
