@@ -14,18 +14,25 @@ what it is worth depends on what one C call costs:
           fuzzer does not open), the package's 33 C counters;
   big     tests/cgo's generated package, FuzzBigRun: a cheap C call
           through a table, about 127,000 C counters;
+  bigflat the same package's FuzzBigFlat: the last C function on a
+          constant, so no input is new and the range's last counters are
+          hit on every exec;
   sqlite  mattn/go-sqlite3 (bench/cgo_bench.py's build): db.Exec of one
           statement on a new in-memory database, 50,000 C counters;
   zstd, webp, lz4  the other modules of bench/cgo_bench.py, their builds
           (zstd: decompress one frame, 31,300 counters).
 
 The cgo-cc build is also run by cgofuzz (`cgofuzz fuzz`, one worker)
-three ways: with Go's own snapshot loop (CGOFUZZ_GO_SNAPSHOT=go: as
+four ways: with Go's own snapshot loop (CGOFUZZ_GO_SNAPSHOT=go: as
 before its workers ran a copy of the binary whose coverage snapshot goes
-eight counters at a time and, in fuzz calls, ends at the last non-zero
-counter); as it runs by default; and with GOMAXPROCS=1, which users may
-set for a target that has no concurrency to find bugs in (no thread
-wake-up per input). The last column is what the copy saves.
+eight counters at a time); with the copy's snapshot cut after its last
+non-zero counter in every fuzz call (CGOFUZZ_GO_SNAPSHOT=cut), so that
+Go's count of new bits walks that far; as it runs by default (the copy
+also checks the new bits against the worker's mask, and hands Go's count
+an empty snapshot when there is none); and with GOMAXPROCS=1, which users
+may set for a target that has no concurrency to find bugs in (no thread
+wake-up per input). The last two columns are what the copy saves, and
+what its check of the new bits saves.
 
 Minimization is capped at one exec (-fuzzminimizetime=1x), so the
 build that finds more new inputs does not pay for minimizing them.
@@ -69,15 +76,17 @@ def targets(work, which):
             build(d, os.path.join(work, "gate-%s.test" % kind), cc)
         out["gate"] = ("FuzzGate", os.path.join(work, "gate-plain.test"),
                        os.path.join(work, "gate-cgocc.test"))
-    if "big" in which:
+    if "big" in which or "bigflat" in which:
         import test_cgo  # the generator of tests/cgo
         d = os.path.join(work, "big")
         test_cgo.FUNCS = 300  # at go's default -O2: about 127,000 counters
         test_cgo.write_big(d)
         for kind, cc in (("plain", "clang"), ("cgocc", CGOCC)):
             build(d, os.path.join(work, "big-%s.test" % kind), cc)
-        out["big"] = ("FuzzBigRun", os.path.join(work, "big-plain.test"),
-                      os.path.join(work, "big-cgocc.test"))
+        for name, target in (("big", "FuzzBigRun"), ("bigflat", "FuzzBigFlat")):
+            if name in which:
+                out[name] = (target, os.path.join(work, "big-plain.test"),
+                             os.path.join(work, "big-cgocc.test"))
     for mod in ("sqlite", "zstd", "webp", "lz4"):
         if mod not in which:
             continue
@@ -96,6 +105,7 @@ KINDS = {
     "plain": ("plain", "go", {}),
     "cgocc": ("cgocc", "go", {}),
     "cgofuzz-before": ("cgocc", "cgofuzz", {"CGOFUZZ_GO_SNAPSHOT": "go"}),
+    "cgofuzz-cut": ("cgocc", "cgofuzz", {"CGOFUZZ_GO_SNAPSHOT": "cut"}),
     "cgofuzz": ("cgocc", "cgofuzz", {}),
     "cgofuzz-1p": ("cgocc", "cgofuzz", {"GOMAXPROCS": "1"}),
 }
@@ -129,18 +139,20 @@ def main():
     ap.add_argument("--execs", type=int, default=100000)
     ap.add_argument("--module-execs", type=int, default=10000,
                     help="execs per run on the cgo_bench modules")
-    ap.add_argument("--targets", default="gate,big,sqlite")
+    ap.add_argument("--targets", default="gate,big,bigflat,sqlite")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="cgo_cost-")
     try:
         ts = targets(work, a.targets.split(","))
         print("| target | execs | go test -fuzz, plain clang | go test -fuzz, "
-              "cgo-cc | cgofuzz, cgo-cc, Go's snapshot loop | cgofuzz, cgo-cc "
-              "| cgofuzz, cgo-cc, GOMAXPROCS=1 | cgo-cc / plain (go) | Go's "
-              "loop / cgofuzz's snapshot |")
-        print("|---|---|---|---|---|---|---|---|---|")
+              "cgo-cc | cgofuzz, cgo-cc, Go's snapshot loop | cgofuzz, cgo-cc, "
+              "cut snapshot | cgofuzz, cgo-cc | cgofuzz, cgo-cc, GOMAXPROCS=1 "
+              "| cgo-cc / plain (go) | Go's loop / cgofuzz's snapshot | cut / "
+              "cgofuzz's snapshot |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for name, (target, plain, cgocc) in ts.items():
-            n = a.execs if name in ("gate", "big") else a.module_execs
+            n = a.execs if name in ("gate", "big", "bigflat") else \
+                a.module_execs
             times = {k: [] for k in KINDS}
             for i in range(a.runs):
                 order = list(KINDS) if i % 2 == 0 else list(KINDS)[::-1]
@@ -154,11 +166,14 @@ def main():
             med = {k: statistics.median(v) for k, v in times.items()}
             cell = lambda k: "%.1f us/exec (%s)" % (
                 med[k], ", ".join("%.1f" % t for t in times[k]))
-            print("| %s | %d x %d | %s | %s | %s | %s | %s | %.2fx | %.2fx |" % (
-                name, a.runs, n, cell("plain"), cell("cgocc"),
-                cell("cgofuzz-before"), cell("cgofuzz"), cell("cgofuzz-1p"),
-                med["cgocc"] / med["plain"],
-                med["cgofuzz-before"] / med["cgofuzz"]))
+            print("| %s | %d x %d | %s | %s | %s | %s | %s | %s | %.2fx | "
+                  "%.2fx | %.2fx |" % (
+                      name, a.runs, n, cell("plain"), cell("cgocc"),
+                      cell("cgofuzz-before"), cell("cgofuzz-cut"),
+                      cell("cgofuzz"), cell("cgofuzz-1p"),
+                      med["cgocc"] / med["plain"],
+                      med["cgofuzz-before"] / med["cgofuzz"],
+                      med["cgofuzz-cut"] / med["cgofuzz"]))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -177,89 +177,147 @@ static int emit_stub(cgofuzz_buf *b, uint32_t trace, uint32_t kind) {
  * counter on every exec (docs/cgo.md). This stub skips zero words, which
  * most are, and rounds the others with masked shifts that never carry
  * across bytes (b |= b>>1, b>>2, b>>4 smears the top bit down; b - b>>1
- * keeps it). It also sets the slice's length: to the end of the last
- * non-zero word when the control byte is set (the coordinator sets it for
- * fuzz calls only), so that the worker's count stops there, having no new
- * bit to find past it; to the full length otherwise (minimization indexes
- * the snapshot as far as its own mask goes). A snapshot so shortened
- * reaches the coordinator as the coverage of an interesting input, which
- * pads it with zeros (coord_resp.c).
+ * keeps it). It also sets the slice's length, by the control byte ctl[0]
+ * (CGOFUZZ_CTL_*, coord_worker.h, set by the coordinator before each call):
+ *  - FULL (0): the full length (minimization indexes the snapshot as far
+ *    as its own mask goes);
+ *  - CUT (1, a warm-up fuzz call, whose snapshot is its reply): the end of
+ *    the last non-zero word, so that the worker's count stops there,
+ *    having no new bit to find past it;
+ *  - NEW (2, any other fuzz call): as CUT when a rounded counter has a bit
+ *    the mask at `mask` lacks (the coordinator keeps there a copy of the
+ *    coverage mask it last sent this worker, which is the worker's own),
+ *    else 0, so that the worker's count has nothing to walk: it would have
+ *    found no new bit either. ctl[1] is the stub's "a new bit" flag.
+ * A snapshot so shortened reaches the coordinator as the coverage of an
+ * interesting input, which pads it with zeros (coord_resp.c).
  * rsi = the counters, rdi = coverageSnapshot's data, rcx = its capacity,
  * which must be the counter range's length n (else a header found wrongly:
  * return without writing). Clobbers rax, rcx, rdx, rsi, rdi, r8-r11, which
  * both Go's ABI and the C one let a callee clobber, and uses no stack. */
-static const uint8_t snapshot_code[] = {
-    0xbe, 0,    0,    0,    0,                   /* 00 mov esi, counters */
-    0x48, 0x8b, 0x3c, 0x25, 0,    0,    0,    0, /* 05 mov rdi, [hdr] */
-    0x48, 0x8b, 0x0c, 0x25, 0,    0,    0,    0, /* 0d mov rcx, [hdr+16] */
-    0x48, 0x81, 0xf9, 0,    0,    0,    0,       /* 15 cmp rcx, n */
-    0x0f, 0x85, 0xdb, 0x00, 0x00, 0x00,          /* 1c jne done */
-    0x48, 0xc7, 0x04, 0x25, 0,    0,    0,    0,    0,    0,
-    0,    0, /* 22 mov [hdr+8], 0 */
-    0x49, 0xb8, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, /* mov r8 */
-    0x49, 0xb9, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, /* mov r9 */
-    0x49, 0xba, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, /* mov r10 */
-    0x31, 0xd2,             /* 4c xor edx, edx */
-    0x48, 0x8d, 0x42, 0x08, /* 4e words: lea rax, [rdx+8] */
-    0x48, 0x39, 0xc8,       /* 52 cmp rax, rcx */
-    0x77, 0x51,             /* 55 ja bytes */
-    0x48, 0x8b, 0x04, 0x16, /* 57 mov rax, [rsi+rdx] */
-    0x48, 0x85, 0xc0,       /* 5b test rax, rax */
-    0x74, 0x3e,             /* 5e je store */
-    0x49, 0x89, 0xc3,       /* 60 mov r11, rax */
-    0x49, 0xd1, 0xeb,       /*    shr r11, 1 */
-    0x4d, 0x21, 0xc3,       /*    and r11, r8 */
-    0x4c, 0x09, 0xd8,       /*    or rax, r11 */
-    0x49, 0x89, 0xc3,       /*    mov r11, rax */
-    0x49, 0xc1, 0xeb, 0x02, /*    shr r11, 2 */
-    0x4d, 0x21, 0xcb,       /*    and r11, r9 */
-    0x4c, 0x09, 0xd8,       /*    or rax, r11 */
-    0x49, 0x89, 0xc3,       /*    mov r11, rax */
-    0x49, 0xc1, 0xeb, 0x04, /*    shr r11, 4 */
-    0x4d, 0x21, 0xd3,       /*    and r11, r10 */
-    0x4c, 0x09, 0xd8,       /*    or rax, r11 */
-    0x49, 0x89, 0xc3,       /*    mov r11, rax */
-    0x49, 0xd1, 0xeb,       /*    shr r11, 1 */
-    0x4d, 0x21, 0xc3,       /*    and r11, r8 */
-    0x4c, 0x29, 0xd8,       /*    sub rax, r11 */
-    0x4c, 0x8d, 0x5a, 0x08, /* 92 lea r11, [rdx+8] */
-    0x4c, 0x89, 0x1c, 0x25, 0,    0,    0,    0, /* 96 mov [hdr+8], r11 */
-    0x48, 0x89, 0x04, 0x17, /* 9e store: mov [rdi+rdx], rax */
-    0x48, 0x83, 0xc2, 0x08, /* a2 add rdx, 8 */
-    0xeb, 0xa6,             /* a6 jmp words */
-    0x48, 0x39, 0xca,       /* a8 bytes: cmp rdx, rcx */
-    0x73, 0x3e,             /* ab jae length */
-    0x0f, 0xb6, 0x04, 0x16, /* ad movzx eax, byte [rsi+rdx] */
-    0x41, 0x89, 0xc3,       /* b1 mov r11d, eax */
-    0x41, 0xd1, 0xeb,       /*    shr r11d, 1 */
-    0x44, 0x09, 0xd8,       /*    or eax, r11d */
-    0x41, 0x89, 0xc3,       /*    mov r11d, eax */
-    0x41, 0xc1, 0xeb, 0x02, /*    shr r11d, 2 */
-    0x44, 0x09, 0xd8,       /*    or eax, r11d */
-    0x41, 0x89, 0xc3,       /*    mov r11d, eax */
-    0x41, 0xc1, 0xeb, 0x04, /*    shr r11d, 4 */
-    0x44, 0x09, 0xd8,       /*    or eax, r11d */
-    0x41, 0x89, 0xc3,       /*    mov r11d, eax */
-    0x41, 0xd1, 0xeb,       /*    shr r11d, 1 */
-    0x44, 0x29, 0xd8,       /*    sub eax, r11d */
-    0x88, 0x04, 0x17,       /* d7 mov [rdi+rdx], al */
-    0x48, 0xff, 0xc2,       /* da inc rdx */
-    0x85, 0xc0,             /* dd test eax, eax */
-    0x74, 0xc7,             /* df je bytes */
-    0x48, 0x89, 0x14, 0x25, 0,    0,    0,    0,    /* e1 mov [hdr+8], rdx */
-    0xeb, 0xbd,                                     /* e9 jmp bytes */
-    0x80, 0x3c, 0x25, 0,    0,    0,    0,    0x00, /* eb length: cmp byte
-                                                       [ctl], 0 */
-    0x75, 0x08,                                     /* f3 jne done */
-    0x48, 0x89, 0x0c, 0x25, 0,    0,    0,    0,    /* f5 mov [hdr+8], rcx */
-    0xc3,                                           /* fd done: ret */
+static const uint8_t
+    snapshot_code
+        [] =
+            {
+                0xbe, 0x00, 0x00, 0x00, 0x00, /* 00 mov esi, counters */
+                0x48, 0x8b, 0x3c, 0x25, 0x00, 0x00, 0x00, 0x00, /* 05 mov rdi,
+                                                                   [hdr] */
+                0x48, 0x8b, 0x0c, 0x25, 0x00, 0x00, 0x00, 0x00, /* 0d mov rcx,
+                                                                   [hdr+16] */
+                0x48, 0x81, 0xf9, 0x00, 0x00, 0x00, 0x00, /* 15 cmp rcx, n */
+                0x0f, 0x85, 0x33, 0x01, 0x00, 0x00,       /* 1c jne done */
+                0x48, 0xc7, 0x04, 0x25, 0x00, 0x00, 0x00, 0x00, 0x00,
+                0x00, 0x00, 0x00, /* 22 mov qword [hdr+8], 0 */
+                0xc6, 0x04, 0x25, 0x00, 0x00, 0x00, 0x00, 0x00, /* 2e mov byte
+                                                                   [ctl+1], 0 */
+                0x49, 0xb8, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f,
+                0x7f, /* 36 mov r8,
+                         0x7f7f7f7f7f7f7f7f
+                       */
+                0x49, 0xb9, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f,
+                0x3f, /* 40 mov r9,
+                         0x3f3f3f3f3f3f3f3f
+                       */
+                0x49, 0xba, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f,
+                0x0f,                   /* 4a mov r10,
+                                           0x0f0f0f0f0f0f0f0f
+                                         */
+                0x31, 0xd2,             /* 54 xor edx, edx */
+                0x48, 0x8d, 0x42, 0x08, /* 56 words: lea rax, [rdx+8] */
+                0x48, 0x39, 0xc8,       /* 5a cmp rax, rcx */
+                0x77, 0x68,             /* 5d ja bytes */
+                0x48, 0x8b, 0x04, 0x16, /* 5f mov rax, [rsi+rdx] */
+                0x48, 0x85, 0xc0,       /* 63 test rax, rax */
+                0x74, 0x55,             /* 66 je store */
+                0x49, 0x89, 0xc3,       /* 68 mov r11, rax */
+                0x49, 0xd1, 0xeb,       /* 6b shr r11, 1 */
+                0x4d, 0x21, 0xc3,       /* 6e and r11, r8 */
+                0x4c, 0x09, 0xd8,       /* 71 or rax, r11 */
+                0x49, 0x89, 0xc3,       /* 74 mov r11, rax */
+                0x49, 0xc1, 0xeb, 0x02, /* 77 shr r11, 2 */
+                0x4d, 0x21, 0xcb,       /* 7b and r11, r9 */
+                0x4c, 0x09, 0xd8,       /* 7e or rax, r11 */
+                0x49, 0x89, 0xc3,       /* 81 mov r11, rax */
+                0x49, 0xc1, 0xeb, 0x04, /* 84 shr r11, 4 */
+                0x4d, 0x21, 0xd3,       /* 88 and r11, r10 */
+                0x4c, 0x09, 0xd8,       /* 8b or rax, r11 */
+                0x49, 0x89, 0xc3,       /* 8e mov r11, rax */
+                0x49, 0xd1, 0xeb,       /* 91 shr r11, 1 */
+                0x4d, 0x21, 0xc3,       /* 94 and r11, r8 */
+                0x4c, 0x29, 0xd8,       /* 97 sub rax, r11 */
+                0x4c, 0x8b, 0x9a, 0x00, 0x00, 0x00, 0x00, /* 9a mov r11,
+                                                             [rdx+mask] */
+                0x49, 0xf7, 0xd3,                         /* a1 not r11 */
+                0x49, 0x21, 0xc3,                         /* a4 and r11, rax */
+                0x74, 0x08,                               /* a7 jz seen */
+                0xc6, 0x04, 0x25, 0x00, 0x00, 0x00, 0x00, 0x01, /* a9 mov byte
+                                                                   [ctl+1], 1: a
+                                                                   new bit */
+                0x4c, 0x8d, 0x5a, 0x08, /* b1 seen: lea r11, [rdx+8] */
+                0x4c, 0x89, 0x1c, 0x25, 0x00, 0x00, 0x00, 0x00, /* b5 mov
+                                                                   [hdr+8], r11
+                                                                 */
+                0x48, 0x89, 0x04, 0x17, /* bd store: mov [rdi+rdx], rax */
+                0x48, 0x83, 0xc2, 0x08, /* c1 add rdx, 8 */
+                0xeb, 0x8f,             /* c5 jmp words */
+                0x48, 0x39, 0xca,       /* c7 bytes: cmp rdx, rcx */
+                0x73, 0x56,             /* ca jae length */
+                0x0f, 0xb6, 0x04, 0x16, /* cc movzx eax, byte [rsi+rdx] */
+                0x41, 0x89, 0xc3,       /* d0 mov r11d, eax */
+                0x41, 0xd1, 0xeb,       /* d3 shr r11d, 1 */
+                0x44, 0x09, 0xd8,       /* d6 or eax, r11d */
+                0x41, 0x89, 0xc3,       /* d9 mov r11d, eax */
+                0x41, 0xc1, 0xeb, 0x02, /* dc shr r11d, 2 */
+                0x44, 0x09, 0xd8,       /* e0 or eax, r11d */
+                0x41, 0x89, 0xc3,       /* e3 mov r11d, eax */
+                0x41, 0xc1, 0xeb, 0x04, /* e6 shr r11d, 4 */
+                0x44, 0x09, 0xd8,       /* ea or eax, r11d */
+                0x41, 0x89, 0xc3,       /* ed mov r11d, eax */
+                0x41, 0xd1, 0xeb,       /* f0 shr r11d, 1 */
+                0x44, 0x29, 0xd8,       /* f3 sub eax, r11d */
+                0x88, 0x04, 0x17,       /* f6 mov [rdi+rdx], al */
+                0x44, 0x0f, 0xb6, 0x9a, 0x00, 0x00, 0x00, 0x00, /* f9 movzx
+                                                                   r11d, byte
+                                                                   [rdx+mask] */
+                0x41, 0xf7, 0xd3, /* 101 not r11d */
+                0x41, 0x21, 0xc3, /* 104 and r11d, eax */
+                0x74, 0x08,       /* 107 jz seen1 */
+                0xc6, 0x04, 0x25, 0x00, 0x00, 0x00, 0x00, 0x01, /* 109 mov byte
+                                                                   [ctl+1], 1:
+                                                                   a new bit */
+                0x48, 0xff, 0xc2, /* 111 seen1: inc rdx */
+                0x85, 0xc0,       /* 114 test eax, eax */
+                0x74, 0xaf,       /* 116 je bytes */
+                0x48, 0x89, 0x14, 0x25, 0x00, 0x00, 0x00, 0x00, /* 118 mov
+                                                                   [hdr+8], rdx
+                                                                 */
+                0xeb, 0xa5, /* 120 jmp bytes */
+                0x80, 0x3c, 0x25, 0x00, 0x00, 0x00, 0x00, 0x00, /* 122 length:
+                                                                   cmp byte
+                                                                   [ctl], 0 */
+                0x74, 0x21, /* 12a je full */
+                0x80, 0x3c, 0x25, 0x00, 0x00, 0x00, 0x00, 0x02, /* 12c cmp byte
+                                                                   [ctl], 2 */
+                0x75, 0x1f, /* 134 jne done */
+                0x80, 0x3c, 0x25, 0x00, 0x00, 0x00, 0x00, 0x00, /* 136 cmp byte
+                                                                 * [ctl+1], 0
+                                                                 */
+                0x75, 0x15, /* 13e jne done: a new bit */
+                0x48, 0xc7, 0x04, 0x25, 0x00, 0x00, 0x00, 0x00, 0x00,
+                0x00, 0x00, 0x00, /* 140 mov qword [hdr+8], 0 */
+                0xc3,             /* 14c ret */
+                0x48, 0x89, 0x0c, 0x25, 0x00, 0x00, 0x00, 0x00, /* 14d full: mov
+                                                                   [hdr+8], rcx
+                                                                 */
+                0xc3, /* 155 done: ret */
 };
-_Static_assert(sizeof snapshot_code == 0xfe, "the jumps above count on it");
+_Static_assert(sizeof snapshot_code == 0x156, "the jumps above count on it");
 
 int cgofuzz_cmp_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
-                              uint32_t header, uint32_t ctl) {
+                              uint32_t header, uint32_t ctl, uint32_t mask) {
   uint8_t c[sizeof snapshot_code];
-  if (n > INT32_MAX || header > INT32_MAX - 16 || ctl > INT32_MAX)
+  if (n > INT32_MAX || header > INT32_MAX - 16 || ctl > INT32_MAX - 1 ||
+      mask > INT32_MAX - n)
     return -1; /* imm32 and disp32 sign-extend */
   memcpy(c, snapshot_code, sizeof c);
   put32(c + 0x01, counters);
@@ -267,10 +325,18 @@ int cgofuzz_cmp_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
   put32(c + 0x11, header + 16);
   put32(c + 0x18, n);
   put32(c + 0x26, header + 8);
-  put32(c + 0x9a, header + 8);
-  put32(c + 0xe5, header + 8);
-  put32(c + 0xee, ctl);
-  put32(c + 0xf9, header + 8);
+  put32(c + 0x31, ctl + 1);
+  put32(c + 0x9d, mask);
+  put32(c + 0xac, ctl + 1);
+  put32(c + 0xb9, header + 8);
+  put32(c + 0xfd, mask);
+  put32(c + 0x10c, ctl + 1);
+  put32(c + 0x11c, header + 8);
+  put32(c + 0x125, ctl);
+  put32(c + 0x12f, ctl);
+  put32(c + 0x139, ctl + 1);
+  put32(c + 0x144, header + 8);
+  put32(c + 0x151, header + 8);
   return emit(b, c, sizeof c);
 }
 
@@ -520,14 +586,16 @@ static size_t patch_snapshot(image *im, const cgofuzz_obj *obj,
     fn[nfn++] = a;
   }
   uint64_t ctl = seg + PAGE;
-  if (!nfn || emit_entry(code, seg, (uint32_t)ctl, (uint32_t)PAGE,
+  if (!nfn || emit_entry(code, seg, (uint32_t)ctl,
+                         (uint32_t)cgofuzz_worker_ctl_size(cnt->size),
                          CGOFUZZ_CTL_FD, 0, eh->e_entry) != 0) {
     code->len = 0;
     return 0;
   }
   uint64_t at = seg + code->len;
   if (cgofuzz_cmp_snapshot_stub(code, (uint32_t)cnt->addr, (uint32_t)cnt->size,
-                                (uint32_t)hdr, (uint32_t)ctl) != 0) {
+                                (uint32_t)hdr, (uint32_t)ctl,
+                                (uint32_t)(ctl + CGOFUZZ_CTL_SIZE)) != 0) {
     code->len = 0;
     return 0;
   }
@@ -652,11 +720,12 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
     cgofuzz_errf(err, 0, "the hooks and the snapshot are patched apart");
     goto done;
   }
-  /* The page after the stubs: the control page (snapshot), or the start
-   * of the trace area (hooks). */
+  /* The page after the stubs: the control page and the worker's mask
+   * (snapshot), or the start of the trace area (hooks). */
+  const cgofuzz_obj_sect *cnt = cgofuzz_cov_go_section(&obj);
   uint64_t tsize = flags & CGOFUZZ_CMP_PATCH_HOOKS
                        ? (trace_size + PAGE - 1) & ~(PAGE - 1)
-                       : PAGE;
+                       : cgofuzz_worker_ctl_size(cnt ? cnt->size : 0);
   if (trace + tsize > MAX_ADDR || trace_off > 0xffffffffull ||
       (trace_off & (PAGE - 1))) {
     cgofuzz_errf(err, 0, "its address space leaves no room below 2 GiB");

@@ -98,8 +98,8 @@ static const uint8_t *find_text(const uint8_t *p, size_t n, const char *s,
   return NULL;
 }
 
-void cgofuzz_coord_copy_unname(const cgofuzz_coord_copy *cp,
-                                const char *binary, cgofuzz_worker *w) {
+void cgofuzz_coord_copy_unname(const cgofuzz_coord_copy *cp, const char *binary,
+                               cgofuzz_worker *w) {
   size_t k = cp->dir && cp->path ? strlen(cp->path) : 0;
   if (!k || !w->tail || w->tail_len < k)
     return;
@@ -139,14 +139,18 @@ static bool sanitized(const char *binary) {
 void cgofuzz_coord_fast_copy(coord *c) {
   const char *snap = getenv("CGOFUZZ_GO_SNAPSHOT");
   c->fast.mfd = -1;
+  /* "cut": every fuzz call's snapshot as long as its last counter, even
+   * without a new bit (for comparisons: bench/cgo_cost.py). */
+  c->fuzz_ctl =
+      snap && strcmp(snap, "cut") == 0 ? CGOFUZZ_CTL_CUT : CGOFUZZ_CTL_NEW;
   if (!c->mask_len || (snap && strcmp(snap, "go") == 0))
     return; /* not a Go binary built with -fuzz, or asked not to */
   bool on_disk = sanitized(c->cfg->binary);
   cgofuzz_buf out = {0};
   cgofuzz_err err = {0};
   cgofuzz_cmp_patched info;
-  if (cgofuzz_coord_copy_path(&c->fast, c->cfg->binary, "cgofuzz-fast",
-                              on_disk, &out, &err) != 0 ||
+  if (cgofuzz_coord_copy_path(&c->fast, c->cfg->binary, "cgofuzz-fast", on_disk,
+                              &out, &err) != 0 ||
       cgofuzz_cmp_patch(c->cfg->binary, coord_cstr(&out), 0, 0,
                         CGOFUZZ_CMP_PATCH_SNAPSHOT, &info, &err) != 0 ||
       !info.snapshots) {
@@ -158,7 +162,7 @@ void cgofuzz_coord_fast_copy(coord *c) {
     /* Without a page a slot's snapshot keeps its full length: slower, as
      * right. */
     for (size_t i = 0; i < c->n_init; i++)
-      cgofuzz_worker_ctl_init(&c->slots[i].w, &err);
+      cgofuzz_worker_ctl_init(&c->slots[i].w, c->mask_len, &err);
     if (cgofuzz_coord_says(c))
       fprintf(stderr,
               "cgofuzz: coverage snapshot: the workers run a copy of %s that "

@@ -455,11 +455,11 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
                       size_t trace_size, unsigned flags,
                       cgofuzz_cmp_patched *info, cgofuzz_err *err);
 /* Appends the snapshot stub (coord_cmppatch.c) for n counters at address
- * counters, coverageSnapshot's slice header at address header and the
- * control byte at ctl; all below 2 GiB. -1 when they are not, or out of
- * memory. */
+ * counters, coverageSnapshot's slice header at address header, the
+ * control page at ctl and the worker's copy of its coverage mask (n bytes)
+ * at mask; all below 2 GiB. -1 when they are not, or out of memory. */
 int cgofuzz_cmp_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
-                              uint32_t header, uint32_t ctl);
+                              uint32_t header, uint32_t ctl, uint32_t mask);
 
 /* Candidates from records (coord_i2s.c): emit gets each candidate (valid
  * during the call) with the call site it answers and how it was made;
@@ -507,8 +507,8 @@ int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
                             cgofuzz_err *err);
 /* In a worker's stderr tail, the copy's file name (an on-disk copy's,
  * which a sanitizer's report names) replaced by binary's. */
-void cgofuzz_coord_copy_unname(const cgofuzz_coord_copy *cp,
-                                const char *binary, struct cgofuzz_worker *w);
+void cgofuzz_coord_copy_unname(const cgofuzz_coord_copy *cp, const char *binary,
+                               struct cgofuzz_worker *w);
 /* Removes the copy (closes the memfd, removes the directory); cp empty. */
 void cgofuzz_coord_copy_free(cgofuzz_coord_copy *cp);
 /* Sets c->fast to the fuzzing workers' copy, or leaves it empty. */
@@ -534,6 +534,7 @@ typedef struct coord {
   cgofuzz_dsched dx;
   struct cgofuzz_cmp *cmp; /* run-time comparison feedback, NULL: off */
   cgofuzz_coord_copy fast; /* what the workers run, path NULL: the binary */
+  uint8_t fuzz_ctl; /* a fuzz call's control byte (no warm-up): NEW or CUT */
   slot *slots;
   size_t np;
   size_t n_init; /* slots whose worker_init ran */

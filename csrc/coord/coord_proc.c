@@ -211,8 +211,15 @@ void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
   s->state = state;
   s->limit = limit;
   c->outstanding += limit;
-  /* Only a fuzz call's snapshot may come back shortened (coord_copy.c). */
-  cgofuzz_worker_set_ctl(&s->w, call->kind == CGOFUZZ_CALL_FUZZ);
+  /* Only a fuzz call's snapshot may come back shortened (coord_copy.c),
+   * and only one that is no warm-up (whose reply is its snapshot) empty. */
+  cgofuzz_worker_set_ctl(&s->w, call->kind != CGOFUZZ_CALL_FUZZ
+                                    ? CGOFUZZ_CTL_FULL
+                                : call->fuzz.warmup ? CGOFUZZ_CTL_CUT
+                                                    : c->fuzz_ctl);
+  if (call->kind == CGOFUZZ_CALL_FUZZ && call->fuzz.coverage_data.has)
+    cgofuzz_worker_set_ctl_mask(&s->w, call->fuzz.coverage_data.data,
+                                call->fuzz.coverage_data.len);
   s->lost = cgofuzz_worker_send(&s->w, &c->line, &err) != 0;
   /* A new call is progress: the input before it finished. The watch
    * starts over at its next look; the shm count alone cannot tell, since

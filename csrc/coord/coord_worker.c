@@ -32,11 +32,15 @@ int cgofuzz_worker_init(cgofuzz_worker *w, size_t value_cap, cgofuzz_err *err) {
   return cgofuzz_shm_create(&w->mem, value_cap, err);
 }
 
-int cgofuzz_worker_ctl_init(cgofuzz_worker *w, cgofuzz_err *err) {
+int cgofuzz_worker_ctl_init(cgofuzz_worker *w, size_t mask_len,
+                            cgofuzz_err *err) {
   int fd = cgofuzz_os_anon_file("cgofuzz-ctl");
+  size_t size = cgofuzz_worker_ctl_size(mask_len);
   void *p = MAP_FAILED;
-  if (fd >= 0 && ftruncate(fd, CGOFUZZ_CTL_SIZE) == 0)
-    p = mmap(NULL, CGOFUZZ_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  /* The copy maps all of it: the file must be as long (past its end a
+   * read is SIGBUS). */
+  if (fd >= 0 && ftruncate(fd, (off_t)size) == 0)
+    p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) {
     int e = errno;
     if (fd >= 0)
@@ -46,12 +50,19 @@ int cgofuzz_worker_ctl_init(cgofuzz_worker *w, cgofuzz_err *err) {
   }
   w->ctl_fd = fd;
   w->ctl = p;
+  w->ctl_size = size;
   return 0;
 }
 
-void cgofuzz_worker_set_ctl(cgofuzz_worker *w, uint8_t fuzzing) {
+void cgofuzz_worker_set_ctl(cgofuzz_worker *w, uint8_t kind) {
   if (w->ctl)
-    w->ctl[0] = fuzzing;
+    w->ctl[0] = kind;
+}
+
+void cgofuzz_worker_set_ctl_mask(cgofuzz_worker *w, const uint8_t *mask,
+                                 size_t len) {
+  if (w->ctl && len <= w->ctl_size - CGOFUZZ_CTL_SIZE)
+    memcpy(w->ctl + CGOFUZZ_CTL_SIZE, mask, len);
 }
 
 int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
@@ -323,7 +334,7 @@ void cgofuzz_worker_free(cgofuzz_worker *w) {
   w->tail_len = 0;
   cgofuzz_shm_close(&w->mem);
   if (w->ctl)
-    munmap(w->ctl, CGOFUZZ_CTL_SIZE);
+    munmap(w->ctl, w->ctl_size);
   if (w->ctl_fd >= 0)
     close(w->ctl_fd);
   w->ctl = NULL;

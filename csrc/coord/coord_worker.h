@@ -7,11 +7,13 @@
  *   fd 3  read end of the "fuzz_in" pipe: calls from the coordinator
  *   fd 4  write end of the "fuzz_out" pipe: responses to the coordinator
  *   fd 5  the shared-memory file (see shm.h)
- *   fd 6  with a control page only: that page (CGOFUZZ_CTL_SIZE bytes),
- *         which the copy of a Go binary the fuzzing workers run maps
- *         (coord_cmppatch.c); its first byte is 1 while the call in
- *         flight is a fuzz call, 0 otherwise. Go's own worker code never
- *         looks at it.
+ *   fd 6  with a control page only: that page (CGOFUZZ_CTL_SIZE bytes)
+ *         and after it a copy of the coverage mask this worker process was
+ *         last sent (zero before any), which the copy of a Go binary the
+ *         fuzzing workers run maps (coord_cmppatch.c); its first byte says
+ *         what kind of call is in flight (CGOFUZZ_CTL_*), written before
+ *         the call is sent, as the mask copy is. Go's own worker code
+ *         never looks at it.
  *
  * Calls and responses strictly alternate, one JSON message per line (see
  * wire.h). The coordinator keeps only its own pipe ends (close-on-exec), so
@@ -61,10 +63,22 @@ typedef struct cgofuzz_worker {
   size_t tail_len;  /* <= CGOFUZZ_WORKER_TAIL */
   int ctl_fd;       /* the control page's memfd, -1: none */
   uint8_t *ctl;     /* our mapping of it, NULL: none */
+  size_t ctl_size;  /* its size: cgofuzz_worker_ctl_size(mask length) */
 } cgofuzz_worker;
 
 #define CGOFUZZ_CTL_FD 6
 #define CGOFUZZ_CTL_SIZE 4096
+/* The control byte (coord_cmppatch.c's snapshot stub says what each does
+ * to the snapshot's length). */
+enum {
+  CGOFUZZ_CTL_FULL = 0, /* not a fuzz call: the whole snapshot */
+  CGOFUZZ_CTL_CUT = 1,  /* a warm-up fuzz call: cut after its last counter */
+  CGOFUZZ_CTL_NEW = 2,  /* a fuzz call: cut, or empty without a new bit */
+};
+/* The size of a control page followed by a mask of mask_len bytes, in
+ * whole pages. */
+#define cgofuzz_worker_ctl_size(mask_len)                                      \
+  (CGOFUZZ_CTL_SIZE + (((size_t)(mask_len) + 4095) & ~(size_t)4095))
 
 /* How much of a worker's stderr is kept (the end of it). */
 #define CGOFUZZ_WORKER_TAIL ((size_t)64 << 10)
@@ -72,12 +86,19 @@ typedef struct cgofuzz_worker {
 /* Creates the shared memory (value capacity value_cap) for one worker slot.*/
 int cgofuzz_worker_init(cgofuzz_worker *w, size_t value_cap, cgofuzz_err *err);
 
-/* Gives the slot a control page (fd 6 of every process started from now
- * on). -1 with err when no memfd or mapping can be had: the slot then runs
- * without one. */
-int cgofuzz_worker_ctl_init(cgofuzz_worker *w, cgofuzz_err *err);
-/* Sets the control page's first byte (no-op without a page). */
-void cgofuzz_worker_set_ctl(cgofuzz_worker *w, uint8_t fuzzing);
+/* Gives the slot a control page with room for a mask of mask_len bytes
+ * (fd 6 of every process started from now on). -1 with err when no memfd
+ * or mapping can be had: the slot then runs without one. */
+int cgofuzz_worker_ctl_init(cgofuzz_worker *w, size_t mask_len,
+                            cgofuzz_err *err);
+/* Sets the control page's first byte, a CGOFUZZ_CTL_* (no-op without a
+ * page). */
+void cgofuzz_worker_set_ctl(cgofuzz_worker *w, uint8_t kind);
+/* Copies the mask about to be sent to the worker after the control page
+ * (no-op without a page or room for it). Only while no call is in flight:
+ * the copy must be the worker's own mask whenever it runs a fuzz call. */
+void cgofuzz_worker_set_ctl_mask(cgofuzz_worker *w, const uint8_t *mask,
+                                 size_t len);
 
 /* Starts a worker process: path with argv (NULL-terminated; argv[0] is what
  * the worker sees as its name), envp (NULL: inherit), in directory dir (NULL:

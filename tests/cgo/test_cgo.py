@@ -423,6 +423,14 @@ func FuzzBigRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) { Run(b) })
 }
 
+// FuzzBigFlat runs the file's last function on a constant: after the
+// seed no input adds coverage, and the last counters of the range are hit
+// on every exec (bench/cgo_cost.py times it).
+func FuzzBigFlat(f *testing.F) {
+	f.Add([]byte("hello"))
+	f.Fuzz(func(t *testing.T, b []byte) { Magic([]byte("flat")) })
+}
+
 // FuzzBig reaches only the file's last function, whose counters are the
 // last of the range.
 func FuzzBig(f *testing.F) {

@@ -52,28 +52,35 @@ struct Snap {
 };
 
 // Runs the stub for the counters; the header's capacity is hdr_cap, its
-// length starts at 12345; ctl is the control byte.
+// length starts at 12345; ctl is the control byte, mask the worker's mask
+// (none: zero).
 Snap Snapshot(const std::vector<uint8_t> &counters, uint64_t hdr_cap,
-              uint8_t fill, uint8_t ctl = 0) {
+              uint8_t fill, uint8_t ctl = CGOFUZZ_CTL_FULL,
+              const std::vector<uint8_t> &mask = {}) {
   size_t n = counters.size();
   Low code(4096, PROT_READ | PROT_WRITE | PROT_EXEC);
-  Low data(2 * n + 4096, PROT_READ | PROT_WRITE);
+  Low data(3 * n + 4096, PROT_READ | PROT_WRITE);
   EXPECT_NE(code.p, nullptr);
   EXPECT_NE(data.p, nullptr);
   if (!code.p || !data.p)
     return {};
   uint8_t *cnt = data.p + 64, *dst = data.p + 64 + n + 8;
+  uint8_t *msk = dst + n + 8;
   uint64_t *hdr = reinterpret_cast<uint64_t *>(data.p);
   data.p[32] = ctl;
-  if (n) // data() may be NULL when empty
+  data.p[33] = 0x5a; // the stub's flag: whatever was there before
+  if (n)             // data() may be NULL when empty
     memcpy(cnt, counters.data(), n);
   memset(dst, fill, n);
+  if (!mask.empty())
+    memcpy(msk, mask.data(), n);
   hdr[0] = (uint64_t)(uintptr_t)dst;
   hdr[1] = 12345;
   hdr[2] = hdr_cap;
   cgofuzz_buf b = {};
   EXPECT_EQ(cgofuzz_cmp_snapshot_stub(&b, (uint32_t)(uintptr_t)cnt, (uint32_t)n,
-                                      data.addr(), data.addr() + 32),
+                                      data.addr(), data.addr() + 32,
+                                      (uint32_t)(uintptr_t)msk),
             0);
   memcpy(code.p, b.data, b.len);
   cgofuzz_buf_free(&b);
@@ -124,18 +131,53 @@ TEST(SnapshotStub, FuzzCallLengthEndsAtLastNonZero) {
       cnt[k.last] = 200;
       cnt[k.last / 2] = 3;
     }
-    Snap full = Snapshot(cnt, k.n, 0x11, 0);
-    Snap cut = Snapshot(cnt, k.n, 0x11, 1);
+    Snap full = Snapshot(cnt, k.n, 0x11, CGOFUZZ_CTL_FULL);
+    Snap cut = Snapshot(cnt, k.n, 0x11, CGOFUZZ_CTL_CUT);
     EXPECT_EQ(full.len, k.n) << k.n << " " << k.last;
     EXPECT_EQ(cut.len, k.want) << k.n << " " << k.last;
     EXPECT_EQ(cut.data, full.data) << k.n << " " << k.last;
   }
 }
 
+// A fuzz call that is no warm-up: the length of a warm-up's when some
+// rounded counter has a bit the worker's mask lacks, else 0; the bytes are
+// the same in every mode. Go's count of new bits decides the same way.
+TEST(SnapshotStub, FuzzCallWithoutNewBitIsEmpty) {
+  std::mt19937 rng(11);
+  for (size_t n : {1u, 5u, 8u, 13u, 64u, 67u, 1000u, 31301u}) {
+    std::vector<uint8_t> cnt(n, 0);
+    for (size_t i = 0; i < n; i++)
+      cnt[i] = rng() % 5 == 0 ? (uint8_t)rng() : 0;
+    cnt[n - 1] = n == 1 ? 1 : cnt[n - 1]; // a word and a tail byte or two
+    std::vector<uint8_t> seen(n); // the mask: every rounded counter's bit
+    for (size_t i = 0; i < n; i++)
+      seen[i] = GoRound(cnt[i]) | (uint8_t)(rng() % 3 == 0 ? rng() : 0);
+    Snap cut = Snapshot(cnt, n, 0x22, CGOFUZZ_CTL_CUT, seen);
+    Snap none = Snapshot(cnt, n, 0x22, CGOFUZZ_CTL_NEW, seen);
+    EXPECT_EQ(none.len, 0u) << n;
+    EXPECT_EQ(none.data, cut.data) << n;
+    // Take away one counter's bit from the mask, at every position of a
+    // non-zero counter (in a whole word and in the tail): new again.
+    for (size_t i = 0; i < n; i++) {
+      if (!cnt[i])
+        continue;
+      std::vector<uint8_t> m = seen;
+      m[i] &= (uint8_t)~GoRound(cnt[i]);
+      Snap got = Snapshot(cnt, n, 0x22, CGOFUZZ_CTL_NEW, m);
+      ASSERT_EQ(got.len, cut.len) << n << " at " << i;
+      ASSERT_EQ(got.data, cut.data) << n << " at " << i;
+    }
+  }
+  // No counter at all: nothing new, empty in both cut modes.
+  std::vector<uint8_t> zero(40, 0);
+  EXPECT_EQ(Snapshot(zero, 40, 0, CGOFUZZ_CTL_NEW).len, 0u);
+  EXPECT_EQ(Snapshot(zero, 40, 0, CGOFUZZ_CTL_FULL).len, 40u);
+}
+
 TEST(SnapshotStub, WrongCapacityWritesNothing) {
   std::vector<uint8_t> cnt(100, 3);
   for (uint64_t cap : {99u, 0u, 101u}) {
-    Snap got = Snapshot(cnt, cap, 0x55, 1);
+    Snap got = Snapshot(cnt, cap, 0x55, CGOFUZZ_CTL_NEW);
     EXPECT_EQ(got.data, std::vector<uint8_t>(100, 0x55)) << cap;
     EXPECT_EQ(got.len, 12345u) << cap;
   }
@@ -143,10 +185,18 @@ TEST(SnapshotStub, WrongCapacityWritesNothing) {
 
 TEST(SnapshotStub, RefusesHighAddresses) {
   cgofuzz_buf b = {};
-  EXPECT_NE(cgofuzz_cmp_snapshot_stub(&b, 0x1000, 0x80000000u, 0x1000, 0x2000),
+  EXPECT_NE(cgofuzz_cmp_snapshot_stub(&b, 0x1000, 0x80000000u, 0x1000, 0x2000,
+                                      0x3000),
             0);
-  EXPECT_NE(cgofuzz_cmp_snapshot_stub(&b, 0x1000, 16, 0x7ffffff4u, 0x2000), 0);
-  EXPECT_NE(cgofuzz_cmp_snapshot_stub(&b, 0x1000, 16, 0x1000, 0x80000000u), 0);
+  EXPECT_NE(
+      cgofuzz_cmp_snapshot_stub(&b, 0x1000, 16, 0x7ffffff4u, 0x2000, 0x3000),
+      0);
+  EXPECT_NE(
+      cgofuzz_cmp_snapshot_stub(&b, 0x1000, 16, 0x1000, 0x80000000u, 0x3000),
+      0);
+  EXPECT_NE(
+      cgofuzz_cmp_snapshot_stub(&b, 0x1000, 16, 0x1000, 0x2000, 0x7ffffff8u),
+      0);
   EXPECT_EQ(b.len, 0u);
   cgofuzz_buf_free(&b);
 }
