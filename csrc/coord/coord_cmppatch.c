@@ -340,6 +340,150 @@ int cgofuzz_cmp_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
   return emit(b, c, sizeof c);
 }
 
+/* The input's red zone, for a binary with AddressSanitizer (ASan's
+ * shadow at address >> 3 + CGOFUZZ_ASAN_SHADOW, x86-64 Linux). Go's
+ * worker hands the fuzz function its []byte as a prefix of the mutator's
+ * buffer, whose capacity is the whole shared value (megabytes): a C read
+ * or write past the input's end lands in that buffer, which ASan sees as
+ * the Go allocation it is, so the bug is never found (libFuzzer copies
+ * every input into a malloc of its exact size). testing's call of the
+ * fuzz function, fn.Call(args) in testing.(*F).Fuzz.func1.1, is sent to
+ * this stub first: for each argument that is a []byte (a reflect.Value
+ * whose type is a slice of uint8, held indirectly), it sets the slice's
+ * capacity to its length (so Go code that appends to the input gets a new
+ * array, as it may, and never writes into the zone) and poisons up to 64
+ * bytes after the input, whole granules inside the old capacity only (they
+ * were addressable), recording each zone's shadow bytes (at most four) in
+ * the control page; then it jumps to reflect.Value.Call. The snapshot stub
+ * runs the unpoison prelude first: SnapshotCoverage is deferred by the
+ * same closure, so it runs after every call, whether the fuzz function
+ * returned, failed or panicked, before the mutator writes into the buffer
+ * again. rdi, rsi = the args slice (Go's ABI: receiver in rax, rbx, rcx,
+ * the slice in rdi, rsi, r8, all kept); clobbers r9-r13, which Go's ABI
+ * lets a callee clobber. A Value is {type, ptr, flag}: flagIndir is bit
+ * 7; a type's kind is byte 23 (mask 31: slice 23, uint8 8), a slice
+ * type's element at byte 48 (every release from go1.18). */
+static const uint8_t redzone_code[] = {
+    0x41, 0xb9, 0x01, 0x00, 0x00, 0x00, /* 00 mov r9d, 1: args[0] is the *T */
+    0x49, 0x39, 0xf1,                   /* 06 loop: cmp r9, rsi */
+    0x72, 0x05,                         /* 09 jb body */
+    0xe9, 0x00, 0x00, 0x00, 0x00,       /* 0b jmp reflect.Value.Call */
+    0x4f, 0x8d, 0x14, 0x49,             /* 10 lea r10, [r9+r9*2] */
+    0x4e, 0x8d, 0x14, 0xd7,             /* 14 lea r10, [rdi+r10*8]: &args[i] */
+    0x4d, 0x8b, 0x1a,                   /* 18 mov r11, [r10]: its type */
+    0x4d, 0x85, 0xdb,                   /* 1b test r11, r11 */
+    0x0f, 0x84, 0xe5, 0x00, 0x00, 0x00, /* 1e jz next */
+    0x45, 0x0f, 0xb6, 0x63, 0x17,       /* 24 movzx r12d, byte [r11+23]: kind */
+    0x41, 0x83, 0xe4, 0x1f,             /* 29 and r12d, 31 */
+    0x41, 0x83, 0xfc, 0x17,             /* 2d cmp r12d, 23: a slice */
+    0x0f, 0x85, 0xd2, 0x00, 0x00, 0x00, /* 31 jne next */
+    0x4d, 0x8b, 0x63, 0x30, /* 37 mov r12, [r11+48]: its element type */
+    0x4d, 0x85, 0xe4,       /* 3b test r12, r12 */
+    0x0f, 0x84, 0xc5, 0x00, 0x00, 0x00, /* 3e jz next */
+    0x45, 0x0f, 0xb6, 0x64, 0x24, 0x17, /* 44 movzx r12d, byte [r12+23] */
+    0x41, 0x83, 0xe4, 0x1f,             /* 4a and r12d, 31 */
+    0x41, 0x83, 0xfc, 0x08,             /* 4e cmp r12d, 8: of uint8 */
+    0x0f, 0x85, 0xb1, 0x00, 0x00, 0x00, /* 52 jne next */
+    0x41, 0xf6, 0x42, 0x10, 0x80, /* 58 test byte [r10+16], 0x80: flagIndir */
+    0x0f, 0x84, 0xa6, 0x00, 0x00, 0x00, /* 5d jz next */
+    0x4d, 0x8b, 0x52, 0x08, /* 63 mov r10, [r10+8]: the slice header */
+    0x4d, 0x8b, 0x5a, 0x08, /* 67 mov r11, [r10+8]: len */
+    0x4d, 0x8b, 0x62, 0x10, /* 6b mov r12, [r10+16]: cap */
+    0x4d, 0x39, 0xdc,       /* 6f cmp r12, r11 */
+    0x0f, 0x86, 0x91, 0x00, 0x00, 0x00, /* 72 jbe next: no room past the end */
+    0x4d, 0x89, 0x5a, 0x10,             /* 78 mov [r10+16], r11: cap = len */
+    0x4d, 0x8b, 0x2a,                   /* 7c mov r13, [r10]: ptr */
+    0x4d, 0x01, 0xeb,                   /* 7f add r11, r13: start = ptr+len */
+    0x4d, 0x01, 0xec,                   /* 82 add r12, r13: limit = ptr+cap */
+    0x4d, 0x8d, 0x6b, 0x40,             /* 85 lea r13, [r11+64] */
+    0x4d, 0x39, 0xe5,                   /* 89 cmp r13, r12 */
+    0x4d, 0x0f, 0x47, 0xec,             /* 8c cmova r13, r12 */
+    0x49, 0x83, 0xe5, 0xf8, /* 90 and r13, -8: end, a whole granule */
+    0x4d, 0x39, 0xeb,       /* 94 cmp r11, r13 */
+    0x0f, 0x83, 0x6c, 0x00, 0x00, 0x00, /* 97 jae next: no whole granule */
+    0x44, 0x0f, 0xb6, 0x14, 0x25, 0x00, 0x00, 0x00,
+    0x00,                   /* 9d movzx r10d, byte [ctl+16]: records */
+    0x41, 0x83, 0xfa, 0x04, /* a6 cmp r10d, 4 */
+    0x0f, 0x83, 0x59, 0x00, 0x00, 0x00, /* aa jae next: no room to record */
+    0x41, 0xc1, 0xe2, 0x04,             /* b0 shl r10d, 4 */
+    0x4d, 0x8d, 0xa2, 0x00, 0x00, 0x00, 0x00, /* b4 lea r12, [r10+ctl+24]: the
+                                                 record */
+    0xfe, 0x04, 0x25, 0x00, 0x00, 0x00, 0x00, /* bb inc byte [ctl+16] */
+    0x4d, 0x89, 0xda,                         /* c2 mov r10, r11 */
+    0x49, 0xc1, 0xea, 0x03,                   /* c5 shr r10, 3 */
+    0x49, 0x81, 0xc2, 0x00, 0x00, 0x00, 0x00, /* c9 add r10, shadow: start's
+                                                 shadow byte */
+    0x4d, 0x89, 0x14, 0x24,                   /* d0 mov [r12], r10 */
+    0x41, 0xf6, 0xc3, 0x07,                   /* d4 test r11b, 7 */
+    0x74, 0x0a,                               /* d8 jz whole */
+    0x45, 0x88, 0x1a,                         /* da mov [r10], r11b */
+    0x41, 0x80, 0x22, 0x07, /* dd and byte [r10], 7: its first bytes stay */
+    0x49, 0xff, 0xc2,       /* e1 inc r10 */
+    0x4d, 0x89, 0xeb,       /* e4 whole: mov r11, r13 */
+    0x49, 0xc1, 0xeb, 0x03, /* e7 shr r11, 3 */
+    0x49, 0x81, 0xc3, 0x00, 0x00, 0x00, 0x00, /* eb add r11, shadow: end's
+                                                 shadow byte */
+    0x4d, 0x89, 0x5c, 0x24, 0x08,             /* f2 mov [r12+8], r11 */
+    0x4d, 0x39, 0xda,                         /* f7 poison: cmp r10, r11 */
+    0x0f, 0x83, 0x09, 0x00, 0x00, 0x00,       /* fa jae next */
+    0x41, 0xc6, 0x02, 0xf7,       /* 100 mov byte [r10], 0xf7: user-poisoned */
+    0x49, 0xff, 0xc2,             /* 104 inc r10 */
+    0xeb, 0xee,                   /* 107 jmp poison */
+    0x49, 0xff, 0xc1,             /* 109 next: inc r9 */
+    0xe9, 0xf5, 0xfe, 0xff, 0xff, /* 10c jmp loop */
+};
+_Static_assert(sizeof redzone_code == 0x111, "the jumps above count on it");
+
+/* Unpoisons the recorded zones (writes their shadow bytes back to 0: they
+ * were addressable) and forgets them; falls through into the snapshot
+ * stub. Clobbers rcx, rdx, rsi, rdi, which the snapshot stub loads. */
+static const uint8_t unpoison_code[] = {
+    0x0f, 0xb6, 0x0c, 0x25, 0x00,
+    0x00, 0x00, 0x00,             /* 00 movzx ecx, byte [ctl+16] */
+    0x85, 0xc9,                   /* 08 test ecx, ecx */
+    0x74, 0x29,                   /* 0a jz go */
+    0xba, 0x00, 0x00, 0x00, 0x00, /* 0c mov edx, ctl+24 */
+    0x48, 0x8b, 0x32,             /* 11 lp: mov rsi, [rdx] */
+    0x48, 0x8b, 0x7a, 0x08,       /* 14 mov rdi, [rdx+8] */
+    0x48, 0x39, 0xfe,             /* 18 zl: cmp rsi, rdi */
+    0x73, 0x08,                   /* 1b jae nx */
+    0xc6, 0x06, 0x00,             /* 1d mov byte [rsi], 0 */
+    0x48, 0xff, 0xc6,             /* 20 inc rsi */
+    0xeb, 0xf3,                   /* 23 jmp zl */
+    0x48, 0x83, 0xc2, 0x10,       /* 25 nx: add rdx, 16 */
+    0xff, 0xc9,                   /* 29 dec ecx */
+    0x75, 0xe4,                   /* 2b jnz lp */
+    0xc6, 0x04, 0x25, 0x00, 0x00,
+    0x00, 0x00, 0x00, /* 2d mov byte [ctl+16], 0 */
+};
+_Static_assert(sizeof unpoison_code == 0x35, "the jumps above count on it");
+
+int cgofuzz_cmp_redzone_stub(cgofuzz_buf *b, uint32_t ctl, uint32_t shadow,
+                             uint64_t at, uint64_t call) {
+  uint8_t c[sizeof redzone_code];
+  if (ctl > INT32_MAX - 24 - 4 * 16 || shadow > INT32_MAX)
+    return -1;
+  memcpy(c, redzone_code, sizeof c);
+  put32(c + 12, (uint32_t)(call - (at + 16)));
+  put32(c + 162, ctl + 16);
+  put32(c + 183, ctl + 24);
+  put32(c + 190, ctl + 16);
+  put32(c + 204, shadow);
+  put32(c + 238, shadow);
+  return emit(b, c, sizeof c);
+}
+
+int cgofuzz_cmp_unpoison_stub(cgofuzz_buf *b, uint32_t ctl) {
+  uint8_t c[sizeof unpoison_code];
+  if (ctl > INT32_MAX - 24 - 4 * 16)
+    return -1;
+  memcpy(c, unpoison_code, sizeof c);
+  put32(c + 4, ctl + 16);
+  put32(c + 13, ctl + 24);
+  put32(c + 48, ctl + 16);
+  return emit(b, c, sizeof c);
+}
+
 _Static_assert(CGOFUZZ_GOHOOK_STRCMP == 8 && CGOFUZZ_GOHOOK_N == 9,
                "hooks[] and core/gohooks.h list the hooks in one order");
 
@@ -555,22 +699,58 @@ static uint64_t snapshot_header(const image *im, const Elf64_Phdr *ph,
   return found;
 }
 
+/* testing's closure that calls the fuzz function (fn.Call(args)): the
+ * one call in it of reflect.Value.Call, as the address of its CALL rel32
+ * instruction; 0 unless there is exactly one. */
+static uint64_t fuzz_call_site(const image *im, const cgofuzz_obj *obj,
+                               const Elf64_Phdr *ph, size_t nph,
+                               uint64_t *call) {
+  enum { MAX_BODY = 16384 };
+  static const char *const names[] = {"testing.(*F).Fuzz.func1.1",
+                                      "testing.(*F).Fuzz.func1.2",
+                                      "testing.(*F).Fuzz.func2.1"};
+  *call = go_func(obj, "reflect.Value.Call");
+  uint64_t site = 0;
+  for (size_t k = 0; k < sizeof names / sizeof names[0] && *call; k++) {
+    uint64_t fn = go_func(obj, names[k]);
+    uint64_t off = fn ? text_offset(ph, nph, fn) : 0;
+    size_t end = off + MAX_BODY < im->n ? off + MAX_BODY : im->n;
+    for (size_t i = off; off && i + 5 <= end; i++) {
+      const uint8_t *p = im->p + i;
+      if (p[0] == 0xcc && p[1] == 0xcc) /* the padding after the body */
+        break;
+      uint64_t at = fn + (i - off);
+      if (p[0] == 0xe8 &&
+          at + 5 + (uint64_t)(int64_t)(int32_t)rd32(p + 1) == *call) {
+        if (site)
+          return 0;
+        site = at;
+      }
+    }
+  }
+  return site;
+}
+
 /* Sends the SnapshotCoverage bodies to a stub (snapshot_code), and the
  * entry point to a stub that maps the worker's control page (fd
  * CGOFUZZ_CTL_FD, coord_worker.h) at seg + PAGE: both appended to code,
  * which starts the segment at seg. Started without that descriptor, the
  * page stays zero-fill and the snapshot keeps its full length. A body is
  * left alone unless its slice header, found by snapshot_header, agrees
- * with the symbol table where there is one. The number of bodies
+ * with the symbol table where there is one. With redzone, the fuzz
+ * function's call goes through redzone_code when its site is found
+ * (*redzoned), and the bodies through unpoison_code. The number of bodies
  * redirected; 0 leaves the image and code as they were. */
 static size_t patch_snapshot(image *im, const cgofuzz_obj *obj,
                              const Elf64_Phdr *ph, size_t nph,
-                             cgofuzz_buf *code, uint64_t seg) {
+                             cgofuzz_buf *code, uint64_t seg, bool redzone,
+                             bool *redzoned) {
   Elf64_Ehdr *eh = (Elf64_Ehdr *)im->p;
   const cgofuzz_obj_sect *cnt = cgofuzz_cov_go_section(obj);
   uint64_t sym_hdr =
       cgofuzz_obj_sym_value(obj, "internal/fuzz.coverageSnapshot", -1);
   uint64_t sym_cnt = cgofuzz_obj_sym_value(obj, "internal/fuzz._counters", -1);
+  *redzoned = false;
   if (!cnt || !cnt->size || cnt->addr + cnt->size > MAX_ADDR ||
       (sym_cnt && sym_cnt != cnt->addr) || code->len != 0)
     return 0;
@@ -585,15 +765,21 @@ static size_t patch_snapshot(image *im, const cgofuzz_obj *obj,
     hdr = h;
     fn[nfn++] = a;
   }
-  uint64_t ctl = seg + PAGE;
+  uint64_t ctl = seg + PAGE, call = 0;
+  uint64_t site = redzone ? fuzz_call_site(im, obj, ph, nph, &call) : 0;
   if (!nfn || emit_entry(code, seg, (uint32_t)ctl,
                          (uint32_t)cgofuzz_worker_ctl_size(cnt->size),
                          CGOFUZZ_CTL_FD, 0, eh->e_entry) != 0) {
     code->len = 0;
     return 0;
   }
+  uint64_t rz = seg + code->len;
+  if (site && cgofuzz_cmp_redzone_stub(code, (uint32_t)ctl, CGOFUZZ_ASAN_SHADOW,
+                                       rz, call) != 0)
+    site = 0, code->len = (size_t)(rz - seg);
   uint64_t at = seg + code->len;
-  if (cgofuzz_cmp_snapshot_stub(code, (uint32_t)cnt->addr, (uint32_t)cnt->size,
+  if ((site && cgofuzz_cmp_unpoison_stub(code, (uint32_t)ctl) != 0) ||
+      cgofuzz_cmp_snapshot_stub(code, (uint32_t)cnt->addr, (uint32_t)cnt->size,
                                 (uint32_t)hdr, (uint32_t)ctl,
                                 (uint32_t)(ctl + CGOFUZZ_CTL_SIZE)) != 0) {
     code->len = 0;
@@ -601,6 +787,10 @@ static size_t patch_snapshot(image *im, const cgofuzz_obj *obj,
   }
   for (size_t i = 0; i < nfn; i++)
     put_jmp(im, ph, nph, fn[i], at);
+  if (site) { /* CALL reflect.Value.Call becomes CALL the red-zone stub */
+    put32(im->p + text_offset(ph, nph, site) + 1, (uint32_t)(rz - (site + 5)));
+    *redzoned = true;
+  }
   eh->e_entry = seg;
   return nfn;
 }
@@ -737,7 +927,9 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
                   err) != 0)
     goto done;
   if (flags & CGOFUZZ_CMP_PATCH_SNAPSHOT)
-    info->snapshots = patch_snapshot(&im, &obj, ph, nph, &code, seg);
+    info->snapshots = patch_snapshot(&im, &obj, ph, nph, &code, seg,
+                                     (flags & CGOFUZZ_CMP_PATCH_REDZONE) != 0,
+                                     &info->redzone);
   if (code.len > PAGE) {
     cgofuzz_errf(err, 0, "stubs too large");
     goto done;

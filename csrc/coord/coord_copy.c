@@ -119,19 +119,39 @@ void cgofuzz_coord_copy_unname(const cgofuzz_coord_copy *cp, const char *binary,
   cgofuzz_buf_free(&b);
 }
 
+void cgofuzz_coord_copy_note(const cgofuzz_coord_copy *cp,
+                             const cgofuzz_worker *w, cgofuzz_buf *why) {
+  static const char poison[] = "AddressSanitizer: use-after-poison";
+  if (!cp->redzone || !w->tail ||
+      !find_text(w->tail, w->tail_len, poison, sizeof poison - 1))
+    return;
+  if (why->len && why->data[why->len - 1] != '\n')
+    cgofuzz_buf_puts(why, "\n");
+  cgofuzz_buf_puts(
+      why, "this may be C code reading or writing past the end of a []byte "
+           "input: cgofuzz's workers poison up to 64 bytes after each one, "
+           "where Go gives the slice room past its length; `go test -asan "
+           "-run` may then pass, and `cgofuzz fuzz`, whose warm-up runs "
+           "every testdata input in such workers, replays it");
+}
+
 /* A sanitizer's runtime symbolizes its reports from the file the process
  * maps, which for a memfd copy is not there to read: such a binary's copy
- * is a file (its reports must name the C functions, docs/cgo.md). */
-static bool sanitized(const char *binary) {
+ * is a file (its reports must name the C functions, docs/cgo.md). Which
+ * sanitizers the binary has: 1, any; 2, AddressSanitizer (its inputs get
+ * a red zone, coord_cmppatch.c). A binary that cannot be read counts as
+ * sanitized. */
+static unsigned sanitizers(const char *binary) {
   static const char *const names[] = {"AddressSanitizer", "MemorySanitizer",
                                       "ThreadSanitizer",
                                       "UndefinedBehaviorSanitizer"};
   cgofuzz_obj o;
   if (cgofuzz_obj_open(&o, binary, false, NULL) != 0)
-    return true;
-  bool found = false;
-  for (size_t i = 0; i < sizeof names / sizeof names[0] && !found; i++)
-    found = find_text(o.map, o.len, names[i], strlen(names[i])) != NULL;
+    return 1;
+  unsigned found = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (find_text(o.map, o.len, names[i], strlen(names[i])))
+      found |= i == 0 ? 3 : 1;
   cgofuzz_obj_close(&o);
   return found;
 }
@@ -145,20 +165,23 @@ void cgofuzz_coord_fast_copy(coord *c) {
       snap && strcmp(snap, "cut") == 0 ? CGOFUZZ_CTL_CUT : CGOFUZZ_CTL_NEW;
   if (!c->mask_len || (snap && strcmp(snap, "go") == 0))
     return; /* not a Go binary built with -fuzz, or asked not to */
-  bool on_disk = sanitized(c->cfg->binary);
+  unsigned san = sanitizers(c->cfg->binary);
   cgofuzz_buf out = {0};
   cgofuzz_err err = {0};
   cgofuzz_cmp_patched info;
-  if (cgofuzz_coord_copy_path(&c->fast, c->cfg->binary, "cgofuzz-fast", on_disk,
-                              &out, &err) != 0 ||
+  if (cgofuzz_coord_copy_path(&c->fast, c->cfg->binary, "cgofuzz-fast",
+                              san != 0, &out, &err) != 0 ||
       cgofuzz_cmp_patch(c->cfg->binary, coord_cstr(&out), 0, 0,
-                        CGOFUZZ_CMP_PATCH_SNAPSHOT, &info, &err) != 0 ||
+                        CGOFUZZ_CMP_PATCH_SNAPSHOT |
+                            (san & 2 ? CGOFUZZ_CMP_PATCH_REDZONE : 0),
+                        &info, &err) != 0 ||
       !info.snapshots) {
     cgofuzz_coord_copy_free(&c->fast);
     if (cgofuzz_coord_says(c))
       fprintf(stderr, "cgofuzz: coverage snapshot: Go's own loop (%s)\n",
               err.msg[0] ? err.msg : "its SnapshotCoverage was not found");
   } else {
+    c->fast.redzone = info.redzone;
     /* Without a page a slot's snapshot keeps its full length: slower, as
      * right. */
     for (size_t i = 0; i < c->n_init; i++)
@@ -166,8 +189,11 @@ void cgofuzz_coord_fast_copy(coord *c) {
     if (cgofuzz_coord_says(c))
       fprintf(stderr,
               "cgofuzz: coverage snapshot: the workers run a copy of %s that "
-              "snapshots its %zu counters eight at a time\n",
-              c->cfg->binary, c->mask_len);
+              "snapshots its %zu counters eight at a time%s\n",
+              c->cfg->binary, c->mask_len,
+              info.redzone ? ", and poisons the bytes after each []byte "
+                             "input (AddressSanitizer)"
+                           : "");
   }
   cgofuzz_buf_free(&out);
 }

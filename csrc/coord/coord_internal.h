@@ -439,11 +439,20 @@ typedef struct cgofuzz_cmp_patched {
                           too (libcgofuzz_cgo.a's table, core/gohooks.h) */
   size_t snapshots;    /* SnapshotCoverage bodies sent to the word-at-a-
                           time stub (0: Go's own loop runs) */
+  bool redzone;        /* the fuzz function's []byte inputs get an ASan
+                          red zone (CGOFUZZ_CMP_PATCH_REDZONE) */
 } cgofuzz_cmp_patched;
 
 /* What cgofuzz_cmp_patch patches: the comparison hooks (and the entry
  * that maps their trace area), Go's coverage snapshot. */
-enum { CGOFUZZ_CMP_PATCH_HOOKS = 1, CGOFUZZ_CMP_PATCH_SNAPSHOT = 2 };
+enum {
+  CGOFUZZ_CMP_PATCH_HOOKS = 1,
+  CGOFUZZ_CMP_PATCH_SNAPSHOT = 2,
+  CGOFUZZ_CMP_PATCH_REDZONE = 4, /* with SNAPSHOT, for an ASan binary */
+};
+/* Where AddressSanitizer's shadow byte of address a is on x86-64 Linux:
+ * (a >> 3) + this. */
+#define CGOFUZZ_ASAN_SHADOW 0x7fff8000u
 
 /* Writes to out a copy of binary; with CGOFUZZ_CMP_PATCH_HOOKS, one whose
  * comparison hooks record into the trace area of the file on fd 5 at
@@ -460,6 +469,14 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
  * at mask; all below 2 GiB. -1 when they are not, or out of memory. */
 int cgofuzz_cmp_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
                               uint32_t header, uint32_t ctl, uint32_t mask);
+/* Appends the red-zone stub (coord_cmppatch.c), to be placed at address
+ * at, that ends in a jump to call (reflect.Value.Call); its records go to
+ * the control page at ctl, ASan's shadow of a is (a >> 3) + shadow. And
+ * the unpoison prelude, which the snapshot stub must follow. -1 when an
+ * address is not below 2 GiB, or out of memory. */
+int cgofuzz_cmp_redzone_stub(cgofuzz_buf *b, uint32_t ctl, uint32_t shadow,
+                             uint64_t at, uint64_t call);
+int cgofuzz_cmp_unpoison_stub(cgofuzz_buf *b, uint32_t ctl);
 
 /* Candidates from records (coord_i2s.c): emit gets each candidate (valid
  * during the call) with the call site it answers and how it was made;
@@ -493,10 +510,11 @@ void cgofuzz_cmp_stop(struct coord *c);
 /* --- the copies of the binary cgofuzz runs (coord_copy.c) */
 
 typedef struct cgofuzz_coord_copy {
-  int mfd;    /* its memfd, -1: none */
-  char *dir;  /* its private directory, when not a memfd; NULL */
-  char *path; /* what workers exec: a /proc/<pid>/fd path, or dir's file;
-                 NULL: no copy */
+  int mfd;      /* its memfd, -1: none */
+  char *dir;    /* its private directory, when not a memfd; NULL */
+  char *path;   /* what workers exec: a /proc/<pid>/fd path, or dir's file;
+                   NULL: no copy */
+  bool redzone; /* its []byte inputs get ASan red zones (cmppatch) */
 } cgofuzz_coord_copy;
 
 /* Makes a home for a copy of binary (tag names the memfd or directory; a
@@ -509,6 +527,11 @@ int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
  * which a sanitizer's report names) replaced by binary's. */
 void cgofuzz_coord_copy_unname(const cgofuzz_coord_copy *cp, const char *binary,
                                struct cgofuzz_worker *w);
+/* After a worker's death explained in why: when the copy poisons the
+ * bytes after []byte inputs and ASan reported a use of poisoned memory,
+ * a note that `go test -run` may not see it, and what replays it. */
+void cgofuzz_coord_copy_note(const cgofuzz_coord_copy *cp,
+                             const struct cgofuzz_worker *w, cgofuzz_buf *why);
 /* Removes the copy (closes the memfd, removes the directory); cp empty. */
 void cgofuzz_coord_copy_free(cgofuzz_coord_copy *cp);
 /* Sets c->fast to the fuzzing workers' copy, or leaves it empty. */

@@ -566,6 +566,8 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   cgofuzz_buf why = {0};
   bool record;
   int cls = cgofuzz_death_explain(&d, &why, &record);
+  if (cls == CGOFUZZ_DEATH_SANITIZER)
+    cgofuzz_coord_copy_note(&c->fast, &s->w, &why);
   if (!record && busy && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL &&
       !cgofuzz_coord_interrupted() && !c->minimizing && !c->done) {
     /* SIGKILL from outside: Go records nothing, as the kernel's OOM killer

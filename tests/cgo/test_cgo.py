@@ -277,6 +277,45 @@ def test_asan_workers_run_the_snapshot_copy_from_a_file(go, cgofuzz, cgoenv,
     assert os.listdir(tmp) == [], os.listdir(tmp)
 
 
+def test_asan_red_zone_after_the_input(go, cgofuzz, cgoenv, tmp_path):
+    """C that reads one byte past a []byte input overflows no malloc: Go
+    hands the fuzz function a slice with room past its length. Under ASan
+    the workers' copy poisons the bytes after each []byte input, so the
+    read is found (use-after-poison, naming the C function), said to be
+    such a read, and replayed by cgofuzz's warm-up; a target that appends
+    to its input (its capacity is cut to its length) never trips it."""
+    d = copy_pkg(tmp_path)
+    exe = os.path.join(str(tmp_path), "pkg.test")
+    b = run([go, "test", "-c", "-asan", "-fuzz=.", "-o", exe, "."], d,
+            go_env(cgoenv))
+    if "-asan" in b.out and "not supported" in b.out:
+        pytest.skip("go test -asan is not supported here: %s" % b.out[-300:])
+    assert b.rc == 0, b
+
+    def fuzz(target, budget, cache):
+        return run([cgofuzz, "fuzz", "-v", "-fuzz=^%s$" % target,
+                    "-parallel=1", "-fuzztime=%dx" % budget,
+                    "-fuzzcachedir=" + os.path.join(d, cache), exe], d,
+                   go_env())
+
+    r = fuzz("FuzzSum", BUDGET, "c1")
+    assert "poisons the bytes after each []byte input" in r.out, r
+    assert r.rc == 1, r
+    assert "AddressSanitizer: use-after-poison" in r.out, r
+    assert re.search(r"#\d+ 0x[0-9a-f]+ in sum_record ", r.out), r
+    assert "past the end of a []byte input" in r.out, r
+    files = failing(d, "FuzzSum")
+    assert len(files) == 1, r
+    data = testlib.go_bytes(testlib.read(files[0]))
+    assert data[:2] == b"SM", data
+    # The warm-up runs the testdata input (after the seed) in the copy.
+    rr = fuzz("FuzzSum", 3, "c2")
+    assert rr.rc == 1 and "in sum_record " in rr.out, rr
+    a = fuzz("FuzzSumAppend", 20000, "c3")
+    assert a.rc == 0, a
+    assert "use-after-poison" not in a.out, a
+
+
 def test_cxx_magic(go, cgofuzz, cgoenv, tmp_path):
     d = copy_pkg(tmp_path)
     r = run([go, "test", "-exec=" + cgofuzz, "-run=^FuzzCxx$",

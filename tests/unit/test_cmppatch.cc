@@ -201,6 +201,99 @@ TEST(SnapshotStub, RefusesHighAddresses) {
   cgofuzz_buf_free(&b);
 }
 
+// The red-zone stub at testing's fn.Call(args), run as machine code on
+// fake reflect.Values and a fake shadow: every []byte argument held
+// indirectly gets cap = len and up to 64 bytes after it poisoned (whole
+// granules inside its old capacity; a partial first granule keeps its
+// first bytes), other arguments are left alone; then the unpoison prelude
+// writes back every shadow byte it recorded.
+TEST(RedzoneStub, PoisonsAfterByteSlicesAndUnpoisons) {
+  Low code(4096, PROT_READ | PROT_WRITE | PROT_EXEC);
+  Low data(1 << 16, PROT_READ | PROT_WRITE);
+  Low shadow(1 << 13, PROT_READ | PROT_WRITE);
+  Low ctl(4096, PROT_READ | PROT_WRITE);
+  ASSERT_TRUE(code.p && data.p && shadow.p && ctl.p);
+  // Shadow of a in data: shadow.p + ((a - data.p) >> 3).
+  uint32_t off = shadow.addr() - (data.addr() >> 3);
+  auto sh = [&](const uint8_t *a) {
+    return shadow.p + ((uintptr_t)(a - data.p) >> 3);
+  };
+  // Types: kind at 23, a slice's element at 48.
+  uint8_t *u8 = data.p, *bytes = data.p + 64, *ints = data.p + 128,
+          *i64 = data.p + 192, *ptr = data.p + 256;
+  u8[23] = 8;
+  i64[23] = 6;
+  ptr[23] = 22;
+  bytes[23] = 23 | 32; // kind bits above the mask are ignored
+  ints[23] = 23;
+  memcpy(bytes + 48, &u8, 8);
+  memcpy(ints + 48, &i64, 8);
+  struct Hdr {
+    uint8_t *p;
+    uint64_t len, cap;
+  };
+  struct Value {
+    uint8_t *typ;
+    void *ptr;
+    uint64_t flag;
+  };
+  uint8_t *buf = data.p + 4096; // each buffer 8-aligned, 1 KiB apart
+  Hdr *h = reinterpret_cast<Hdr *>(data.p + 1024);
+  h[0] = {buf, 5, 1000};        // room: 5..8 and 7 whole granules
+  h[1] = {buf + 1024, 13, 16};  // room in one partial granule only
+  h[2] = {buf + 2048, 16, 16};  // no room
+  h[3] = {buf + 3072, 8, 1000}; // not indirect: left alone
+  h[4] = {buf + 4096, 3, 1000}; // a []int64: left alone
+  Value *args = reinterpret_cast<Value *>(data.p + 2048);
+  args[0] = {ptr, nullptr, 22};
+  args[1] = {bytes, &h[0], 23 | 0x80};
+  args[2] = {bytes, &h[1], 23 | 0x80};
+  args[3] = {bytes, &h[2], 23 | 0x80};
+  args[4] = {bytes, &h[3], 23};
+  args[5] = {ints, &h[4], 23 | 0x80};
+  // The trampoline keeps r12 and r13 for the C caller; the stub's tail
+  // jumps to a RET at 0x800.
+  static const uint8_t tramp[] = {0x41, 0x54, 0x41, 0x55, 0xe8, 0,    0,
+                                  0,    0,    0x41, 0x5d, 0x41, 0x5c, 0xc3};
+  memcpy(code.p, tramp, sizeof tramp);
+  uint64_t stub = code.addr() + 0x100, ret = code.addr() + 0x800;
+  uint32_t rel = (uint32_t)(stub - (code.addr() + 9));
+  memcpy(code.p + 5, &rel, 4);
+  code.p[0x800] = 0xc3;
+  cgofuzz_buf b = {};
+  ASSERT_EQ(cgofuzz_cmp_redzone_stub(&b, ctl.addr(), off, stub, ret), 0);
+  memcpy(code.p + 0x100, b.data, b.len);
+  b.len = 0;
+  ASSERT_EQ(cgofuzz_cmp_unpoison_stub(&b, ctl.addr()), 0);
+  memcpy(code.p + 0x400, b.data, b.len);
+  code.p[0x400 + b.len] = 0xc3;
+  cgofuzz_buf_free(&b);
+  reinterpret_cast<void (*)(Value *, size_t)>(code.p)(args, 6);
+
+  EXPECT_EQ(h[0].cap, 5u);
+  EXPECT_EQ(h[1].cap, 13u);
+  EXPECT_EQ(h[2].cap, 16u);
+  EXPECT_EQ(h[3].cap, 1000u);
+  EXPECT_EQ(h[4].cap, 1000u);
+  const uint8_t *s0 = sh(buf);
+  EXPECT_EQ(s0[0], 5); // bytes 0..4 of the first granule stay addressable
+  for (int g = 1; g < 8; g++)
+    EXPECT_EQ(s0[g], 0xf7) << g;
+  EXPECT_EQ(s0[8], 0); // 64 bytes after the input at most
+  EXPECT_EQ(sh(buf + 1024)[0], 0);
+  EXPECT_EQ(sh(buf + 1024)[1], 5);
+  EXPECT_EQ(sh(buf + 1024)[2], 0);
+  EXPECT_EQ(sh(buf + 2048)[2], 0);
+  EXPECT_EQ(sh(buf + 3072)[1], 0);
+  EXPECT_EQ(sh(buf + 4096)[0], 0);
+  EXPECT_EQ(ctl.p[16], 2); // two zones recorded
+
+  reinterpret_cast<void (*)(void)>(code.p + 0x400)();
+  for (size_t i = 0; i < shadow.n; i++)
+    ASSERT_EQ(shadow.p[i], 0) << i;
+  EXPECT_EQ(ctl.p[16], 0);
+}
+
 } // namespace
 #else
 TEST(SnapshotStub, NeedsLinuxAmd64) {

@@ -27,6 +27,23 @@ func FuzzRecord(f *testing.F) {
 	})
 }
 
+func FuzzSum(f *testing.F) {
+	f.Add([]byte("hello"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		SumRecord(b)
+	})
+}
+
+// FuzzSumAppend appends to its input, as Go code may, and sums the input
+// with the byte after it in bounds: never a report.
+func FuzzSumAppend(f *testing.F) {
+	f.Add([]byte("hello"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		b = append(b, 0)
+		SumRecord(b[:len(b)-1])
+	})
+}
+
 func FuzzTag(f *testing.F) {
 	f.Add([]byte("TA"))
 	f.Fuzz(func(t *testing.T, b []byte) {

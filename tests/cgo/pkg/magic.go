@@ -59,6 +59,19 @@ static int count_tag(const unsigned char *p, size_t n) {
     return 0;
   return ++*tag_slot(p[1]);
 }
+
+// A checksum of an "SM" record that runs one byte past the record's end:
+// no malloc is overflowed and nothing crashes; only a red zone after the
+// input shows it (Go hands the fuzz function a []byte with room past its
+// length).
+static int sum_record(const unsigned char *p, size_t n) {
+  if (n < 2 || p[0] != 'S' || p[1] != 'M')
+    return 0;
+  int s = 0;
+  for (size_t i = 2; i <= n; i++)
+    s += p[i];
+  return s;
+}
 */
 import "C"
 
@@ -93,4 +106,10 @@ func ParseRecord(b []byte) int {
 func CountTag(b []byte) int {
 	p, n := cbytes(b)
 	return int(C.count_tag(p, n))
+}
+
+// SumRecord sums an "SM" record.
+func SumRecord(b []byte) int {
+	p, n := cbytes(b)
+	return int(C.sum_record(p, n))
 }
