@@ -29,6 +29,11 @@ int cgofuzz_os_self_exe(char *buf, size_t size);
  * cannot be read. */
 int64_t cgofuzz_os_rss_bytes(pid_t pid);
 
+/* How long, in ms, the threads of process pid have waited, runnable, for
+ * a CPU since they started (the sum over its threads; Linux: run_delay in
+ * /proc/pid/task/TID/schedstat), or -1 when the system does not say. */
+int64_t cgofuzz_os_run_delay_ms(pid_t pid);
+
 /* How many processes the kernel's OOM killer has killed since boot, or -1
  * when the system does not say (Darwin). */
 int64_t cgofuzz_os_oom_kills(void);

@@ -43,6 +43,11 @@ int64_t cgofuzz_os_rss_bytes(pid_t pid) {
   return n == (int)sizeof ti ? (int64_t)ti.pti_resident_size : -1;
 }
 
+int64_t cgofuzz_os_run_delay_ms(pid_t pid) {
+  (void)pid;
+  return -1;
+}
+
 int64_t cgofuzz_os_oom_kills(void) { return -1; }
 
 const char *cgofuzz_os_oom_kills_source(void) { return NULL; }

@@ -2,10 +2,12 @@
  * os_linux.c: os.h on Linux: /proc, prctl, close_range, memfd, on_exit.
  */
 #ifdef __linux__
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +62,34 @@ int64_t cgofuzz_os_rss_bytes(pid_t pid) {
   int64_t r = statm_rss(fd);
   close(fd);
   return r;
+}
+
+int64_t cgofuzz_os_run_delay_ms(pid_t pid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+  DIR *d = opendir(path);
+  if (!d)
+    return -1;
+  long long total = 0, runtime, delay;
+  bool any = false;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9')
+      continue;
+    char stat[96];
+    snprintf(stat, sizeof stat, "/proc/%d/task/%.16s/schedstat", (int)pid,
+             e->d_name);
+    FILE *f = fopen(stat, "re");
+    if (!f)
+      continue; /* the thread ended meanwhile */
+    if (fscanf(f, "%lld %lld", &runtime, &delay) == 2 && delay >= 0) {
+      total += delay;
+      any = true;
+    }
+    fclose(f);
+  }
+  closedir(d);
+  return any ? total / 1000000 : -1;
 }
 
 int64_t cgofuzz_os_oom_kills(void) {

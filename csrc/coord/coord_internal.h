@@ -308,8 +308,12 @@ typedef struct slot {
   /* The watch on a busy worker (coord_resp.c, cgofuzz_coord_watch): the
    * shm count last seen and when it last moved; what the coordinator
    * stopped it for (CGOFUZZ_DEATH_HANG/_OOM, else _NONE) and the resident
-   * set it saw; the kernel's OOM-kill count when the call began. */
+   * set it saw; the kernel's OOM-kill count when the call began. Once
+   * the count has stood still for a look, the worker's run delay then
+   * (watch_delay, ms; watch_delay_at when read, 0: not yet), so that time
+   * it waited for a CPU is not counted as time it ran. */
   int64_t watch_count, watch_ms;
+  int64_t watch_delay, watch_delay_at;
   int stopped_for;
   int64_t rss_mb;
   int64_t rss_over_ms; /* when the resident set was first seen over */

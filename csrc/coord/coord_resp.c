@@ -368,6 +368,26 @@ static void stalled_mid_reply(coord *c, slot *s, int64_t timeout_ms) {
   cgofuzz_coord_fail_buf(c, &msg);
 }
 
+/* How long the worker of s has had to run its input since its count last
+ * moved: the wall time, less what it waited for a CPU (a loaded machine's
+ * run queue) from its first look without progress on. The delay is read
+ * only for a worker that stood still for a look (reading /proc for every
+ * busy worker at every look would cost 256 workers dearly), so at most one
+ * look's wait (WATCH_MS) is counted as running. */
+static int64_t ran_ms(slot *s, int64_t now) {
+  int64_t wall = now - s->watch_ms;
+  if (!s->watch_delay_at) {
+    s->watch_delay = cgofuzz_os_run_delay_ms(s->w.pid);
+    s->watch_delay_at = now;
+    return wall;
+  }
+  int64_t d = s->watch_delay >= 0 ? cgofuzz_os_run_delay_ms(s->w.pid) : -1;
+  if (d < 0)
+    return wall;
+  d -= s->watch_delay;
+  return d <= 0 ? wall : d >= wall ? 0 : wall - d;
+}
+
 void cgofuzz_coord_watch(coord *c) {
   const cgofuzz_coord_config *cfg = c->cfg;
   int64_t now = cgofuzz_mono_ms();
@@ -399,10 +419,12 @@ void cgofuzz_coord_watch(coord *c) {
       s->oom_base = ook;
       s->watch_ms = now;
       s->watch_count = count;
+      s->watch_delay_at = 0;
     } else if (count != s->watch_count) {
       s->watch_ms = now;
       s->watch_count = count;
-    } else if (timeout_ms > 0 && now - s->watch_ms >= timeout_ms + grace) {
+      s->watch_delay_at = 0;
+    } else if (timeout_ms > 0 && ran_ms(s, now) >= timeout_ms + grace) {
       if (cgofuzz_lines_pending(&s->w.in))
         stalled_mid_reply(c, s, timeout_ms);
       else
@@ -597,10 +619,11 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
       (d.stopped_for == CGOFUZZ_DEATH_HANG ||
        (cls == CGOFUZZ_DEATH_HANG && cgofuzz_coord_go_workers(c))) &&
       !cgofuzz_coord_interrupted() && !c->minimizing && !c->done &&
-      !s->warmup) {
+      (!s->warmup || s->dict)) {
     /* The watch, and a Go worker's own timer ("panic: deadlocked!"),
      * judge by the wall clock, which a loaded machine stretches: the
-     * input is run again alone before it is blamed. */
+     * input is run again alone before it is blamed. A dictionary's value
+     * run as it is (a warm-up call, but no seed) is confirmed too. */
     cgofuzz_buf data = {0};
     int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
     if (rebuild(c, s, count, &data) == 0) {

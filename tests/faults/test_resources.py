@@ -13,6 +13,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -292,6 +293,46 @@ def test_slow_inputs_are_not_hangs(env):
                                    "-parallel=2"])
     assert r.rc == 0 and "PASS" in r.stdout, str(r)
     assert "hung" not in r.out, str(r)
+
+
+def cpu_quota():
+    """The CPU quota of this process's cgroup (v2 cpu.max, v1
+    cfs_quota_us), or None: time a throttled group waits is no run delay."""
+    for path in ("/sys/fs/cgroup/cpu.max", "/sys/fs/cgroup/cpu/cpu.cfs_quota_us"):
+        try:
+            with open(path) as f:
+                v = f.read().split()[0]
+        except OSError:
+            continue
+        if v not in ("max", "-1"):
+            return v
+    return None
+
+
+def test_busy_machine_is_not_a_hang(env):
+    """Inputs that each take 400 ms of CPU, under a 1 s hang timer, with
+    four workers and two CPU hogs beside them on this machine's cores: each
+    takes longer than 1 s of wall time on two cores, but the worker is
+    judged by the time it had a CPU (its run queue wait, from the kernel's
+    schedstat, is not counted), so none is stopped, re-run or written."""
+    if not os.path.exists("/proc/self/task/%d/schedstat" % os.getpid()):
+        pytest.skip("no /proc/PID/task/TID/schedstat: no run delay to read")
+    if cpu_quota():
+        pytest.skip("a CPU quota (%s): throttled time is no run delay" %
+                    cpu_quota())
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(2)]
+    try:
+        r = env.run("FuzzBusyInputs", ["-fuzztime=16x", "-fuzztimeout=1s",
+                                       "-parallel=4"])
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    assert r.rc == 0 and "PASS" in r.stdout, str(r)
+    assert "not a hang" not in r.stderr, str(r)
+    assert "hung" not in r.out, str(r)
+    assert not os.path.exists(os.path.join(env.pkg, "testdata"))
 
 
 def test_hang_that_does_not_come_again_is_not_recorded(env):

@@ -189,6 +189,27 @@ TEST(Buf, AFailureStaysUntilFreed) {
   cgofuzz_buf_free(&b);
 }
 
+// This process's run delay (time it waited, runnable, for a CPU) is read,
+// is never negative and never shrinks; a process that is gone has none.
+TEST(Os, RunDelay) {
+#ifdef __linux__
+  int64_t a = cgofuzz_os_run_delay_ms(getpid());
+  ASSERT_GE(a, 0);
+  volatile uint64_t x = 0;
+  for (int i = 0; i < 20000000; i++)
+    x = x + (uint64_t)i;
+  EXPECT_GE(cgofuzz_os_run_delay_ms(getpid()), a);
+  pid_t p = fork();
+  ASSERT_GE(p, 0);
+  if (p == 0)
+    _exit(0);
+  ASSERT_EQ(waitpid(p, nullptr, 0), p);
+  EXPECT_EQ(cgofuzz_os_run_delay_ms(p), -1); // reaped: no /proc entry
+#else
+  EXPECT_EQ(cgofuzz_os_run_delay_ms(getpid()), -1);
+#endif
+}
+
 TEST(Waitset, ReadyKeysAndReusedNumbers) {
   cgofuzz_os_waitset *ws = cgofuzz_os_waitset_new();
   ASSERT_NE(ws, nullptr);

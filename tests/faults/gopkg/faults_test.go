@@ -81,6 +81,23 @@ func FuzzSlowInputs(f *testing.F) {
 	})
 }
 
+// FuzzBusyInputs never fails; each input burns 400 ms of the process's
+// CPU time (not of the wall clock: on a loaded machine it takes longer).
+func FuzzBusyInputs(f *testing.F) {
+	f.Add([]byte("abc"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		cpu := func() time.Duration {
+			var ru syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+			return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		}
+		start := cpu()
+		for x := 0; cpu()-start < 400*time.Millisecond; x++ {
+			_ = branchy(b)
+		}
+	})
+}
+
 // FuzzSlowOnce never fails; the first input longer than 3 bytes it runs
 // (with SLOW_ONCE_FLAG naming a file that does not exist yet) takes 4 s
 // (SLOW_ONCE_SECONDS), as an input may on a machine busy elsewhere; every other input, that one
