@@ -250,12 +250,9 @@ def test_c_heap_overflow_under_asan(go, cgofuzz, cgoenv, tmp_path):
     assert re.search(r"#\d+ 0x[0-9a-f]+ in parse_record ", rr.out), rr
 
 
-def test_asan_workers_run_the_snapshot_copy_from_a_file(go, cgofuzz, cgoenv,
-                                                        tmp_path):
-    """An ASan build's workers run the snapshot copy (Go's own counter loop
-    is instrumented by -asan, a call per counter), from a file in cgofuzz's
-    scratch directory that ASan symbolizes by; the report names the test
-    binary, and nothing is left in $TMPDIR."""
+def asan_build(go, cgoenv, tmp_path):
+    """A copy of the package and its test binary built with go test -c
+    -asan -fuzz=. through the wrapper; skips where -asan is refused."""
     d = copy_pkg(tmp_path)
     exe = os.path.join(str(tmp_path), "pkg.test")
     b = run([go, "test", "-c", "-asan", "-fuzz=.", "-o", exe, "."], d,
@@ -263,6 +260,16 @@ def test_asan_workers_run_the_snapshot_copy_from_a_file(go, cgofuzz, cgoenv,
     if "-asan" in b.out and "not supported" in b.out:
         pytest.skip("go test -asan is not supported here: %s" % b.out[-300:])
     assert b.rc == 0, b
+    return d, exe
+
+
+def test_asan_workers_run_the_snapshot_copy_from_a_file(go, cgofuzz, cgoenv,
+                                                        tmp_path):
+    """An ASan build's workers run the snapshot copy (Go's own counter loop
+    is instrumented by -asan, a call per counter), from a file in cgofuzz's
+    scratch directory that ASan symbolizes by; the report names the test
+    binary, and nothing is left in $TMPDIR."""
+    d, exe = asan_build(go, cgoenv, tmp_path)
     tmp = os.path.join(str(tmp_path), "tmp")
     os.mkdir(tmp)
     r = run([cgofuzz, "fuzz", "-v", "-fuzz=^FuzzRecord$", "-parallel=1",
@@ -284,13 +291,7 @@ def test_asan_red_zone_after_the_input(go, cgofuzz, cgoenv, tmp_path):
     read is found (use-after-poison, naming the C function), said to be
     such a read, and replayed by cgofuzz's warm-up; a target that appends
     to its input (its capacity is cut to its length) never trips it."""
-    d = copy_pkg(tmp_path)
-    exe = os.path.join(str(tmp_path), "pkg.test")
-    b = run([go, "test", "-c", "-asan", "-fuzz=.", "-o", exe, "."], d,
-            go_env(cgoenv))
-    if "-asan" in b.out and "not supported" in b.out:
-        pytest.skip("go test -asan is not supported here: %s" % b.out[-300:])
-    assert b.rc == 0, b
+    d, exe = asan_build(go, cgoenv, tmp_path)
 
     def fuzz(target, budget, cache):
         return run([cgofuzz, "fuzz", "-v", "-fuzz=^%s$" % target,
