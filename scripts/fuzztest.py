@@ -33,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 # Scripts that check a behaviour cgofuzz deliberately does otherwise (also in
-# docs/notes.md), with go test's behaviour and cgofuzz's. "skip": not run by
+# docs/go-users.md), with go test's behaviour and cgofuzz's. "skip": not run by
 # default (it would not end); "line N": run, and expected to fail at that
 # line of the script and nowhere else.
 DIFFERENT = {

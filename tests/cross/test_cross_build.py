@@ -2,7 +2,8 @@
 every C file with zig's clang for aarch64-macos and x86_64-macos under the
 project's -Wall -Wextra -Werror, and links the tool and the libraries
 users link their targets with. Nothing here runs on macOS; what is tested
-where is in the README's "Platforms". linux/arm64: the demo under qemu-user."""
+where is in docs/install.md's "Platforms". linux/arm64: the demo under
+qemu-user."""
 import os
 import re
 import shutil

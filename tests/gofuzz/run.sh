@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh: runs the gofuzz pytest suites (tests/gofuzz/test_*.py: package
-# gofuzz and its examples, gofuzz.FuzzC end to end, the README's example)
+# gofuzz and its examples, gofuzz.FuzzC end to end, docs/gofuzz.md's example)
 # against a build directory, as ctest does (tests/CMakeLists.txt, gofuzz).
 #
 #   tests/gofuzz/run.sh [PYTEST_ARGS...]   # env: BUILD (default build)

@@ -131,7 +131,7 @@ def test_counted_run_loop_in_c(bins, tmp_path, b):
     """A counted run (20000x) with the exec loop in C passes, with and
     without Go counters in the binary, and stops at the count: Go's
     coordinator may overshoot a count by a few dozen execs (its own Go
-    workers do too, docs/notes.md), so 20000 <= execs < 20100."""
+    workers do too, docs/go-coordinator.md §10), so 20000 <= execs < 20100."""
     r = testlib.fuzz(bins[b], "FuzzUnescapeLoop", str(tmp_path), 20000,
                      parallel=2, extra=["-test.run=^$"])
     n = [int(x) for x in re.findall(r"execs: (\d+)", r.out)]

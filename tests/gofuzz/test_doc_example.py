@@ -1,7 +1,7 @@
-"""The README's complete gofuzz example, built and run as written.
+"""The complete gofuzz example of docs/gofuzz.md, built and run as written.
 
-The C, Go and test blocks of the README section "Go code calling C: the
-`gofuzz` package" are extracted into a scratch module (a replace directive
+The C, Go and test blocks of its section "A complete example" are
+extracted into a scratch module (a replace directive
 points at this checkout); go vet and go test (regression) must pass, and a
 counted fuzzing run of each fuzz test must pass, with C coverage when clang
 is installed. The fuzzing runs execute the test binary in the scratch
@@ -21,16 +21,16 @@ COVER_MARK = ("// cover.go: C coverage for Go's fuzzer, only with -tags "
 @pytest.fixture(scope="module")
 def example(go, source_dir, cover_if_clang, tmp_path_factory):
     """(scratch module directory, environment, build tags)."""
-    with open(os.path.join(source_dir, "README.md")) as f:
-        readme = f.read()
-    sec = readme[readme.index("A complete example"):
-                 readme.index("Without the tag (or with gcc)")]
+    with open(os.path.join(source_dir, "docs", "gofuzz.md")) as f:
+        doc = f.read()
+    start = doc.index("## A complete example")
+    sec = doc[start:doc.index("\n## ", start + 1)]
     blocks = re.findall(r"```(\w+)\n(.*?)```", sec, re.S)
     kinds = [b[0] for b in blocks]
     assert kinds[:3] == ["c", "go", "go"] and COVER_MARK in blocks[1][1], (
-        "README example: unexpected blocks %s" % kinds)
+        "docs/gofuzz.md example: unexpected blocks %s" % kinds)
     pkg, cover = blocks[1][1].split(COVER_MARK)
-    d = tmp_path_factory.mktemp("readme")
+    d = tmp_path_factory.mktemp("docexample")
     for name, text in (("parse.c", blocks[0][1]), ("mypkg.go", pkg),
                        ("cover.go", cover), ("mypkg_test.go", blocks[2][1])):
         (d / name).write_text(text)
