@@ -420,7 +420,7 @@ def criteria(stats):
                        "PASS" if 2 * len(got) >= len(go_missed) else "FAIL"))
     neither = [n for n in go_missed if not c[n][0]]
     if neither:
-        log("- found by neither: %s (docs/notes.md says why)" %
+        log("- found by neither: %s (docs/benchmarks.md says why)" %
             ", ".join(neither))
 
 

@@ -2,7 +2,7 @@
  * cmd_cgocc.c: `cgofuzz cgo-cc ARGS...` and `cgofuzz cgo-c++ ARGS...`, the
  * C and C++ compilers for a Go package's cgo code (CC="cgofuzz cgo-cc"
  * CXX="cgofuzz cgo-c++"): clang, with the package's own C made visible to
- * Go's fuzzing, no source change (docs/gofuzz.md, "C inside Go packages").
+ * Go's fuzzing, no source change (docs/cgo.md).
  *
  * The go command calls $CC for four things, told apart by their arguments:
  *  - probes and preprocessing (-E, -###, --version, stdin sources, no -c

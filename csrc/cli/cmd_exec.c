@@ -40,7 +40,7 @@
  * several targets is refused: `cgofuzz fuzz` is the command that fuzzes
  * many.
  *
- * cgofuzz's own options reach it two ways (README, "go test -exec"):
+ * cgofuzz's own options reach it two ways (docs/go-users.md):
  * CGOFUZZ_FLAGS in the environment ("-fuzzcontinue -dict=x.dict", split
  * at white space), and after go test's -args: every argument named like
  * one of the flags in exec_flags below is taken by cgofuzz and not passed

@@ -115,7 +115,7 @@ static bool uses_cgo(const char *go, char *const *patterns, size_t n,
   return any;
 }
 
-/* The C side of cgo packages (docs/gofuzz.md, "C inside Go packages"):
+/* The C side of cgo packages (docs/cgo.md):
  * `go test -c` gets CC and CXX set to cgofuzz-cgo-cc and cgofuzz-cgo-c++
  * when there is a clang to run them with ($CGOFUZZ_CLANG, a clang named by
  * $CC, or clang in PATH), so the packages' own C code guides the fuzzing.

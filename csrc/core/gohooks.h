@@ -1,6 +1,6 @@
 /*
  * gohooks.h: the table through which C code inside a Go test binary
- * reaches Go's comparison hooks (docs/gofuzz.md, "C inside Go packages").
+ * reaches Go's comparison hooks (docs/cgo.md).
  *
  * `cgofuzz cgo-cc` links libcgofuzz_cgo.a into a cgo test binary; its
  * SanitizerCoverage trace-cmp hooks and sanitizer weak hooks (memcmp,

@@ -1,7 +1,6 @@
 /*
  * cgo_hooks.c: libcgofuzz_cgo.a, the runtime `cgofuzz cgo-cc` links into a
- * Go test binary whose C code it instrumented (docs/gofuzz.md, "C inside
- * Go packages").
+ * Go test binary whose C code it instrumented (docs/cgo.md).
  *
  * The C code's edges need nothing here: the link puts clang's 8-bit
  * counters right after Go's own, inside internal/fuzz's counter range
