@@ -386,21 +386,26 @@ static int gf_setup(gofuzzer *f) {
   return CLI_GO_ON;
 }
 
+/* `go list -tags TAGS -f format PKG` into *out, from inside PKG when it
+ * is a directory (f->isdir). Returns the wait status or -1. */
+static int go_list(const gofuzzer *f, const char *format, cgofuzz_buf *out) {
+  char *argv[] = {f->go,
+                  "list",
+                  "-tags",
+                  (char *)f->tags,
+                  "-f",
+                  (char *)format,
+                  f->isdir ? "." : (char *)f->pkg,
+                  NULL};
+  return run(f->go, argv, f->isdir ? f->pkg : NULL, f->env, out);
+}
+
 /* The package: its directory and import path, as go list sees them. A
  * directory is listed from inside, so that its own module applies. */
 static int gf_list_package(gofuzzer *f) {
   struct stat st;
   f->isdir = stat(f->pkg, &st) == 0 && S_ISDIR(st.st_mode);
-  bool isdir = f->isdir;
-  char *listargv[] = {f->go,
-                      "list",
-                      "-tags",
-                      (char *)f->tags,
-                      "-f",
-                      "{{.Dir}}\n{{.ImportPath}}",
-                      isdir ? "." : (char *)f->pkg,
-                      NULL};
-  int s = run(f->go, listargv, isdir ? f->pkg : NULL, f->env, &f->listed);
+  int s = go_list(f, "{{.Dir}}\n{{.ImportPath}}", &f->listed);
   char *nl1 = NULL, *nl2 = NULL;
   if (ok(s) && cgofuzz_buf_putc(&f->listed, 0) == 0) {
     nl1 = strchr((char *)f->listed.data, '\n');
@@ -426,15 +431,7 @@ static int gf_list_package(gofuzzer *f) {
 static int gf_cover_module(gofuzzer *f) {
   if (!f->mode.cover)
     return CLI_GO_ON;
-  char *modargv[] = {f->go,
-                     "list",
-                     "-tags",
-                     (char *)f->tags,
-                     "-f",
-                     "{{with .Module}}{{.Path}}\n{{.Dir}}{{end}}",
-                     f->isdir ? "." : (char *)f->pkg,
-                     NULL};
-  int s = run(f->go, modargv, f->isdir ? f->pkg : NULL, f->env, &f->modlist);
+  int s = go_list(f, "{{with .Module}}{{.Path}}\n{{.Dir}}{{end}}", &f->modlist);
   char *nl = NULL;
   if (ok(s) && cgofuzz_buf_putc(&f->modlist, 0) == 0)
     nl = strchr((char *)f->modlist.data, '\n');
