@@ -7,8 +7,9 @@
 # `cgofuzz fuzz` on a Go test binary) need: cmake, ninja, a C compiler and
 # the C library's headers, and Go when there is none on PATH. Without it,
 # everything the tests and benchmarks need as well (scripts/test.sh):
-# GoogleTest, clang and llvm-14, Chromium, pytest, the report tools' Python
-# modules, source packages, a ClusterFuzz venv and four more Go releases.
+# GoogleTest, clang and llvm-14, Chromium, pytest, lizard, the report
+# tools' Python modules, source packages, a ClusterFuzz venv and four more
+# Go releases.
 set -euo pipefail
 
 SUDO=""
@@ -83,6 +84,13 @@ fi
 if ! python3 -c "import pytest" >/dev/null 2>&1; then
   echo "install-deps: pytest for $(command -v python3) from PyPI"
   python3 -m pip install -q pytest || { echo "install-deps: pip install pytest failed"; exit 1; }
+fi
+# lizard (PyPI) for tools/check_funcs.py, the check that no C function is
+# over 150 lines (tests/funcs, which skips, visibly, without it).
+if ! python3 -c "import lizard" >/dev/null 2>&1; then
+  echo "install-deps: lizard for $(command -v python3) from PyPI"
+  python3 -m pip install -q 'lizard==1.24.3' ||
+    echo "install-deps: WARNING: could not install lizard (tests/funcs will skip)"
 fi
 # zig's clang (PyPI ziglang), the cross compiler of scripts/cross_build.sh
 # and tests/cross (cgofuzz built for aarch64-macos and x86_64-macos).

@@ -23,6 +23,10 @@
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
 #define CLI_EXIT_USAGE 2
+/* What a step of a command cut into steps (cmd_fuzz.c, cmd_gofuzzer.c,
+ * cmd_merge.c) returns when the command goes on; any other value is the
+ * exit status to end with. */
+#define CLI_GO_ON (-1)
 
 /* --- flags.c: the commands' flags, parsed by the one flag parser
  * (base/flags.h, Go's flag package rules); this adds the command's name to

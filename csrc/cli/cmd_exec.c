@@ -459,49 +459,57 @@ static char *list_target(const char *binary, const exec_args *a) {
 
 extern char **environ;
 
-static int exec_fuzz(const char *binary, exec_args *a) {
-  int rc = CLI_EXIT_FAIL;
-  char **av = NULL, **env = NULL, *target = NULL;
+/* One fuzzing run under go test -exec (exec_fuzz): what its steps share.
+ * What it owns is NULL or empty until a step makes it, so exec_free
+ * releases whatever the steps made, the temporary directory too. */
+typedef struct exec_run {
+  const char *binary;
+  exec_args *a;
+  char **av, **env, *target;
   char self[PATH_MAX];
-  cgofuzz_buf root = {0}, cache = {0}, recs = {0}, tail = {0}, e1 = {0},
-              fz = {0}, cd = {0}, ft = {0}, mt = {0}, par = {0}, vb = {0},
-              ca = {0};
-  int pass_st = -1;
+  /* root: our temporary directory, with the private cache and the fake
+   * workers' records; the rest hold arguments made for av and env */
+  cgofuzz_buf root, cache, recs, tail, e1, fz, cd, ft, mt, par, vb, ca;
+  /* The binary's wait status when its own run was the answer, else -1. */
+  int pass_st;
   cgofuzz_coord_config disc;
-  memset(&disc, 0, sizeof disc);
-  /* Without a cache directory the binary refuses -test.fuzz with its own
-   * usage message: let it say so. */
-  if (!a->cachedir || !*a->cachedir) {
-    free_args(a);
-    return -1; /* the caller execs the binary */
-  }
-  int sl = cgofuzz_os_self_exe(self, sizeof self);
-  cgofuzz_buf_printf(&root, "%s/cgofuzz-exec-XXXXXX", cgofuzz_tmpdir());
-  if (sl != 0 || cgofuzz_buf_putc(&root, 0) != 0 ||
-      !mkdtemp((char *)root.data)) {
+} exec_run;
+
+/* Our temporary directory: root/cache and root/records. */
+static int exec_make_dirs(exec_run *x) {
+  int sl = cgofuzz_os_self_exe(x->self, sizeof x->self);
+  cgofuzz_buf_printf(&x->root, "%s/cgofuzz-exec-XXXXXX", cgofuzz_tmpdir());
+  if (sl != 0 || cgofuzz_buf_putc(&x->root, 0) != 0 ||
+      !mkdtemp((char *)x->root.data)) {
     fprintf(stderr, "cgofuzz: cannot make a temporary directory: %s\n",
             strerror(errno));
-    goto done;
+    return CLI_EXIT_FAIL;
   }
-  cgofuzz_buf_printf(&cache, "%s/cache", (char *)root.data);
-  cgofuzz_buf_printf(&recs, "%s/records", (char *)root.data);
-  if (cgofuzz_buf_putc(&cache, 0) || cgofuzz_buf_putc(&recs, 0) ||
-      mkdir((char *)cache.data, 0700) != 0)
-    goto done;
+  cgofuzz_buf_printf(&x->cache, "%s/cache", (char *)x->root.data);
+  cgofuzz_buf_printf(&x->recs, "%s/records", (char *)x->root.data);
+  if (cgofuzz_buf_putc(&x->cache, 0) || cgofuzz_buf_putc(&x->recs, 0) ||
+      mkdir((char *)x->cache.data, 0700) != 0)
+    return CLI_EXIT_FAIL;
+  return CLI_GO_ON;
+}
 
-  /* 1. The binary as its target's coordinator: everything go test -fuzz
-   * runs before fuzzing, in the binary's own words, and then the target's
-   * seeds and environment, sent to our fake workers (coord_discover.c,
-   * which keep the seeds in order however many there are). A private
-   * empty cache (the inputs sent are then the seeds and testdata only), no
-   * minimization, and a budget the fake workers claim at once. */
+/* 1. The binary as its target's coordinator: everything go test -fuzz
+ * runs before fuzzing, in the binary's own words, and then the target's
+ * seeds and environment, sent to our fake workers (coord_discover.c,
+ * which keep the seeds in order however many there are). A private
+ * empty cache (the inputs sent are then the seeds and testdata only), no
+ * minimization, and a budget the fake workers claim at once. This makes
+ * its environment and command line. */
+static int exec_coordinator_args(exec_run *x) {
+  const exec_args *a = x->a;
   size_t nenv = 0;
   while (environ[nenv])
     nenv++;
-  av = calloc(a->nbin + 8, sizeof *av);
-  env = calloc(nenv + 3, sizeof *env);
-  if (!av || !env)
-    goto done;
+  x->av = calloc(a->nbin + 8, sizeof *x->av);
+  x->env = calloc(nenv + 3, sizeof *x->env);
+  if (!x->av || !x->env)
+    return CLI_EXIT_FAIL;
+  char **env = x->env, **av = x->av;
   for (size_t i = 0; i < nenv; i++)
     if (strncmp(environ[i], CGOFUZZ_DISCOVER_ENV "=",
                 strlen(CGOFUZZ_DISCOVER_ENV) + 1) != 0)
@@ -510,20 +518,22 @@ static int exec_fuzz(const char *binary, exec_args *a) {
   for (size_t i = 0; i < nenv; i++)
     if (env[i])
       env[ne++] = env[i];
-  cgofuzz_buf_printf(&e1, "%s=%s", CGOFUZZ_DISCOVER_ENV, (char *)recs.data);
-  if (cgofuzz_buf_putc(&e1, 0))
-    goto done;
-  env[ne++] = (char *)e1.data;
+  cgofuzz_buf_printf(&x->e1, "%s=%s", CGOFUZZ_DISCOVER_ENV,
+                     (char *)x->recs.data);
+  if (cgofuzz_buf_putc(&x->e1, 0))
+    return CLI_EXIT_FAIL;
+  env[ne++] = (char *)x->e1.data;
   env[ne++] = CGOFUZZ_DISCOVER_NAME_ENV "=1";
   env[ne] = NULL;
   size_t k = 0;
-  av[k++] = self;
+  av[k++] = x->self;
   /* Ours first: Go's flags end at the first argument that is not one, and
    * the user's of the same names are left out. */
-  if (!(av[k++] = flag_arg(&cd, "test.fuzzcachedir", (char *)cache.data)) ||
-      !(av[k++] = flag_arg(&ft, "test.fuzztime", "1000000000x")) ||
-      !(av[k++] = flag_arg(&mt, "test.fuzzminimizetime", "0")))
-    goto done;
+  if (!(av[k++] =
+            flag_arg(&x->cd, "test.fuzzcachedir", (char *)x->cache.data)) ||
+      !(av[k++] = flag_arg(&x->ft, "test.fuzztime", "1000000000x")) ||
+      !(av[k++] = flag_arg(&x->mt, "test.fuzzminimizetime", "0")))
+    return CLI_EXIT_FAIL;
   bool positional = false;
   for (size_t i = 0; i < a->nbin; i++) {
     positional = positional || strcmp(a->bin[i], "--") == 0;
@@ -535,71 +545,83 @@ static int exec_fuzz(const char *binary, exec_args *a) {
     av[k++] = a->bin[i];
   }
   av[k] = NULL;
-  int st = coordinator_run(binary, av, env, &tail);
+  return CLI_GO_ON;
+}
+
+/* The binary's own run, and the target it was to fuzz. */
+static int exec_coordinator(exec_run *x) {
+  const char *binary = x->binary;
+  int st = coordinator_run(binary, x->av, x->env, &x->tail);
   if (st < 0) {
     fprintf(stderr, "cgofuzz: cannot run %s: %s\n", binary, strerror(errno));
-    goto done;
+    return CLI_EXIT_FAIL;
   }
-  if (!cgofuzz_coord_records_have_input((char *)recs.data) || !WIFEXITED(st) ||
-      WEXITSTATUS(st) != 0) {
+  if (!cgofuzz_coord_records_have_input((char *)x->recs.data) ||
+      !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     /* It never fuzzed (a test failed, the target failed, skipped or
      * returned before f.Fuzz, -test.fuzz matched none or several): its
      * output and status are go test's answer. */
-    if (tail.len)
-      fwrite(tail.data, 1, tail.len, stdout);
+    if (x->tail.len)
+      fwrite(x->tail.data, 1, x->tail.len, stdout);
     exec_log("tests", binary, "-", st);
-    pass_st = st; /* ended as the binary ended, once cleaned up */
-    goto done;
+    x->pass_st = st; /* ended as the binary ended, once cleaned up */
+    return CLI_EXIT_OK;
   }
   cgofuzz_err err = {0};
-  cgofuzz_coord_binary_gover(binary, &disc.gover, &err);
-  if (!(target = cgofuzz_coord_cache_target((char *)cache.data)))
-    target = list_target(binary, a);
-  if (!target ||
-      cgofuzz_coord_discovered(&disc, (char *)recs.data, target, &err) != 0) {
+  cgofuzz_coord_binary_gover(binary, &x->disc.gover, &err);
+  if (!(x->target = cgofuzz_coord_cache_target((char *)x->cache.data)))
+    x->target = list_target(binary, x->a);
+  if (!x->target || cgofuzz_coord_discovered(&x->disc, (char *)x->recs.data,
+                                             x->target, &err) != 0) {
     fprintf(stderr, "cgofuzz: %s: %s\n", binary,
-            target ? err.msg
-                   : "cannot tell which fuzz target -test.fuzz "
-                     "matched");
-    goto done;
+            x->target ? err.msg
+                      : "cannot tell which fuzz target -test.fuzz "
+                        "matched");
+    return CLI_EXIT_FAIL;
   }
+  return CLI_GO_ON;
+}
 
-  /* 2. Fuzzing that target with cgofuzz's coordinator. */
-  free(av);
-  av = calloc(a->nown + a->nbin + 12, sizeof *av);
-  if (!av)
-    goto done;
-  k = 0;
-  cgofuzz_buf_printf(&fz, "^%s$", target);
-  if (cgofuzz_buf_putc(&fz, 0) ||
-      !(av[k++] = flag_arg(&ca, "fuzz", (char *)fz.data)))
-    goto done;
-  cgofuzz_buf_free(&cd);
-  if (!(av[k++] = flag_arg(&cd, "fuzzcachedir", a->cachedir)))
-    goto done;
-  cgofuzz_buf_free(&ft);
-  if (a->fuzztime && !(av[k++] = flag_arg(&ft, "fuzztime", a->fuzztime)))
-    goto done;
-  cgofuzz_buf_free(&mt);
-  if (a->mintime && !(av[k++] = flag_arg(&mt, "fuzzminimizetime", a->mintime)))
-    goto done;
+/* 2. Fuzzing that target with cgofuzz's coordinator. */
+static int exec_fuzz_target(exec_run *x) {
+  const exec_args *a = x->a;
+  free(x->av);
+  x->av = calloc(a->nown + a->nbin + 12, sizeof *x->av);
+  if (!x->av)
+    return CLI_EXIT_FAIL;
+  char **av = x->av;
+  size_t k = 0;
+  cgofuzz_buf_printf(&x->fz, "^%s$", x->target);
+  if (cgofuzz_buf_putc(&x->fz, 0) ||
+      !(av[k++] = flag_arg(&x->ca, "fuzz", (char *)x->fz.data)))
+    return CLI_EXIT_FAIL;
+  cgofuzz_buf_free(&x->cd);
+  if (!(av[k++] = flag_arg(&x->cd, "fuzzcachedir", a->cachedir)))
+    return CLI_EXIT_FAIL;
+  cgofuzz_buf_free(&x->ft);
+  if (a->fuzztime && !(av[k++] = flag_arg(&x->ft, "fuzztime", a->fuzztime)))
+    return CLI_EXIT_FAIL;
+  cgofuzz_buf_free(&x->mt);
+  if (a->mintime &&
+      !(av[k++] = flag_arg(&x->mt, "fuzzminimizetime", a->mintime)))
+    return CLI_EXIT_FAIL;
   /* The testing package's default -test.parallel is GOMAXPROCS. */
   const char *gmp = getenv("GOMAXPROCS");
   const char *parallel = a->parallel            ? a->parallel
                          : gmp && atoi(gmp) > 0 ? gmp
                                                 : NULL;
-  cgofuzz_buf_free(&par);
-  if (parallel && !(av[k++] = flag_arg(&par, "parallel", parallel)))
-    goto done;
-  if (a->v && !(av[k++] = flag_arg(&vb, "v", a->v))) /* or "test2json" */
-    goto done;
+  cgofuzz_buf_free(&x->par);
+  if (parallel && !(av[k++] = flag_arg(&x->par, "parallel", parallel)))
+    return CLI_EXIT_FAIL;
+  if (a->v && !(av[k++] = flag_arg(&x->vb, "v", a->v))) /* or "test2json" */
+    return CLI_EXIT_FAIL;
   for (size_t i = 0; i < a->nown; i++)
     av[k++] = a->own[i];
-  av[k++] = (char *)binary;
+  av[k++] = (char *)x->binary;
   av[k++] = "--";
   /* The workers get the rest, as Go's coordinator passes its own
    * arguments on to them. */
-  positional = false;
+  bool positional = false;
   for (size_t i = 0; i < a->nbin; i++) {
     positional = positional || strcmp(a->bin[i], "--") == 0;
     if (!positional &&
@@ -611,22 +633,49 @@ static int exec_fuzz(const char *binary, exec_args *a) {
     av[k++] = a->bin[i];
   }
   av[k] = NULL;
-  cli_fuzz_pre pre = {.target = target, .disc = &disc};
-  rc = cli_fuzz_main((int)k, av, &pre);
-  exec_log("fuzz", binary, target, rc);
-done:
-  if (root.len)
-    cgofuzz_dir_remove_all((char *)root.data);
-  cgofuzz_coord_free_discovery(&disc);
-  free(target);
-  free(av);
-  free(env);
-  cgofuzz_buf *bufs[] = {&root, &cache, &recs, &tail, &e1, &fz,
-                         &cd,   &ft,    &mt,   &par,  &vb, &ca};
+  cli_fuzz_pre pre = {.target = x->target, .disc = &x->disc};
+  int rc = cli_fuzz_main((int)k, av, &pre);
+  exec_log("fuzz", x->binary, x->target, rc);
+  return rc;
+}
+
+static void exec_free(exec_run *x) {
+  if (x->root.len)
+    cgofuzz_dir_remove_all((char *)x->root.data);
+  cgofuzz_coord_free_discovery(&x->disc);
+  free(x->target);
+  free(x->av);
+  free(x->env);
+  cgofuzz_buf *bufs[] = {&x->root, &x->cache, &x->recs, &x->tail,
+                         &x->e1,   &x->fz,    &x->cd,   &x->ft,
+                         &x->mt,   &x->par,   &x->vb,   &x->ca};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     cgofuzz_buf_free(bufs[i]);
-  free_args(a);
-  return pass_st >= 0 ? cli_exit_like(pass_st) : rc;
+  free_args(x->a);
+}
+
+/* Fuzzing under go test -exec: returns the exit status, or -1 when the
+ * caller is to exec the binary after all. Frees a. */
+static int exec_fuzz(const char *binary, exec_args *a) {
+  static int (*const steps[])(exec_run *) = {
+      exec_make_dirs, exec_coordinator_args, exec_coordinator,
+      exec_fuzz_target};
+  /* Without a cache directory the binary refuses -test.fuzz with its own
+   * usage message: let it say so. */
+  if (!a->cachedir || !*a->cachedir) {
+    free_args(a);
+    return -1; /* the caller execs the binary */
+  }
+  exec_run x;
+  memset(&x, 0, sizeof x);
+  x.binary = binary;
+  x.a = a;
+  x.pass_st = -1;
+  int rc = CLI_GO_ON;
+  for (size_t i = 0; rc == CLI_GO_ON && i < sizeof steps / sizeof *steps; i++)
+    rc = steps[i](&x);
+  exec_free(&x);
+  return x.pass_st >= 0 ? cli_exit_like(x.pass_st) : rc;
 }
 
 int cli_exec_main(int argc, char **argv) {

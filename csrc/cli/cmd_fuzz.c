@@ -302,182 +302,233 @@ static char *rel_pkg(const char *reldir) {
   return p;
 }
 
-int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
-  bool exec_mode = pre != NULL;
-  const char *fuzz_re = NULL, *run_re = NULL, *cachedir = NULL;
+/* The flags of `cgofuzz fuzz`, as parsed. */
+typedef struct fuzz_opts {
+  const char *fuzz_re, *run_re, *cachedir;
   /* -fuzztime and -fuzzminimizetime are go test's duration-or-count
    * flags: "Nx" or a duration; only the latter may be zero (off). */
-  cgofuzz_flag_dur fuzztime = {0}, mintime = {0}, fuzztimeper = {0};
-  cgofuzz_flag_dur fuzztimeout = {0}; /* -fuzztimeout, -fuzzrsslimitmb */
-  cgofuzz_flag_dur syncevery = {0};
-  const char *syncdir = NULL;
-  int64_t rsslimit = 0;
-  int64_t parallel = 0;
-  bool cont = false, autodict = true, cmpfeedback = true;
-  chatty_flag chatty = {0};
-  const char *dictout = NULL, *junit = NULL, *fuzzstats = NULL;
-  const char *tags = NULL;
-  dict_files dicts = {0};
-  cgofuzz_flag flags[] = {
+  cgofuzz_flag_dur fuzztime, mintime, fuzztimeper;
+  cgofuzz_flag_dur fuzztimeout; /* -fuzztimeout, -fuzzrsslimitmb */
+  cgofuzz_flag_dur syncevery;
+  const char *syncdir;
+  int64_t rsslimit;
+  int64_t parallel;
+  bool cont, autodict, cmpfeedback;
+  chatty_flag chatty;
+  const char *dictout, *junit, *fuzzstats;
+  const char *tags;
+  dict_files dicts;
+} fuzz_opts;
+
+/* The flag table's length, and the entries read back by index (whether
+ * they appeared). */
+enum { FUZZ_NFLAGS = 20, FUZZ_FLAG_MINTIME = 3, FUZZ_FLAG_PARALLEL = 4 };
+
+/* One run of cli_fuzz_main: what its steps share. What it owns is NULL or
+ * zero until a step makes it, so fuzz_free releases whatever the steps
+ * made, whichever of them ended the run. */
+typedef struct fuzz_run {
+  int argc;
+  char **argv;
+  cli_fuzz_pre *pre; /* go test -exec (cmd_exec.c), or NULL */
+  fuzz_opts o;
+  cgofuzz_flag flags[FUZZ_NFLAGS];
+  /* argv[first..): nbin binaries or npat package patterns, then from
+   * extra_at the workers' arguments */
+  int first, nbin, npat, extra_at;
+  cgofuzz_coord_config cfg; /* every target's, before its own fields */
+  cli_gopkgs pkgs;
+  char **abs_keep; /* package mode: the user's paths made absolute */
+  size_t n_abs;
+  bin_info *bins; /* [nbin] */
+  char self[PATH_MAX];
+  cli_campaign cp;
+  char *cache_alloc, *gocache, *imp;
+  /* The targets to fuzz, and the packages that have some: with more than
+   * one, the failure blocks on stdout name paths and packages from our
+   * directory. */
+  size_t total, pkgs_fuzzed;
+  cgofuzz_err err;
+} fuzz_run;
+
+static int fuzz_oom(void) {
+  fprintf(stderr, "cgofuzz fuzz: out of memory\n");
+  return CLI_EXIT_FAIL;
+}
+
+static void fuzz_flag_table(fuzz_opts *o, cgofuzz_flag *flags) {
+  const cgofuzz_flag t[] = {
       {.name = "fuzz",
        .type = CGOFUZZ_FLAG_STRING,
-       .dst = &fuzz_re,
+       .dst = &o->fuzz_re,
        .usage = "`regexp` selecting the fuzz targets"},
       {.name = "run",
        .type = CGOFUZZ_FLAG_STRING,
-       .dst = &run_re,
+       .dst = &o->run_re,
        .usage = "first run the tests and seed corpora matching this `regexp`"},
       {.name = "fuzztime",
        .type = CGOFUZZ_FLAG_DURATION_OR_COUNT,
-       .dst = &fuzztime,
+       .dst = &o->fuzztime,
        .usage = "time (e.g. 10s) or Nx execs; with several targets, the "
                 "whole run's budget, shared by the schedule"},
-      {.name = "fuzzminimizetime",
+      {.name = "fuzzminimizetime", /* FUZZ_FLAG_MINTIME */
        .type = CGOFUZZ_FLAG_DURATION_OR_COUNT,
-       .dst = &mintime,
+       .dst = &o->mintime,
        .usage = "time or Nx execs for minimizing a crasher (default 60s)",
        .allow_zero = true},
-      {.name = "parallel",
+      {.name = "parallel", /* FUZZ_FLAG_PARALLEL */
        .type = CGOFUZZ_FLAG_INT,
-       .dst = &parallel,
+       .dst = &o->parallel,
        .usage = "number of workers (default: online CPUs)"},
       {.name = "fuzzcachedir",
        .type = CGOFUZZ_FLAG_STRING,
-       .dst = &cachedir,
+       .dst = &o->cachedir,
        .usage = "parent of the <Target> cache `dir` (default "
                 "$GOCACHE/fuzz/<import path>)"},
       {.name = "v",
        .type = CGOFUZZ_FLAG_BOOL_FUNC,
-       .dst = &chatty,
+       .dst = &o->chatty,
        .func = set_chatty,
        .usage = "verbose: === RUN and --- PASS lines (=test2json: marked "
                 "for test2json, as go test -json runs a test binary)"},
       {.name = "fuzzcontinue",
        .type = CGOFUZZ_FLAG_BOOL,
-       .dst = &cont,
+       .dst = &o->cont,
        .usage = "keep fuzzing after a failure; write every distinct failure "
                 "(other targets go on)"},
       {.name = "dict",
        .type = CGOFUZZ_FLAG_FUNC,
-       .dst = &dicts,
+       .dst = &o->dicts,
        .func = add_dict_file,
        .usage = "libFuzzer/AFL dictionary `file` of tokens to insert "
                 "(repeatable)"},
       {.name = "autodict",
        .type = CGOFUZZ_FLAG_BOOL,
-       .dst = &autodict,
+       .dst = &o->autodict,
        .usage = "also take tokens from the constants the target's code "
                 "compares with and from the corpus (default true)"},
       {.name = "cmpfeedback",
        .type = CGOFUZZ_FLAG_BOOL,
-       .dst = &cmpfeedback,
+       .dst = &o->cmpfeedback,
        .usage = "trace the comparisons of each new input in a patched copy "
                 "of a Go test binary and try the inputs that pass them "
                 "(default true; docs/comparisons.md)"},
       {.name = "dictout",
        .type = CGOFUZZ_FLAG_STRING,
-       .dst = &dictout,
+       .dst = &o->dictout,
        .usage = "write the dictionary used to `file` (libFuzzer format)"},
       {.name = "fuzztimeper",
        .type = CGOFUZZ_FLAG_DURATION_OR_COUNT,
-       .dst = &fuzztimeper,
+       .dst = &o->fuzztimeper,
        .usage = "time or Nx execs per target: each target's cap (with "
                 "-fuzztime) or its whole budget (without)"},
       {.name = "junit",
        .type = CGOFUZZ_FLAG_STRING,
-       .dst = &junit,
+       .dst = &o->junit,
        .usage = "write a JUnit XML report to `file`: a test case per target"},
       {.name = "fuzzstats",
        .type = CGOFUZZ_FLAG_STRING,
-       .dst = &fuzzstats,
+       .dst = &o->fuzzstats,
        .usage = "write a CSV time series of each target's figures to "
                 "`file` (docs/campaigns.md)"},
       {.name = "fuzztimeout",
        .type = CGOFUZZ_FLAG_DURATION,
-       .dst = &fuzztimeout,
+       .dst = &o->fuzztimeout,
        .usage = "a worker that runs one input this long is hung: it is "
                 "stopped and the input recorded (default: the binary's Go "
                 "release's own timer, 10s, or 60s from Go 1.27)"},
       {.name = "fuzzrsslimitmb",
        .type = CGOFUZZ_FLAG_INT,
-       .dst = &rsslimit,
+       .dst = &o->rsslimit,
        .usage = "a worker whose resident set grows above this many MiB is "
                 "stopped and its input recorded (default 0: no limit)"},
       {.name = "syncdir",
        .type = CGOFUZZ_FLAG_STRING,
-       .dst = &syncdir,
+       .dst = &o->syncdir,
        .usage = "share inputs with other runs through `dir`: before each "
                 "slice its inputs go into the cache, after it the cache's "
                 "and testdata's go there (docs/campaigns.md)"},
       {.name = "syncevery",
        .type = CGOFUZZ_FLAG_DURATION,
-       .dst = &syncevery,
+       .dst = &o->syncevery,
        .usage = "with -syncdir, the slice length: a sync between slices "
                 "(default 60s)"},
       {.name = "tags",
        .type = CGOFUZZ_FLAG_STRING,
-       .dst = &tags,
+       .dst = &o->tags,
        .usage = "package patterns: build `tags` for go list and go test -c "
                 "(comma-separated, as go's -tags)"},
   };
-  size_t nflags = sizeof flags / sizeof flags[0];
-  int first = cli_parse_flags("fuzz", flags, nflags, argc, argv);
-  if (first < 0) {
-    usage_fuzz(flags, nflags);
-    free(dicts.path);
-    return first == CGOFUZZ_FLAGS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+  _Static_assert(sizeof t / sizeof t[0] == FUZZ_NFLAGS, "FUZZ_NFLAGS");
+  memcpy(flags, t, sizeof t);
+}
+
+static int fuzz_parse_flags(fuzz_run *r) {
+  r->o.autodict = r->o.cmpfeedback = true;
+  fuzz_flag_table(&r->o, r->flags);
+  r->first = cli_parse_flags("fuzz", r->flags, FUZZ_NFLAGS, r->argc, r->argv);
+  if (r->first < 0) {
+    usage_fuzz(r->flags, FUZZ_NFLAGS);
+    return r->first == CGOFUZZ_FLAGS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
   }
-  if (first >= argc) {
+  if (r->first >= r->argc) {
     fprintf(stderr, "cgofuzz fuzz: BINARY or PACKAGE expected\n");
-    usage_fuzz(flags, nflags);
-    free(dicts.path);
+    usage_fuzz(r->flags, FUZZ_NFLAGS);
     return CLI_EXIT_USAGE;
   }
-  cgofuzz_coord_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.minimize_ns = 60LL * 1000000000;
-  cfg.fuzz_ns = fuzztime.ns;
-  cfg.fuzz_count = fuzztime.count;
-  if (flags[3].seen) {
-    cfg.minimize_off = mintime.ns == 0 && mintime.count == 0;
-    cfg.minimize_ns = mintime.count ? 0 : mintime.ns;
-    cfg.minimize_count = mintime.count;
+  return CLI_GO_ON;
+}
+
+/* The flags' checks, and the coordinator's configuration they give. */
+static int fuzz_config(fuzz_run *r) {
+  const fuzz_opts *o = &r->o;
+  cgofuzz_coord_config *cfg = &r->cfg;
+  cfg->minimize_ns = 60LL * 1000000000;
+  cfg->fuzz_ns = o->fuzztime.ns;
+  cfg->fuzz_count = o->fuzztime.count;
+  if (r->flags[FUZZ_FLAG_MINTIME].seen) {
+    cfg->minimize_off = o->mintime.ns == 0 && o->mintime.count == 0;
+    cfg->minimize_ns = o->mintime.count ? 0 : o->mintime.ns;
+    cfg->minimize_count = o->mintime.count;
   }
-  if (parallel < 0 || (flags[4].seen && parallel < 1)) {
+  if (o->parallel < 0 ||
+      (r->flags[FUZZ_FLAG_PARALLEL].seen && o->parallel < 1)) {
     fprintf(stderr, "cgofuzz fuzz: -parallel must be at least 1\n");
-    free(dicts.path);
     return CLI_EXIT_USAGE;
   }
-  if ((fuzztime.ns || fuzztime.count) &&
-      (fuzztimeper.ns || fuzztimeper.count) &&
-      !fuzztime.count != !fuzztimeper.count) {
+  if ((o->fuzztime.ns || o->fuzztime.count) &&
+      (o->fuzztimeper.ns || o->fuzztimeper.count) &&
+      !o->fuzztime.count != !o->fuzztimeper.count) {
     fprintf(stderr, "cgofuzz fuzz: -fuzztime and -fuzztimeper must both be "
                     "durations or both be counts (Nx)\n");
-    free(dicts.path);
     return CLI_EXIT_USAGE;
   }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  cfg.parallel = parallel ? (int)(parallel > INT_MAX ? INT_MAX : parallel)
-                          : (int)(cpus > 0 ? cpus : 1);
-  bool verbose = chatty.on;
-  cfg.verbose = verbose;
-  cfg.json_marks = chatty.json;
-  cfg.quiet = exec_mode;
-  cfg.fuzz_continue = cont;
-  if (fuzztimeout.ns < 0 || rsslimit < 0) {
+  cfg->parallel = o->parallel
+                      ? (int)(o->parallel > INT_MAX ? INT_MAX : o->parallel)
+                      : (int)(cpus > 0 ? cpus : 1);
+  cfg->verbose = o->chatty.on;
+  cfg->json_marks = o->chatty.json;
+  cfg->quiet = r->pre != NULL;
+  cfg->fuzz_continue = o->cont;
+  if (o->fuzztimeout.ns < 0 || o->rsslimit < 0) {
     fprintf(stderr, "cgofuzz fuzz: -%s must not be negative\n",
-            fuzztimeout.ns < 0 ? "fuzztimeout" : "fuzzrsslimitmb");
-    free(dicts.path);
+            o->fuzztimeout.ns < 0 ? "fuzztimeout" : "fuzzrsslimitmb");
     return CLI_EXIT_USAGE;
   }
-  cfg.exec_timeout_ns = fuzztimeout.ns;
-  cfg.rss_limit_mb = rsslimit;
-  /* The binaries: the leading positional arguments that are executable
-   * files (the first always is one), up to an optional "--". Outside go
-   * test -exec, the leading ones that are not flags are binaries or, when
-   * not executable files, package patterns (package mode). */
-  int nbin = 1, npat = 0;
-  if (exec_mode) {
+  cfg->exec_timeout_ns = o->fuzztimeout.ns;
+  cfg->rss_limit_mb = o->rsslimit;
+  return CLI_GO_ON;
+}
+
+/* The binaries: the leading positional arguments that are executable
+ * files (the first always is one), up to an optional "--". Outside go
+ * test -exec, the leading ones that are not flags are binaries or, when
+ * not executable files, package patterns (package mode). */
+static int fuzz_split_args(fuzz_run *r) {
+  int argc = r->argc, first = r->first, nbin = 1, npat = 0;
+  char **argv = r->argv;
+  if (r->pre) {
     while (first + nbin < argc && is_binary_arg(argv[first + nbin]))
       nbin++;
   } else {
@@ -489,151 +540,149 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
         npat++;
     }
   }
-  int extra_at = first + nbin + npat;
-  if (extra_at < argc && strcmp(argv[extra_at], "--") == 0)
-    extra_at++;
-  cfg.extra_args = argv + extra_at;
-  cfg.n_extra = (size_t)(argc - extra_at);
+  r->nbin = nbin;
+  r->npat = npat;
+  r->extra_at = first + nbin + npat;
+  if (r->extra_at < argc && strcmp(argv[r->extra_at], "--") == 0)
+    r->extra_at++;
+  r->cfg.extra_args = argv + r->extra_at;
+  r->cfg.n_extra = (size_t)(argc - r->extra_at);
   if (npat && nbin) {
     fprintf(stderr, "cgofuzz fuzz: give test binaries or package patterns, "
                     "not both (a pattern is an argument that is not an "
                     "executable file)\n");
-    free(dicts.path);
     return CLI_EXIT_USAGE;
   }
   if (!nbin && !npat) {
     fprintf(stderr, "cgofuzz fuzz: BINARY or PACKAGE expected\n");
-    usage_fuzz(flags, nflags);
-    free(dicts.path);
+    usage_fuzz(r->flags, FUZZ_NFLAGS);
     return CLI_EXIT_USAGE;
   }
-  if (npat && !fuzz_re) {
+  if (npat && !r->o.fuzz_re) {
     fprintf(stderr, "cgofuzz fuzz: -fuzz is required\n");
-    free(dicts.path);
     return CLI_EXIT_USAGE;
   }
-  /* Package mode: the targets run in their packages' directories, so the
-   * user's paths are made absolute first; then the packages are built. */
-  cli_gopkgs pkgs = {0};
-  char **abs_keep = NULL;
-  size_t n_abs = 0;
-  if (npat) {
-    junit = absolute(junit, &abs_keep, &n_abs);
-    syncdir = absolute(syncdir, &abs_keep, &n_abs);
-    fuzzstats = absolute(fuzzstats, &abs_keep, &n_abs);
-    dictout = absolute(dictout, &abs_keep, &n_abs);
-    cachedir = absolute(cachedir, &abs_keep, &n_abs);
-    for (size_t i = 0; i < dicts.n; i++)
-      dicts.path[i] = absolute(dicts.path[i], &abs_keep, &n_abs);
-    if (cli_gopkgs_build(argv + first, (size_t)npat, fuzz_re, tags, &pkgs)) {
-      cli_gopkgs_free(&pkgs);
-      cgofuzz_coord_free_names(abs_keep, n_abs);
-      free(dicts.path);
-      return CLI_EXIT_FAIL;
-    }
-    for (size_t i = 0; i < pkgs.n; i++) {
-      if (!pkgs.p[i].error) {
-        nbin++;
-        continue;
-      }
-      fputs(pkgs.p[i].error, stderr);
-      fprintf(stderr,
-              "cgofuzz fuzz: %s: build failed; the other packages go "
-              "on\n",
-              pkgs.p[i].imp);
-    }
-  }
+  return CLI_GO_ON;
+}
 
-  char self[PATH_MAX];
-  bin_info *bins = calloc((size_t)nbin + 1, sizeof *bins);
-  if (!bins) {
-    fprintf(stderr, "cgofuzz fuzz: out of memory\n");
-    cli_gopkgs_free(&pkgs);
-    cgofuzz_coord_free_names(abs_keep, n_abs);
-    free(dicts.path);
+/* Package mode: the targets run in their packages' directories, so the
+ * user's paths are made absolute first; then the packages are built, and
+ * each that built is a binary. */
+static int fuzz_build_packages(fuzz_run *r) {
+  if (!r->npat)
+    return CLI_GO_ON;
+  fuzz_opts *o = &r->o;
+  o->junit = absolute(o->junit, &r->abs_keep, &r->n_abs);
+  o->syncdir = absolute(o->syncdir, &r->abs_keep, &r->n_abs);
+  o->fuzzstats = absolute(o->fuzzstats, &r->abs_keep, &r->n_abs);
+  o->dictout = absolute(o->dictout, &r->abs_keep, &r->n_abs);
+  o->cachedir = absolute(o->cachedir, &r->abs_keep, &r->n_abs);
+  for (size_t i = 0; i < o->dicts.n; i++)
+    o->dicts.path[i] = absolute(o->dicts.path[i], &r->abs_keep, &r->n_abs);
+  if (cli_gopkgs_build(r->argv + r->first, (size_t)r->npat, o->fuzz_re, o->tags,
+                       &r->pkgs))
     return CLI_EXIT_FAIL;
+  for (size_t i = 0; i < r->pkgs.n; i++) {
+    if (!r->pkgs.p[i].error) {
+      r->nbin++;
+      continue;
+    }
+    fputs(r->pkgs.p[i].error, stderr);
+    fprintf(stderr,
+            "cgofuzz fuzz: %s: build failed; the other packages go "
+            "on\n",
+            r->pkgs.p[i].imp);
   }
-  for (int i = 0, pk = 0; i < nbin; i++) {
-    bins[i].arg = argv[first + i];
-    if (npat) {
-      while (pkgs.p[pk].error)
-        pk++;
-      bins[i].arg = pkgs.p[pk].binary;
-      bins[i].imp = pkgs.p[pk].imp;
-      bins[i].dir = pkgs.p[pk].dir;
-      bins[i].reldir = rel_dir(pkgs.p[pk].dir);
-      bins[i].relpkg = rel_pkg(bins[i].reldir);
-      pk++;
-    }
-    if (!realpath(bins[i].arg, bins[i].path)) {
-      fprintf(stderr, "cgofuzz fuzz: %s: not found\n", bins[i].arg);
-      free_bins(bins, i + 1);
-      cli_gopkgs_free(&pkgs);
-      cgofuzz_coord_free_names(abs_keep, n_abs);
-      free(dicts.path);
-      return CLI_EXIT_USAGE;
-    }
-    const char *sl = strrchr(bins[i].path, '/');
-    bins[i].base = sl ? sl + 1 : bins[i].path;
-    if (bins[i].imp)
-      bins[i].base = bins[i].imp;
-    /* The release to follow (issue 14): read from the binary's build info;
-     * a C target, or a binary whose build info cannot be read, follows the
-     * newest (the latter with a warning). */
-    cgofuzz_err gerr = {0};
-    int known = cgofuzz_coord_binary_gover(bins[i].path, &bins[i].gover, &gerr);
-    bins[i].gover_unknown =
-        known <= 0 && (cgofuzz_coord_go_counters(bins[i].path) > 0 ||
-                       cgofuzz_coord_counters(bins[i].path) == 0);
-    if (known < 0)
+  return CLI_GO_ON;
+}
+
+/* Binary i (of package *pk, which moves on past it, in package mode):
+ * its path, names, and the Go release it follows. */
+static int fuzz_read_bin(fuzz_run *r, int i, size_t *pk) {
+  bin_info *b = &r->bins[i];
+  b->arg = r->argv[r->first + i];
+  if (r->npat) {
+    const cli_gopkg *p = r->pkgs.p;
+    while (p[*pk].error)
+      (*pk)++;
+    b->arg = p[*pk].binary;
+    b->imp = p[*pk].imp;
+    b->dir = p[*pk].dir;
+    b->reldir = rel_dir(p[*pk].dir);
+    b->relpkg = rel_pkg(b->reldir);
+    (*pk)++;
+  }
+  if (!realpath(b->arg, b->path)) {
+    fprintf(stderr, "cgofuzz fuzz: %s: not found\n", b->arg);
+    return CLI_EXIT_USAGE;
+  }
+  const char *sl = strrchr(b->path, '/');
+  b->base = sl ? sl + 1 : b->path;
+  if (b->imp)
+    b->base = b->imp;
+  /* The release to follow (issue 14): read from the binary's build info;
+   * a C target, or a binary whose build info cannot be read, follows the
+   * newest (the latter with a warning). */
+  cgofuzz_err gerr = {0};
+  int known = cgofuzz_coord_binary_gover(b->path, &b->gover, &gerr);
+  b->gover_unknown = known <= 0 && (cgofuzz_coord_go_counters(b->path) > 0 ||
+                                    cgofuzz_coord_counters(b->path) == 0);
+  if (known < 0)
+    fprintf(stderr,
+            "cgofuzz fuzz: warning: %s: cannot tell which Go release built "
+            "it (%s); following go1.%d\n",
+            b->arg, gerr.msg, b->gover);
+  for (int k = r->extra_at; k < r->argc; k++)
+    if (!cgofuzz_coord_test_flag_ok(b->gover, r->argv[k]))
       fprintf(stderr,
-              "cgofuzz fuzz: warning: %s: cannot tell which Go release built "
-              "it (%s); following go1.%d\n",
-              bins[i].arg, gerr.msg, bins[i].gover);
-    for (int k = extra_at; k < argc; k++)
-      if (!cgofuzz_coord_test_flag_ok(bins[i].gover, argv[k]))
-        fprintf(stderr,
-                "cgofuzz fuzz: warning: %s was built by go1.%d, which has no "
-                "flag %s: not passed to it\n",
-                bins[i].arg, bins[i].gover, argv[k]);
+              "cgofuzz fuzz: warning: %s was built by go1.%d, which has no "
+              "flag %s: not passed to it\n",
+              b->arg, b->gover, r->argv[k]);
+  return CLI_GO_ON;
+}
+
+static int fuzz_read_bins(fuzz_run *r) {
+  if (!(r->bins = calloc((size_t)r->nbin + 1, sizeof *r->bins)))
+    return fuzz_oom();
+  size_t pk = 0;
+  for (int i = 0; i < r->nbin; i++) {
+    int rc = fuzz_read_bin(r, i, &pk);
+    if (rc != CLI_GO_ON)
+      return rc;
   }
-  if (cgofuzz_os_self_exe(self, sizeof self) != 0) {
+  if (cgofuzz_os_self_exe(r->self, sizeof r->self) != 0) {
     fprintf(stderr, "cgofuzz fuzz: cannot find our own executable\n");
-    free(bins);
-    free(dicts.path);
     return CLI_EXIT_FAIL;
   }
+  return CLI_GO_ON;
+}
 
-  int rc = CLI_EXIT_FAIL;
-  char *cache_alloc = NULL, *gocache = NULL, *imp = NULL;
-  cli_campaign cp;
-  memset(&cp, 0, sizeof cp);
-  cp.start_ms = cgofuzz_mono_ms();
-  cp.pkgs = npat ? &pkgs : NULL;
-  /* Packages with targets to fuzz: with more than one, the failure
-   * blocks on stdout name paths and packages from our directory. */
-  size_t total = 0, pkgs_fuzzed = 0;
-  cgofuzz_err err = {0};
-  for (int i = 0; i < nbin; i++) {
+/* The targets of each binary that -fuzz matches (go test -exec: the one
+ * the binary named). */
+static int fuzz_list_targets(fuzz_run *r) {
+  r->cp.start_ms = cgofuzz_mono_ms();
+  r->cp.pkgs = r->npat ? &r->pkgs : NULL;
+  for (int i = 0; i < r->nbin; i++) {
+    bin_info *b = &r->bins[i];
     int lrc = 0;
-    if (pre) { /* go test -exec: the binary named its one target */
-      if (!(bins[i].names = calloc(1, sizeof *bins[i].names)) ||
-          !(bins[i].names[0] = strdup(pre->target)))
-        goto oom;
-      bins[i].n = 1;
+    if (r->pre) { /* go test -exec: the binary named its one target */
+      if (!(b->names = calloc(1, sizeof *b->names)) ||
+          !(b->names[0] = strdup(r->pre->target)))
+        return fuzz_oom();
+      b->n = 1;
     } else {
-      int home = cli_enter_dir(bins[i].dir);
-      lrc = cgofuzz_coord_list_targets(bins[i].path, fuzz_re ? fuzz_re : ".",
-                                       &bins[i].names, &bins[i].n, &err);
+      int home = cli_enter_dir(b->dir);
+      lrc =
+          cgofuzz_coord_list_targets(b->path, r->o.fuzz_re ? r->o.fuzz_re : ".",
+                                     &b->names, &b->n, &r->err);
       cli_leave_dir(home);
     }
     if (lrc != 0) {
-      fprintf(stderr, "cgofuzz fuzz: %s\n", err.msg);
-      rc = CLI_EXIT_USAGE;
-      goto done;
+      fprintf(stderr, "cgofuzz fuzz: %s\n", r->err.msg);
+      return CLI_EXIT_USAGE;
     }
-    if (bins[i].n == 0 && !pre && bins[i].gover_unknown &&
-        cgofuzz_coord_counters(bins[i].path) == 0) {
+    if (b->n == 0 && !r->pre && b->gover_unknown &&
+        cgofuzz_coord_counters(b->path) == 0) {
       /* No Go build info, no counters and no target listed: /usr/bin/true
        * answers -test.list with nothing too. A Go test binary with no
        * target matching -fuzz still gets go test's warning below. */
@@ -641,177 +690,226 @@ int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
               "cgofuzz fuzz: %s is not a Go test binary (no Go build "
               "information, no coverage counters, no fuzz target listed) "
               "nor a C target built by cgofuzz cc\n",
-              bins[i].arg);
-      rc = CLI_EXIT_USAGE;
-      goto done;
+              b->arg);
+      return CLI_EXIT_USAGE;
     }
-    total += bins[i].n;
-    pkgs_fuzzed += bins[i].imp && bins[i].n;
+    r->total += b->n;
+    r->pkgs_fuzzed += b->imp && b->n;
   }
-  if (!fuzz_re) {
+  if (!r->o.fuzz_re) {
     fprintf(stderr, "cgofuzz fuzz: -fuzz is required\n");
-    rc = CLI_EXIT_USAGE;
-    goto done;
+    return CLI_EXIT_USAGE;
   }
-  if (total == 0 && !cli_campaign_broken(&cp)) {
+  if (r->total == 0 && !cli_campaign_broken(&r->cp)) {
     fprintf(stderr, "testing: warning: no fuzz tests to fuzz\n");
     printf("PASS\n");
-    rc = CLI_EXIT_OK;
-    goto done;
+    return CLI_EXIT_OK;
   }
+  return CLI_GO_ON;
+}
+
+/* The campaign's budgets and, without -fuzzcachedir, go test's cache:
+ * $GOCACHE/fuzz/<import path>. */
+static int fuzz_plan(fuzz_run *r) {
+  const fuzz_opts *o = &r->o;
+  cli_campaign *cp = &r->cp;
   /* -syncdir: slices with a sync between them, one target too. */
-  cp.single = total == 1 && !syncdir;
-  cp.syncdir = syncdir;
-  cp.sync_ms =
-      syncdir ? (syncevery.ns > 0 ? syncevery.ns / 1000000 : 60000) : 0;
-  cp.verbose = verbose;
-  cp.cont = cont;
-  cp.total_ns = fuzztime.ns;
-  cp.total_count = fuzztime.count;
-  cp.per_ns = fuzztimeper.ns;
-  cp.per_count = fuzztimeper.count;
-  if (cp.single && !cp.total_ns && !cp.total_count) {
-    cp.total_ns = cp.per_ns; /* one target: its budget is the run's */
-    cp.total_count = cp.per_count;
+  cp->single = r->total == 1 && !o->syncdir;
+  cp->syncdir = o->syncdir;
+  cp->sync_ms = o->syncdir
+                    ? (o->syncevery.ns > 0 ? o->syncevery.ns / 1000000 : 60000)
+                    : 0;
+  cp->verbose = o->chatty.on;
+  cp->cont = o->cont;
+  cp->total_ns = o->fuzztime.ns;
+  cp->total_count = o->fuzztime.count;
+  cp->per_ns = o->fuzztimeper.ns;
+  cp->per_count = o->fuzztimeper.count;
+  if (cp->single && !cp->total_ns && !cp->total_count) {
+    cp->total_ns = cp->per_ns; /* one target: its budget is the run's */
+    cp->total_count = cp->per_count;
   }
-  if (cachedir) {
-    cfg.cache_root = cachedir;
-  } else {
-    /* go test's: $GOCACHE/fuzz/<import path>. Package mode adds each
-     * package's import path below it; a binary run from its package's
-     * directory takes the path from go list. */
-    char *goenv[] = {"go", "env", "GOCACHE", NULL};
-    char *golist[] = {"go", "list", NULL};
-    if (cgofuzz_coord_cmd_line(goenv, &gocache) != 0 ||
-        (!npat && cgofuzz_coord_cmd_line(golist, &imp) != 0)) {
-      fprintf(stderr,
-              "cgofuzz fuzz: cannot find the cache dir with `go env "
-              "GOCACHE`%s; pass -fuzzcachedir\n",
-              npat ? "" : " and `go list`");
-      rc = CLI_EXIT_USAGE;
-      goto done;
-    }
-    size_t l = strlen(gocache) + (imp ? strlen(imp) : 0) + 8;
-    if (!(cache_alloc = malloc(l)))
-      goto oom;
-    snprintf(cache_alloc, l, "%s/fuzz%s%s", gocache, imp ? "/" : "",
-             imp ? imp : "");
-    cfg.cache_root = cache_alloc;
+  if (o->cachedir) {
+    r->cfg.cache_root = o->cachedir;
+    return CLI_GO_ON;
   }
-  if (!(cp.t = calloc(total + 1, sizeof *cp.t)))
-    goto oom;
-  /* -run: the tests of each binary first, its fuzzed targets skipped. */
-  for (int i = 0; i < nbin && run_re; i++) {
-    char *skip = bins[i].n ? skip_pattern(bins[i].names, bins[i].n) : NULL;
-    int home = cli_enter_dir(bins[i].dir);
-    int r =
-        bins[i].n
-            ? (skip ? run_tests_first(bins[i].path, bins[i].gover, skip, run_re,
-                                      verbose, cfg.extra_args, cfg.n_extra)
-                    : -1)
-            : 0;
+  /* Package mode adds each package's import path below it; a binary run
+   * from its package's directory takes the path from go list. */
+  char *goenv[] = {"go", "env", "GOCACHE", NULL};
+  char *golist[] = {"go", "list", NULL};
+  if (cgofuzz_coord_cmd_line(goenv, &r->gocache) != 0 ||
+      (!r->npat && cgofuzz_coord_cmd_line(golist, &r->imp) != 0)) {
+    fprintf(stderr,
+            "cgofuzz fuzz: cannot find the cache dir with `go env "
+            "GOCACHE`%s; pass -fuzzcachedir\n",
+            r->npat ? "" : " and `go list`");
+    return CLI_EXIT_USAGE;
+  }
+  size_t l = strlen(r->gocache) + (r->imp ? strlen(r->imp) : 0) + 8;
+  if (!(r->cache_alloc = malloc(l)))
+    return fuzz_oom();
+  snprintf(r->cache_alloc, l, "%s/fuzz%s%s", r->gocache, r->imp ? "/" : "",
+           r->imp ? r->imp : "");
+  r->cfg.cache_root = r->cache_alloc;
+  return CLI_GO_ON;
+}
+
+/* -run: the tests of each binary first, its fuzzed targets skipped. */
+static int fuzz_run_tests(fuzz_run *r) {
+  if (!(r->cp.t = calloc(r->total + 1, sizeof *r->cp.t)))
+    return fuzz_oom();
+  for (int i = 0; i < r->nbin && r->o.run_re; i++) {
+    const bin_info *b = &r->bins[i];
+    char *skip = b->n ? skip_pattern(b->names, b->n) : NULL;
+    int home = cli_enter_dir(b->dir);
+    int rt = b->n ? (skip ? run_tests_first(b->path, b->gover, skip,
+                                            r->o.run_re, r->o.chatty.on,
+                                            r->cfg.extra_args, r->cfg.n_extra)
+                          : -1)
+                  : 0;
     cli_leave_dir(home);
     free(skip);
-    if (r != 0) {
-      rc = CLI_EXIT_FAIL;
-      goto done;
-    }
+    if (rt != 0)
+      return CLI_EXIT_FAIL;
   }
-  for (int i = 0; i < nbin; i++)
-    for (size_t k = 0; k < bins[i].n; k++) {
-      cli_ctarget *t = &cp.t[cp.n++];
-      cgofuzz_buf lb = {0}, cb = {0};
-      t->cfg = cfg;
-      t->binary = bins[i].path;
-      t->bin_base = bins[i].base;
-      t->cfg.binary = bins[i].path;
-      t->cfg.target = bins[i].names[k];
-      t->cfg.gover = bins[i].gover;
-      t->cfg.gover_unknown = bins[i].gover_unknown;
-      t->imp = bins[i].imp;
-      t->dir = bins[i].dir;
-      t->cfg.display_dir = bins[i].reldir;
-      t->cfg.display_pkg = bins[i].relpkg;
-      t->cfg.display_block = pkgs_fuzzed > 1;
-      if (bins[i].imp)
-        cgofuzz_buf_printf(&lb, "%s.", bins[i].imp);
-      else if (nbin > 1)
-        cgofuzz_buf_printf(&lb, "%s:", bins[i].base);
-      cgofuzz_buf_puts(&lb, bins[i].names[k]);
-      cgofuzz_buf_putc(&lb, 0);
-      t->label = (char *)lb.data;
-      /* binaries of several packages: a cache each (package mode: go
-       * test's, by import path) */
-      bool own_cache = nbin > 1 || bins[i].imp;
-      if (own_cache) {
-        cgofuzz_buf_printf(&cb, "%s/%s", cfg.cache_root, bins[i].base);
-        cgofuzz_buf_putc(&cb, 0);
-        t->cfg.cache_root = (const char *)cb.data;
-      }
-      if (!t->label || (own_cache && !cb.data))
-        goto oom;
-      if ((rc = build_dict(
-               &t->cfg, &dicts, autodict, cp.single && dictout != NULL,
-               cp.total_count > 0 || cp.per_count > 0, &t->dict)) != 0)
-        goto done;
-      rc = CLI_EXIT_FAIL;
-      int drc = 0;
-      if (pre) { /* discovered by the binary's own run (cmd_exec.c) */
-        const cgofuzz_coord_config *d = pre->disc;
-        t->cfg.kinds = d->kinds;
-        t->cfg.n_kinds = d->n_kinds;
-        t->cfg.seeds = d->seeds;
-        t->cfg.n_seeds = d->n_seeds;
-        t->cfg.disc_env = d->disc_env;
-        t->cfg.n_disc_env = d->n_disc_env;
-        t->cfg.run_line_printed = true;
-        memset(pre->disc, 0, sizeof *pre->disc); /* now t's */
-      } else {
-        int home = cli_enter_dir(t->dir);
-        drc = cgofuzz_coord_discover(&t->cfg, self, &err);
-        cli_leave_dir(home);
-      }
-      if (drc != 0) {
-        if (!(t->error = strdup(err.msg)))
-          goto oom;
-      }
-      t->cfg.dict = t->dict;
-      t->cfg.cmp_feedback = cmpfeedback;
-      t->cfg.dict_out = cp.single ? dictout : NULL;
+  return CLI_GO_ON;
+}
+
+/* t's label in the campaign's lines and, with binaries of several
+ * packages, its own cache (package mode: go test's, by import path). */
+static int fuzz_target_names(fuzz_run *r, const bin_info *b, size_t k,
+                             cli_ctarget *t) {
+  cgofuzz_buf lb = {0}, cb = {0};
+  if (b->imp)
+    cgofuzz_buf_printf(&lb, "%s.", b->imp);
+  else if (r->nbin > 1)
+    cgofuzz_buf_printf(&lb, "%s:", b->base);
+  cgofuzz_buf_puts(&lb, b->names[k]);
+  cgofuzz_buf_putc(&lb, 0);
+  t->label = (char *)lb.data;
+  bool own_cache = r->nbin > 1 || b->imp;
+  if (own_cache) {
+    cgofuzz_buf_printf(&cb, "%s/%s", r->cfg.cache_root, b->base);
+    cgofuzz_buf_putc(&cb, 0);
+    t->cfg.cache_root = (const char *)cb.data;
+  }
+  if (!t->label || (own_cache && !cb.data))
+    return fuzz_oom();
+  return CLI_GO_ON;
+}
+
+/* Target k of binary b into the campaign: its configuration, dictionary
+ * and discovery (its argument kinds and seeds). A failed discovery is the
+ * target's error, which the campaign reports. */
+static int fuzz_add_target(fuzz_run *r, const bin_info *b, size_t k) {
+  const fuzz_opts *o = &r->o;
+  cli_campaign *cp = &r->cp;
+  cli_ctarget *t = &cp->t[cp->n++];
+  t->cfg = r->cfg;
+  t->binary = b->path;
+  t->bin_base = b->base;
+  t->cfg.binary = b->path;
+  t->cfg.target = b->names[k];
+  t->cfg.gover = b->gover;
+  t->cfg.gover_unknown = b->gover_unknown;
+  t->imp = b->imp;
+  t->dir = b->dir;
+  t->cfg.display_dir = b->reldir;
+  t->cfg.display_pkg = b->relpkg;
+  t->cfg.display_block = r->pkgs_fuzzed > 1;
+  int rc = fuzz_target_names(r, b, k, t);
+  if (rc != CLI_GO_ON)
+    return rc;
+  if ((rc = build_dict(
+           &t->cfg, &o->dicts, o->autodict, cp->single && o->dictout != NULL,
+           cp->total_count > 0 || cp->per_count > 0, &t->dict)) != 0)
+    return rc;
+  int drc = 0;
+  if (r->pre) { /* discovered by the binary's own run (cmd_exec.c) */
+    const cgofuzz_coord_config *d = r->pre->disc;
+    t->cfg.kinds = d->kinds;
+    t->cfg.n_kinds = d->n_kinds;
+    t->cfg.seeds = d->seeds;
+    t->cfg.n_seeds = d->n_seeds;
+    t->cfg.disc_env = d->disc_env;
+    t->cfg.n_disc_env = d->n_disc_env;
+    t->cfg.run_line_printed = true;
+    memset(r->pre->disc, 0, sizeof *r->pre->disc); /* now t's */
+  } else {
+    int home = cli_enter_dir(t->dir);
+    drc = cgofuzz_coord_discover(&t->cfg, r->self, &r->err);
+    cli_leave_dir(home);
+  }
+  if (drc != 0) {
+    if (!(t->error = strdup(r->err.msg)))
+      return fuzz_oom();
+  }
+  t->cfg.dict = t->dict;
+  t->cfg.cmp_feedback = o->cmpfeedback;
+  t->cfg.dict_out = cp->single ? o->dictout : NULL;
+  return CLI_GO_ON;
+}
+
+static int fuzz_add_targets(fuzz_run *r) {
+  for (int i = 0; i < r->nbin; i++)
+    for (size_t k = 0; k < r->bins[i].n; k++) {
+      int rc = fuzz_add_target(r, &r->bins[i], k);
+      if (rc != CLI_GO_ON)
+        return rc;
     }
-  if (dictout && !cp.single)
+  return CLI_GO_ON;
+}
+
+/* The campaign itself, and its reports. */
+static int fuzz_campaign(fuzz_run *r) {
+  const fuzz_opts *o = &r->o;
+  if (o->dictout && !r->cp.single)
     fprintf(stderr, "cgofuzz fuzz: -dictout is for one target; ignored\n");
-  if (fuzzstats && cli_stats_open(&cp, fuzzstats) != 0) {
-    rc = CLI_EXIT_USAGE;
-    goto done;
-  }
-  rc = cli_campaign_run(&cp);
-  if (junit && cli_junit_write(&cp, junit) != 0 && rc == CLI_EXIT_OK)
+  if (o->fuzzstats && cli_stats_open(&r->cp, o->fuzzstats) != 0)
+    return CLI_EXIT_USAGE;
+  int rc = cli_campaign_run(&r->cp);
+  if (o->junit && cli_junit_write(&r->cp, o->junit) != 0 && rc == CLI_EXIT_OK)
     rc = CLI_EXIT_FAIL;
-  goto done;
-oom:
-  fprintf(stderr, "cgofuzz fuzz: out of memory\n");
-  rc = CLI_EXIT_FAIL;
-done:
-  for (size_t i = 0; i < cp.n; i++) {
-    cli_ctarget *t = &cp.t[i];
+  return rc;
+}
+
+static void fuzz_free(fuzz_run *r) {
+  for (size_t i = 0; i < r->cp.n; i++) {
+    cli_ctarget *t = &r->cp.t[i];
     cgofuzz_coord_free_discovery(&t->cfg);
     cgofuzz_coord_dict_free(t->dict);
     cgofuzz_coord_report_free(&t->report);
-    if (t->cfg.cache_root != cfg.cache_root)
+    if (t->cfg.cache_root != r->cfg.cache_root)
       free((char *)t->cfg.cache_root);
     free(t->label);
     free(t->error);
   }
-  free(cp.t);
-  if (cp.stats)
-    fclose(cp.stats);
-  free_bins(bins, nbin);
-  cli_gopkgs_free(&pkgs);
-  cgofuzz_coord_free_names(abs_keep, n_abs);
-  free(dicts.path);
-  free(cache_alloc);
-  free(gocache);
-  free(imp);
+  free(r->cp.t);
+  if (r->cp.stats)
+    fclose(r->cp.stats);
+  if (r->bins)
+    free_bins(r->bins, r->nbin);
+  cli_gopkgs_free(&r->pkgs);
+  cgofuzz_coord_free_names(r->abs_keep, r->n_abs);
+  free(r->o.dicts.path);
+  free(r->cache_alloc);
+  free(r->gocache);
+  free(r->imp);
+}
+
+int cli_fuzz_main(int argc, char **argv, cli_fuzz_pre *pre) {
+  static int (*const steps[])(fuzz_run *) = {
+      fuzz_parse_flags, fuzz_config,       fuzz_split_args, fuzz_build_packages,
+      fuzz_read_bins,   fuzz_list_targets, fuzz_plan,       fuzz_run_tests,
+      fuzz_add_targets, fuzz_campaign};
+  fuzz_run r;
+  memset(&r, 0, sizeof r);
+  r.argc = argc;
+  r.argv = argv;
+  r.pre = pre;
+  int rc = CLI_GO_ON;
+  for (size_t i = 0; rc == CLI_GO_ON && i < sizeof steps / sizeof *steps; i++)
+    rc = steps[i](&r);
+  fuzz_free(&r);
   return rc;
 }

@@ -293,7 +293,31 @@ static void remove_build(const char *tmp, const char *bin) {
     rmdir(tmp);
 }
 
-int cli_cmd_gofuzzer(int argc, char **argv) {
+/* One run of compile-go-fuzzer: what its steps share. What it owns is
+ * NULL, empty or zero until a step makes it, so gf_free releases whatever
+ * the steps made, whichever of them ended the run. */
+typedef struct gofuzzer {
+  const char *pkg, *func, *name, *tags;
+  char outdir[PATH_MAX], self[PATH_MAX], cwd[PATH_MAX];
+  build_mode mode;
+  char *go, **env, *pkgdir, *imp;
+  bool isdir; /* pkg is a directory, listed and built from inside */
+  char tmp[PATH_MAX], bin[PATH_MAX + 64];
+  cgofuzz_buf listed, fz, re, outpath, info;
+  cgofuzz_buf binbytes, modlist, coverpkg, covpath;
+  char **names;
+  size_t nnames;
+  cli_golaunch g;
+  cgofuzz_coord_config cfg;
+  cgofuzz_err err;
+} gofuzzer;
+
+static int gf_oom(void) {
+  fprintf(stderr, CMD ": out of memory\n");
+  return CLI_EXIT_FAIL;
+}
+
+static int gf_args(gofuzzer *f, int argc, char **argv) {
   if (argc >= 1 &&
       (strcmp(argv[0], "-h") == 0 || strcmp(argv[0], "-help") == 0 ||
        strcmp(argv[0], "--help") == 0)) {
@@ -305,277 +329,301 @@ int cli_cmd_gofuzzer(int argc, char **argv) {
             usage_text);
     return CLI_EXIT_USAGE;
   }
-  const char *pkg = argv[0], *func = argv[1], *name = argv[2];
-  const char *tags = argc == 4 ? argv[3] : "gofuzz";
-  if (!valid_func(func)) {
+  f->pkg = argv[0];
+  f->func = argv[1];
+  f->name = argv[2];
+  f->tags = argc == 4 ? argv[3] : "gofuzz";
+  if (!valid_func(f->func)) {
     fprintf(stderr,
             CMD ": %s is not a fuzz target name (func FuzzXxx(f "
                 "*testing.F))\n",
-            func);
+            f->func);
     return CLI_EXIT_USAGE;
   }
-  if (!valid_name(name)) {
+  if (!valid_name(f->name)) {
     fprintf(stderr,
             CMD ": NAME \"%s\" must be letters, digits, '_' and '-' only, "
                 "without an extension (what ClusterFuzz takes for a fuzz "
                 "target)\n",
-            name);
+            f->name);
     return CLI_EXIT_USAGE;
   }
+  return CLI_GO_ON;
+}
+
+/* $OUT, our own executable and directory, $SANITIZER's build mode, go and
+ * the environment it runs in. */
+static int gf_setup(gofuzzer *f) {
   const char *outenv = getenv("OUT");
   if (!outenv || !*outenv) {
     fprintf(stderr, CMD ": $OUT is not set: it names the directory the fuzz "
                         "target is written to\n");
     return CLI_EXIT_USAGE;
   }
-  char outdir[PATH_MAX], self[PATH_MAX], cwd[PATH_MAX];
   struct stat st;
-  if (!realpath(outenv, outdir) || stat(outdir, &st) != 0 ||
+  if (!realpath(outenv, f->outdir) || stat(f->outdir, &st) != 0 ||
       !S_ISDIR(st.st_mode)) {
     fprintf(stderr, CMD ": $OUT=%s is not a directory\n", outenv);
     return CLI_EXIT_USAGE;
   }
-  if (cgofuzz_os_self_exe(self, sizeof self) != 0 || !getcwd(cwd, sizeof cwd)) {
+  if (cgofuzz_os_self_exe(f->self, sizeof f->self) != 0 ||
+      !getcwd(f->cwd, sizeof f->cwd)) {
     fprintf(stderr, CMD ": cannot find our own executable\n");
     return CLI_EXIT_FAIL;
   }
-  build_mode mode;
-  int pm = pick_mode(&mode);
+  int pm = pick_mode(&f->mode);
   if (pm != 0) {
-    free_mode(&mode);
     if (pm == -1)
       fprintf(stderr, CMD ": out of memory\n");
     return pm == -2 ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
   }
-
-  int rc = CLI_EXIT_FAIL;
-  char *go = cli_find_in_path("go"), **env = NULL, *pkgdir = NULL, *imp = NULL;
-  char tmp[PATH_MAX] = "", bin[PATH_MAX + 64] = "";
-  cgofuzz_buf listed = {0}, fz = {0}, re = {0}, outpath = {0}, info = {0};
-  cgofuzz_buf binbytes = {0}, modlist = {0}, coverpkg = {0}, covpath = {0};
-  char **names = NULL;
-  size_t nnames = 0;
-  cli_golaunch g = {0};
-  cgofuzz_coord_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cgofuzz_err err = {0};
-  if (!go) {
+  if (!(f->go = cli_find_in_path("go"))) {
     fprintf(stderr, CMD ": go is not installed (not found in $PATH)\n");
-    goto done;
+    return CLI_EXIT_FAIL;
   }
-  if (!(env = make_env(mode.env, mode.nenv)))
-    goto oom;
+  if (!(f->env = make_env(f->mode.env, f->mode.nenv)))
+    return gf_oom();
+  return CLI_GO_ON;
+}
 
-  /* The package: its directory and import path, as go list sees them. A
-   * directory is listed from inside, so that its own module applies. */
-  bool isdir = stat(pkg, &st) == 0 && S_ISDIR(st.st_mode);
-  char *listargv[] = {go,
-                      "list",
-                      "-tags",
-                      (char *)tags,
-                      "-f",
-                      "{{.Dir}}\n{{.ImportPath}}",
-                      isdir ? "." : (char *)pkg,
-                      NULL};
-  int s = run(go, listargv, isdir ? pkg : NULL, env, &listed);
+/* `go list -tags TAGS -f format PKG` into *out, from inside PKG when it
+ * is a directory (f->isdir). Returns the wait status or -1. */
+static int go_list(const gofuzzer *f, const char *format, cgofuzz_buf *out) {
+  char *argv[] = {f->go,
+                  "list",
+                  "-tags",
+                  (char *)f->tags,
+                  "-f",
+                  (char *)format,
+                  f->isdir ? "." : (char *)f->pkg,
+                  NULL};
+  return run(f->go, argv, f->isdir ? f->pkg : NULL, f->env, out);
+}
+
+/* The package: its directory and import path, as go list sees them. A
+ * directory is listed from inside, so that its own module applies. */
+static int gf_list_package(gofuzzer *f) {
+  struct stat st;
+  f->isdir = stat(f->pkg, &st) == 0 && S_ISDIR(st.st_mode);
+  int s = go_list(f, "{{.Dir}}\n{{.ImportPath}}", &f->listed);
   char *nl1 = NULL, *nl2 = NULL;
-  if (ok(s) && cgofuzz_buf_putc(&listed, 0) == 0) {
-    nl1 = strchr((char *)listed.data, '\n');
+  if (ok(s) && cgofuzz_buf_putc(&f->listed, 0) == 0) {
+    nl1 = strchr((char *)f->listed.data, '\n');
     nl2 = nl1 ? strchr(nl1 + 1, '\n') : NULL;
   }
-  if (!nl1 || !nl2 || nl2[1] != '\0' || nl1 == (char *)listed.data) {
+  if (!nl1 || !nl2 || nl2[1] != '\0' || nl1 == (char *)f->listed.data) {
     if (ok(s))
-      fprintf(stderr, CMD ": %s names %s package\n", pkg,
+      fprintf(stderr, CMD ": %s names %s package\n", f->pkg,
               nl2 && nl2[1] ? "more than one" : "no");
     fprintf(stderr, CMD ": cannot find the Go package %s (go list failed)\n",
-            pkg);
-    rc = CLI_EXIT_USAGE;
-    goto done;
+            f->pkg);
+    return CLI_EXIT_USAGE;
   }
   *nl1 = *nl2 = '\0';
-  if (!(pkgdir = strdup((char *)listed.data)) || !(imp = strdup(nl1 + 1)))
-    goto oom;
+  if (!(f->pkgdir = strdup((char *)f->listed.data)) ||
+      !(f->imp = strdup(nl1 + 1)))
+    return gf_oom();
+  return CLI_GO_ON;
+}
 
-  /* A coverage build covers the package's module: its path and
-   * directory (none outside a module: the package alone). */
-  if (mode.cover) {
-    char *modargv[] = {go,
-                       "list",
-                       "-tags",
-                       (char *)tags,
-                       "-f",
-                       "{{with .Module}}{{.Path}}\n{{.Dir}}{{end}}",
-                       isdir ? "." : (char *)pkg,
-                       NULL};
-    s = run(go, modargv, isdir ? pkg : NULL, env, &modlist);
-    char *nl = NULL;
-    if (ok(s) && cgofuzz_buf_putc(&modlist, 0) == 0)
-      nl = strchr((char *)modlist.data, '\n');
-    if (nl) {
-      *nl = '\0';
-      char *end = strchr(nl + 1, '\n');
-      if (end)
-        *end = '\0';
-    }
-    const char *mp = nl ? (const char *)modlist.data : imp;
-    const char *md = nl ? nl + 1 : pkgdir;
-    if (cgofuzz_buf_printf(&coverpkg, "-coverpkg=%s%s%c", mp, nl ? "/..." : "",
-                           0) != 0 ||
-        cgofuzz_buf_printf(&covpath, "s=%s=%s=\n", mp, md) != 0)
-      goto oom;
+/* A coverage build covers the package's module: its path and directory
+ * (none outside a module: the package alone). */
+static int gf_cover_module(gofuzzer *f) {
+  if (!f->mode.cover)
+    return CLI_GO_ON;
+  int s = go_list(f, "{{with .Module}}{{.Path}}\n{{.Dir}}{{end}}", &f->modlist);
+  char *nl = NULL;
+  if (ok(s) && cgofuzz_buf_putc(&f->modlist, 0) == 0)
+    nl = strchr((char *)f->modlist.data, '\n');
+  if (nl) {
+    *nl = '\0';
+    char *end = strchr(nl + 1, '\n');
+    if (end)
+      *end = '\0';
   }
+  const char *mp = nl ? (const char *)f->modlist.data : f->imp;
+  const char *md = nl ? nl + 1 : f->pkgdir;
+  if (cgofuzz_buf_printf(&f->coverpkg, "-coverpkg=%s%s%c", mp, nl ? "/..." : "",
+                         0) != 0 ||
+      cgofuzz_buf_printf(&f->covpath, "s=%s=%s=\n", mp, md) != 0)
+    return gf_oom();
+  return CLI_GO_ON;
+}
 
-  /* The test binary, built in a directory of our own. */
-  snprintf(tmp, sizeof tmp, "%s/cgofuzz-build-XXXXXX", cgofuzz_tmpdir());
-  if (!mkdtemp(tmp)) {
-    fprintf(stderr, CMD ": mkdtemp %s: %s\n", tmp, strerror(errno));
-    tmp[0] = '\0';
-    goto done;
+/* The test binary, built in a directory of our own. */
+static int gf_build(gofuzzer *f) {
+  const build_mode *mode = &f->mode;
+  snprintf(f->tmp, sizeof f->tmp, "%s/cgofuzz-build-XXXXXX", cgofuzz_tmpdir());
+  if (!mkdtemp(f->tmp)) {
+    fprintf(stderr, CMD ": mkdtemp %s: %s\n", f->tmp, strerror(errno));
+    f->tmp[0] = '\0';
+    return CLI_EXIT_FAIL;
   }
-  snprintf(bin, sizeof bin, "%s/%s.test", tmp, name);
-  if (cgofuzz_buf_printf(&fz, "-fuzz=^%s$%c", func, 0) != 0)
-    goto oom;
+  snprintf(f->bin, sizeof f->bin, "%s/%s.test", f->tmp, f->name);
+  if (cgofuzz_buf_printf(&f->fz, "-fuzz=^%s$%c", f->func, 0) != 0)
+    return gf_oom();
   char *buildargv[14];
   size_t nb = 0;
-  buildargv[nb++] = go;
+  buildargv[nb++] = f->go;
   buildargv[nb++] = "test";
   buildargv[nb++] = "-c";
-  buildargv[nb++] = (char *)fz.data;
+  buildargv[nb++] = (char *)f->fz.data;
   buildargv[nb++] = "-tags";
-  buildargv[nb++] = (char *)tags;
-  if (mode.goflag)
-    buildargv[nb++] = (char *)mode.goflag;
-  if (mode.cover) {
+  buildargv[nb++] = (char *)f->tags;
+  if (mode->goflag)
+    buildargv[nb++] = (char *)mode->goflag;
+  if (mode->cover) {
     buildargv[nb++] = "-cover";
-    buildargv[nb++] = (char *)coverpkg.data;
+    buildargv[nb++] = (char *)f->coverpkg.data;
   }
   buildargv[nb++] = "-o";
-  buildargv[nb++] = bin;
+  buildargv[nb++] = f->bin;
   /* Built in the same context as it was listed: from inside a directory
    * given, else from here (our module, go.work, vendor directory). */
-  buildargv[nb++] = isdir ? "." : (char *)pkg;
+  buildargv[nb++] = f->isdir ? "." : (char *)f->pkg;
   buildargv[nb] = NULL;
-  fprintf(stderr, CMD ": building %s: go test -c %s -tags %s%s%s%s%s\n", imp,
-          (char *)fz.data, tags, mode.goflag ? " " : "",
-          mode.goflag ? mode.goflag : "", mode.cover ? " -cover " : "",
-          mode.cover ? (char *)coverpkg.data : "");
-  s = run(go, buildargv, isdir ? pkg : NULL, env, NULL);
+  fprintf(stderr, CMD ": building %s: go test -c %s -tags %s%s%s%s%s\n", f->imp,
+          (char *)f->fz.data, f->tags, mode->goflag ? " " : "",
+          mode->goflag ? mode->goflag : "", mode->cover ? " -cover " : "",
+          mode->cover ? (char *)f->coverpkg.data : "");
+  int s = run(f->go, buildargv, f->isdir ? f->pkg : NULL, f->env, NULL);
   if (!ok(s)) {
-    fprintf(stderr, CMD ": go test -c failed for %s\n", imp);
-    goto done;
+    fprintf(stderr, CMD ": go test -c failed for %s\n", f->imp);
+    return CLI_EXIT_FAIL;
   }
-  if (stat(bin, &st) != 0) {
+  struct stat st;
+  if (stat(f->bin, &st) != 0) {
     fprintf(stderr, CMD ": %s has no test files: no test binary was built\n",
-            imp);
-    rc = CLI_EXIT_USAGE;
-    goto done;
+            f->imp);
+    return CLI_EXIT_USAGE;
   }
+  return CLI_GO_ON;
+}
 
-  /* The target must be in it (what OSS-Fuzz's script greps for). */
-  if (cgofuzz_buf_printf(&re, "^%s$%c", func, 0) != 0)
-    goto oom;
-  if (cgofuzz_coord_list_targets(bin, (const char *)re.data, &names, &nnames,
-                                 &err) != 0) {
-    fprintf(stderr, CMD ": %s\n", err.msg);
-    goto done;
+/* The target must be in it (what OSS-Fuzz's script greps for). */
+static int gf_check_target(gofuzzer *f) {
+  if (cgofuzz_buf_printf(&f->re, "^%s$%c", f->func, 0) != 0)
+    return gf_oom();
+  if (cgofuzz_coord_list_targets(f->bin, (const char *)f->re.data, &f->names,
+                                 &f->nnames, &f->err) != 0) {
+    fprintf(stderr, CMD ": %s\n", f->err.msg);
+    return CLI_EXIT_FAIL;
   }
-  if (nnames != 1) {
+  if (f->nnames != 1) {
     fprintf(stderr,
             CMD ": Could not find the function: func %s(f *testing.F) in the "
                 "tests of %s\n",
-            func, imp);
-    rc = CLI_EXIT_USAGE;
-    goto done;
+            f->func, f->imp);
+    return CLI_EXIT_USAGE;
   }
+  return CLI_GO_ON;
+}
 
-  /* Its argument kinds and f.Add seeds, found in the package's directory
-   * as go test would run it (a target may read files before f.Fuzz). */
-  if (chdir(pkgdir) != 0) {
-    fprintf(stderr, CMD ": %s: %s\n", pkgdir, strerror(errno));
-    goto done;
+/* Its argument kinds and f.Add seeds, found in the package's directory
+ * as go test would run it (a target may read files before f.Fuzz), then
+ * testdata/fuzz/FuzzFunc's. */
+static int gf_discover(gofuzzer *f) {
+  if (chdir(f->pkgdir) != 0) {
+    fprintf(stderr, CMD ": %s: %s\n", f->pkgdir, strerror(errno));
+    return CLI_EXIT_FAIL;
   }
-  cfg.binary = bin;
-  cfg.target = func;
-  cfg.parallel = 1;
-  int dr = cgofuzz_coord_discover(&cfg, self, &err);
-  if (chdir(cwd) != 0) {
-    fprintf(stderr, CMD ": %s: %s\n", cwd, strerror(errno));
-    goto done;
+  f->cfg.binary = f->bin;
+  f->cfg.target = f->func;
+  f->cfg.parallel = 1;
+  int dr = cgofuzz_coord_discover(&f->cfg, f->self, &f->err);
+  if (chdir(f->cwd) != 0) {
+    fprintf(stderr, CMD ": %s: %s\n", f->cwd, strerror(errno));
+    return CLI_EXIT_FAIL;
   }
   if (dr != 0) {
-    fprintf(stderr, CMD ": %s\n", err.msg);
-    goto done;
+    fprintf(stderr, CMD ": %s\n", f->err.msg);
+    return CLI_EXIT_FAIL;
   }
-  g.target = (char *)func;
-  g.fuzzer = (char *)name;
-  g.pkg = imp;
-  g.kinds = cfg.kinds;
-  g.n_kinds = cfg.n_kinds;
-  if (g.n_kinds == 0) {
-    fprintf(stderr, CMD ": %s takes no arguments to fuzz\n", func);
-    goto done;
+  cli_golaunch *g = &f->g;
+  g->target = (char *)f->func;
+  g->fuzzer = (char *)f->name;
+  g->pkg = f->imp;
+  g->kinds = f->cfg.kinds;
+  g->n_kinds = f->cfg.n_kinds;
+  if (g->n_kinds == 0) {
+    fprintf(stderr, CMD ": %s takes no arguments to fuzz\n", f->func);
+    return CLI_EXIT_FAIL;
   }
   /* The f.Add seeds, then testdata/fuzz/FuzzFunc. */
-  g.seeds = cfg.seeds;
-  g.n_seeds = cfg.n_seeds;
-  cfg.seeds = NULL;
-  cfg.n_seeds = 0;
-  int tr = add_testdata(pkgdir, func, &g);
-  if (tr != 0)
-    goto done;
-  if (cgofuzz_buf_printf(&info,
-                         "compile-go-fuzzer %s %s %s; tags %s; sanitizer %s",
-                         imp, func, name, tags, mode.what) != 0 ||
-      cgofuzz_buf_putc(&info, 0) != 0)
-    goto oom;
-  g.info = (char *)info.data;
-  if (cli_read_file(bin, &binbytes) != 0)
-    goto done;
-  if (cgofuzz_buf_printf(&outpath, "%s/%s%c", outdir, name, 0) != 0)
-    goto oom;
-  if (cli_golaunch_write((const char *)outpath.data, self, binbytes.data,
-                         binbytes.len, &g) != 0)
-    goto done;
-  if (mode.cover) {
+  g->seeds = f->cfg.seeds;
+  g->n_seeds = f->cfg.n_seeds;
+  f->cfg.seeds = NULL;
+  f->cfg.n_seeds = 0;
+  if (add_testdata(f->pkgdir, f->func, g) != 0)
+    return CLI_EXIT_FAIL;
+  return CLI_GO_ON;
+}
+
+/* $OUT/NAME, the launcher with the test binary, and for a coverage build
+ * $OUT/NAME.gocovpath. */
+static int gf_write(gofuzzer *f) {
+  cli_golaunch *g = &f->g;
+  if (cgofuzz_buf_printf(
+          &f->info, "compile-go-fuzzer %s %s %s; tags %s; sanitizer %s", f->imp,
+          f->func, f->name, f->tags, f->mode.what) != 0 ||
+      cgofuzz_buf_putc(&f->info, 0) != 0)
+    return gf_oom();
+  g->info = (char *)f->info.data;
+  if (cli_read_file(f->bin, &f->binbytes) != 0)
+    return CLI_EXIT_FAIL;
+  if (cgofuzz_buf_printf(&f->outpath, "%s/%s%c", f->outdir, f->name, 0) != 0)
+    return gf_oom();
+  if (cli_golaunch_write((const char *)f->outpath.data, f->self,
+                         f->binbytes.data, f->binbytes.len, g) != 0)
+    return CLI_EXIT_FAIL;
+  if (f->mode.cover) {
     cgofuzz_buf cp = {0};
     int w = cgofuzz_buf_printf(&cp, "%s.gocovpath%c",
-                               (const char *)outpath.data, 0);
+                               (const char *)f->outpath.data, 0);
     if (w == 0)
-      w = cli_write_file_atomic((const char *)cp.data, covpath.data,
-                                covpath.len, 0644);
+      w = cli_write_file_atomic((const char *)cp.data, f->covpath.data,
+                                f->covpath.len, 0644);
     cgofuzz_buf_free(&cp);
     if (w != 0)
-      goto done;
+      return CLI_EXIT_FAIL;
   }
-  fprintf(stderr, CMD ": wrote %s: %s(", (const char *)outpath.data, func);
-  for (size_t i = 0; i < g.n_kinds; i++)
-    fprintf(stderr, "%s%s", i ? ", " : "", cgofuzz_kind_name(g.kinds[i]));
-  fprintf(stderr, ") of %s, %zu seed%s, sanitizer: %s\n", imp, g.n_seeds,
-          g.n_seeds == 1 ? "" : "s", mode.what);
-  rc = CLI_EXIT_OK;
-  goto done;
-oom:
-  fprintf(stderr, CMD ": out of memory\n");
-done:
-  for (size_t i = 0; i < g.n_seeds; i++)
-    cgofuzz_buf_free(&g.seeds[i]);
-  free(g.seeds);
-  cgofuzz_coord_free_discovery(&cfg); /* the kinds */
-  cgofuzz_coord_free_names(names, nnames);
-  remove_build(tmp[0] ? tmp : NULL, bin[0] ? bin : NULL);
-  cgofuzz_buf_free(&listed);
-  cgofuzz_buf_free(&fz);
-  cgofuzz_buf_free(&re);
-  cgofuzz_buf_free(&outpath);
-  cgofuzz_buf_free(&info);
-  cgofuzz_buf_free(&binbytes);
-  cgofuzz_buf_free(&modlist);
-  cgofuzz_buf_free(&coverpkg);
-  cgofuzz_buf_free(&covpath);
-  free(env);
-  free(pkgdir);
-  free(imp);
-  free(go);
-  free_mode(&mode);
+  fprintf(stderr, CMD ": wrote %s: %s(", (const char *)f->outpath.data,
+          f->func);
+  for (size_t i = 0; i < g->n_kinds; i++)
+    fprintf(stderr, "%s%s", i ? ", " : "", cgofuzz_kind_name(g->kinds[i]));
+  fprintf(stderr, ") of %s, %zu seed%s, sanitizer: %s\n", f->imp, g->n_seeds,
+          g->n_seeds == 1 ? "" : "s", f->mode.what);
+  return CLI_EXIT_OK;
+}
+
+static void gf_free(gofuzzer *f) {
+  for (size_t i = 0; i < f->g.n_seeds; i++)
+    cgofuzz_buf_free(&f->g.seeds[i]);
+  free(f->g.seeds);
+  cgofuzz_coord_free_discovery(&f->cfg); /* the kinds */
+  cgofuzz_coord_free_names(f->names, f->nnames);
+  remove_build(f->tmp[0] ? f->tmp : NULL, f->bin[0] ? f->bin : NULL);
+  cgofuzz_buf *bufs[] = {&f->listed,  &f->fz,       &f->re,
+                         &f->outpath, &f->info,     &f->binbytes,
+                         &f->modlist, &f->coverpkg, &f->covpath};
+  for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+    cgofuzz_buf_free(bufs[i]);
+  free(f->env);
+  free(f->pkgdir);
+  free(f->imp);
+  free(f->go);
+  free_mode(&f->mode);
+}
+
+int cli_cmd_gofuzzer(int argc, char **argv) {
+  static int (*const steps[])(gofuzzer *) = {
+      gf_setup,        gf_list_package, gf_cover_module, gf_build,
+      gf_check_target, gf_discover,     gf_write};
+  gofuzzer f;
+  memset(&f, 0, sizeof f);
+  int rc = gf_args(&f, argc, argv);
+  for (size_t i = 0; rc == CLI_GO_ON && i < sizeof steps / sizeof *steps; i++)
+    rc = steps[i](&f);
+  gf_free(&f);
   return rc;
 }

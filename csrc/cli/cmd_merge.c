@@ -42,6 +42,8 @@
 #define MERGE_CONTROL ".cgofuzz-merge-control"
 #define PRUNE_CONTROL ".cgofuzz-prune-control"
 
+enum { MERGE_NFLAGS = 8 }; /* the flags of merge_parse */
+
 typedef struct merge_cli {
   const char *cmd; /* "corpus merge" or "corpus prune" */
   bool prune;
@@ -57,6 +59,16 @@ typedef struct merge_cli {
   } * doomed;
   size_t n_doomed, cap_doomed;
   size_t written;
+  /* The run's state, shared by its steps (cli_cmd_merge): what it owns is
+   * NULL or zero until a step makes it, so merge_free releases whatever
+   * the steps made. */
+  cgofuzz_flag flags[MERGE_NFLAGS];
+  char **pos; /* BINARY and the DIRs */
+  size_t npos;
+  char bin[PATH_MAX], self[PATH_MAX];
+  char *target, *ctl_alloc;
+  bool own_control; /* the control file is ours to remove at the end */
+  cgofuzz_coord_config cfg;
 } merge_cli;
 
 static void usage(const merge_cli *m, const cgofuzz_flag *flags, size_t n) {
@@ -190,8 +202,10 @@ static int pick_target(const merge_cli *m, const char *bin, char **out) {
   return rc;
 }
 
-static int run(merge_cli *m, int argc, char **argv) {
-  cgofuzz_flag flags[] = {
+/* The flags, which may come before and after BINARY (go test style
+ * -fuzz), and the positional arguments in m->pos. */
+static int merge_parse(merge_cli *m, int argc, char **argv) {
+  const cgofuzz_flag flags[] = {
       {.name = "o",
        .type = CGOFUZZ_FLAG_STRING,
        .dst = &m->outdir,
@@ -229,121 +243,157 @@ static int run(merge_cli *m, int argc, char **argv) {
        .dst = &m->verbose,
        .usage = "say what is kept and removed"},
   };
-  size_t nflags = sizeof flags / sizeof flags[0];
-  /* Flags may come before and after BINARY (go test style -fuzz). */
-  char **pos = calloc((size_t)argc + 1, sizeof *pos);
-  size_t npos = 0;
-  if (!pos)
+  _Static_assert(sizeof flags == sizeof m->flags, "merge_cli.flags");
+  memcpy(m->flags, flags, sizeof flags);
+  if (!(m->pos = calloc((size_t)argc + 1, sizeof *m->pos)))
     return CLI_EXIT_FAIL;
   for (int i = 0; i < argc;) {
-    int first = cli_parse_flags(m->cmd, flags, nflags, argc - i, argv + i);
+    int first =
+        cli_parse_flags(m->cmd, m->flags, MERGE_NFLAGS, argc - i, argv + i);
     if (first < 0) {
-      usage(m, flags, nflags);
-      free(pos);
+      usage(m, m->flags, MERGE_NFLAGS);
       return first == CGOFUZZ_FLAGS_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     }
     i += first;
     if (i < argc)
-      pos[npos++] = argv[i++];
+      m->pos[m->npos++] = argv[i++];
   }
-  int rc = CLI_EXIT_USAGE;
-  char bin[PATH_MAX], self[PATH_MAX];
-  char *target = NULL, *ctl_alloc = NULL;
-  cgofuzz_coord_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  if (npos < 2) {
+  return CLI_GO_ON;
+}
+
+/* The flags' values, BINARY and the DIRs: a usage error when wrong. */
+static int merge_check_args(merge_cli *m) {
+  char **pos = m->pos;
+  if (m->npos < 2) {
     fprintf(stderr, "cgofuzz %s: give BINARY and at least one DIR\n", m->cmd);
-    usage(m, flags, nflags);
-    goto done;
+    usage(m, m->flags, MERGE_NFLAGS);
+    return CLI_EXIT_USAGE;
   }
   if (!m->prune && !m->outdir) {
     fprintf(stderr, "cgofuzz %s: -o OUTDIR is required\n", m->cmd);
-    goto done;
+    return CLI_EXIT_USAGE;
   }
   if (strcmp(m->to, "go") != 0 && strcmp(m->to, "raw") != 0) {
     fprintf(stderr, "cgofuzz %s: -to must be go or raw, not %s\n", m->cmd,
             m->to);
-    goto done;
+    return CLI_EXIT_USAGE;
   }
   if (m->timeout < 0 || m->rss_limit_mb < 0) {
     fprintf(stderr, "cgofuzz %s: -timeout and -rss_limit_mb must be >= 0\n",
             m->cmd);
-    goto done;
+    return CLI_EXIT_USAGE;
   }
-  if (!realpath(pos[0], bin)) {
+  if (!realpath(pos[0], m->bin)) {
     fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, pos[0], strerror(errno));
-    goto done;
+    return CLI_EXIT_USAGE;
   }
-  for (size_t i = 1; i < npos; i++) {
+  for (size_t i = 1; i < m->npos; i++) {
     struct stat st;
     if (stat(pos[i], &st) != 0) {
       fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, pos[i], strerror(errno));
-      goto done;
+      return CLI_EXIT_USAGE;
     }
     if (m->prune && !S_ISDIR(st.st_mode)) {
       fprintf(stderr, "cgofuzz %s: %s: not a directory\n", m->cmd, pos[i]);
-      goto done;
+      return CLI_EXIT_USAGE;
     }
   }
-  if (cgofuzz_os_self_exe(self, sizeof self) != 0) {
+  return CLI_GO_ON;
+}
+
+/* The target, the Go release it follows, and its argument kinds. */
+static int merge_discover(merge_cli *m) {
+  if (cgofuzz_os_self_exe(m->self, sizeof m->self) != 0) {
     fprintf(stderr, "cgofuzz %s: cannot find our own executable\n", m->cmd);
-    rc = CLI_EXIT_FAIL;
-    goto done;
+    return CLI_EXIT_FAIL;
   }
-  rc = CLI_EXIT_FAIL;
-  if (pick_target(m, bin, &target) != 0)
-    goto done;
+  if (pick_target(m, m->bin, &m->target) != 0)
+    return CLI_EXIT_FAIL;
   cgofuzz_err err = {0};
   /* The release to follow, as cgofuzz fuzz does: the one that built the
    * binary; a C target (or a binary whose build info cannot be read, with
    * a warning) follows the newest. */
-  if (cgofuzz_coord_binary_gover(bin, &m->gover, &err) < 0)
+  if (cgofuzz_coord_binary_gover(m->bin, &m->gover, &err) < 0)
     fprintf(stderr,
             "cgofuzz %s: warning: %s: cannot tell which Go release built it "
             "(%s); following go1.%d\n",
-            m->cmd, pos[0], err.msg, m->gover);
+            m->cmd, m->pos[0], err.msg, m->gover);
   err = (cgofuzz_err){0};
-  cfg.binary = bin;
-  cfg.target = target;
-  cfg.parallel = 1;
-  cfg.gover = m->gover;
-  if (cgofuzz_coord_discover(&cfg, self, &err) != 0) {
-    fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, target, err.msg);
-    goto done;
+  m->cfg.binary = m->bin;
+  m->cfg.target = m->target;
+  m->cfg.parallel = 1;
+  m->cfg.gover = m->gover;
+  if (cgofuzz_coord_discover(&m->cfg, m->self, &err) != 0) {
+    fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, m->target, err.msg);
+    return CLI_EXIT_FAIL;
   }
-  if (!cfg.n_kinds) {
+  if (!m->cfg.n_kinds) {
     fprintf(stderr, "cgofuzz %s: %s takes no arguments to fuzz\n", m->cmd,
-            target);
-    goto done;
+            m->target);
+    return CLI_EXIT_FAIL;
   }
+  return CLI_GO_ON;
+}
+
+/* OUTDIR (merge), and the control file's path. */
+static int merge_prepare(merge_cli *m) {
   if (!m->prune && mkdir(m->outdir, 0755) != 0 && errno != EEXIST) {
     fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, m->outdir, strerror(errno));
-    goto done;
+    return CLI_EXIT_FAIL;
   }
-  bool own_control = !m->control;
-  if (own_control) {
-    const char *dir = m->prune ? pos[1] : m->outdir;
+  m->own_control = !m->control;
+  if (m->own_control) {
+    const char *dir = m->prune ? m->pos[1] : m->outdir;
     size_t l = strlen(dir) + sizeof MERGE_CONTROL + 2;
-    if (!(ctl_alloc = malloc(l)))
-      goto done;
-    snprintf(ctl_alloc, l, "%s/%s", dir,
+    if (!(m->ctl_alloc = malloc(l)))
+      return CLI_EXIT_FAIL;
+    snprintf(m->ctl_alloc, l, "%s/%s", dir,
              m->prune ? PRUNE_CONTROL : MERGE_CONTROL);
-    m->control = ctl_alloc;
+    m->control = m->ctl_alloc;
   }
+  return CLI_GO_ON;
+}
+
+/* The closing lines: what ran, what was kept or removed, the coverage. */
+static void merge_summary(const merge_cli *m, const cgofuzz_lf_merge_stats *st,
+                          size_t deleted, size_t changed) {
+  fprintf(stderr,
+          "cgofuzz %s: %zu run (%zu replayed from the control file): %zu "
+          "kept, %zu redundant, %zu duplicates, %zu failed, %zu "
+          "unreadable as %s's arguments\n",
+          m->cmd, st->executed, st->recorded, st->kept, st->redundant, st->dups,
+          st->failed, st->bad, m->target);
+  if (m->prune)
+    fprintf(stderr, "cgofuzz %s: %s %zu files%s\n", m->cmd,
+            m->dry_run ? "would remove" : "removed",
+            m->dry_run ? m->n_doomed - changed : deleted,
+            changed ? " (changed ones kept)" : "");
+  else
+    fprintf(stderr, "cgofuzz %s: %s: %zu files written\n", m->cmd, m->outdir,
+            m->written);
+  fprintf(stderr,
+          "cgofuzz %s: coverage of the %s set: %zu features, %zu edges "
+          "(of %zu counters)\n",
+          m->cmd, m->prune ? "remaining" : "merged", st->bits, st->edges,
+          st->counters);
+}
+
+/* The merge itself (lf_merge.c), then prune's deletions. */
+static int merge_execute(merge_cli *m) {
   /* A Go test binary enforces none of the libFuzzer limits in its worker;
    * the merge's executor does (a C target gets them as flags). */
-  cgofuzz_lf_target t = {.binary = bin,
-                         .name = target,
-                         .kinds = cfg.kinds,
-                         .n_kinds = cfg.n_kinds,
-                         .go = cgofuzz_coord_go_counters(bin) > 0,
+  cgofuzz_lf_target t = {.binary = m->bin,
+                         .name = m->target,
+                         .kinds = m->cfg.kinds,
+                         .n_kinds = m->cfg.n_kinds,
+                         .go = cgofuzz_coord_go_counters(m->bin) > 0,
                          .gover = m->gover};
   char *outv[] = {(char *)m->outdir};
   cgofuzz_lf_merge_job job = {.t = &t,
                               .initial = outv,
                               .n_initial = m->prune ? 0 : 1,
-                              .dirs = pos + 1,
-                              .n_dirs = npos - 1,
+                              .dirs = m->pos + 1,
+                              .n_dirs = m->npos - 1,
                               .control = m->control,
                               .timeout_s = m->timeout,
                               .rss_limit_mb = m->rss_limit_mb,
@@ -358,51 +408,43 @@ static int run(merge_cli *m, int argc, char **argv) {
   if (cgofuzz_lf_merge_run(&job, &st) != 0) {
     fprintf(stderr, "cgofuzz %s: failed; run it again to resume (%s)\n", m->cmd,
             m->control);
-    goto done;
+    return CLI_EXIT_FAIL;
   }
   size_t changed = 0, deleted = m->prune ? delete_doomed(m, &t, &changed) : 0;
-  fprintf(stderr,
-          "cgofuzz %s: %zu run (%zu replayed from the control file): %zu "
-          "kept, %zu redundant, %zu duplicates, %zu failed, %zu "
-          "unreadable as %s's arguments\n",
-          m->cmd, st.executed, st.recorded, st.kept, st.redundant, st.dups,
-          st.failed, st.bad, target);
-  if (m->prune)
-    fprintf(stderr, "cgofuzz %s: %s %zu files%s\n", m->cmd,
-            m->dry_run ? "would remove" : "removed",
-            m->dry_run ? m->n_doomed - changed : deleted,
-            changed ? " (changed ones kept)" : "");
-  else
-    fprintf(stderr, "cgofuzz %s: %s: %zu files written\n", m->cmd, m->outdir,
-            m->written);
-  fprintf(stderr,
-          "cgofuzz %s: coverage of the %s set: %zu features, %zu edges "
-          "(of %zu counters)\n",
-          m->cmd, m->prune ? "remaining" : "merged", st.bits, st.edges,
-          st.counters);
-  if (own_control && unlink(m->control) != 0)
+  merge_summary(m, &st, deleted, changed);
+  if (m->own_control && unlink(m->control) != 0)
     fprintf(stderr, "cgofuzz %s: %s: %s\n", m->cmd, m->control,
             strerror(errno));
-  rc = CLI_EXIT_OK;
-done:
-  if (fflush(stdout) != 0)
-    rc = CLI_EXIT_FAIL;
+  return CLI_EXIT_OK;
+}
+
+static void merge_free(merge_cli *m) {
   for (size_t i = 0; i < m->n_doomed; i++)
     free(m->doomed[i].path);
   free(m->doomed);
-  cgofuzz_coord_free_discovery(&cfg);
-  free(target);
-  free(ctl_alloc);
-  free(pos);
-  return rc;
+  cgofuzz_coord_free_discovery(&m->cfg);
+  free(m->target);
+  free(m->ctl_alloc);
+  free(m->pos);
 }
 
 int cli_cmd_merge(int argc, char **argv, bool prune) {
+  static int (*const steps[])(merge_cli *) = {merge_check_args, merge_discover,
+                                              merge_prepare, merge_execute};
   merge_cli m;
   memset(&m, 0, sizeof m);
   m.cmd = prune ? "corpus prune" : "corpus merge";
   m.prune = prune;
   m.to = "go";
   m.timeout = 10;
-  return run(&m, argc, argv);
+  int rc = merge_parse(&m, argc, argv);
+  if (rc == CLI_GO_ON) {
+    for (size_t i = 0; rc == CLI_GO_ON && i < sizeof steps / sizeof *steps; i++)
+      rc = steps[i](&m);
+    /* stdout carries prune -n's list: a failure to write it fails the run */
+    if (fflush(stdout) != 0)
+      rc = CLI_EXIT_FAIL;
+  }
+  merge_free(&m);
+  return rc;
 }

@@ -583,6 +583,196 @@ int cgofuzz_coord_target_dirs(const cgofuzz_coord_config *cfg, char **testdata,
   return 0;
 }
 
+/* The signals a run stops on (INT, TERM, HUP) or ignores (PIPE, XFSZ),
+ * and what they did before it, restored after it. */
+typedef struct run_signals {
+  struct sigaction old_int, old_term, old_hup, old_pipe, old_xfsz;
+} run_signals;
+
+static void signals_take(run_signals *s) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler =
+      cgofuzz_coord_on_signal; /* no SA_RESTART: the wait must wake up */
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &s->old_int);
+  sigaction(SIGTERM, &sa, &s->old_term);
+  sigaction(SIGHUP, &sa, &s->old_hup);
+  /* A dead worker's pipe and a file-size limit must give write errors we
+   * can report (and fall back from), not kill the coordinator. */
+  sa.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &sa, &s->old_pipe);
+  sigaction(SIGXFSZ, &sa, &s->old_xfsz);
+}
+
+static void signals_restore(const run_signals *s) {
+  sigaction(SIGINT, &s->old_int, NULL);
+  sigaction(SIGTERM, &s->old_term, NULL);
+  sigaction(SIGHUP, &s->old_hup, NULL);
+  sigaction(SIGPIPE, &s->old_pipe, NULL);
+  sigaction(SIGXFSZ, &s->old_xfsz, NULL);
+}
+
+/* The target's directories, the workers' command line, the corpus and the
+ * coverage mask. 0, or -1 with the run failed. */
+static int run_setup(coord *c) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  cgofuzz_coord_target_dirs(cfg, &c->testdata_dir, &c->cache_dir);
+  c->np = (size_t)(cfg->parallel > 0 ? cfg->parallel : 1);
+  if (cfg->fuzz_count && (int64_t)c->np > cfg->fuzz_count)
+    c->np = (size_t)cfg->fuzz_count;
+  if (!c->testdata_dir || !c->cache_dir || cgofuzz_coord_worker_args(c) != 0) {
+    cgofuzz_coord_failf(c, "%s", "out of memory");
+    return -1;
+  }
+  if (load_corpus(c) != 0)
+    return -1;
+  if (cfg->report)
+    cfg->report->corpus_start = c->corpus.n;
+  c->mask_len = cgofuzz_coord_go_counters(cfg->binary);
+  c->cgo_from =
+      c->mask_len ? cgofuzz_cov_cgo_from(cfg->binary, c->mask_len) : SIZE_MAX;
+  if (c->mask_len && !(c->mask = calloc(c->mask_len, 1))) {
+    c->mask_len = 0; /* the figures below read no mask */
+    cgofuzz_coord_failf(c, "%s", "out of memory");
+    return -1;
+  }
+  c->mask_gen = 1;
+  /* A C target tells its mask size in its first reply: no warning. */
+  c->cov_expected =
+      c->mask_len || cgofuzz_cov_section_size(cfg->binary, "__sancov_cntrs");
+  if (!c->cov_expected)
+    fprintf(stderr, "warning: the test binary was not built with coverage "
+                    "instrumentation, so fuzzing will run without coverage "
+                    "guidance and may be inefficient\n");
+  return 0;
+}
+
+/* The warm-up's entries (the zero value for an empty corpus), their
+ * places in the schedule, and the workers' slots. 0, or -1 with the run
+ * failed. */
+static int run_slots(coord *c) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  c->warmup_count = c->warmup_left = c->corpus.n;
+  if (c->corpus.n == 0) {
+    if (!cfg->observer)
+      fprintf(stderr, "warning: starting with empty corpus\n");
+    if (add_zero_entry(c) != 0) {
+      cgofuzz_coord_failf(c, "%s",
+                          "out of memory encoding the zero-value input");
+      return -1;
+    }
+    /* Go does not warm the zero entry up: it knows the mask size from the
+     * binary and sends the mask with the first fuzz call. A C target's
+     * worker tells its size only in a warm-up reply, and never reports
+     * coverage before it has a mask, so without this the run would be
+     * unguided. */
+    if (!c->mask_len && c->cov_expected)
+      c->warmup_count = c->warmup_left = 1;
+  }
+  /* Entries for the warm-up's coverage (their rarity, and which of them
+   * added nothing): without them it would be dropped, and every starting
+   * entry would look alike to the schedule. */
+  if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) != 0) {
+    cgofuzz_coord_failf(c, "%s", "out of memory");
+    return -1;
+  }
+  c->slots = calloc(c->np, sizeof *c->slots);
+  if (!c->slots) {
+    cgofuzz_coord_failf(c, "%s", "out of memory");
+    return -1;
+  }
+  for (size_t i = 0; i < c->np; i++) {
+    cgofuzz_err err = {0};
+    c->slots[i].state = W_DOWN;
+    c->n_init = i + 1; /* worker_init leaves a failed slot safe to free */
+    if (cgofuzz_worker_init(&c->slots[i].w, CGOFUZZ_SHM_VALUE_CAP, &err) != 0) {
+      cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The workers start first: the dictionary's and the comparison
+ * feedback's set-up (reading the binary, copying it to a memfd) then
+ * overlaps the 10-20 ms each worker takes to start. 0, or -1 with the
+ * run failed. */
+static int run_start(coord *c) {
+  cgofuzz_coord_fast_copy(c);
+  for (size_t i = 0; i < c->np && !c->done; i++)
+    cgofuzz_coord_spawn_worker(c, &c->slots[i]);
+  if (c->done || cgofuzz_dict_start(c) != 0)
+    return -1;
+  cgofuzz_cmp_start(c);
+  for (size_t i = 0; i < c->np && !c->done; i++)
+    cgofuzz_coord_start_worker(c, &c->slots[i]);
+  return 0;
+}
+
+/* The run proper, from the first progress line to the last. */
+static void run_fuzz(coord *c) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  log_stats(c);
+  /* Nothing to warm up (a Go binary, whose counters are known from the
+   * file, with an empty corpus): the run is inited now. */
+  if (c->warmup_left == 0 && cfg->observer && cfg->observer->inited) {
+    cgofuzz_coord_stats st;
+    cgofuzz_coord_stats_get(c, &st);
+    cfg->observer->inited(cfg->observer->ctx, &st);
+  }
+  run_loop(c);
+  /* A front end (libFuzzer's command line) keeps its own rules for a
+   * run cut short, and is told the figures. */
+  if (!c->failed && !cgofuzz_coord_interrupted() && !cfg->observer &&
+      c->warmup_count > 0 && c->warmup_left == c->warmup_count)
+    ran_nothing(c);
+  cgofuzz_mjob_flush(c);
+  if (!cfg->observer) /* its finished callback has the last word */
+    log_line(c);
+}
+
+/* The workers stopped, the run's verdict and figures told, and all it
+ * holds freed, however far it got. Returns the run's result. */
+static int run_finish(coord *c) {
+  for (size_t i = 0; i < c->n_init; i++)
+    if (c->slots[i].w.in_w >= 0) { /* ask them all to exit at once */
+      close(c->slots[i].w.in_w);
+      c->slots[i].w.in_w = -1;
+    }
+  for (size_t i = 0; i < c->n_init; i++) {
+    cgofuzz_worker_free(&c->slots[i].w);
+    cgofuzz_buf_free(&c->slots[i].sent);
+  }
+  cgofuzz_dict_stop(c);
+  cgofuzz_cmp_stop(c);
+  cgofuzz_coord_copy_free(&c->fast);
+  say_cgo_coverage(c);
+  print_verdict(c);
+  tell_stats(c, true);
+  int rc = c->failed ? 1 : 0;
+  free(c->slots);
+  for (size_t i = 0; i < c->nwargv; i++)
+    free(c->wargv[i]);
+  free(c->wargv);
+  free(c->wenv);
+  cgofuzz_coord_corpus_free(&c->corpus);
+  cgofuzz_sched_free(&c->sched);
+  for (size_t i = 0; i < c->n_jobs; i++)
+    cgofuzz_mjob_free(&c->jobs[i]);
+  for (size_t i = 0; i < c->n_fail_keys; i++)
+    free(c->fail_keys[i]);
+  free(c->fail_keys);
+  free(c->mask);
+  free(c->cache_dir);
+  free(c->testdata_dir);
+  free(c->crash_path);
+  cgofuzz_buf_free(&c->line);
+  if (c->fail_msg.data != (uint8_t *)c->fail_short)
+    cgofuzz_buf_free(&c->fail_msg);
+  return rc;
+}
+
 int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   coord c;
   memset(&c, 0, sizeof c);
@@ -592,161 +782,15 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   c.death_status = -1;
   c.start_ms = c.last_log_ms = cgofuzz_mono_ms();
   cgofuzz_coord_signal_reset();
-  struct sigaction sa, old_int, old_term, old_hup, old_pipe, old_xfsz;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler =
-      cgofuzz_coord_on_signal; /* no SA_RESTART: the wait must wake up */
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
-  sigaction(SIGHUP, &sa, &old_hup);
-  /* A dead worker's pipe and a file-size limit must give write errors we
-   * can report (and fall back from), not kill the coordinator. */
-  sa.sa_handler = SIG_IGN;
-  sigaction(SIGPIPE, &sa, &old_pipe);
-  sigaction(SIGXFSZ, &sa, &old_xfsz);
-
+  run_signals sigs;
+  signals_take(&sigs);
   if (cfg->verbose && !cfg->campaign && !cfg->run_line_printed) {
     printf("%s=== RUN   %s\n", cfg->json_marks ? "\x16" : "", cfg->target);
     fflush(stdout);
   }
-  cgofuzz_coord_target_dirs(cfg, &c.testdata_dir, &c.cache_dir);
-  c.np = (size_t)(cfg->parallel > 0 ? cfg->parallel : 1);
-  if (cfg->fuzz_count && (int64_t)c.np > cfg->fuzz_count)
-    c.np = (size_t)cfg->fuzz_count;
-  if (!c.testdata_dir || !c.cache_dir || cgofuzz_coord_worker_args(&c) != 0) {
-    cgofuzz_coord_failf(&c, "%s", "out of memory");
-    goto finish;
-  }
-  if (load_corpus(&c) != 0)
-    goto finish;
-  if (cfg->report)
-    cfg->report->corpus_start = c.corpus.n;
-  c.mask_len = cgofuzz_coord_go_counters(cfg->binary);
-  c.cgo_from =
-      c.mask_len ? cgofuzz_cov_cgo_from(cfg->binary, c.mask_len) : SIZE_MAX;
-  if (c.mask_len && !(c.mask = calloc(c.mask_len, 1))) {
-    c.mask_len = 0; /* the figures below read no mask */
-    cgofuzz_coord_failf(&c, "%s", "out of memory");
-    goto finish;
-  }
-  c.mask_gen = 1;
-  /* A C target tells its mask size in its first reply: no warning. */
-  c.cov_expected =
-      c.mask_len || cgofuzz_cov_section_size(cfg->binary, "__sancov_cntrs");
-  if (!c.cov_expected)
-    fprintf(stderr, "warning: the test binary was not built with coverage "
-                    "instrumentation, so fuzzing will run without coverage "
-                    "guidance and may be inefficient\n");
-  c.warmup_count = c.warmup_left = c.corpus.n;
-  if (c.corpus.n == 0) {
-    if (!cfg->observer)
-      fprintf(stderr, "warning: starting with empty corpus\n");
-    if (add_zero_entry(&c) != 0) {
-      cgofuzz_coord_failf(&c, "%s",
-                          "out of memory encoding the zero-value input");
-      goto finish;
-    }
-    /* Go does not warm the zero entry up: it knows the mask size from the
-     * binary and sends the mask with the first fuzz call. A C target's
-     * worker tells its size only in a warm-up reply, and never reports
-     * coverage before it has a mask, so without this the run would be
-     * unguided. */
-    if (!c.mask_len && c.cov_expected)
-      c.warmup_count = c.warmup_left = 1;
-  }
-  /* Entries for the warm-up's coverage (their rarity, and which of them
-   * added nothing): without them it would be dropped, and every starting
-   * entry would look alike to the schedule. */
-  if (cgofuzz_sched_grow(&c.sched, c.corpus.n, cgofuzz_mono_ms()) != 0) {
-    cgofuzz_coord_failf(&c, "%s", "out of memory");
-    goto finish;
-  }
-  c.slots = calloc(c.np, sizeof *c.slots);
-  if (!c.slots) {
-    cgofuzz_coord_failf(&c, "%s", "out of memory");
-    goto finish;
-  }
-  for (size_t i = 0; i < c.np; i++) {
-    cgofuzz_err err = {0};
-    c.slots[i].state = W_DOWN;
-    c.n_init = i + 1; /* worker_init leaves a failed slot safe to free */
-    if (cgofuzz_worker_init(&c.slots[i].w, CGOFUZZ_SHM_VALUE_CAP, &err) != 0) {
-      cgofuzz_coord_fail(&c, err.msg, strlen(err.msg));
-      goto finish;
-    }
-  }
-  /* The workers start first: the dictionary's and the comparison
-   * feedback's set-up (reading the binary, copying it to a memfd) then
-   * overlaps the 10-20 ms each worker takes to start. */
-  cgofuzz_coord_fast_copy(&c);
-  for (size_t i = 0; i < c.np && !c.done; i++)
-    cgofuzz_coord_spawn_worker(&c, &c.slots[i]);
-  if (c.done || cgofuzz_dict_start(&c) != 0)
-    goto finish;
-  cgofuzz_cmp_start(&c);
-  for (size_t i = 0; i < c.np && !c.done; i++)
-    cgofuzz_coord_start_worker(&c, &c.slots[i]);
-  if (!c.done) {
-    log_stats(&c);
-    /* Nothing to warm up (a Go binary, whose counters are known from the
-     * file, with an empty corpus): the run is inited now. */
-    if (c.warmup_left == 0 && cfg->observer && cfg->observer->inited) {
-      cgofuzz_coord_stats st;
-      cgofuzz_coord_stats_get(&c, &st);
-      cfg->observer->inited(cfg->observer->ctx, &st);
-    }
-    run_loop(&c);
-    /* A front end (libFuzzer's command line) keeps its own rules for a
-     * run cut short, and is told the figures. */
-    if (!c.failed && !cgofuzz_coord_interrupted() && !cfg->observer &&
-        c.warmup_count > 0 && c.warmup_left == c.warmup_count)
-      ran_nothing(&c);
-    cgofuzz_mjob_flush(&c);
-    if (!cfg->observer) /* its finished callback has the last word */
-      log_line(&c);
-  }
-
-finish:
-  for (size_t i = 0; i < c.n_init; i++)
-    if (c.slots[i].w.in_w >= 0) { /* ask them all to exit at once */
-      close(c.slots[i].w.in_w);
-      c.slots[i].w.in_w = -1;
-    }
-  for (size_t i = 0; i < c.n_init; i++) {
-    cgofuzz_worker_free(&c.slots[i].w);
-    cgofuzz_buf_free(&c.slots[i].sent);
-  }
-  cgofuzz_dict_stop(&c);
-  cgofuzz_cmp_stop(&c);
-  cgofuzz_coord_copy_free(&c.fast);
-  say_cgo_coverage(&c);
-  print_verdict(&c);
-  tell_stats(&c, true);
-  int rc = c.failed ? 1 : 0;
-  free(c.slots);
-  for (size_t i = 0; i < c.nwargv; i++)
-    free(c.wargv[i]);
-  free(c.wargv);
-  free(c.wenv);
-  cgofuzz_coord_corpus_free(&c.corpus);
-  cgofuzz_sched_free(&c.sched);
-  for (size_t i = 0; i < c.n_jobs; i++)
-    cgofuzz_mjob_free(&c.jobs[i]);
-  for (size_t i = 0; i < c.n_fail_keys; i++)
-    free(c.fail_keys[i]);
-  free(c.fail_keys);
-  free(c.mask);
-  free(c.cache_dir);
-  free(c.testdata_dir);
-  free(c.crash_path);
-  cgofuzz_buf_free(&c.line);
-  if (c.fail_msg.data != (uint8_t *)c.fail_short)
-    cgofuzz_buf_free(&c.fail_msg);
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGTERM, &old_term, NULL);
-  sigaction(SIGHUP, &old_hup, NULL);
-  sigaction(SIGPIPE, &old_pipe, NULL);
-  sigaction(SIGXFSZ, &old_xfsz, NULL);
+  if (run_setup(&c) == 0 && run_slots(&c) == 0 && run_start(&c) == 0 && !c.done)
+    run_fuzz(&c);
+  int rc = run_finish(&c);
+  signals_restore(&sigs);
   return rc;
 }

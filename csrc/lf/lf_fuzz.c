@@ -189,16 +189,31 @@ static void on_finished(void *ctx, const cgofuzz_coord_stats *st,
   fflush(stderr);
 }
 
-int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
-  lf_run r = {.t = t, .o = o};
-  lf_inputs in = {0};
-  int rc = LF_EXIT_USAGE;
-  char **extra = NULL;
-  size_t n_extra = 0;
-  cgofuzz_buf *bufs = NULL;
-  char **names = NULL;
-  char *env_seed = NULL;
-  cgofuzz_coord_dict *dict = NULL;
+/* What cgofuzz_lf_fuzz hands the coordinator, alive until its run
+ * returns. What it owns is NULL or zero until made, so lf_fuzz_free
+ * releases whatever was made. */
+typedef struct lf_fuzz {
+  lf_inputs in;
+  cgofuzz_buf *bufs; /* in's encodings and paths, as the coordinator */
+  char **names;      /* takes them */
+  char **extra;      /* the workers' flags */
+  size_t n_extra;
+  char *env_seed; /* GODEBUG with fuzzseed */
+  cgofuzz_coord_dict *dict;
+  char slow_env[64];
+  char *wenv[2];
+  cgofuzz_coord_observer ob;
+  cgofuzz_coord_config cfg;
+} lf_fuzz;
+
+static int lf_oom(void) {
+  fprintf(stderr, "ERROR: out of memory\n");
+  return -1;
+}
+
+/* libFuzzer's first lines: the seed (-seed, or one of the clock's) and
+ * the counters. Returns the seed. */
+static uint64_t say_start(const cgofuzz_lf_target *t, const lf_opts *o) {
   uint64_t seed = o->seed > 0 ? (uint64_t)o->seed : 0;
   if (!seed) {
     struct timespec ts;
@@ -216,35 +231,50 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
             "WARNING: %s has no coverage instrumentation; fuzzing "
             "is blind\n",
             t->binary);
+  return seed;
+}
+
+/* The corpus directories' inputs, as the coordinator takes them, and
+ * libFuzzer's lines about them. 0, or -1 after printing why. */
+static int read_corpus(lf_run *r, lf_fuzz *f) {
+  const lf_opts *o = r->o;
+  lf_inputs *in = &f->in;
   for (size_t i = 0; i < o->n_inputs; i++) {
-    size_t before = in.n;
-    if (cgofuzz_lf_read_dir(t, o->inputs[i], o->max_len, &in) != 0)
-      goto out;
-    fprintf(stderr, "INFO: %zu files found in %s\n", in.n - before,
+    size_t before = in->n;
+    if (cgofuzz_lf_read_dir(r->t, o->inputs[i], o->max_len, in) != 0)
+      return -1;
+    fprintf(stderr, "INFO: %zu files found in %s\n", in->n - before,
             o->inputs[i]);
   }
-  r.out_dir = o->n_inputs ? o->inputs[0] : NULL;
+  r->out_dir = o->n_inputs ? o->inputs[0] : NULL;
   if (o->n_inputs == 0)
     fprintf(stderr,
             "INFO: A corpus is not provided, starting from an empty corpus\n");
   size_t total = 0, mn = SIZE_MAX, mx = 0;
-  bufs = calloc(in.n ? in.n : 1, sizeof *bufs);
-  names = calloc(in.n ? in.n : 1, sizeof *names);
-  if (!bufs || !names)
-    goto oom;
-  for (size_t i = 0; i < in.n; i++) {
-    bufs[i] = in.v[i].enc;
-    names[i] = in.v[i].path;
-    total += in.v[i].raw_len;
-    mn = in.v[i].raw_len < mn ? in.v[i].raw_len : mn;
-    mx = in.v[i].raw_len > mx ? in.v[i].raw_len : mx;
+  f->bufs = calloc(in->n ? in->n : 1, sizeof *f->bufs);
+  f->names = calloc(in->n ? in->n : 1, sizeof *f->names);
+  if (!f->bufs || !f->names)
+    return lf_oom();
+  for (size_t i = 0; i < in->n; i++) {
+    f->bufs[i] = in->v[i].enc;
+    f->names[i] = in->v[i].path;
+    total += in->v[i].raw_len;
+    mn = in->v[i].raw_len < mn ? in->v[i].raw_len : mn;
+    mx = in->v[i].raw_len > mx ? in->v[i].raw_len : mx;
   }
-  if (in.n)
+  if (in->n)
     fprintf(stderr,
             "INFO: seed corpus: files: %zu min: %zub max: %zub total: %zub "
             "rss: %" PRId64 "Mb\n",
-            in.n, mn, mx, total, cgofuzz_lf_peak_rss_mb());
-  r.corpus_bytes = total;
+            in->n, mn, mx, total, cgofuzz_lf_peak_rss_mb());
+  r->corpus_bytes = total;
+  return 0;
+}
+
+/* What libFuzzer says of its limits, and the workers' flags and
+ * environment. 0, or -1 after printing why. */
+static int prepare_workers(lf_fuzz *f, const cgofuzz_lf_target *t,
+                           const lf_opts *o, uint64_t seed) {
   if (o->max_len <= 0) /* Go's mutator bound: the shared value's capacity */
     fprintf(stderr,
             "INFO: -max_len is not provided; libFuzzer will not generate "
@@ -253,114 +283,140 @@ int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
   if (o->fork > 0)
     fprintf(stderr, "INFO: -fork=%" PRId64 ": fuzzing in separate process(s)\n",
             o->fork);
-  if (cgofuzz_lf_worker_flags(o, t, &extra, &n_extra) != 0)
-    goto oom;
+  if (cgofuzz_lf_worker_flags(o, t, &f->extra, &f->n_extra) != 0)
+    return lf_oom();
   /* -seed seeds Go's mutator in every worker and the scheduler here, the
    * way GODEBUG=fuzzseed does for `go test -fuzz`. */
   /* Other GODEBUG settings are kept, any fuzzseed replaced. */
-  if (!(env_seed = cgofuzz_godebug_with_fuzzseed(getenv("GODEBUG"), seed)))
-    goto oom;
-  setenv("GODEBUG", env_seed, 1);
-  char slow_env[64];
-  snprintf(slow_env, sizeof slow_env, "%s=%" PRId64, CGOFUZZ_LF_SLOW_ENV,
+  if (!(f->env_seed = cgofuzz_godebug_with_fuzzseed(getenv("GODEBUG"), seed)))
+    return lf_oom();
+  setenv("GODEBUG", f->env_seed, 1);
+  snprintf(f->slow_env, sizeof f->slow_env, "%s=%" PRId64, CGOFUZZ_LF_SLOW_ENV,
            o->report_slow_units);
-  char *wenv[] = {(char *)CGOFUZZ_LF_ENV "=1", slow_env};
-  char cache[] = "/nonexistent/cgofuzz-lf"; /* workers do not use it */
-  /* -fork=N: N workers sharing one corpus (-jobs runs whole processes,
-   * lf_jobs.c; -workers alone does nothing, as in libFuzzer). */
-  int64_t par = o->fork;
+  f->wenv[0] = (char *)CGOFUZZ_LF_ENV "=1";
+  f->wenv[1] = f->slow_env;
+  return 0;
+}
 
-  cgofuzz_coord_observer ob = {.ctx = &r,
-                               .inited = on_inited,
-                               .new_input = on_new,
-                               .pulse = on_pulse,
-                               .failure = on_failure,
-                               .slow_unit = on_slow,
-                               .finished = on_finished};
-  cgofuzz_coord_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.binary = t->binary;
-  cfg.extra_args = extra;
-  cfg.n_extra = n_extra;
-  cfg.target = t->name;
-  cfg.cache_root = cache;
-  cfg.gover = t->gover;
-  cfg.fuzz_ns = o->max_total_time > 0 ? o->max_total_time * 1000000000 : 0;
-  /* -runs=N counts every exec, and the starting inputs all run whatever N
-   * is (-runs=0 runs just them: OSS-Fuzz's coverage builds run a corpus
-   * so). The coordinator counts its warm-up against the limit. */
-  int64_t initial = (int64_t)in.n + (int64_t)t->n_seeds;
-  cfg.fuzz_count = o->runs < 0         ? 0
-                   : o->runs > initial ? o->runs
-                   : initial           ? initial
-                                       : 1;
-  cfg.minimize_ns = 60LL * 1000000000;
-  cfg.parallel = par > 0 ? (int)par : 1;
-  cfg.kinds = (cgofuzz_kind *)t->kinds;
-  cfg.n_kinds = t->n_kinds;
-  cfg.seeds = (cgofuzz_buf *)t->seeds;
-  cfg.n_seeds = t->n_seeds;
-  cfg.observer = &ob;
-  cfg.inputs = bufs;
-  cfg.input_names = names;
-  cfg.n_inputs = in.n;
-  cfg.worker_output_fd = (o->close_fd_mask & 2) ? -1 : 2;
-  cfg.worker_stdout_fd = (o->close_fd_mask & 1) ? -1 : 2;
-  /* -timeout and -rss_limit_mb, also enforced by the coordinator (a Go
-   * target's worker has no watchdog); -timeout=0: none. */
-  cfg.exec_timeout_ns = o->timeout > 0 ? o->timeout * 1000000000 : -1;
-  cfg.rss_limit_mb = o->rss_limit_mb > 0 ? o->rss_limit_mb : 0;
-  cfg.worker_env = wenv;
-  cfg.n_worker_env = 2;
-  /* Fork mode goes on after the failures it ignores (on_failure says
-   * which); the coordinator then writes each failure site once. */
+/* The coordinator's dictionary and comparison feedback. 0, or -1 after
+ * printing why. */
+static int attach_dict(lf_fuzz *f, const cgofuzz_lf_target *t,
+                       const lf_opts *o) {
+  cgofuzz_coord_config *cfg = &f->cfg;
   if (t->go) {
     /* A Go test binary's workers take no -dict (a C worker's does:
      * -test.fuzzdict): the coordinator's dictionary takes it, with the
      * constants of the binary's code, and the comparison feedback traces
      * the target's comparisons, as under cgofuzz fuzz. */
-    if (!(dict = cgofuzz_coord_dict_new()))
-      goto oom;
+    if (!(f->dict = cgofuzz_coord_dict_new()))
+      return lf_oom();
     cgofuzz_err err = {0};
     if (o->dict && *o->dict &&
-        cgofuzz_coord_dict_load(dict, o->dict, &err) != 0) {
+        cgofuzz_coord_dict_load(f->dict, o->dict, &err) != 0) {
       fprintf(stderr, "ParseDictionaryFile: %s\n", err.msg);
-      rc = LF_EXIT_USAGE;
-      goto out;
+      return -1;
     }
     /* A run of -runs=N is to be the same every time: it waits for the
      * code's constants (go tool objdump); a timed one takes them as they
      * come. Without them the run goes on (the comparison feedback sees the
      * code's comparisons anyway). */
-    cfg.dict = dict;
-    cgofuzz_coord_godict_attach(&cfg, dict, o->runs >= 0, &err);
-    cfg.cmp_feedback = true;
+    cfg->dict = f->dict;
+    cgofuzz_coord_godict_attach(cfg, f->dict, o->runs >= 0, &err);
+    cfg->cmp_feedback = true;
   } else {
     /* A C worker has its dictionary (-dict, -test.fuzzdict) and
      * comparison feedback in itself; the coordinator adds what a worker
      * cannot do alone, once its calls stall: crossovers of corpus entries
      * and the seeds' parts (coord_dict.c). */
-    if (!(dict = cgofuzz_coord_dict_new()))
-      goto oom;
-    cfg.dict = dict;
-    cfg.dict_corpus = true;
-    cfg.dict_when_stalled = true;
+    if (!(f->dict = cgofuzz_coord_dict_new()))
+      return lf_oom();
+    cfg->dict = f->dict;
+    cfg->dict_corpus = true;
+    cfg->dict_when_stalled = true;
   }
-  cfg.fuzz_continue =
+  return 0;
+}
+
+/* The coordinator's configuration, from libFuzzer's flags. 0, or -1 after
+ * printing why. */
+static int configure(lf_fuzz *f, lf_run *r) {
+  const cgofuzz_lf_target *t = r->t;
+  const lf_opts *o = r->o;
+  /* -fork=N: N workers sharing one corpus (-jobs runs whole processes,
+   * lf_jobs.c; -workers alone does nothing, as in libFuzzer). */
+  int64_t par = o->fork;
+  f->ob = (cgofuzz_coord_observer){.ctx = r,
+                                   .inited = on_inited,
+                                   .new_input = on_new,
+                                   .pulse = on_pulse,
+                                   .failure = on_failure,
+                                   .slow_unit = on_slow,
+                                   .finished = on_finished};
+  cgofuzz_coord_config *cfg = &f->cfg;
+  cfg->binary = t->binary;
+  cfg->extra_args = f->extra;
+  cfg->n_extra = f->n_extra;
+  cfg->target = t->name;
+  cfg->cache_root = "/nonexistent/cgofuzz-lf"; /* workers do not use it */
+  cfg->gover = t->gover;
+  cfg->fuzz_ns = o->max_total_time > 0 ? o->max_total_time * 1000000000 : 0;
+  /* -runs=N counts every exec, and the starting inputs all run whatever N
+   * is (-runs=0 runs just them: OSS-Fuzz's coverage builds run a corpus
+   * so). The coordinator counts its warm-up against the limit. */
+  int64_t initial = (int64_t)f->in.n + (int64_t)t->n_seeds;
+  cfg->fuzz_count = o->runs < 0         ? 0
+                    : o->runs > initial ? o->runs
+                    : initial           ? initial
+                                        : 1;
+  cfg->minimize_ns = 60LL * 1000000000;
+  cfg->parallel = par > 0 ? (int)par : 1;
+  cfg->kinds = (cgofuzz_kind *)t->kinds;
+  cfg->n_kinds = t->n_kinds;
+  cfg->seeds = (cgofuzz_buf *)t->seeds;
+  cfg->n_seeds = t->n_seeds;
+  cfg->observer = &f->ob;
+  cfg->inputs = f->bufs;
+  cfg->input_names = f->names;
+  cfg->n_inputs = f->in.n;
+  cfg->worker_output_fd = (o->close_fd_mask & 2) ? -1 : 2;
+  cfg->worker_stdout_fd = (o->close_fd_mask & 1) ? -1 : 2;
+  /* -timeout and -rss_limit_mb, also enforced by the coordinator (a Go
+   * target's worker has no watchdog); -timeout=0: none. */
+  cfg->exec_timeout_ns = o->timeout > 0 ? o->timeout * 1000000000 : -1;
+  cfg->rss_limit_mb = o->rss_limit_mb > 0 ? o->rss_limit_mb : 0;
+  cfg->worker_env = f->wenv;
+  cfg->n_worker_env = 2;
+  if (attach_dict(f, t, o) != 0)
+    return -1;
+  /* Fork mode goes on after the failures it ignores (on_failure says
+   * which); the coordinator then writes each failure site once. */
+  cfg->fuzz_continue =
       o->fork > 0 &&
       (o->ignore_crashes > 0 || o->ignore_timeouts > 0 || o->ignore_ooms > 0);
-  r.exit_status = 0;
-  cgofuzz_coord_run(&cfg);
-  rc = r.exit_status;
-  goto out;
-oom:
-  fprintf(stderr, "ERROR: out of memory\n");
-out:
-  cgofuzz_coord_dict_free(dict);
-  free(env_seed);
-  free(bufs);
-  free(names);
-  cgofuzz_coord_free_names(extra, n_extra);
-  cgofuzz_lf_inputs_free(&in);
+  return 0;
+}
+
+static void lf_fuzz_free(lf_fuzz *f) {
+  cgofuzz_coord_dict_free(f->dict);
+  free(f->env_seed);
+  free(f->bufs);
+  free(f->names);
+  cgofuzz_coord_free_names(f->extra, f->n_extra);
+  cgofuzz_lf_inputs_free(&f->in);
+}
+
+int cgofuzz_lf_fuzz(const cgofuzz_lf_target *t, const lf_opts *o) {
+  lf_run r = {.t = t, .o = o};
+  lf_fuzz f;
+  memset(&f, 0, sizeof f);
+  int rc = LF_EXIT_USAGE;
+  uint64_t seed = say_start(t, o);
+  if (read_corpus(&r, &f) == 0 && prepare_workers(&f, t, o, seed) == 0 &&
+      configure(&f, &r) == 0) {
+    r.exit_status = 0;
+    cgofuzz_coord_run(&f.cfg);
+    rc = r.exit_status;
+  }
+  lf_fuzz_free(&f);
   return rc;
 }

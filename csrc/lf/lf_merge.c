@@ -440,58 +440,77 @@ static int read_all_dirs(const cgofuzz_lf_target *t, char *const *dirs,
   return 0;
 }
 
-int cgofuzz_lf_merge_run(const cgofuzz_lf_merge_job *job,
-                         cgofuzz_lf_merge_stats *st) {
-  const cgofuzz_lf_target *t = job->t;
-  const char *pfx = job->prefix ? job->prefix : "";
-  lf_inputs first = {0}, rest = {0};
-  item *items = NULL;
-  uint8_t *mask = NULL;
-  size_t mask_len = 0;
-  feat *fv = NULL;
-  size_t fcap = 0;
-  size_t *order = NULL;
-  control ctl;
-  memset(&ctl, 0, sizeof ctl);
+/* One merge (cgofuzz_lf_merge_run): what its steps share. What it owns is
+ * NULL or zero until a step makes it, so merge_free releases whatever the
+ * steps made. */
+typedef struct merge {
+  const cgofuzz_lf_merge_job *job;
+  const cgofuzz_lf_target *t;
+  const char *pfx; /* of the lines about one input */
+  cgofuzz_lf_merge_stats *st;
+  lf_opts lo; /* the executor's limits, unless job->lf has them */
   lf_exec x;
-  memset(&x, 0, sizeof x);
-  lf_opts lo;
-  memset(&lo, 0, sizeof lo);
-  lo.timeout = job->timeout_s;
-  lo.rss_limit_mb = job->rss_limit_mb;
-  const lf_opts *o = job->lf ? job->lf : &lo;
-  int rc = -1;
-  memset(st, 0, sizeof *st);
-  if (cgofuzz_lf_exec_init(&x, t, o, job->output_fd) != 0)
-    goto out;
-  if (job->control && control_open(&ctl, job->control, t->name) != 0)
-    goto out;
-  if (read_all_dirs(t, job->initial, job->n_initial, job->max_len, &first) !=
-          0 ||
-      read_all_dirs(t, job->dirs, job->n_dirs, job->max_len, &rest) != 0) {
+  control ctl;
+  lf_inputs first, rest;
+  item *items; /* [n]: first's in order, then rest's by size */
+  size_t n;
+  size_t *order;
+  uint8_t *mask; /* the counters' bits reached so far */
+  size_t mask_len;
+  feat *fv; /* the features of the input run last */
+  size_t fcap;
+} merge;
+
+static int merge_oom(void) {
+  fprintf(stderr, "ERROR: merge: out of memory\n");
+  return -1;
+}
+
+/* The executor, the control file and every input. */
+static int merge_open(merge *m) {
+  const cgofuzz_lf_merge_job *job = m->job;
+  m->lo.timeout = job->timeout_s;
+  m->lo.rss_limit_mb = job->rss_limit_mb;
+  const lf_opts *o = job->lf ? job->lf : &m->lo;
+  if (cgofuzz_lf_exec_init(&m->x, m->t, o, job->output_fd) != 0)
+    return -1;
+  if (job->control && control_open(&m->ctl, job->control, m->t->name) != 0)
+    return -1;
+  if (read_all_dirs(m->t, job->initial, job->n_initial, job->max_len,
+                    &m->first) != 0 ||
+      read_all_dirs(m->t, job->dirs, job->n_dirs, job->max_len, &m->rest) !=
+          0) {
     fprintf(stderr, "ERROR: reading the inputs: out of memory\n");
-    goto out;
+    return -1;
   }
-  size_t n = first.n + rest.n;
-  items = calloc(n ? n : 1, sizeof *items);
-  order = calloc(n ? n : 1, sizeof *order);
+  return 0;
+}
+
+/* The items: each input canonicalized (one that is not the target's
+ * arguments is bad), in merge order, each with its leader (the first
+ * good one with the same values). */
+static int merge_items(merge *m) {
+  size_t n = m->n = m->first.n + m->rest.n;
+  item *items = m->items = calloc(n ? n : 1, sizeof *m->items);
+  size_t *order = m->order = calloc(n ? n : 1, sizeof *m->order);
   if (!items || !order)
-    goto oom;
+    return merge_oom();
   for (size_t i = 0; i < n; i++) {
     item *it = &items[i];
-    it->initial = i < first.n;
-    it->in = it->initial ? &first.v[i] : &rest.v[i - first.n];
+    it->initial = i < m->first.n;
+    it->in = it->initial ? &m->first.v[i] : &m->rest.v[i - m->first.n];
     cgofuzz_err err = {0};
-    if (canon(t, it->in, &it->raw, &it->enc, it->sha, &err) != 0) {
+    if (canon(m->t, it->in, &it->raw, &it->enc, it->sha, &err) != 0) {
       if (err.line > 0)
-        fprintf(stderr, "%s%s:%d: %s; skipping it\n", pfx, it->in->path,
+        fprintf(stderr, "%s%s:%d: %s; skipping it\n", m->pfx, it->in->path,
                 err.line, err.msg);
       else
-        fprintf(stderr, "%s%s: %s; skipping it\n", pfx, it->in->path, err.msg);
+        fprintf(stderr, "%s%s: %s; skipping it\n", m->pfx, it->in->path,
+                err.msg);
       it->bad = true;
     }
   }
-  qsort(items + first.n, rest.n, sizeof *items, by_size);
+  qsort(items + m->first.n, m->rest.n, sizeof *items, by_size);
   /* Each item's leader: the first good one with the same values. */
   size_t ngood = 0;
   for (size_t i = 0; i < n; i++)
@@ -504,144 +523,184 @@ int cgofuzz_lf_merge_run(const cgofuzz_lf_merge_job *job,
     bool same = k && memcmp(items[order[k - 1]].sha, items[i].sha, 32) == 0;
     items[i].leader = same ? items[order[k - 1]].leader : i;
   }
-  st->files = n;
-  st->initial = first.n;
-  for (size_t i = 0; i < n; i++) /* the runs the records save */
-    st->recorded += !items[i].bad && items[i].leader == i &&
-                    control_find(&ctl, items[i].sha) != NULL;
+  return 0;
+}
+
+/* What was loaded, told to the job, and the mask of a control file that
+ * knows the counters. */
+static int merge_loaded(merge *m) {
+  const cgofuzz_lf_merge_job *job = m->job;
+  cgofuzz_lf_merge_stats *st = m->st;
+  st->files = m->n;
+  st->initial = m->first.n;
+  for (size_t i = 0; i < m->n; i++) /* the runs the records save */
+    st->recorded += !m->items[i].bad && m->items[i].leader == i &&
+                    control_find(&m->ctl, m->items[i].sha) != NULL;
   if (job->loaded)
-    job->loaded(job->ctx, n, first.n, st->recorded);
-  if (ctl.counters) {
-    if (!(mask = calloc(ctl.counters, 1)))
-      goto oom;
-    mask_len = ctl.counters;
+    job->loaded(job->ctx, m->n, m->first.n, st->recorded);
+  if (m->ctl.counters) {
+    if (!(m->mask = calloc(m->ctl.counters, 1)))
+      return merge_oom();
+    m->mask_len = m->ctl.counters;
   }
-  for (size_t i = 0; i < n; i++) {
-    item *it = &items[i];
-    if (it->bad) {
-      it->disp = CGOFUZZ_LF_MERGE_BAD;
-      st->bad++;
-      continue;
+  return 0;
+}
+
+/* Runs it, and records its outcome and features (in m->fv). */
+static int merge_exec(merge *m, const item *it, int *oc, size_t *nf) {
+  lf_exec *x = &m->x;
+  lf_outcome loc;
+  if (cgofuzz_lf_exec_run(x, it->enc.data, it->enc.len, &loc) != 0)
+    return -1;
+  m->st->executed++;
+  *oc = loc == LF_OK        ? OC_OK
+        : loc == LF_TIMEOUT ? OC_TIMEOUT
+        : loc == LF_OOM     ? OC_OOM
+                            : OC_CRASH;
+  *nf = 0;
+  if (*oc == OC_OK) {
+    if (m->mask_len && x->cov_len != m->mask_len) {
+      fprintf(stderr,
+              "ERROR: %s has %zu coverage counters, the control file "
+              "%zu\n",
+              m->t->binary, x->cov_len, m->mask_len);
+      return -1;
     }
-    /* Same values as an input already seen: the same outcome. */
-    if (it->leader != i) {
-      int toc = items[it->leader].oc;
-      it->oc = toc;
-      if (it->initial)
-        it->disp = CGOFUZZ_LF_MERGE_INITIAL;
-      else if (toc == OC_OK)
-        it->disp = CGOFUZZ_LF_MERGE_DUP, st->dups++;
-      else
-        it->disp = CGOFUZZ_LF_MERGE_FAILED, st->failed++;
-      continue;
-    }
-    const record *r = control_find(&ctl, it->sha);
-    int oc;
-    const feat *f;
-    size_t nf;
-    if (r) {
-      oc = r->oc;
-      f = r->f;
-      nf = r->nf;
-    } else {
-      lf_outcome loc;
-      if (cgofuzz_lf_exec_run(&x, it->enc.data, it->enc.len, &loc) != 0)
-        goto out;
-      st->executed++;
-      oc = loc == LF_OK        ? OC_OK
-           : loc == LF_TIMEOUT ? OC_TIMEOUT
-           : loc == LF_OOM     ? OC_OOM
-                               : OC_CRASH;
-      nf = 0;
-      if (oc == OC_OK) {
-        if (mask_len && x.cov_len != mask_len) {
-          fprintf(stderr,
-                  "ERROR: %s has %zu coverage counters, the control file "
-                  "%zu\n",
-                  t->binary, x.cov_len, mask_len);
-          goto out;
-        }
-        for (size_t k = 0; k < x.cov_len; k++) {
-          if (!x.cov[k])
-            continue;
-          if (nf == fcap) {
-            size_t nc = fcap ? 2 * fcap : 1024;
-            feat *nv = realloc(fv, nc * sizeof *nv);
-            if (!nv)
-              goto oom;
-            fv = nv;
-            fcap = nc;
-          }
-          fv[nf++] = (feat){(uint32_t)k, x.cov[k]};
-        }
-        if (!mask && x.cov_len) {
-          if (!(mask = calloc(x.cov_len, 1)))
-            goto oom;
-          mask_len = x.cov_len;
-        }
+    for (size_t k = 0; k < x->cov_len; k++) {
+      if (!x->cov[k])
+        continue;
+      if (*nf == m->fcap) {
+        size_t nc = m->fcap ? 2 * m->fcap : 1024;
+        feat *nv = realloc(m->fv, nc * sizeof *nv);
+        if (!nv)
+          return merge_oom();
+        m->fv = nv;
+        m->fcap = nc;
       }
-      f = fv;
-      if (control_append(&ctl, it, oc, fv, nf, x.cov_len) != 0)
-        goto out;
+      m->fv[(*nf)++] = (feat){(uint32_t)k, x->cov[k]};
     }
-    it->oc = oc;
-    if (oc != OC_OK) {
-      fprintf(stderr, "%s%s on %s; skipping it\n", pfx, oc_names[oc],
-              it->in->path);
-      it->disp =
-          it->initial ? CGOFUZZ_LF_MERGE_INITIAL : CGOFUZZ_LF_MERGE_FAILED;
-      st->failed += !it->initial;
-      continue;
+    if (!m->mask && x->cov_len) {
+      if (!(m->mask = calloc(x->cov_len, 1)))
+        return merge_oom();
+      m->mask_len = x->cov_len;
     }
-    size_t edges = 0, bits = nf ? add_feats(mask, f, nf, &edges) : 0;
-    st->bits += bits;
-    st->edges += edges;
-    if (it->initial) {
+  }
+  if (control_append(&m->ctl, it, *oc, m->fv, *nf, x->cov_len) != 0)
+    return -1;
+  return 0;
+}
+
+static cgofuzz_lf_merge_input merge_input(const item *it) {
+  return (cgofuzz_lf_merge_input){it->in->path, it->enc.data, it->enc.len,
+                                  it->raw.data, it->raw.len,  it->sha,
+                                  it->disp};
+}
+
+/* Item i's disposition: from its leader, its record, or its run. */
+static int merge_item(merge *m, size_t i) {
+  cgofuzz_lf_merge_stats *st = m->st;
+  item *it = &m->items[i];
+  if (it->bad) {
+    it->disp = CGOFUZZ_LF_MERGE_BAD;
+    st->bad++;
+    return 0;
+  }
+  /* Same values as an input already seen: the same outcome. */
+  if (it->leader != i) {
+    int toc = m->items[it->leader].oc;
+    it->oc = toc;
+    if (it->initial)
       it->disp = CGOFUZZ_LF_MERGE_INITIAL;
-      continue;
-    }
-    if (!bits) {
-      it->disp = CGOFUZZ_LF_MERGE_REDUNDANT;
-      st->redundant++;
-      continue;
-    }
-    it->disp = CGOFUZZ_LF_MERGE_KEPT;
-    st->kept++;
-    st->new_bits += bits;
-    st->new_edges += edges;
-    cgofuzz_lf_merge_input mi = {it->in->path, it->enc.data, it->enc.len,
-                                 it->raw.data, it->raw.len,  it->sha,
-                                 it->disp};
-    if (job->keep && job->keep(job->ctx, &mi) != 0)
-      goto out;
+    else if (toc == OC_OK)
+      it->disp = CGOFUZZ_LF_MERGE_DUP, st->dups++;
+    else
+      it->disp = CGOFUZZ_LF_MERGE_FAILED, st->failed++;
+    return 0;
   }
-  st->counters = mask_len;
-  if (job->account)
-    for (size_t i = 0; i < n; i++) {
-      item *it = &items[i];
-      cgofuzz_lf_merge_input mi = {it->in->path, it->enc.data, it->enc.len,
-                                   it->raw.data, it->raw.len,  it->sha,
-                                   it->disp};
-      job->account(job->ctx, &mi);
-    }
-  rc = 0;
-  goto out;
-oom:
-  fprintf(stderr, "ERROR: merge: out of memory\n");
-out:
+  const record *r = control_find(&m->ctl, it->sha);
+  int oc;
+  const feat *f;
+  size_t nf;
+  if (r) {
+    oc = r->oc;
+    f = r->f;
+    nf = r->nf;
+  } else {
+    if (merge_exec(m, it, &oc, &nf) != 0)
+      return -1;
+    f = m->fv;
+  }
+  it->oc = oc;
+  if (oc != OC_OK) {
+    fprintf(stderr, "%s%s on %s; skipping it\n", m->pfx, oc_names[oc],
+            it->in->path);
+    it->disp = it->initial ? CGOFUZZ_LF_MERGE_INITIAL : CGOFUZZ_LF_MERGE_FAILED;
+    st->failed += !it->initial;
+    return 0;
+  }
+  size_t edges = 0, bits = nf ? add_feats(m->mask, f, nf, &edges) : 0;
+  st->bits += bits;
+  st->edges += edges;
+  if (it->initial) {
+    it->disp = CGOFUZZ_LF_MERGE_INITIAL;
+    return 0;
+  }
+  if (!bits) {
+    it->disp = CGOFUZZ_LF_MERGE_REDUNDANT;
+    st->redundant++;
+    return 0;
+  }
+  it->disp = CGOFUZZ_LF_MERGE_KEPT;
+  st->kept++;
+  st->new_bits += bits;
+  st->new_edges += edges;
+  cgofuzz_lf_merge_input mi = merge_input(it);
+  if (m->job->keep && m->job->keep(m->job->ctx, &mi) != 0)
+    return -1;
+  return 0;
+}
+
+static void merge_free(merge *m) {
   fflush(stderr);
-  for (size_t i = 0; items && i < n; i++) {
-    cgofuzz_buf_free(&items[i].raw);
-    cgofuzz_buf_free(&items[i].enc);
+  for (size_t i = 0; m->items && i < m->n; i++) {
+    cgofuzz_buf_free(&m->items[i].raw);
+    cgofuzz_buf_free(&m->items[i].enc);
   }
-  free(items);
-  free(order);
-  free(mask);
-  free(fv);
-  control_free(&ctl);
-  cgofuzz_lf_inputs_free(&first);
-  cgofuzz_lf_inputs_free(&rest);
-  cgofuzz_lf_exec_free(&x); /* safe after a failed init too */
+  free(m->items);
+  free(m->order);
+  free(m->mask);
+  free(m->fv);
+  control_free(&m->ctl);
+  cgofuzz_lf_inputs_free(&m->first);
+  cgofuzz_lf_inputs_free(&m->rest);
+  cgofuzz_lf_exec_free(&m->x); /* safe after a failed init too */
+}
+
+int cgofuzz_lf_merge_run(const cgofuzz_lf_merge_job *job,
+                         cgofuzz_lf_merge_stats *st) {
+  merge m;
+  memset(&m, 0, sizeof m);
+  m.job = job;
+  m.t = job->t;
+  m.pfx = job->prefix ? job->prefix : "";
+  m.st = st;
+  memset(st, 0, sizeof *st);
+  int rc = merge_open(&m);
+  if (rc == 0)
+    rc = merge_items(&m);
+  if (rc == 0)
+    rc = merge_loaded(&m);
+  for (size_t i = 0; rc == 0 && i < m.n; i++)
+    rc = merge_item(&m, i);
+  if (rc == 0) {
+    st->counters = m.mask_len;
+    if (job->account)
+      for (size_t i = 0; i < m.n; i++) {
+        cgofuzz_lf_merge_input mi = merge_input(&m.items[i]);
+        job->account(job->ctx, &mi);
+      }
+  }
+  merge_free(&m);
   return rc;
 }
 
