@@ -551,6 +551,68 @@ static const char *c_frame(const char *binary, const uint8_t *tail, size_t n,
   return name ? out : NULL;
 }
 
+/* A busy worker SIGKILLed from outside: Go records nothing, as the
+ * kernel's OOM killer or a person may have sent it. Re-running the input
+ * alone tells: killed again, it is recorded, explained anew into why.
+ * true when the death is dealt with. */
+static bool killed_from_outside(coord *c, slot *s, cgofuzz_death *d,
+                                cgofuzz_buf *why, int st) {
+  cgofuzz_buf data = {0};
+  int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
+  bool again = rebuild(c, s, count, &data) == 0 && killed_again(c, s, &data);
+  if (again) {
+    bool record;
+    c->count += count;
+    d->reproduced = true;
+    if (d->oom_kills >= 0)
+      d->oom_kills = cgofuzz_coord_oom_kills() - s->oom_base;
+    cgofuzz_coord_copy_unname(&c->fast, c->cfg->binary, &s->w);
+    d->tail = s->w.tail;
+    d->tail_len = s->w.tail_len;
+    why->len = 0;
+    cgofuzz_death_explain(d, why, &record);
+    c->death_status = st;
+    cgofuzz_coord_record_failure(c, &data, why);
+    c->death_status = -1;
+  }
+  cgofuzz_buf_free(&data);
+  return again;
+}
+
+/* A hang the watch stopped, or a Go worker's own timer reported ("panic:
+ * deadlocked!"), on a busy worker: the wall clock, which a loaded machine
+ * stretches, had its say, so the input is run again alone before it is
+ * blamed (a dictionary's value run as it is, a warm-up call but no seed,
+ * too). Hung again, it is recorded with why. true when the death is dealt
+ * with (recorded, or not a hang); false when the input could not be
+ * rebuilt. */
+static bool confirmed_hang(coord *c, slot *s, const cgofuzz_death *d,
+                           cgofuzz_buf *why) {
+  cgofuzz_buf data = {0};
+  int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
+  if (rebuild(c, s, count, &data) != 0) {
+    cgofuzz_buf_free(&data);
+    return false;
+  }
+  if (hangs_again(c, s, &data, count, d->stopped_for != CGOFUZZ_DEATH_HANG)) {
+    /* The input, rebuilt before the re-run replaced the process. */
+    c->count += count;
+    if (!s->warmup || s->dict)
+      cgofuzz_dict_done(c, s, count, true);
+    c->death_status = 70 << 8;
+    cgofuzz_buf_puts(why, "it hung again when run alone, so the "
+                          "machine's load is not the cause\n");
+    if (!(c->cfg->fuzz_continue &&
+          cgofuzz_coord_seen_failure(c, (const char *)why->data, why->len)))
+      crash_input(c, s, &data, (const char *)why->data, why->len, false);
+    c->death_status = -1;
+    if (c->cfg->fuzz_continue && count > 0)
+      s->deaths = 0; /* as in cgofuzz_coord_on_death */
+  }
+  cgofuzz_buf_free(&data);
+  return true;
+}
+
 /* The worker closed its pipe: it died (or the watch stopped it). The wait
  * status, the tail of its stderr and what the watch saw say why
  * (coord_death.c); a busy worker's input is recorded unless a signal from
@@ -591,63 +653,18 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   if (cls == CGOFUZZ_DEATH_SANITIZER)
     cgofuzz_coord_copy_note(&c->fast, &s->w, &why);
   if (!record && busy && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL &&
-      !cgofuzz_coord_interrupted() && !c->minimizing && !c->done) {
-    /* SIGKILL from outside: Go records nothing, as the kernel's OOM killer
-     * or a person may have sent it. Re-running the input alone tells. */
-    cgofuzz_buf data = {0};
-    int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
-    if (rebuild(c, s, count, &data) == 0 && killed_again(c, s, &data)) {
-      c->count += count;
-      d.reproduced = true;
-      if (d.oom_kills >= 0)
-        d.oom_kills = cgofuzz_coord_oom_kills() - s->oom_base;
-      cgofuzz_coord_copy_unname(&c->fast, c->cfg->binary, &s->w);
-      d.tail = s->w.tail;
-      d.tail_len = s->w.tail_len;
-      why.len = 0;
-      cls = cgofuzz_death_explain(&d, &why, &record);
-      c->death_status = st;
-      cgofuzz_coord_record_failure(c, &data, &why);
-      c->death_status = -1;
-      cgofuzz_buf_free(&data);
-      cgofuzz_buf_free(&why);
-      return;
-    }
-    cgofuzz_buf_free(&data);
+      !cgofuzz_coord_interrupted() && !c->minimizing && !c->done &&
+      killed_from_outside(c, s, &d, &why, st)) {
+    cgofuzz_buf_free(&why);
+    return;
   }
   if (record && busy &&
       (d.stopped_for == CGOFUZZ_DEATH_HANG ||
        (cls == CGOFUZZ_DEATH_HANG && cgofuzz_coord_go_workers(c))) &&
       !cgofuzz_coord_interrupted() && !c->minimizing && !c->done &&
-      (!s->warmup || s->dict)) {
-    /* The watch, and a Go worker's own timer ("panic: deadlocked!"),
-     * judge by the wall clock, which a loaded machine stretches: the
-     * input is run again alone before it is blamed. A dictionary's value
-     * run as it is (a warm-up call, but no seed) is confirmed too. */
-    cgofuzz_buf data = {0};
-    int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
-    if (rebuild(c, s, count, &data) == 0) {
-      if (hangs_again(c, s, &data, count,
-                      d.stopped_for != CGOFUZZ_DEATH_HANG)) {
-        /* The input, rebuilt before the re-run replaced the process. */
-        c->count += count;
-        if (!s->warmup || s->dict)
-          cgofuzz_dict_done(c, s, count, true);
-        c->death_status = 70 << 8;
-        cgofuzz_buf_puts(&why, "it hung again when run alone, so the "
-                               "machine's load is not the cause\n");
-        if (!(c->cfg->fuzz_continue &&
-              cgofuzz_coord_seen_failure(c, (const char *)why.data, why.len)))
-          crash_input(c, s, &data, (const char *)why.data, why.len, false);
-        c->death_status = -1;
-        if (c->cfg->fuzz_continue && count > 0)
-          s->deaths = 0; /* as below */
-      }
-      cgofuzz_buf_free(&data);
-      cgofuzz_buf_free(&why);
-      return;
-    }
-    cgofuzz_buf_free(&data);
+      (!s->warmup || s->dict) && confirmed_hang(c, s, &d, &why)) {
+    cgofuzz_buf_free(&why);
+    return;
   }
   if (state == W_MIN) {
     /* Keep the last value the job was known to hold. */
