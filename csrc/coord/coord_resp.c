@@ -369,19 +369,22 @@ static void stalled_mid_reply(coord *c, slot *s, int64_t timeout_ms) {
 }
 
 /* How long the worker of s has had to run its input since its count last
- * moved: the wall time, less what it waited for a CPU (a loaded machine's
- * run queue) from its first look without progress on. The delay is read
- * only for a worker that stood still for a look (reading /proc for every
- * busy worker at every look would cost 256 workers dearly), so at most one
- * look's wait (WATCH_MS) is counted as running. */
-static int64_t ran_ms(slot *s, int64_t now) {
+ * moved, once that may be limit or more: the wall time, less what it
+ * waited for a CPU (a loaded machine's run queue) from its first look
+ * without progress on. The delay is read at a worker's first look without
+ * progress and then only once its wall time reaches limit (reading /proc
+ * for every busy worker at every look would cost 256 workers dearly), so
+ * at most one look's wait (WATCH_MS) is counted as running. */
+static int64_t ran_ms(slot *s, int64_t now, int64_t limit) {
   int64_t wall = now - s->watch_ms;
   if (!s->watch_delay_at) {
     s->watch_delay = cgofuzz_os_run_delay_ms(s->w.pid);
     s->watch_delay_at = now;
     return wall;
   }
-  int64_t d = s->watch_delay >= 0 ? cgofuzz_os_run_delay_ms(s->w.pid) : -1;
+  if (wall < limit || s->watch_delay < 0)
+    return wall;
+  int64_t d = cgofuzz_os_run_delay_ms(s->w.pid);
   if (d < 0)
     return wall;
   d -= s->watch_delay;
@@ -424,7 +427,8 @@ void cgofuzz_coord_watch(coord *c) {
       s->watch_ms = now;
       s->watch_count = count;
       s->watch_delay_at = 0;
-    } else if (timeout_ms > 0 && ran_ms(s, now) >= timeout_ms + grace) {
+    } else if (timeout_ms > 0 &&
+               ran_ms(s, now, timeout_ms + grace) >= timeout_ms + grace) {
       if (cgofuzz_lines_pending(&s->w.in))
         stalled_mid_reply(c, s, timeout_ms);
       else
