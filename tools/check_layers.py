@@ -24,6 +24,10 @@ Two checks, each naming every violation it finds:
             Darwin's _NSGetExecutablePath, proc_pidinfo, <mach-o/...>)
             appear only in the OS layer's files, csrc/base/os_linux.c and
             csrc/base/os_darwin.c (comments aside): issue 25.
+  files     no file is renamed into place and no temporary file made by
+            name (rename, renameat, mkstemp) but in csrc/base/file.c, the
+            one atomic writer (issue 37), and os_darwin.c's unlinked
+            anonymous file (comments aside).
 
 Exit status 0 when all hold, 1 on a violation, 2 on a usage error.
 """
@@ -113,7 +117,9 @@ OS_FILES = ("csrc/base/os_linux.c", "csrc/base/os_darwin.c")
 COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 
 
-def check_os(root, table):
+def confined(root, table, pattern, allowed, why):
+    """Every match of pattern in a layer's .c and .h files outside the
+    files allowed (comments aside), each as a message ending in why."""
     errors = []
     for layer in table:
         d = os.path.join(root, "csrc", layer)
@@ -121,19 +127,34 @@ def check_os(root, table):
             continue
         for f in sorted(os.listdir(d)):
             rel = "csrc/%s/%s" % (layer, f)
-            if not f.endswith((".c", ".h")) or rel in OS_FILES:
+            if not f.endswith((".c", ".h")) or rel in allowed:
                 continue
             with open(os.path.join(d, f), errors="replace") as fh:
                 text = fh.read()
             # Comments blanked, newlines kept, so line numbers hold.
             code = COMMENT_RE.sub(
                 lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-            for m in OS_ONLY_RE.finditer(code):
+            for m in pattern.finditer(code):
                 line = code.count("\n", 0, m.start()) + 1
-                errors.append("%s:%d: %s is one operating system's: it "
-                              "belongs in the OS layer (csrc/base/os.h)"
-                              % (rel, line, m.group(0)))
+                errors.append("%s:%d: %s %s" % (rel, line, m.group(0), why))
     return errors
+
+
+def check_os(root, table):
+    return confined(root, table, OS_ONLY_RE, OS_FILES,
+                    "is one operating system's: it belongs in the OS layer "
+                    "(csrc/base/os.h)")
+
+
+# Renaming into place and temporaries by name: the atomic writer's tools.
+FILE_ONLY_RE = re.compile(r"\b(?:rename|renameat2?|mkstemps?)\s*\(")
+FILE_FILES = ("csrc/base/file.c", "csrc/base/os_darwin.c")
+
+
+def check_files(root, table):
+    return confined(root, table, FILE_ONLY_RE, FILE_FILES,
+                    "writes a file by hand: use csrc/base/file.h "
+                    "(cgofuzz_file_write_atomic)")
 
 
 @functools.lru_cache(maxsize=None)
@@ -275,8 +296,11 @@ def main():
     table = read_table(os.path.join(a.root, "csrc", "layers.txt"))
     errors, nfiles = check_includes(a.root, table)
     errors += check_os(a.root, table)
-    summary = ("%d layers, includes of %d files, OS calls only in %s"
-               % (len(table), nfiles, " and ".join(OS_FILES)))
+    errors += check_files(a.root, table)
+    summary = ("%d layers, includes of %d files, OS calls only in %s, "
+               "renames and temporaries only in %s"
+               % (len(table), nfiles, " and ".join(OS_FILES),
+                  " and ".join(FILE_FILES)))
     if a.objects:
         e, nsyms = check_symbols(table, a.objects)
         errors += e

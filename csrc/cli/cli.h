@@ -77,13 +77,14 @@ char *cli_find_in_path(const char *name);
  * back to (an open descriptor), or -1; a failure is printed. */
 int cli_enter_dir(const char *dir);
 void cli_leave_dir(int home);
-/* Reads a whole file. On failure prints "cgofuzz: PATH: reason" and
- * returns -1. */
+/* Reads a whole file (appended to out: cgofuzz_file_read). On failure
+ * prints "cgofuzz: PATH: reason" and returns -1. */
 int cli_read_file(const char *path, cgofuzz_buf *out);
-/* Writes data to path atomically: a temporary file in the same directory,
- * fsync, then rename over path. On failure the old file is untouched, the
- * temporary is removed, the reason is printed with the path, and -1 is
- * returned. mode applies to a newly created file. */
+/* Writes data to path atomically (cgofuzz_file_write_atomic: a temporary
+ * in the same directory, fsync, rename over path, fsync the directory). On
+ * failure the old file is untouched, the temporary is removed, the reason
+ * is printed with the path, and -1 is returned. mode (less the umask)
+ * applies to a newly created file; an existing one of ours keeps its. */
 int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
                           unsigned mode);
 

@@ -64,6 +64,7 @@
 #include "cli.h"
 #include "dir.h"
 #include "elfrel.h"
+#include "file.h"
 #include "os.h"
 #include "spawn.h"
 
@@ -351,25 +352,30 @@ static int place_counters(const cgocc *c, int argc, char **argv,
   bool plain =
       strspn(goo, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                   "0123456789/._-+") == strlen(goo);
-  FILE *f = fopen(script, "w");
-  if (!f ||
-      fprintf(f,
-              "/* cgofuzz cgo-cc: the C code's edge counters right "
-              "after Go's. */\n"
-              "SECTIONS {\n"
-              "  " CNTRS " (NOLOAD) : {\n"
-              "    %s(%s)\n"
-              "    __start___sancov_cntrs = .;\n"
-              "    *(" C_CNTRS ")\n"
-              "    __stop___sancov_cntrs = .;\n"
-              "  }\n"
-              "  cgofuzz_cgo_in_go_range = __start___sancov_cntrs;\n"
-              "} INSERT AFTER .bss;\n"
-              "ASSERT(SIZEOF(" CNTRS ") == %llu, \"cgofuzz cgo-cc: the "
-              "C counters are not where Go's counter range ends\");\n",
-              plain ? goo : "*/go.o", sec,
-              (unsigned long long)(go_n + m)) < 0 ||
-      fclose(f) != 0) {
+  cgofuzz_buf text = {0};
+  cgofuzz_buf_printf(&text,
+                     "/* cgofuzz cgo-cc: the C code's edge counters right "
+                     "after Go's. */\n"
+                     "SECTIONS {\n"
+                     "  " CNTRS " (NOLOAD) : {\n"
+                     "    %s(%s)\n"
+                     "    __start___sancov_cntrs = .;\n"
+                     "    *(" C_CNTRS ")\n"
+                     "    __stop___sancov_cntrs = .;\n"
+                     "  }\n"
+                     "  cgofuzz_cgo_in_go_range = __start___sancov_cntrs;\n"
+                     "} INSERT AFTER .bss;\n"
+                     "ASSERT(SIZEOF(" CNTRS ") == %llu, \"cgofuzz cgo-cc: the "
+                     "C counters are not where Go's counter range ends\");\n",
+                     plain ? goo : "*/go.o", sec,
+                     (unsigned long long)(go_n + m));
+  int w = -1;
+  errno = ENOMEM;
+  if (!text.failed)
+    w = cgofuzz_file_write_atomic(script, text.data, text.len, 0666,
+                                  CGOFUZZ_FILE_KEEP_MODE, NULL);
+  cgofuzz_buf_free(&text);
+  if (w != 0) {
     fprintf(stderr, "%s: %s: %s\n", c->tool, script, strerror(errno));
     return -1;
   }
@@ -504,19 +510,10 @@ static bool names_self(const char *dir, const char *name, const char *self) {
 
 /* Makes dir/name a symbolic link to self (replacing a stale one). */
 static int make_link(const char *dir, const char *name, const char *self) {
-  char p[PATH_MAX], tmp[PATH_MAX + 32];
-  if (snprintf(p, sizeof p, "%s/%s", dir, name) >= (int)sizeof p ||
-      snprintf(tmp, sizeof tmp, "%s.%ld.tmp", p, (long)getpid()) >=
-          (int)sizeof tmp)
+  char p[PATH_MAX];
+  if (snprintf(p, sizeof p, "%s/%s", dir, name) >= (int)sizeof p)
     return -1;
-  unlink(tmp);
-  if (symlink(self, tmp) != 0)
-    return -1;
-  if (rename(tmp, p) != 0) {
-    unlink(tmp);
-    return -1;
-  }
-  return 0;
+  return cgofuzz_file_symlink_atomic(self, p);
 }
 
 int cli_cgocc_paths(char *cc, char *cxx, size_t n) {

@@ -1,5 +1,6 @@
 /*
- * fileio.c: reading whole files and replacing files atomically.
+ * fileio.c: reading whole files and replacing files atomically, the
+ * CLI's messages around base's file.h, and small path helpers.
  *
  * Anything cgofuzz writes that a user relies on (a reformatted corpus file,
  * later a failing input) goes through cli_write_file_atomic, so a crash, a
@@ -15,110 +16,36 @@
 
 #include "cli.h"
 #include "codec.h"
+#include "file.h"
 
 int cli_read_file(const char *path, cgofuzz_buf *out) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    fprintf(stderr, "cgofuzz: %s: %s\n", path, strerror(errno));
-    return -1;
-  }
-  struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+  if (cgofuzz_file_read(path, out) == 0)
+    return 0;
+  if (errno == EISDIR)
     fprintf(stderr, "cgofuzz: %s: is a directory\n", path);
-    close(fd);
-    return -1;
-  }
-  for (;;) {
-    if (cgofuzz_buf_reserve(out, 64 << 10) != 0) {
-      fprintf(stderr, "cgofuzz: %s: out of memory\n", path);
-      close(fd);
-      return -1;
-    }
-    ssize_t n = read(fd, out->data + out->len, out->cap - out->len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0) {
-      fprintf(stderr, "cgofuzz: %s: %s\n", path, strerror(errno));
-      close(fd);
-      return -1;
-    }
-    if (n == 0)
-      break;
-    out->len += (size_t)n;
-  }
-  close(fd);
-  return 0;
-}
-
-/* The process's umask. POSIX reads it only by setting it, so this sets it
- * and puts it back: not thread-safe, which is fine in the CLI, a single
- * thread. */
-static mode_t current_umask(void) {
-  mode_t m = umask(0);
-  umask(m);
-  return m;
+  else if (errno == ENOMEM)
+    fprintf(stderr, "cgofuzz: %s: out of memory\n", path);
+  else
+    fprintf(stderr, "cgofuzz: %s: %s\n", path, strerror(errno));
+  return -1;
 }
 
 /* cli.h's "mode applies to a newly created file" is mode less the umask;
- * an existing regular file of this user's keeps its permission bits (not
- * set-uid, set-gid or sticky), and a symlink at path is replaced, never
- * followed. */
+ * an existing regular file of this user's keeps its permission bits
+ * (corpus fmt -w rewrites in place; file.h's CGOFUZZ_FILE_KEEP_MODE). */
 int cli_write_file_atomic(const char *path, const uint8_t *data, size_t len,
                           unsigned mode) {
-  size_t plen = strlen(path);
-  char *tmp = malloc(plen + 16);
-  if (!tmp) {
-    fprintf(stderr, "cgofuzz: %s: out of memory\n", path);
-    return -1;
-  }
-  /* The temporary lives in the same directory so rename is atomic. */
-  snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
+  const char *what;
+  if (cgofuzz_file_write_atomic(path, data, len, mode, CGOFUZZ_FILE_KEEP_MODE,
+                                &what) == 0)
+    return 0;
+  if (strcmp(what, "create") == 0)
     fprintf(stderr, "cgofuzz: %s: cannot create temporary file: %s\n", path,
             strerror(errno));
-    free(tmp);
-    return -1;
-  }
-  struct stat st;
-  /* mkstemp made the temporary 0600; the new file gets mode less the
-   * umask, as open(O_CREAT) would give it. */
-  mode_t m = (mode_t)mode & 0777 & ~current_umask();
-  /* An existing file of ours keeps its permissions (corpus fmt -w rewrites
-   * in place). lstat, not stat: a symlink at path is replaced by the
-   * rename, not followed, so what it points at must not lend its mode;
-   * nor may a file someone else planted there. The set-uid, set-gid and
-   * sticky bits are never carried over: they would turn corpus bytes into
-   * a set-uid program. */
-  if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
-    m = st.st_mode & 0777;
-  const char *what = "write";
-  if (fchmod(fd, m) != 0)
-    what = "chmod";
-  else if (cgofuzz_write_all(fd, data, len) != 0)
-    what = "write";
-  else if (fsync(fd) != 0)
-    what = "fsync";
   else
-    what = NULL;
-  int saved = errno;
-  if (close(fd) != 0 && !what) {
-    what = "close";
-    saved = errno;
-  }
-  if (!what && rename(tmp, path) != 0) {
-    what = "rename";
-    saved = errno;
-  }
-  if (what) {
-    unlink(tmp);
     fprintf(stderr, "cgofuzz: %s: %s failed: %s\n", path, what,
-            strerror(saved));
-    free(tmp);
-    return -1;
-  }
-  free(tmp);
-  return 0;
+            strerror(errno));
+  return -1;
 }
 
 int cli_load_corpus_file(const char *path, cgofuzz_buf *in,

@@ -36,6 +36,7 @@
 #include "codec.h"
 #include "coord.h"
 #include "dir.h"
+#include "file.h"
 #include "gocover.h"
 #include "rawargs.h"
 #include "scratch.h"
@@ -90,16 +91,21 @@ static int by_key(const void *a, const void *b) {
 
 int cli_prof_read(const char *path, prof *p) {
   memset(p, 0, sizeof *p);
-  FILE *f = fopen(path, "re");
-  if (!f)
-    return 1;
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
+  cgofuzz_buf text = {0};
+  if (cgofuzz_file_read(path, &text) != 0 || cgofuzz_buf_putc(&text, 0) != 0) {
+    int oom = text.failed;
+    cgofuzz_buf_free(&text);
+    return oom ? -1 : 1;
+  }
   int rc = 1;
-  while ((len = getline(&line, &cap, f)) > 0) {
+  char *line = (char *)text.data, *end = line + text.len - 1;
+  for (char *next; line < end && rc != -1; line = next) {
+    char *eol = memchr(line, '\n', (size_t)(end - line));
+    next = eol ? eol + 1 : end;
+    size_t len = (size_t)((eol ? eol : end) - line);
     while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-      line[--len] = '\0';
+      len--;
+    line[len] = '\0';
     if (rc == 1) {
       if (sscanf(line, "mode: %15s", p->mode) != 1)
         break;
@@ -126,8 +132,7 @@ int cli_prof_read(const char *path, prof *p) {
     }
     p->l[p->n++].count = strtoull(sp + 1, NULL, 10);
   }
-  free(line);
-  fclose(f);
+  cgofuzz_buf_free(&text);
   /* A profile of no blocks (a package with no statements) has no array,
    * and qsort's may not be NULL even for 0 elements. */
   if (rc == 0 && p->n)
@@ -279,7 +284,8 @@ static int move(const char *dir, const char *other, const char *name) {
   int rc = cgofuzz_buf_printf(&a, "%s/%s%c", dir, name, 0);
   if (rc == 0)
     rc = cgofuzz_buf_printf(&b, "%s/%s%c", other, name, 0);
-  if (rc == 0 && rename((const char *)a.data, (const char *)b.data) != 0) {
+  if (rc == 0 &&
+      cgofuzz_file_move((const char *)a.data, (const char *)b.data) != 0) {
     fprintf(stderr, "cgofuzz: rename %s: %s\n", (const char *)a.data,
             strerror(errno));
     rc = -1;

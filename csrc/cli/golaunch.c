@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "file.h"
 #include "lf.h"
 #include "os.h"
 #include "scratch.h"
@@ -438,9 +439,9 @@ static int private_dir(const char *dir) {
 }
 
 int cli_golaunch_extract(const char *path, const cli_golaunch *g, char **out) {
-  cgofuzz_buf dir = {0}, file = {0}, tmp = {0}, data = {0};
+  cgofuzz_buf dir = {0}, file = {0}, data = {0};
   char hex[17];
-  int rc = -1, fd = -1;
+  int rc = -1;
   *out = NULL;
   for (int i = 0; i < 8; i++)
     snprintf(hex + 2 * i, 3, "%02x", g->sha256[i]);
@@ -451,9 +452,7 @@ int cli_golaunch_extract(const char *path, const cli_golaunch *g, char **out) {
   dir.len--;
   if (cgofuzz_buf_printf(&dir, "/%s%c", hex, 0) != 0 ||
       cgofuzz_buf_printf(&file, "%s/%s.test%c", (const char *)dir.data,
-                         g->fuzzer, 0) != 0 ||
-      cgofuzz_buf_printf(&tmp, "%s/.%s.test.tmp-XXXXXX%c",
-                         (const char *)dir.data, g->fuzzer, 0) != 0)
+                         g->fuzzer, 0) != 0)
     goto oom;
   if (private_dir((const char *)dir.data) != 0)
     goto done;
@@ -486,29 +485,12 @@ int cli_golaunch_extract(const char *path, const cli_golaunch *g, char **out) {
             path);
     goto done;
   }
-  fd = mkstemp((char *)tmp.data);
-  if (fd < 0) {
-    fprintf(stderr, "cgofuzz: %s: cannot create: %s\n", (char *)tmp.data,
-            strerror(errno));
-    goto done;
-  }
-  const char *what = NULL;
-  if (fchmod(fd, 0755) != 0)
-    what = "chmod";
-  else if (cgofuzz_write_all(fd, data.data, (size_t)g->bin_len) != 0)
-    what = "write";
-  else if (fsync(fd) != 0)
-    what = "fsync";
-  int e = errno;
-  if (close(fd) != 0 && !what)
-    what = "close", e = errno;
-  fd = -1;
-  if (!what && rename((const char *)tmp.data, (const char *)file.data) != 0)
-    what = "rename", e = errno;
-  if (what) {
-    unlink((const char *)tmp.data);
+  const char *what;
+  if (cgofuzz_file_write_atomic((const char *)file.data, data.data,
+                                (size_t)g->bin_len, 0755,
+                                CGOFUZZ_FILE_EXACT_MODE, &what) != 0) {
     fprintf(stderr, "cgofuzz: %s: %s failed: %s\n", (const char *)file.data,
-            what, strerror(e));
+            what, strerror(errno));
     goto done;
   }
   rc = 0;
@@ -520,7 +502,6 @@ done:
     rc = -1;
   cgofuzz_buf_free(&dir);
   cgofuzz_buf_free(&file);
-  cgofuzz_buf_free(&tmp);
   cgofuzz_buf_free(&data);
   return rc;
 }

@@ -10,16 +10,15 @@
  * in one warning).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "codec.h"
 #include "coord_internal.h"
 #include "dir.h"
+#include "file.h"
 #include "sha256.h"
 #include "wire.h"
 
@@ -113,26 +112,6 @@ done:
   return rc;
 }
 
-static int read_whole(const char *path, cgofuzz_buf *out) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return -1;
-  out->len = 0;
-  for (;;) {
-    if (cgofuzz_buf_reserve(out, 64 << 10) != 0) {
-      fclose(f);
-      return -1;
-    }
-    size_t k = fread(out->data + out->len, 1, out->cap - out->len, f);
-    out->len += k;
-    if (k == 0)
-      break;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  return bad ? -1 : 0;
-}
-
 int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
                                   const cgofuzz_kind *kinds, size_t n,
                                   int gover, bool strict, bool is_seed,
@@ -153,7 +132,8 @@ int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
     struct stat st;
     if (stat(coord_cstr(&path), &st) != 0 || !S_ISREG(st.st_mode))
       continue; /* Go ignores subdirectories */
-    if (read_whole(coord_cstr(&path), &data) != 0) {
+    data.len = 0;
+    if (cgofuzz_file_read(coord_cstr(&path), &data) != 0) {
       cgofuzz_buf_printf(errors, "open %s: %s", coord_cstr(&path),
                          strerror(errno));
       rc = -1;
@@ -183,15 +163,12 @@ int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
   return rc;
 }
 
-/* The file is written in a private hidden subdirectory of dir, then
- * renamed into dir, so that dir only ever holds whole files: go test reads
- * every file in testdata/fuzz/<Target> and fails the target on a malformed
- * one, so a partial file left there by a coordinator killed mid-write (or
- * a temporary file next to the entries) would break the package's tests,
- * and our next run. A leftover subdirectory is harmless: Go and
- * cgofuzz_coord_corpus_load_dir skip subdirectories. It is in dir, not beside
- * it, so the rename never crosses file systems and needs no more rights
- * than writing in dir. */
+/* The file is written atomically (file.h): dir only ever holds whole
+ * files. go test reads every file in testdata/fuzz/<Target> and fails the
+ * target on a malformed one, so a partial file left there by a coordinator
+ * killed mid-write would break the package's tests, and our next run. The
+ * temporary is a hidden subdirectory, which Go and
+ * cgofuzz_coord_corpus_load_dir skip. */
 int cgofuzz_coord_corpus_write(const char *dir, const uint8_t *data, size_t len,
                                char **path, cgofuzz_err *err) {
   return cgofuzz_coord_corpus_write_v(dir, data, len, 0, path, err);
@@ -202,66 +179,20 @@ int cgofuzz_coord_corpus_write_v(const char *dir, const uint8_t *data,
                                  cgofuzz_err *err) {
   char name[CGOFUZZ_CODEC_NAME_MAX];
   cgofuzz_codec_name_v(data, len, gover ? gover : CGOFUZZ_GOVER_NEWEST, name);
-  size_t dl = strlen(dir);
-  char *d = strdup(dir);
-  char *p = malloc(dl + 2 + CGOFUZZ_CODEC_NAME_MAX);
-  char *tdir = malloc(dl + 16 + CGOFUZZ_CODEC_NAME_MAX);
-  char *tmp = malloc(dl + 32 + 2 * CGOFUZZ_CODEC_NAME_MAX);
-  if (!d || !p || !tdir || !tmp) {
-    free(d);
-    free(p);
-    free(tdir);
-    free(tmp);
+  size_t pl = strlen(dir) + 2 + CGOFUZZ_CODEC_NAME_MAX;
+  char *p = malloc(pl);
+  if (!p)
     return cgofuzz_errf(err, 0, "out of memory");
-  }
-  snprintf(p, dl + 2 + CGOFUZZ_CODEC_NAME_MAX, "%s/%s", dir, name);
-  snprintf(tdir, dl + 16 + CGOFUZZ_CODEC_NAME_MAX, "%s/.%s.tmp-XXXXXX", dir,
-           name);
-  int fd = -1, e = 0;
-  bool made_tdir = false, made_tmp = false;
+  snprintf(p, pl, "%s/%s", dir, name);
   const char *what = "mkdir";
-  if (cgofuzz_dir_make_all(d, 0777) != 0)
-    goto fail;
-  what = "create";
-  if (!mkdtemp(tdir))
-    goto fail;
-  made_tdir = true;
-  snprintf(tmp, dl + 32 + 2 * CGOFUZZ_CODEC_NAME_MAX, "%s/%s", tdir, name);
-  /* O_EXCL in our own new directory; mode 0666 & ~umask as Go's
-   * os.WriteFile. */
-  if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0)
-    goto fail;
-  made_tmp = true;
-  what = "write";
-  if (cgofuzz_write_all(fd, data, len) != 0)
-    goto fail;
-  what = "close";
-  int r = close(fd);
-  fd = -1; /* closed even when close reports an error */
-  if (r != 0)
-    goto fail;
-  what = "rename";
-  if (rename(tmp, p) != 0)
-    goto fail;
-  made_tmp = false;
-  rmdir(tdir); /* empty now; if it stays, it is skipped (see above) */
-  free(d);
-  free(tdir);
-  free(tmp);
+  /* mode 0666 & ~umask, as Go's os.WriteFile. */
+  if (cgofuzz_dir_make_all(dir, 0777) != 0 ||
+      cgofuzz_file_write_atomic(p, data, len, 0666, CGOFUZZ_FILE_UMASK,
+                                &what) != 0) {
+    cgofuzz_errf(err, 0, "writing %s: %s failed: %s", p, what, strerror(errno));
+    free(p);
+    return -1;
+  }
   *path = p;
   return 0;
-fail:
-  e = errno; /* the cleanup below must not change the reported reason */
-  if (fd >= 0)
-    close(fd);
-  if (made_tmp)
-    unlink(tmp);
-  if (made_tdir)
-    rmdir(tdir);
-  cgofuzz_errf(err, 0, "writing %s: %s failed: %s", p, what, strerror(e));
-  free(d);
-  free(p);
-  free(tdir);
-  free(tmp);
-  return -1;
 }

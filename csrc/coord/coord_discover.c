@@ -34,6 +34,7 @@
 #include "coord.h"
 #include "coord_internal.h"
 #include "dir.h"
+#include "file.h"
 #include "lines.h"
 #include "scratch.h"
 #include "shm.h"
@@ -330,20 +331,6 @@ static int parse_records(cgofuzz_coord_config *cfg, const cgofuzz_buf *rec,
   return 0;
 }
 
-/* The records file into b (nothing when there is none; b marked failed
- * when memory ran out). read(2), not stdio: no allocation but b's. */
-static void read_records(const char *path, cgofuzz_buf *b) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return;
-  char tmp[65536];
-  ssize_t k;
-  while ((k = read(fd, tmp, sizeof tmp)) > 0 || (k < 0 && errno == EINTR))
-    if (k > 0 && cgofuzz_buf_append(b, tmp, (size_t)k) != 0)
-      break;
-  close(fd);
-}
-
 /* Whether the records hold an input (any record but the environment's). */
 static bool has_input(const cgofuzz_buf *rec) {
   size_t at = 0, len;
@@ -500,7 +487,8 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
                      logfd, DISCOVER_TIMEOUT_MS);
   cgofuzz_buf_free(&env);
   free(argv);
-  read_records(coord_cstr(&out), &rec);
+  /* No records file: no records; rec marked failed when memory ran out. */
+  cgofuzz_file_read(coord_cstr(&out), &rec);
   if (rec.failed) {
     cgofuzz_errf(err, 0, "out of memory reading the targets' discovery");
     goto done;
@@ -543,7 +531,7 @@ done:
 
 bool cgofuzz_coord_records_have_input(const char *records) {
   cgofuzz_buf rec = {0};
-  read_records(records, &rec);
+  cgofuzz_file_read(records, &rec);
   bool yes = has_input(&rec);
   cgofuzz_buf_free(&rec);
   return yes;
@@ -563,7 +551,7 @@ char *cgofuzz_coord_cache_target(const char *cache_root) {
 int cgofuzz_coord_discovered(cgofuzz_coord_config *cfg, const char *records,
                              const char *target, cgofuzz_err *err) {
   cgofuzz_buf rec = {0};
-  read_records(records, &rec);
+  cgofuzz_file_read(records, &rec);
   int rc = 1;
   if (!has_input(&rec))
     goto done;

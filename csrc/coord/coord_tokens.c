@@ -15,6 +15,7 @@
 
 #include "coord_internal.h"
 #include "dictfile.h"
+#include "file.h"
 
 cgofuzz_coord_dict *cgofuzz_coord_dict_new(void) {
   return calloc(1, sizeof(cgofuzz_coord_dict));
@@ -153,11 +154,9 @@ int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
       cgofuzz_buf_putc(&b, '\n');
     }
   }
-  FILE *f = fopen(path, "wb");
   int rc = 0;
-  if (!f || fwrite(b.data, 1, b.len, f) != b.len)
-    rc = cgofuzz_errf(err, 0, "cannot write the dictionary to %s", path);
-  if (f && fclose(f) != 0 && rc == 0)
+  if (b.failed || cgofuzz_file_write_atomic(path, b.data, b.len, 0666,
+                                            CGOFUZZ_FILE_KEEP_MODE, NULL) != 0)
     rc = cgofuzz_errf(err, 0, "cannot write the dictionary to %s", path);
   cgofuzz_buf_free(&b);
   return rc;

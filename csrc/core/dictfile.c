@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
 #include "text.h"
 
 static int is_blank(int c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -83,23 +84,12 @@ int cgofuzz_dictfile_parse(const char *text, size_t len, const char *name,
 
 int cgofuzz_dictfile_load(const char *path, cgofuzz_dictfile_add add, void *ctx,
                           cgofuzz_err *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return cgofuzz_errf(err, 0, "cannot read dictionary %s: %s", path,
-                        strerror(errno));
   cgofuzz_buf text = {0};
-  char chunk[65536];
-  size_t got;
   int rc = 0;
-  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-    if (cgofuzz_buf_append(&text, chunk, got) != 0) {
-      rc = cgofuzz_errf(err, 0, "out of memory");
-      break;
-    }
-  if (rc == 0 && ferror(f))
-    rc = cgofuzz_errf(err, 0, "cannot read dictionary %s: %s", path,
-                      strerror(errno ? errno : EIO));
-  fclose(f);
+  if (cgofuzz_file_read(path, &text) != 0)
+    rc = errno == ENOMEM ? cgofuzz_errf(err, 0, "out of memory")
+                         : cgofuzz_errf(err, 0, "cannot read dictionary %s: %s",
+                                        path, strerror(errno));
   if (rc == 0)
     rc = cgofuzz_dictfile_parse((const char *)text.data, text.len, path, add,
                                 ctx, err);

@@ -27,6 +27,7 @@
 #include "coord.h"
 #include "dir.h"
 #include "driver_internal.h"
+#include "file.h"
 #include "flags.h"
 #include "lf.h"
 
@@ -290,19 +291,6 @@ static char **list_dir(const char *dir, size_t *n) {
   return names;
 }
 
-static int read_file(const char *path, cgofuzz_buf *out) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp)
-    return -1;
-  uint8_t tmp[65536];
-  size_t k;
-  while ((k = fread(tmp, 1, sizeof tmp, fp)) > 0)
-    cgofuzz_buf_append(out, tmp, k);
-  int bad = ferror(fp);
-  fclose(fp);
-  return bad ? -1 : 0;
-}
-
 typedef struct {
   cgofuzz_buf out; /* the report of the target, printed when it ends */
   bool failed;
@@ -347,7 +335,7 @@ static bool run_target(cgofuzz_f *f, const matcher *m, const opts *o) {
     snprintf(path, sizeof path, "%s/%s", dir, files[i]);
     cgofuzz_buf data = {0};
     cgofuzz_err err = {0};
-    if (read_file(path, &data) != 0) {
+    if (cgofuzz_file_read(path, &data) != 0) {
       cgofuzz_errf(&err, 0, "cannot read file");
     } else if (cgofuzz_codec_decode(data.data, data.len, &fvals[i], &err) ==
                0) {

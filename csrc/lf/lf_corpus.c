@@ -7,11 +7,10 @@
  * (core/rawargs.h), what libFuzzer and the engines around it expect. A file
  * that already is a corpus file (a Go seed, testdata/fuzz/...) is taken as
  * it is, so Go corpora can be handed to the engines unchanged.
- * Writes are atomic (a temporary beside the file, then rename) and a
- * failed artifact write prints the bytes, so nothing found is ever lost.
+ * Writes are atomic (file.h: a temporary beside the file, then rename) and
+ * a failed artifact write prints the bytes, so nothing found is ever lost.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,37 +20,16 @@
 #include "base64.h"
 #include "codec.h"
 #include "dir.h"
+#include "file.h"
 #include "lf_internal.h"
 #include "rawargs.h"
 #include "sha1.h"
-
-static int read_all(const char *path, cgofuzz_buf *out) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -1;
-  uint8_t tmp[65536];
-  for (;;) {
-    ssize_t k = read(fd, tmp, sizeof tmp);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k < 0 || (k > 0 && cgofuzz_buf_append(out, tmp, (size_t)k) != 0)) {
-      int e = errno;
-      close(fd);
-      errno = e ? e : ENOMEM;
-      return -1;
-    }
-    if (k == 0)
-      break;
-  }
-  close(fd);
-  return 0;
-}
 
 int cgofuzz_lf_read_input(const cgofuzz_lf_target *t, const char *path,
                           int64_t max_len, lf_input *out) {
   cgofuzz_buf data = {0};
   memset(out, 0, sizeof *out);
-  if (read_all(path, &data) != 0) {
+  if (cgofuzz_file_read(path, &data) != 0) {
     fprintf(stderr, "ERROR: %s: %s\n", path, strerror(errno));
     cgofuzz_buf_free(&data);
     return -1;
@@ -156,60 +134,21 @@ int cgofuzz_lf_raw(const cgofuzz_lf_target *t, const uint8_t *enc, size_t len,
 }
 
 int cgofuzz_lf_write_file(const char *path, const uint8_t *data, size_t len) {
-  size_t tl = strlen(path) + 48;
-  char *tmp = malloc(tl);
-  if (!tmp)
-    return -1;
-  /* Beside the file (same file system for rename), hidden from corpus
-   * readers by its leading dot when the path is in a corpus directory.
-   * Its name can be guessed, and the directory may be shared (an artifact
-   * prefix in /tmp), so it is created only if nothing is there: O_EXCL
-   * (which also refuses a symlink, dangling or not) and O_NOFOLLOW, never
-   * opening what someone planted under that name. A name taken (such a
-   * plant, or the leftover of a killed run with our pid) moves on to the
-   * next; mode 0666 less the umask, as libFuzzer's files. */
-  const char *slash = strrchr(path, '/');
-  int dl = slash ? (int)(slash - path) + 1 : 0;
-  const char *base = slash ? slash + 1 : path;
-  int fd = -1, e = EEXIST;
-  for (int k = 0; k < 100 && fd < 0 && e == EEXIST; k++) {
-    if (k == 0)
-      snprintf(tmp, tl, "%.*s.tmp-%d-%s", dl, path, (int)getpid(), base);
-    else
-      snprintf(tmp, tl, "%.*s.tmp-%d-%d-%s", dl, path, (int)getpid(), k, base);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    e = fd < 0 ? errno : 0;
-  }
-  if (fd >= 0) {
-    size_t off = 0;
-    while (off < len) {
-      ssize_t k = write(fd, data + off, len - off);
-      if (k < 0 && errno == EINTR)
-        continue;
-      if (k <= 0) {
-        e = k < 0 ? errno : ENOSPC;
-        break;
-      }
-      off += (size_t)k;
-    }
-    if (close(fd) != 0 && !e)
-      e = errno;
-    if (!e && rename(tmp, path) != 0)
-      e = errno;
-    if (e)
-      unlink(tmp);
-  }
-  if (fd < 0)
-    fprintf(stderr, "ERROR: writing %s: cannot create its temporary %s: %s\n",
-            path, tmp, strerror(e));
-  else if (e)
+  /* The temporary is a hidden subdirectory beside the file (file.h), so
+   * corpus readers skip it; mode 0666 less the umask, as libFuzzer's
+   * files. */
+  const char *what;
+  if (cgofuzz_file_write_atomic(path, data, len, 0666, CGOFUZZ_FILE_UMASK,
+                                &what) == 0)
+    return 0;
+  int e = errno;
+  if (strcmp(what, "create") == 0)
+    fprintf(stderr, "ERROR: writing %s: cannot create its temporary: %s\n",
+            path, strerror(e));
+  else
     fprintf(stderr, "ERROR: writing %s: %s\n", path, strerror(e));
-  free(tmp);
-  if (e) {
-    errno = e;
-    return -1;
-  }
-  return 0;
+  errno = e;
+  return -1;
 }
 
 int cgofuzz_lf_write_named(const char *dir, const uint8_t *raw, size_t len,

@@ -22,22 +22,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "lf_internal.h"
 #include "os.h"
 #include "spawn.h"
 
 /* Copies the file at path to stderr. */
 static void copy_to_stderr(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  cgofuzz_buf b = {0};
+  if (cgofuzz_file_read(path, &b) != 0)
     fprintf(stderr, "ERROR: cannot read %s: %s\n", path, strerror(errno));
-    return;
-  }
-  char buf[16 << 10];
-  size_t k;
-  while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-    fwrite(buf, 1, k, stderr);
-  fclose(f);
+  else
+    fwrite(b.data, 1, b.len, stderr);
+  cgofuzz_buf_free(&b);
 }
 
 static bool is_jobs_flag(const char *a) {

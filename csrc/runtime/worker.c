@@ -31,6 +31,7 @@
 #include "clock.h"
 #include "codec.h"
 #include "exact.h"
+#include "file.h"
 #include "godebug.h"
 #include "lines.h"
 #include "minimize.h"
@@ -344,22 +345,24 @@ out:
  * are rewritten as they go. Diagnostics only (CGOFUZZ_WORKER_STATS=path). */
 static void write_stats(cgofuzz_worker_ *w) {
   w->st_last = cgofuzz_mono_ns();
-  FILE *f = fopen(w->stats, "w");
-  if (!f)
-    return;
-  fprintf(f,
-          "execs %lld; fuzz calls %lld %.2fs finds %lld; burst execs %lld "
-          "finds %lld; minimize calls %lld %.2fs execs %lld; mask %zu "
-          "counters %zu; torc %llu; autodict %zu; vp inputs %lld "
-          "bursts %lld\n",
-          (long long)w->st_execs, (long long)w->st_fuzz_calls,
-          (double)w->st_fuzz_ns / 1e9, (long long)w->st_finds,
-          (long long)w->st_burst_execs, (long long)w->st_burst_finds,
-          (long long)w->st_min_calls, (double)w->st_min_ns / 1e9,
-          (long long)w->st_min_execs, w->mask_len, cgofuzz_cov_ncounters_(),
-          (unsigned long long)cgofuzz_torc.nrec, w->autod ? w->autod->n : 0,
-          (long long)w->st_vp_inputs, (long long)w->st_pool_bursts);
-  fclose(f);
+  char line[1024];
+  int n = snprintf(
+      line, sizeof line,
+      "execs %lld; fuzz calls %lld %.2fs finds %lld; burst execs %lld "
+      "finds %lld; minimize calls %lld %.2fs execs %lld; mask %zu "
+      "counters %zu; torc %llu; autodict %zu; vp inputs %lld "
+      "bursts %lld\n",
+      (long long)w->st_execs, (long long)w->st_fuzz_calls,
+      (double)w->st_fuzz_ns / 1e9, (long long)w->st_finds,
+      (long long)w->st_burst_execs, (long long)w->st_burst_finds,
+      (long long)w->st_min_calls, (double)w->st_min_ns / 1e9,
+      (long long)w->st_min_execs, w->mask_len, cgofuzz_cov_ncounters_(),
+      (unsigned long long)cgofuzz_torc.nrec, w->autod ? w->autod->n : 0,
+      (long long)w->st_vp_inputs, (long long)w->st_pool_bursts);
+  /* Replaced whole: a reader never sees it empty or cut. */
+  if (n > 0 && (size_t)n < sizeof line)
+    cgofuzz_file_write_atomic(w->stats, line, (size_t)n, 0666,
+                              CGOFUZZ_FILE_KEEP_MODE, NULL);
 }
 
 int cgofuzz_serve_worker_(cgofuzz_f *f, const cgofuzz_worker_opts_ *o) {

@@ -164,9 +164,10 @@ def test_merge_control_file_index_out_of_range(cgofuzz, harness, tmp_path,
 # -- lf_corpus.c's temporary ---------------------------------------------------
 
 def test_lf_temporary_symlink_is_not_followed(harness, tmp_path):
-    """A symlink planted at the temporary name of the next corpus file
-    (.tmp-<pid>-<sha1>, the pid known by forking first): the file it points
-    at is unchanged, and the corpus file is written whole all the same."""
+    """A symlink planted at the name the temporary of the next corpus file
+    once had (.tmp-<pid>-<sha1>, the pid known by forking first; it is
+    mkdtemp's now, csrc/base/file.h): the file it points at is unchanged,
+    and the corpus file is written whole all the same."""
     d1, d2 = tmp_path / "d1", tmp_path / "d2"
     d1.mkdir()
     d2.mkdir()

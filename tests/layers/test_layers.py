@@ -2,8 +2,10 @@
 objects, and fails, naming the violation, on planted ones: a lower layer
 including a higher layer's header, a layer including another's private
 *_internal.h, a lower layer's object calling a higher layer's function,
-two files of a layer calling each other (through a third, too), and a
-Linux-only call outside the OS layer (csrc/base/os_linux.c).
+two files of a layer calling each other (through a third, too), a
+Linux-only call outside the OS layer (csrc/base/os_linux.c), and a file
+renamed into place or a temporary made outside the atomic writer
+(csrc/base/file.c).
 """
 import os
 import shutil
@@ -76,6 +78,26 @@ def test_linux_call_outside_the_os_layer_fails(tree, line, what):
     assert ("csrc/coord/coord_fmt.c:2: %s is one operating system's" % what)\
         in r.stdout, r.stdout
     assert r.stdout.count("one operating system's") == 1, r.stdout
+
+
+@pytest.mark.parametrize("path,line,what", [
+    ("coord/coord_corpus.c", "int f(const char *a) { return rename(a, a); }",
+     "rename("),
+    ("lf/lf_corpus.c", "int f(char *t) { return mkstemp(t); }", "mkstemp("),
+    ("base/dir.c", "int f(const char *a) { return renameat(0, a, 0, a); }",
+     "renameat("),
+])
+def test_atomic_write_by_hand_fails(tree, path, line, what):
+    """A rename or a mkstemp anywhere but csrc/base/file.c (base's other
+    files included) is a file written by hand; named with its file and
+    line, and the same words in a comment are not a use."""
+    plant(os.path.join(tree, "csrc", path),
+          "/* rename(tmp, path) after mkstemp(tmp) */\n" + line)
+    r = run_check(tree)
+    assert r.returncode == 1, r.stdout
+    assert ("csrc/%s:2: %s writes a file by hand: use csrc/base/file.h"
+            % (path, what)) in r.stdout, r.stdout
+    assert r.stdout.count("by hand") == 1, r.stdout
 
 
 def write_listing(tree, tmp_path, objs):

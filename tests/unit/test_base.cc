@@ -1,20 +1,25 @@
 // Unit tests of the base layer's shared infrastructure: the process
 // spawner, the newline-framed reader, the monotonic clock, buffers that
-// ran out of memory and the waitset.
+// ran out of memory, the waitset, directories, and whole-file reads and
+// atomic writes.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "buf.h"
 #include "clock.h"
 #include "dir.h"
+#include "file.h"
 #include "lines.h"
 #include "os.h"
 #include "spawn.h"
@@ -304,3 +309,239 @@ TEST(Dir, MakeAllMakesTheMissingParentsOnly) {
   EXPECT_EQ(errno, ENAMETOOLONG);
   EXPECT_EQ(cgofuzz_dir_remove_all(root), 0);
 }
+
+// --- file.h: whole reads and atomic writes.
+
+namespace {
+
+// A fresh directory per test, removed with everything in it.
+class File : public ::testing::Test {
+protected:
+  std::string dir;
+  void SetUp() override {
+    char t[] = "/tmp/cgofuzz-filetest-XXXXXX";
+    ASSERT_NE(mkdtemp(t), nullptr);
+    dir = t;
+  }
+  void TearDown() override {
+    chmod(dir.c_str(), 0700);
+    cgofuzz_dir_remove_all(dir.c_str());
+  }
+  // Every name in d, hidden ones included.
+  static std::vector<std::string> Names(const std::string &d) {
+    char **names;
+    size_t n;
+    std::vector<std::string> out;
+    if (cgofuzz_dir_names(d.c_str(), false, &names, &n) != 0)
+      return {"(cannot list " + d + ")"};
+    for (size_t i = 0; i < n; i++)
+      out.push_back(names[i]);
+    cgofuzz_dir_names_free(names, n);
+    return out;
+  }
+  static std::string Read(const std::string &p) {
+    cgofuzz_buf b = {};
+    std::string s = cgofuzz_file_read(p.c_str(), &b) == 0 ? str(b) : "(none)";
+    cgofuzz_buf_free(&b);
+    return s;
+  }
+  static int Write(const std::string &p, const std::string &data, unsigned mode,
+                   unsigned flags, const char **step = nullptr) {
+    return cgofuzz_file_write_atomic(p.c_str(), data.data(), data.size(), mode,
+                                     flags, step);
+  }
+  static unsigned Mode(const std::string &p) {
+    struct stat st;
+    return lstat(p.c_str(), &st) == 0 ? st.st_mode & 07777 : 0xffff;
+  }
+};
+
+struct Umask {
+  mode_t old;
+  explicit Umask(mode_t m) : old(umask(m)) {}
+  ~Umask() { umask(old); }
+};
+
+TEST_F(File, ReadsWholeFilesAndAppends) {
+  // Larger than one read step, with every byte value.
+  std::string big;
+  for (int i = 0; i < 200000; i++)
+    big += static_cast<char>(i * 7);
+  ASSERT_EQ(Write(dir + "/big", big, 0644, CGOFUZZ_FILE_UMASK), 0);
+  cgofuzz_buf b = {};
+  ASSERT_EQ(cgofuzz_buf_puts(&b, "before:"), 0);
+  ASSERT_EQ(cgofuzz_file_read((dir + "/big").c_str(), &b), 0);
+  EXPECT_EQ(str(b), "before:" + big);
+  cgofuzz_buf_free(&b);
+  // A file with no size to go by (a pipe's end in /dev/fd would do too).
+  EXPECT_EQ(Read("/proc/self/comm"), "cgofuzz_unit\n");
+}
+
+TEST_F(File, EmptyFileIsNoBytes) {
+  int fd = open((dir + "/empty").c_str(), O_WRONLY | O_CREAT, 0600);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  cgofuzz_buf b = {};
+  EXPECT_EQ(cgofuzz_file_read((dir + "/empty").c_str(), &b), 0);
+  EXPECT_EQ(b.len, 0u);
+  EXPECT_FALSE(b.failed);
+  cgofuzz_buf_free(&b);
+}
+
+TEST_F(File, ReadErrorsLeaveTheBufferAsItWas) {
+  cgofuzz_buf b = {};
+  ASSERT_EQ(cgofuzz_buf_puts(&b, "kept"), 0);
+  errno = 0;
+  EXPECT_EQ(cgofuzz_file_read((dir + "/missing").c_str(), &b), -1);
+  EXPECT_EQ(errno, ENOENT);
+  EXPECT_EQ(cgofuzz_file_read(dir.c_str(), &b), -1);
+  EXPECT_EQ(errno, EISDIR);
+  EXPECT_EQ(str(b), "kept");
+  EXPECT_FALSE(b.failed);
+  cgofuzz_buf_free(&b);
+}
+
+TEST_F(File, WritesANewFileWithTheUmasksMode) {
+  Umask u(027);
+  std::string p = dir + "/new";
+  ASSERT_EQ(Write(p, "hello", 0666, CGOFUZZ_FILE_UMASK), 0);
+  EXPECT_EQ(Read(p), "hello");
+  EXPECT_EQ(Mode(p), 0640u);
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"new"});
+  // Exact: the umask does not apply (an extracted executable).
+  ASSERT_EQ(Write(dir + "/x", "#!", 0755, CGOFUZZ_FILE_EXACT_MODE), 0);
+  EXPECT_EQ(Mode(dir + "/x"), 0755u);
+  // A bare name is in the current directory; an empty file is written too.
+  int home = open(".", O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(home, 0);
+  ASSERT_EQ(chdir(dir.c_str()), 0);
+  int rc = Write("bare", "", 0666, CGOFUZZ_FILE_UMASK);
+  ASSERT_EQ(fchdir(home), 0);
+  close(home);
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(Read(dir + "/bare"), "");
+  EXPECT_EQ(Names(dir), (std::vector<std::string>{"bare", "new", "x"}));
+}
+
+TEST_F(File, ReplacesAnExistingFile) {
+  Umask u(022);
+  std::string p = dir + "/f";
+  ASSERT_EQ(Write(p, "old contents, longer", 0666, CGOFUZZ_FILE_UMASK), 0);
+  ASSERT_EQ(chmod(p.c_str(), 0600), 0);
+  struct stat before;
+  ASSERT_EQ(stat(p.c_str(), &before), 0);
+  // A reader holding the old file keeps reading the old bytes.
+  int old = open(p.c_str(), O_RDONLY);
+  ASSERT_GE(old, 0);
+  ASSERT_EQ(Write(p, "new", 0666, CGOFUZZ_FILE_KEEP_MODE), 0);
+  EXPECT_EQ(Read(p), "new");
+  EXPECT_EQ(Mode(p), 0600u); // kept, as fopen(path, "w") keeps it
+  char buf[64] = {};
+  EXPECT_EQ(read(old, buf, sizeof buf - 1), 20);
+  EXPECT_STREQ(buf, "old contents, longer");
+  close(old);
+  // Without KEEP_MODE the new file's mode is mode less the umask.
+  ASSERT_EQ(Write(p, "newer", 0666, CGOFUZZ_FILE_UMASK), 0);
+  EXPECT_EQ(Mode(p), 0644u);
+  // Set-uid is never carried over.
+  ASSERT_EQ(chmod(p.c_str(), 04755), 0);
+  ASSERT_EQ(Write(p, "again", 0666, CGOFUZZ_FILE_KEEP_MODE), 0);
+  EXPECT_EQ(Mode(p), 0755u);
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"f"});
+}
+
+TEST_F(File, ReplacesASymlinkNotItsTarget) {
+  std::string victim = dir + "/victim", p = dir + "/out";
+  ASSERT_EQ(Write(victim, "precious", 0644, CGOFUZZ_FILE_UMASK), 0);
+  ASSERT_EQ(chmod(victim.c_str(), 04755), 0);
+  ASSERT_EQ(symlink(victim.c_str(), p.c_str()), 0);
+  ASSERT_EQ(Write(p, "data", 0644, CGOFUZZ_FILE_KEEP_MODE), 0);
+  struct stat st;
+  ASSERT_EQ(lstat(p.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+  EXPECT_EQ(Read(p), "data");
+  EXPECT_EQ(Read(victim), "precious");
+  EXPECT_EQ(Mode(victim), 04755u);
+}
+
+TEST_F(File, LongNamesFit) {
+  // A 255-byte name: its temporary's directory name is cut to fit.
+  std::string p = dir + "/" + std::string(255, 'n');
+  ASSERT_EQ(Write(p, "long", 0644, CGOFUZZ_FILE_UMASK), 0);
+  EXPECT_EQ(Read(p), "long");
+  EXPECT_EQ(Names(dir).size(), 1u);
+}
+
+// A failed write leaves the directory as it was: no temporary, the old
+// file (if any) untouched. Root writes into read-only directories, so the
+// failures are ones that stop root too.
+TEST_F(File, FailuresLeaveNoTemporary) {
+  const char *step = nullptr;
+  // The directory does not exist.
+  errno = 0;
+  EXPECT_EQ(Write(dir + "/no/such/f", "x", 0644, 0, &step), -1);
+  EXPECT_EQ(errno, ENOENT);
+  EXPECT_STREQ(step, "create");
+  // A regular file in the way of the directory.
+  ASSERT_EQ(Write(dir + "/plain", "p", 0644, 0), 0);
+  EXPECT_EQ(Write(dir + "/plain/f", "x", 0644, 0, &step), -1);
+  EXPECT_EQ(errno, ENOTDIR);
+  EXPECT_STREQ(step, "create");
+  // The rename fails: a directory has the file's name.
+  ASSERT_EQ(mkdir((dir + "/taken").c_str(), 0755), 0);
+  EXPECT_EQ(Write(dir + "/taken", "x", 0644, 0, &step), -1);
+  EXPECT_EQ(errno, EISDIR);
+  EXPECT_STREQ(step, "rename");
+  EXPECT_TRUE(Names(dir + "/taken").empty());
+  // The write fails (the file size limit): the old file stays whole.
+  ASSERT_EQ(Write(dir + "/kept", "old", 0644, 0), 0);
+  struct rlimit lim, small = {2, 2};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &lim), 0);
+  small.rlim_max = lim.rlim_max;
+  void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  int rc = Write(dir + "/kept", "too long", 0644, 0, &step);
+  int e = errno;
+  setrlimit(RLIMIT_FSIZE, &lim);
+  signal(SIGXFSZ, was);
+  EXPECT_EQ(rc, -1);
+  EXPECT_EQ(e, EFBIG);
+  EXPECT_STREQ(step, "write");
+  EXPECT_EQ(Read(dir + "/kept"), "old");
+  EXPECT_EQ(Names(dir), (std::vector<std::string>{"kept", "plain", "taken"}));
+}
+
+TEST_F(File, ReadOnlyDirectory) {
+  std::string ro = dir + "/ro";
+  ASSERT_EQ(mkdir(ro.c_str(), 0555), 0);
+  ASSERT_EQ(chmod(ro.c_str(), 0555), 0);
+  if (access(ro.c_str(), W_OK) == 0)
+    GTEST_SKIP() << "permissions are not enforced (running as root)";
+  const char *step = nullptr;
+  EXPECT_EQ(Write(ro + "/f", "x", 0644, 0, &step), -1);
+  EXPECT_EQ(errno, EACCES);
+  EXPECT_STREQ(step, "create");
+  EXPECT_TRUE(Names(ro).empty());
+}
+
+TEST_F(File, SymlinkReplacedAtomically) {
+  std::string p = dir + "/link";
+  ASSERT_EQ(cgofuzz_file_symlink_atomic("/nowhere", p.c_str()), 0);
+  ASSERT_EQ(cgofuzz_file_symlink_atomic("/bin/sh", p.c_str()), 0);
+  char got[64] = {};
+  ASSERT_GT(readlink(p.c_str(), got, sizeof got - 1), 0);
+  EXPECT_STREQ(got, "/bin/sh");
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"link"});
+}
+
+TEST_F(File, MoveRenames) {
+  ASSERT_EQ(Write(dir + "/a", "moved", 0644, 0), 0);
+  ASSERT_EQ(mkdir((dir + "/d").c_str(), 0755), 0);
+  EXPECT_EQ(cgofuzz_file_move((dir + "/a").c_str(), (dir + "/d/a").c_str()), 0);
+  EXPECT_EQ(Read(dir + "/d/a"), "moved");
+  errno = 0;
+  EXPECT_EQ(cgofuzz_file_move((dir + "/a").c_str(), (dir + "/b").c_str()), -1);
+  EXPECT_EQ(errno, ENOENT);
+}
+
+} // namespace

@@ -1,0 +1,242 @@
+/*
+ * file.c: reading whole files and replacing files atomically (file.h).
+ *
+ * The only place in csrc/ where a file is renamed into place or a
+ * temporary file is made (tools/check_layers.py fails the build on a
+ * rename or mkstemp anywhere else), so that every writer gets the same
+ * guarantees: a whole file or the old one, fsynced, and no temporary that
+ * a corpus reader could take for an entry.
+ */
+#include "file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int cgofuzz_file_read(const char *path, cgofuzz_buf *out) {
+  size_t was = out->len;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  struct stat st;
+  if (fstat(fd, &st) != 0)
+    goto fail;
+  if (S_ISDIR(st.st_mode)) {
+    errno = EISDIR;
+    goto fail;
+  }
+  /* A regular file's size, and a byte more to see its end without
+   * growing; what grows while it is read, or has no size (a pipe), in
+   * 64 KiB steps. */
+  size_t want = S_ISREG(st.st_mode) && st.st_size > 0 &&
+                        (uint64_t)st.st_size < SIZE_MAX / 4
+                    ? (size_t)st.st_size + 1
+                    : 64 << 10;
+  for (;;) {
+    if (cgofuzz_buf_reserve(out, want) != 0) {
+      errno = ENOMEM;
+      goto fail;
+    }
+    ssize_t k = read(fd, out->data + out->len, out->cap - out->len);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0)
+      goto fail;
+    if (k == 0)
+      break;
+    out->len += (size_t)k;
+    want = 64 << 10;
+  }
+  close(fd);
+  return 0;
+fail:;
+  int e = errno;
+  close(fd);
+  out->len = was;
+  errno = e;
+  return -1;
+}
+
+/* A temporary beside path: dir/.NAME.tmp-XXXXXX/NAME (file.h says why a
+ * directory). */
+typedef struct tmp {
+  char *dir;  /* the directory path is in ("." for a bare name) */
+  char *sub;  /* the private subdirectory, once made */
+  char *file; /* the temporary in it */
+  bool made;  /* file exists */
+} tmp;
+
+/* The longest part of NAME in the subdirectory's name, so that it stays
+ * within NAME_MAX (255 on every system cgofuzz runs on) whatever NAME. */
+#define TMP_NAME_PART 200
+
+static void tmp_free(tmp *t) {
+  free(t->dir);
+  free(t->sub);
+  free(t->file);
+  memset(t, 0, sizeof *t);
+}
+
+/* Removes what tmp_make made, errno kept. */
+static void tmp_abort(tmp *t) {
+  int e = errno;
+  if (t->made)
+    unlink(t->file);
+  if (t->sub)
+    rmdir(t->sub);
+  tmp_free(t);
+  errno = e;
+}
+
+/* Makes t's subdirectory (mode 0700, a name no one else has: mkdtemp) for
+ * a temporary of path. 0, or -1 with errno set and nothing made. */
+static int tmp_make(tmp *t, const char *path) {
+  memset(t, 0, sizeof *t);
+  const char *slash = strrchr(path, '/');
+  const char *name = slash ? slash + 1 : path;
+  size_t dl = slash ? (size_t)(slash - path) : 1;
+  size_t nl = strlen(name);
+  if (nl == 0) {
+    errno = EISDIR; /* "dir/": no file name */
+    return -1;
+  }
+  size_t part = nl < TMP_NAME_PART ? nl : TMP_NAME_PART;
+  t->dir = malloc(dl + 1);
+  t->sub = malloc(dl + part + 16);
+  t->file = malloc(dl + part + nl + 18);
+  if (!t->dir || !t->sub || !t->file) {
+    tmp_free(t);
+    errno = ENOMEM;
+    return -1;
+  }
+  if (!slash)
+    memcpy(t->dir, ".", 2);
+  else if (dl == 0)
+    memcpy(t->dir, "/", 2);
+  else {
+    memcpy(t->dir, path, dl);
+    t->dir[dl] = 0;
+  }
+  snprintf(t->sub, dl + part + 16, "%s/.%.*s.tmp-XXXXXX",
+           slash && dl == 0 ? "" : t->dir, (int)part, name);
+  if (!mkdtemp(t->sub)) {
+    free(t->sub);
+    t->sub = NULL;
+    tmp_abort(t);
+    return -1;
+  }
+  snprintf(t->file, dl + part + nl + 18, "%s/%s", t->sub, name);
+  return 0;
+}
+
+/* fsync of the directory dir, so that a rename in it is on disk. File
+ * systems that cannot sync a directory (EINVAL, ENOTSUP) have nothing to
+ * do. 0, or -1 with errno set. */
+static int sync_dir(const char *dir) {
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  int r = fsync(fd);
+  int e = errno;
+  close(fd);
+  if (r != 0 && (e == EINVAL || e == ENOTSUP))
+    r = 0;
+  errno = e;
+  return r;
+}
+
+/* Renames t's temporary to path, removes the subdirectory and syncs the
+ * directory. On a failed rename t is removed; *step names what failed. */
+static int tmp_finish(tmp *t, const char *path, const char **step) {
+  if (rename(t->file, path) != 0) {
+    *step = "rename";
+    tmp_abort(t);
+    return -1;
+  }
+  t->made = false;
+  rmdir(t->sub); /* empty now; if it stays, every reader skips it */
+  int r = sync_dir(t->dir);
+  int e = errno;
+  tmp_free(t);
+  if (r != 0)
+    *step = "sync";
+  errno = e;
+  return r;
+}
+
+int cgofuzz_file_write_atomic(const char *path, const void *data, size_t len,
+                              unsigned mode, unsigned flags,
+                              const char **step) {
+  const char *unused;
+  if (!step)
+    step = &unused;
+  *step = "create";
+  tmp t;
+  if (tmp_make(&t, path) != 0)
+    return -1;
+  /* O_EXCL and O_NOFOLLOW although the directory is ours alone: nothing
+   * is ever opened that was there before. The kernel applies the umask,
+   * as for any new file (reading the umask would mean setting it, which
+   * is not safe beside other threads). */
+  int fd = open(t.file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                (mode_t)(mode & 0777));
+  if (fd < 0) {
+    tmp_abort(&t);
+    return -1;
+  }
+  t.made = true;
+  struct stat st;
+  mode_t m = (mode_t)(mode & 0777);
+  bool chmod_ = flags & CGOFUZZ_FILE_EXACT_MODE;
+  /* lstat, not stat: what a symlink at path points at must not lend its
+   * mode, nor may a file someone else planted there. Set-uid, set-gid and
+   * sticky are never carried over: they would turn corpus bytes into a
+   * set-uid program. */
+  if ((flags & CGOFUZZ_FILE_KEEP_MODE) && lstat(path, &st) == 0 &&
+      S_ISREG(st.st_mode) && st.st_uid == geteuid()) {
+    m = st.st_mode & 0777;
+    chmod_ = true;
+  }
+  const char *what = NULL;
+  if (chmod_ && fchmod(fd, m) != 0)
+    what = "chmod";
+  else if (cgofuzz_write_all(fd, data, len) != 0)
+    what = "write";
+  else if (fsync(fd) != 0)
+    what = "fsync";
+  int e = errno;
+  if (close(fd) != 0 && !what) {
+    what = "close";
+    e = errno;
+  }
+  if (what) {
+    *step = what;
+    errno = e;
+    tmp_abort(&t);
+    return -1;
+  }
+  return tmp_finish(&t, path, step);
+}
+
+int cgofuzz_file_symlink_atomic(const char *target, const char *path) {
+  tmp t;
+  const char *step;
+  if (tmp_make(&t, path) != 0)
+    return -1;
+  if (symlink(target, t.file) != 0) {
+    tmp_abort(&t);
+    return -1;
+  }
+  t.made = true;
+  return tmp_finish(&t, path, &step);
+}
+
+int cgofuzz_file_move(const char *from, const char *to) {
+  return rename(from, to) == 0 ? 0 : -1;
+}
