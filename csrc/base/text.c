@@ -9,6 +9,7 @@
 #include "text.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 static bool is_cont(uint8_t c) { return (c & 0xC0) == 0x80; }
 
@@ -86,4 +87,16 @@ int cgofuzz_hexval(int c) {
   if (c >= 'A' && c <= 'F')
     return c - 'A' + 10;
   return -1;
+}
+
+const uint8_t *cgofuzz_text_find(const uint8_t *p, size_t n, const char *s,
+                                 size_t k) {
+  const uint8_t *end = p + n, *q = p;
+  while (k && (size_t)(end - q) >= k &&
+         (q = memchr(q, s[0], (size_t)(end - q) - k + 1)) != NULL) {
+    if (memcmp(q, s, k) == 0)
+      return q;
+    q++;
+  }
+  return NULL;
 }

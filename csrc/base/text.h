@@ -23,6 +23,10 @@ int cgofuzz_utf8_encode(int32_t r, uint8_t out[4]);
 /* The value of the hexadecimal digit c (either case), or -1. */
 int cgofuzz_hexval(int c);
 
+/* The first k-byte s in p[0, n), NULL when there is none (or k is 0). */
+const uint8_t *cgofuzz_text_find(const uint8_t *p, size_t n, const char *s,
+                                 size_t k);
+
 #ifdef __cplusplus
 }
 #endif

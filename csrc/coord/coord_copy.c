@@ -34,6 +34,7 @@
 #include "dir.h"
 #include "os.h"
 #include "scratch.h"
+#include "text.h"
 
 int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
                             const char *tag, bool on_disk, cgofuzz_buf *out,
@@ -85,19 +86,6 @@ void cgofuzz_coord_copy_free(cgofuzz_coord_copy *cp) {
   cp->mfd = -1;
 }
 
-/* The first k-byte s in p[0, n), NULL: none. */
-static const uint8_t *find_text(const uint8_t *p, size_t n, const char *s,
-                                size_t k) {
-  const uint8_t *end = p + n, *q = p;
-  while (k && (size_t)(end - q) >= k &&
-         (q = memchr(q, s[0], (size_t)(end - q) - k + 1)) != NULL) {
-    if (memcmp(q, s, k) == 0)
-      return q;
-    q++;
-  }
-  return NULL;
-}
-
 void cgofuzz_coord_copy_unname(const cgofuzz_coord_copy *cp, const char *binary,
                                cgofuzz_worker *w) {
   size_t k = cp->dir && cp->path ? strlen(cp->path) : 0;
@@ -105,7 +93,7 @@ void cgofuzz_coord_copy_unname(const cgofuzz_coord_copy *cp, const char *binary,
     return;
   cgofuzz_buf b = {0};
   const uint8_t *t = w->tail, *end = t + w->tail_len, *q;
-  while ((q = find_text(t, (size_t)(end - t), cp->path, k)) != NULL) {
+  while ((q = cgofuzz_text_find(t, (size_t)(end - t), cp->path, k)) != NULL) {
     cgofuzz_buf_append(&b, t, (size_t)(q - t));
     cgofuzz_buf_puts(&b, binary);
     t = q + k;
@@ -123,7 +111,7 @@ void cgofuzz_coord_copy_note(const cgofuzz_coord_copy *cp,
                              const cgofuzz_worker *w, cgofuzz_buf *why) {
   static const char poison[] = "AddressSanitizer: use-after-poison";
   if (!cp->redzone || !w->tail ||
-      !find_text(w->tail, w->tail_len, poison, sizeof poison - 1))
+      !cgofuzz_text_find(w->tail, w->tail_len, poison, sizeof poison - 1))
     return;
   if (why->len && why->data[why->len - 1] != '\n')
     cgofuzz_buf_puts(why, "\n");
@@ -150,7 +138,7 @@ static unsigned sanitizers(const char *binary) {
     return 1;
   unsigned found = 0;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (find_text(o.map, o.len, names[i], strlen(names[i])))
+    if (cgofuzz_text_find(o.map, o.len, names[i], strlen(names[i])))
       found |= i == 0 ? 3 : 1;
   cgofuzz_obj_close(&o);
   return found;

@@ -23,6 +23,7 @@
 #include "coord_internal.h"
 #include "coord_worker.h"
 #include "os.h"
+#include "text.h"
 
 #define EXCERPT_LINES 32  /* lines quoted from a report */
 #define EXCERPT_WIDTH 300 /* bytes per quoted line */
@@ -53,11 +54,7 @@ static bool has_prefix(const char *p, size_t n, const char *pre) {
 }
 
 static bool contains(const char *p, size_t n, const char *needle) {
-  size_t k = strlen(needle);
-  for (size_t i = 0; i + k <= n; i++)
-    if (memcmp(p + i, needle, k) == 0)
-      return true;
-  return false;
+  return cgofuzz_text_find((const uint8_t *)p, n, needle, strlen(needle));
 }
 
 static int header_kind(const char *p, size_t n) {
