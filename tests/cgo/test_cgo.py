@@ -8,7 +8,9 @@ CC/CXX from `cgofuzz cgo-env` and nothing else:
   on the same package built with plain clang (the control);
 - a C memcmp gate is opened by cgofuzz's comparison feedback;
 - a NULL write in C (no sanitizer) is found, its report names the C
-  function, and go test -run reproduces it;
+  function, and go test -run reproduces it; a crash inside libc's memcpy
+  names the package's C function that called it, in cgofuzz's report and
+  in the C frames of Go's own (go test -run);
 - a C heap overflow under go test -asan is found with AddressSanitizer's
   report naming the C function, and go test -run reproduces it;
 - C++ (CXX) works the same;
@@ -49,6 +51,7 @@ SANITIZED_SUBSET = {
     "test_big_package_counters_all_in_go_range",
     "test_gcc_is_refused_in_one_line",
     "test_plain_c_crash_names_the_c_function",
+    "test_c_crash_in_libc_names_its_c_caller",
 }
 
 
@@ -193,6 +196,36 @@ def test_plain_c_crash_names_the_c_function(go, cgofuzz, cgoenv, tmp_path):
     rr = run([go, "test", "-run=FuzzTag/" + os.path.basename(files[0]), "."],
              d, go_env(cgoenv))
     assert rr.rc == 1 and "signal arrived during cgo execution" in rr.out, rr
+
+
+def test_c_crash_in_libc_names_its_c_caller(go, cgofuzz, cgoenv, tmp_path):
+    """A write through NULL inside libc's memcpy, called from the package's
+    copy_name (no sanitizer): the signal's pc is libc's, so only the C
+    frames cgo-cc's runtime gives Go's report (csrc/runtime/cgo/cgo_stack.c)
+    name the package's function. cgofuzz names it, and the report that go
+    test -run prints when it reproduces lists it above the Go frames."""
+    d = copy_pkg(tmp_path)
+    r = run([go, "test", "-exec=" + cgofuzz, "-run=^FuzzName$",
+             "-fuzz=^FuzzName$", "-fuzztime=%dx" % BUDGET, "-parallel=1",
+             "."], d, go_env(cgoenv))
+    assert r.rc == 1 and "SIGSEGV" in r.out, r
+    assert re.search(r"the signal came in C code, in a library function "
+                     r"called from copy_name\+0x[0-9a-f]+", r.out), r
+    files = failing(d, "FuzzName")
+    assert len(files) == 1, r
+    assert testlib.go_bytes(testlib.read(files[0]))[:2] == b"NM", r
+    rr = run([go, "test", "-run=FuzzName/" + os.path.basename(files[0]), "."],
+             d, go_env(cgoenv))
+    assert rr.rc == 1 and "signal arrived during cgo execution" in rr.out, rr
+    # C frames first (libc's, then copy_name's), then Go's.
+    m = re.search(r"\[syscall\]:\n(?:.*\n\tpc=0x[0-9a-f]+\n)*?"
+                  r"copy_name\n\tpc=0x[0-9a-f]+\n(?:.*\n\tpc=0x[0-9a-f]+\n)*"
+                  r"runtime\.cgocall\(", rr.out)
+    assert m and "libc" in m.group(0), rr
+    # Without the runtime's traceback (its switch), Go's frames only.
+    rn = run([go, "test", "-run=FuzzName/" + os.path.basename(files[0]), "."],
+             d, dict(go_env(cgoenv), CGOFUZZ_CGO_TRACEBACK="0"))
+    assert rn.rc == 1 and "copy_name\n" not in rn.out, rn
 
 
 def test_c_memcmp_gate_opened_by_comparison_feedback(go, cgofuzz, cgoenv,

@@ -51,6 +51,13 @@ func FuzzTag(f *testing.F) {
 	})
 }
 
+func FuzzName(f *testing.F) {
+	f.Add([]byte("NM"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		CopyName(b)
+	})
+}
+
 func FuzzCxx(f *testing.F) {
 	f.Add([]byte("hello"))
 	f.Fuzz(func(t *testing.T, b []byte) {
