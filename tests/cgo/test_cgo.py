@@ -10,7 +10,8 @@ CC/CXX from `cgofuzz cgo-env` and nothing else:
 - a NULL write in C (no sanitizer) is found, its report names the C
   function, and go test -run reproduces it; a crash inside libc's memcpy
   names the package's C function that called it, in cgofuzz's report and
-  in the C frames of Go's own (go test -run);
+  in the C frames of Go's own (go test -run); -fuzzcontinue tells two C
+  crashes behind one Go call apart by those frames;
 - a C heap overflow under go test -asan is found with AddressSanitizer's
   report naming the C function, and go test -run reproduces it;
 - C++ (CXX) works the same;
@@ -52,6 +53,7 @@ SANITIZED_SUBSET = {
     "test_gcc_is_refused_in_one_line",
     "test_plain_c_crash_names_the_c_function",
     "test_c_crash_in_libc_names_its_c_caller",
+    "test_fuzzcontinue_tells_c_crashes_apart",
 }
 
 
@@ -368,6 +370,24 @@ def test_cgofuzz_fuzz_packages_needs_no_setting(cgofuzz, clang, tmp_path):
              "./..."], d, go_env())
     assert r.rc == 1 and "magic" in r.out, r
     assert len(failing(d, "FuzzMagic")) == 1, r
+
+
+def test_fuzzcontinue_tells_c_crashes_apart(cgofuzz, clang, tmp_path):
+    """Two C bugs behind one Go call (a write through NULL in count_tag, a
+    failed assert in check_rec, which dies in libc's abort): their Go frames
+    are the same, their C frames are not, so -fuzzcontinue writes both,
+    each once."""
+    d = copy_pkg(tmp_path)
+    r = run([cgofuzz, "fuzz", "-fuzz=^FuzzRecords$", "-parallel=1",
+             "-fuzzcontinue", "-fuzztime=200000x",
+             "-fuzzcachedir=" + os.path.join(d, "c"), "./..."], d, go_env())
+    assert r.rc == 1, r
+    heads = sorted(testlib.go_bytes(testlib.read(f))[:2]
+                   for f in failing(d, "FuzzRecords"))
+    assert heads == [b"AS", b"TZ"], (heads, r)
+    assert "in C code, in check_rec+0x" not in r.out  # in libc's abort
+    assert re.search(r"in a library function called from check_rec\+0x",
+                     r.out), r
 
 
 TAGGED_C = """//go:build withc

@@ -27,9 +27,12 @@
  * binary (a libc function that keeps no frame), the first return address
  * into the binary's C code found on the stack; then the chain of saved
  * frame pointers, which ends at the first return address that is not the
- * binary's C code (Go's asmcgocall). Like cgo_hooks.c it calls no string
- * function (they are intercepted). Defines only cgofuzz_cgo_* names.
- * x86-64 Linux only; elsewhere the constructor does nothing.
+ * binary's C code (Go's asmcgocall). A caller's pc is its return address
+ * less one, inside the call: after a call that does not return (assert's
+ * __assert_fail) the return address is already the next function's. Like
+ * cgo_hooks.c it calls no string function (they are intercepted). Defines only
+ * cgofuzz_cgo_* names. x86-64 Linux only; elsewhere the constructor does
+ * nothing.
  */
 #if defined(__linux__) && defined(__x86_64__)
 #define _GNU_SOURCE
@@ -129,24 +132,36 @@ void cgofuzz_cgo_traceback(struct cgo_tb_arg *a) {
   a->buf[n++] = pc;
   uintptr_t floor = sp;
   if (!in_binary(pc)) {
-    /* A library function, most often a frameless libc one: its caller is
-     * the first return address into the binary's C code on the stack. */
-    for (uintptr_t at = sp, w; at < sp + 4096; at += 8) {
+    /* A library function (libc's memcpy, or abort under assert): its
+     * caller is the first return address into the binary's C code on the
+     * stack, and that caller's frame the first saved frame pointer above
+     * it (a word pointing further up the stack, below a return address
+     * into C). rbp itself may be a library's scratch register by now. */
+    uintptr_t at = sp, w = 0, up;
+    int found = 0;
+    for (; at < sp + 4096 && !found; at += 8)
       if (!peek(at, &w))
         break;
-      if (in_c(w) && after_call(w)) {
-        if (n < a->max)
-          a->buf[n++] = w;
-        floor = at;
-        break;
-      }
+      else if (in_c(w) && after_call(w))
+        found = 1;
+    at -= 8; /* the slot found */
+    if (found) {
+      if (n < a->max)
+        a->buf[n++] = w - 1;
+      floor = at;
+      for (uintptr_t s = at + 8; s < at + 4096; s += 8)
+        if (peek(s, &up) && up > s && up - s < (1u << 20) && peek(s + 8, &w) &&
+            in_c(w) && after_call(w)) {
+          fp = s;
+          break;
+        }
     }
   }
   while (n < a->max && fp > floor && !(fp & 7)) {
     uintptr_t next, ret;
     if (!peek(fp, &next) || !peek(fp + 8, &ret) || !in_c(ret))
       break;
-    a->buf[n++] = ret;
+    a->buf[n++] = ret - 1;
     floor = fp;
     fp = next;
   }

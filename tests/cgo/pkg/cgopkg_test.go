@@ -58,6 +58,14 @@ func FuzzName(f *testing.F) {
 	})
 }
 
+func FuzzRecords(f *testing.F) {
+	f.Add([]byte("TA"))
+	f.Add([]byte("ASx"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		Records(b)
+	})
+}
+
 func FuzzCxx(f *testing.F) {
 	f.Add([]byte("hello"))
 	f.Fuzz(func(t *testing.T, b []byte) {
