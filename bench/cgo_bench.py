@@ -438,6 +438,9 @@ def prepare(name, m):
 # Engines that run on past a failure in a --keep-going round (go test -fuzz
 # cannot: it stops at each failure and is started again).
 KEEP_GOING = ("cgofuzz", "libfuzzer")
+# --libfuzzer-runs: libFuzzer stops after this many inputs (its corpus then
+# counted as at an equal number of execs to another engine's), 0: by time.
+LIBFUZZER_RUNS = 0
 
 
 def engine_cmd(eng, b, work, left, keep=False):
@@ -457,7 +460,9 @@ def engine_cmd(eng, b, work, left, keep=False):
                     ["-fuzzcontinue"] if keep else []) + [b["cgocc"]], work
     corpus = os.path.join(work, "corpus")
     os.makedirs(corpus, exist_ok=True)
-    return [b["lf"], "-max_total_time=%d" % max(1, int(left)), "-timeout=25",
+    runs = ["-runs=%d" % LIBFUZZER_RUNS] if LIBFUZZER_RUNS else []
+    return [b["lf"], "-max_total_time=%d" % max(1, int(left)),
+            "-timeout=25"] + runs + [
             "-rss_limit_mb=2560", "-artifact_prefix=" + work + "/",
             "-print_final_stats=1"] + (
                 ["-fork=1", "-ignore_crashes=1"] if keep else []) + [
@@ -881,6 +886,9 @@ def main():
                     "failures (-fuzzcontinue; -fork=1 -ignore_crashes=1), "
                     "each failure classified by its input run in the C "
                     "harness, every round to the cap")
+    ap.add_argument("--libfuzzer-runs", type=int, default=0,
+                    help="libFuzzer stops after this many inputs (-runs), "
+                    "to count its C edges at another engine's input count")
     ap.add_argument("--summarize", nargs="*")
     ap.add_argument("--recount", metavar="MODULES",
                     help="count again, with the current coverage build, the "
@@ -892,6 +900,8 @@ def main():
                     "bench/.cache/cgo/M/runs), adding whether each input is "
                     "the bug; --json gets the result")
     a = ap.parse_args()
+    global LIBFUZZER_RUNS
+    LIBFUZZER_RUNS = a.libfuzzer_runs
     if a.reclassify:
         with open(a.reclassify) as f:
             part = json.load(f)
