@@ -694,15 +694,20 @@ static int build_cross(coord *c, size_t idx) {
  * field or count made of 0xff bytes (LZ4's match length, 255 per byte, to
  * reach the end of a 64 KiB output) is out of its reach. 0, 1 when no
  * argument takes one, -1 when out of memory. */
-static int build_run(cgofuzz_dsched *x) {
+/* One of the entry's text arguments, chosen at random, or NULL. */
+static cgofuzz_value *pick_text(cgofuzz_dsched *x) {
   size_t elig = 0;
   for (size_t k = 0; k < x->vals.n; k++)
     elig += is_text_kind(x->vals.v[k].kind);
   size_t which = elig ? rndn(x, elig) : 0;
-  cgofuzz_value *v = NULL;
-  for (size_t k = 0; k < x->vals.n && !v; k++)
+  for (size_t k = 0; k < x->vals.n; k++)
     if (is_text_kind(x->vals.v[k].kind) && which-- == 0)
-      v = &x->vals.v[k];
+      return &x->vals.v[k];
+  return NULL;
+}
+
+static int build_run(cgofuzz_dsched *x) {
+  cgofuzz_value *v = pick_text(x);
   size_t L = v ? v->s.len : 0, n = 3 + rndn(x, 128);
   if (!v || L + n > DICT_MAX_VALUE)
     return 1;
@@ -720,6 +725,35 @@ static int build_run(cgofuzz_dsched *x) {
   if (L > rest) /* (an empty value's data may be NULL) */
     rc |= cgofuzz_buf_append(&nb, v->s.data + rest, L - rest);
   return set_bytes(v, &nb, rc);
+}
+
+/* A prefix of a text argument, to be mutated from: libFuzzer mutates
+ * within a length limit that starts small and grows (-len_control), so
+ * many of its inputs are a short prefix of an entry, mutated, and a read
+ * past the end of a record cut short (libwebp's webp:386, a chunk header
+ * read past a 16-byte RIFF/WEBP/VP8X prefix) is found there. Go's
+ * mutator removes a range at random, rarely a whole tail. The length is
+ * uniform below the value's half the time, else log-uniform (within
+ * [2^k, 2^(k+1)) for k uniform below log2 of the length). 1 when the
+ * value has no prefix to take. */
+static int build_prefix(cgofuzz_dsched *x) {
+  cgofuzz_value *v = pick_text(x);
+  size_t L = v ? v->s.len : 0, n;
+  if (L < 2)
+    return 1;
+  if (rndn(x, 2)) {
+    n = 1 + rndn(x, L - 1);
+  } else {
+    size_t bits = 0;
+    while (((size_t)2 << bits) <= L - 1)
+      bits++;
+    size_t lo = (size_t)1 << rndn(x, bits + 1);
+    n = lo + rndn(x, lo);
+    if (n >= L)
+      n = L - 1;
+  }
+  cgofuzz_buf nb = {0};
+  return set_bytes(v, &nb, cgofuzz_buf_append(&nb, v->s.data, n));
 }
 
 /* The chance of a crossover build, from the yields of the two kinds of
@@ -784,9 +818,12 @@ int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
     if (r != 0)
       return r;
   } else if (x->any_text && rnd01(x) < cross_chance(x)) {
-    /* Runs share the crossovers' calls and yields: neither uses a
-     * token. */
-    int r = rndn(x, 4) == 0 ? build_run(x) : build_cross(c, idx);
+    /* Runs and prefixes share the crossovers' calls and yields: none
+     * uses a token. */
+    size_t k = rndn(x, 8);
+    int r = k < 2   ? build_run(x)
+            : k < 4 ? build_prefix(x)
+                    : build_cross(c, idx);
     if (r < 0)
       return -1;
     s->cross = r == 0;
