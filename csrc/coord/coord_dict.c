@@ -309,8 +309,8 @@ static void dict_credit(cgofuzz_dsched *x, const cgofuzz_coord_dict *d,
                         size_t added) {
   /* No token, no built calls, crossovers included: without seeds to take
    * parts from (a corpus that starts empty), built values cost a fast C
-   * worker the execs its own comparison feedback needs (tests/lf's TWO
-   * harness: 14k execs to its magic without them, 500k with them). */
+   * worker the execs its own comparison feedback needs (tests/lf/libfuzzer's
+   * TWO harness: 14k execs to its magic without them, 500k with them). */
   if (!x->any_arg || d->n == 0 || added == 0)
     return;
   if (!x->on) {
@@ -436,8 +436,8 @@ int cgofuzz_dict_next(coord *c) {
     return DICT_CALL_NONE;
   /* Built calls wait, where the configuration says so (C workers), until
    * the workers' own calls stall: a C worker's comparison feedback takes
-   * a magic faster alone (tests/lf's TWO harness: 14k execs, 500k with
-   * built calls among them), while Magma's sqlite3 stalls within seconds
+   * a magic faster alone (tests/lf/libfuzzer's TWO harness: 14k execs, 500k
+   * with built calls among them), while Magma's sqlite3 stalls within seconds
    * and crossovers then take it from 1,369 edges to 6,000. */
   if (x->gate) {
     if (x->stall < DICT_GATE_CALLS)
@@ -760,7 +760,7 @@ static int build_prefix(cgofuzz_dsched *x) {
  * build (finds per use, with a prior of one find in XO_PRIOR_USES for
  * tokens and in four times that for crossovers): a fifth at first, so
  * that tokens keep most of the early builds (a magic a token completes
- * by itself is found there: tests/godict), more as crossovers pay off. */
+ * by itself is found there: tests/coord/godict), more as crossovers pay off. */
 static double cross_chance(const cgofuzz_dsched *x) {
   double yx = (x->xo_finds + 1) / (x->xo_uses + 4 * XO_PRIOR_USES);
   double yt = (x->tok_finds + 1) / (x->tok_uses + XO_PRIOR_USES);
@@ -785,7 +785,7 @@ static cgofuzz_value *pick_arg(cgofuzz_dsched *x, const dtok *t) {
  * code's constants, get their turn when they come), as a whole []byte or
  * string argument or as an integer argument: how a magic compared by
  * itself is completed (`s == "key"`, a prefix, a map key, an integer
- * constant: tests/godict's planted bugs, each found in this pass). */
+ * constant: tests/coord/godict's planted bugs, each found in this pass). */
 static int first_pass(cgofuzz_dsched *x, const cgofuzz_coord_dict *d, slot *s) {
   size_t ti = x->first++;
   const dtok *t = &d->t[ti];
