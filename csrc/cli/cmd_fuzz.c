@@ -50,6 +50,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "coord.h"
+#include "gobin.h"
 #include "os.h"
 #include "spawn.h"
 
@@ -61,7 +62,7 @@ int cli_fake_worker(void) { return cgofuzz_coord_fake_worker(); }
  * go1.18 or go1.19 (gover) has no -test.skip: it is run with -test.run
  * alone, so the fuzz targets matching run_re run their seed corpus too, as
  * that release's own `go test -run=RE -fuzz=F` does; extra -test.* flags
- * it does not know are left out (cgofuzz_coord_test_flag_ok). */
+ * it does not know are left out (cgofuzz_gobin_test_flag_ok). */
 static int run_tests_first(const char *binary, int gover, const char *skip_re,
                            const char *run_re, bool verbose, char **extra,
                            size_t n_extra) {
@@ -79,12 +80,12 @@ static int run_tests_first(const char *binary, int gover, const char *skip_re,
   av[n++] = (char *)binary;
   av[n++] = "-test.paniconexit0";
   av[n++] = (char *)run.data;
-  if (cgofuzz_coord_test_flag_ok(gover, "-test.skip"))
+  if (cgofuzz_gobin_test_flag_ok(gover, "-test.skip"))
     av[n++] = (char *)skip.data;
   if (verbose)
     av[n++] = "-test.v=true";
   for (size_t i = 0; i < n_extra; i++)
-    if (cgofuzz_coord_test_flag_ok(gover, extra[i]))
+    if (cgofuzz_gobin_test_flag_ok(gover, extra[i]))
       av[n++] = extra[i];
   fflush(stdout);
   fflush(stderr);
@@ -160,7 +161,7 @@ static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
                       bool autodict, bool dictout, bool counted,
                       cgofuzz_coord_dict **out) {
   *out = NULL;
-  bool go_binary = cgofuzz_coord_go_counters(cfg->binary) > 0;
+  bool go_binary = cgofuzz_gobin_go_counters(cfg->binary) > 0;
   if (!files->n && !(autodict && go_binary) && !dictout)
     return 0;
   cgofuzz_coord_dict *d = cgofuzz_coord_dict_new();
@@ -238,7 +239,7 @@ typedef struct bin_info {
   char *reldir, *relpkg;
   char **names;
   size_t n;
-  int gover; /* the Go release that built it (cgofuzz_coord_binary_gover) */
+  int gover; /* the Go release that built it (cgofuzz_gobin_gover) */
   /* Not read from the binary, which is not a C target either (coord.h's
    * gover_unknown); or not a test binary at all when it lists nothing. */
   bool gover_unknown;
@@ -624,16 +625,16 @@ static int fuzz_read_bin(fuzz_run *r, int i, size_t *pk) {
    * a C target, or a binary whose build info cannot be read, follows the
    * newest (the latter with a warning). */
   cgofuzz_err gerr = {0};
-  int known = cgofuzz_coord_binary_gover(b->path, &b->gover, &gerr);
-  b->gover_unknown = known <= 0 && (cgofuzz_coord_go_counters(b->path) > 0 ||
-                                    cgofuzz_coord_counters(b->path) == 0);
+  int known = cgofuzz_gobin_gover(b->path, &b->gover, &gerr);
+  b->gover_unknown = known <= 0 && (cgofuzz_gobin_go_counters(b->path) > 0 ||
+                                    cgofuzz_gobin_counters(b->path) == 0);
   if (known < 0)
     fprintf(stderr,
             "cgofuzz fuzz: warning: %s: cannot tell which Go release built "
             "it (%s); following go1.%d\n",
             b->arg, gerr.msg, b->gover);
   for (int k = r->extra_at; k < r->argc; k++)
-    if (!cgofuzz_coord_test_flag_ok(b->gover, r->argv[k]))
+    if (!cgofuzz_gobin_test_flag_ok(b->gover, r->argv[k]))
       fprintf(stderr,
               "cgofuzz fuzz: warning: %s was built by go1.%d, which has no "
               "flag %s: not passed to it\n",
@@ -682,7 +683,7 @@ static int fuzz_list_targets(fuzz_run *r) {
       return CLI_EXIT_USAGE;
     }
     if (b->n == 0 && !r->pre && b->gover_unknown &&
-        cgofuzz_coord_counters(b->path) == 0) {
+        cgofuzz_gobin_counters(b->path) == 0) {
       /* No Go build info, no counters and no target listed: /usr/bin/true
        * answers -test.list with nothing too. A Go test binary with no
        * target matching -fuzz still gets go test's warning below. */

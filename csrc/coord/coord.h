@@ -172,7 +172,7 @@ typedef struct cgofuzz_coord_config {
   void *stats_ctx;
   bool campaign;
   /* The Go release the binary was built by (cgofuzz_gover of core/gover.h,
-   * from cgofuzz_coord_binary_gover): corpus file names, quoting, decoding,
+   * from cgofuzz_gobin_gover): corpus file names, quoting, decoding,
    * the hang timer, the -fuzztime=Nx check and the worker's -test.* flags
    * follow it. 0: the newest. */
   int gover;
@@ -361,16 +361,6 @@ int cgofuzz_coord_fake_worker(void);
 int cgofuzz_coord_target_dirs(const cgofuzz_coord_config *cfg, char **testdata,
                               char **cache);
 
-/* How many coverage counters binary has: Go's (.go.fuzzcntrs) or a C
- * target's (__sancov_cntrs); 0 when it is not instrumented. */
-size_t cgofuzz_coord_counters(const char *binary);
-
-/* How many coverage counters of Go's own binary has (its counter section:
- * .go.fuzzcntrs, __libfuzzer_extra_counters in go1.18, __sancov_cntrs in
- * go1.19 when it has Go build info): 0 when it is not a Go test binary
- * built with -fuzz, or not ELF or Mach-O. */
-size_t cgofuzz_coord_go_counters(const char *binary);
-
 /* Number of bits set in snap and not in mask (Go's countNewCoverageBits). */
 size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap, size_t n);
 /* mask |= snap. */
@@ -381,45 +371,13 @@ bool cgofuzz_coord_interrupted(void);
 
 /* The argv every worker of cfg is started with (cfg->binary, Go's worker
  * flags, then those of cfg->extra_args that release cfg->gover accepts:
- * cgofuzz_coord_test_flag_ok), NULL-terminated and malloc'd, each string
+ * cgofuzz_gobin_test_flag_ok), NULL-terminated and malloc'd, each string
  * too; NULL when out of memory. Free with cgofuzz_coord_free_names. */
 char **cgofuzz_coord_worker_argv(const cgofuzz_coord_config *cfg, size_t *n);
 
 /* Runs a shell-free command (argv[0] looked up in PATH) and returns its
  * first output line, trimmed, in out (malloc'd). -1 if it fails. */
 int cgofuzz_coord_cmd_line(char *const argv[], char **out);
-
-/* ---- coord_gover.c: the Go release that built a test binary (issue 14).
- * Read from the binary's build info (.go.buildinfo) without running it.
- * The coordinator follows that release (gover.h): a binary without Go build
- * info (a C target from `cgofuzz cc`) follows the newest. */
-
-/* Copies the Go version recorded in binary ("go1.18.10") to out. Returns 1,
- * 0 when binary has no Go build info (not a Go binary), or -1 with err set
- * (unreadable, not a 64-bit little-endian ELF file, malformed build info,
- * or a Go release before go1.18). */
-int cgofuzz_coord_binary_goversion(const char *binary, char *out,
-                                   size_t outsize, cgofuzz_err *err);
-
-/* Copies the path of binary's main module (the "mod" line of its build
- * info, what `go version -m` prints there) to out: "" for a binary built
- * outside a module. Returns as cgofuzz_coord_binary_goversion does. */
-int cgofuzz_coord_binary_modpath(const char *binary, char *out, size_t outsize,
-                                 cgofuzz_err *err);
-
-/* The release to follow for binary: sets *g to the release recorded in it
- * (cgofuzz_gover_clamp'd, so a future go1.N follows the newest) and
- * returns 1; returns 0 with *g = CGOFUZZ_GOVER_NEWEST when binary has no Go
- * build info (a C target); -1 with err set and *g = CGOFUZZ_GOVER_NEWEST
- * on errors as above. *g is an int (cgofuzz_gover of core/gover.h). */
-int cgofuzz_coord_binary_gover(const char *binary, int *g, cgofuzz_err *err);
-
-/* Whether a test binary of release g (0: the newest) accepts the argument
- * arg: false only for a -test.<name> flag that arrived after g (such as
- * -test.skip before go1.20), which would make it exit with a usage error.
- * Arguments that are not -test.* flags, and -test.* names cgofuzz has no
- * record of (a C target's own), are accepted. */
-bool cgofuzz_coord_test_flag_ok(int g, const char *arg);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
  * (docs/comparisons.md).
  *
  * A tracing worker runs a patched copy of the user's binary
- * (coord_cmppatch.c) whose comparison hooks write their operands to a
+ * (gobin_patch.c) whose comparison hooks write their operands to a
  * trace area at the end of that worker's shared-memory file. Every corpus
  * entry (the seeds once the warm-up is over, then each new input) is run
  * there once, as an exact (warm-up) call; the records of that run give
@@ -80,7 +80,7 @@ typedef struct chain {
 } chain;
 
 struct cgofuzz_cmp {
-  cgofuzz_coord_copy copy; /* the traced copy */
+  cgofuzz_gobin_copy copy; /* the traced copy */
   cgofuzz_worker w;
   bool up;
   bool starting;   /* started, its ping answer not read yet */
@@ -101,7 +101,7 @@ struct cgofuzz_cmp {
   size_t nfresh, fresh_cap;
   uint64_t *tried; /* hashes of candidates queued so far (a set) */
   size_t tried_cap, tried_n;
-  cgofuzz_cmprec *recs;
+  cgofuzz_gobin_cmprec *recs;
   size_t nrecs;
   const char *dump; /* $CGOFUZZ_CMP_DUMP */
   chain chains[CMP_CHAINS];
@@ -298,7 +298,7 @@ static void dump(cmp *m, size_t len) {
     return;
   fprintf(f, "trace %zu bytes, %zu records\n", len, m->nrecs);
   for (size_t i = 0; i < m->nrecs; i++) {
-    const cgofuzz_cmprec *r = &m->recs[i];
+    const cgofuzz_gobin_cmprec *r = &m->recs[i];
     fprintf(f, "kind=%#x pc=%08x", (unsigned)r->kind, (unsigned)r->pc);
     if (r->kind & (CMP_K_STR | CMP_K_FOLD)) {
       const uint8_t *s[2] = {r->a0, r->a1};
@@ -529,15 +529,15 @@ void cgofuzz_cmp_start(coord *c) {
   m->w.mem.fd = -1;
   m->copy.mfd = -1;
   m->blocking = cfg->fuzz_count > 0;
-  if (cgofuzz_coord_copy_path(&m->copy, cfg->binary, "cgofuzz-cmp", false, &out,
+  if (cgofuzz_gobin_copy_path(&m->copy, cfg->binary, "cgofuzz-cmp", false, &out,
                               &err) != 0)
     goto off;
   m->trace_off = (CGOFUZZ_SHM_HEADER_SIZE + CGOFUZZ_SHM_VALUE_CAP + 4095) &
                  ~(uint64_t)4095;
-  cgofuzz_cmp_patched info;
-  if (cgofuzz_cmp_patch(cfg->binary, coord_cstr(&out), m->trace_off,
-                        CMP_TRACE_SIZE, CGOFUZZ_CMP_PATCH_HOOKS, &info,
-                        &err) != 0)
+  cgofuzz_gobin_patched info;
+  if (cgofuzz_gobin_patch(cfg->binary, cgofuzz_buf_cstr(&out), m->trace_off,
+                          CMP_TRACE_SIZE, CGOFUZZ_GOBIN_PATCH_HOOKS, &info,
+                          &err) != 0)
     goto off;
   m->trace_size = info.trace_size;
   if (cgofuzz_worker_init(
@@ -587,7 +587,7 @@ void cgofuzz_cmp_stop(coord *c) {
   stop_worker(m);
   if (m->w.mem.fd >= 0 || m->w.mem.region)
     cgofuzz_worker_free(&m->w);
-  cgofuzz_coord_copy_free(&m->copy);
+  cgofuzz_gobin_copy_free(&m->copy);
   for (size_t i = 0; m->q && i < m->qn; i++)
     free(m->q[(m->qh + i) % CMP_QUEUE_MAX].data);
   for (size_t i = 0; i < m->nfresh; i++)

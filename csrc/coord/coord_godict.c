@@ -5,7 +5,7 @@
  * A `go test -c -fuzz` binary has no comparison feedback, but its machine
  * code still says what it compares with, and its data holds the string
  * literals no instruction names. Steps:
- *  1. the symbol table (ELF or Mach-O, coord_obj.c) names the fuzz target's
+ *  1. the symbol table (ELF or Mach-O, gobin_obj.c) names the fuzz target's
  * package (the symbol <pkg>.<Target>) and the range of Go's string data
  * (go:string.*, go.string.* before Go 1.20, up to the next symbol);
  *  2. `go version -m` names the main module, and `go tool objdump -s`
@@ -72,7 +72,7 @@
 #include <unistd.h>
 
 #include "coord_internal.h"
-#include "coord_obj_internal.h"
+#include "gobin_obj.h"
 #include "scratch.h"
 #include "spawn.h"
 
@@ -87,8 +87,8 @@
 #define NSTORES 16          /* recent stores of a function, for their pairs */
 
 /* The little-endian word at va (Go's amd64 and arm64 data). */
-static bool obj_word(const cgofuzz_obj *o, uint64_t va, uint64_t *v) {
-  const uint8_t *b = cgofuzz_obj_data_at(o, va, 8);
+static bool obj_word(const cgofuzz_gobin_obj *o, uint64_t va, uint64_t *v) {
+  const uint8_t *b = cgofuzz_gobin_obj_data_at(o, va, 8);
   if (!b)
     return false;
   *v = 0;
@@ -119,7 +119,7 @@ static char *find_go(void) {
     size_t l = e ? (size_t)(e - p) : strlen(p);
     b.len = 0;
     cgofuzz_buf_printf(&b, "%.*s/go", (int)l, l ? p : ".");
-    if (access(coord_cstr(&b), X_OK) == 0)
+    if (access(cgofuzz_buf_cstr(&b), X_OK) == 0)
       return (char *)b.data;
     p += l + (e ? 1 : 0);
   }
@@ -176,7 +176,7 @@ typedef struct named {
 } named;
 
 typedef struct walker {
-  const cgofuzz_obj *obj;
+  const cgofuzz_gobin_obj *obj;
   named *names; /* sorted by name */
   size_t nnames;
   cgofuzz_coord_dict *d;
@@ -328,7 +328,7 @@ static void add_len(walker *w, int64_t v) {
 static void add_str(walker *w, uint64_t addr, size_t n) {
   if (n < 2 || n > MAX_STR_TOKEN)
     return;
-  const uint8_t *p = cgofuzz_obj_data_at(w->obj, addr, n);
+  const uint8_t *p = cgofuzz_gobin_obj_data_at(w->obj, addr, n);
   if (p)
     note(w, cgofuzz_coord_dict_add(w->d, p, n, w->src, 0, false));
 }
@@ -370,7 +370,7 @@ static int hdr_at(const walker *w, uint64_t va, bool slices, uint64_t *p,
   if (in_strdata(w, *p))
     return *n >= 1 && *n <= w->str_hi - *p ? H_STR : H_NONE;
   if (slices && *n >= 1 && *n <= MAX_COUNT && obj_word(w->obj, va + 16, &c) &&
-      c >= *n && c <= MAX_COUNT && cgofuzz_obj_data_at(w->obj, *p, 16))
+      c >= *n && c <= MAX_COUNT && cgofuzz_gobin_obj_data_at(w->obj, *p, 16))
     return H_SLICE;
   return H_NONE;
 }
@@ -562,12 +562,12 @@ static bool in_tpkg(const walker *w, const char *name, size_t pl) {
  * tables they point to. Other packages' data is not read: the standard
  * library's tables are what any target links. */
 static void scan_objects(walker *w) {
-  const cgofuzz_obj *o = w->obj;
+  const cgofuzz_gobin_obj *o = w->obj;
   if (!w->str_lo)
     return;
   w->src = CGOFUZZ_DICT_BINARY;
   for (size_t i = 0; i < o->nsym && !w->oom; i++) {
-    const cgofuzz_obj_sym *s = &o->sym[i];
+    const cgofuzz_gobin_obj_sym *s = &o->sym[i];
     if (s->kind == CGOFUZZ_SYM_OBJECT && s->size >= 16 &&
         in_tpkg(w, s->name, pkg_len(s->name)))
       scan_words(w, s->value, s->value + s->size, 0);
@@ -656,7 +656,7 @@ static void indexed_base(walker *w, const char *op, size_t n) {
     return;
   const reg *r = reg_get(w, lp + 1, (size_t)(ix - lp - 1), false);
   if (r && r->kind == R_ADDR && w->at - r->at <= REG_AGE &&
-      !in_strdata(w, r->v) && cgofuzz_obj_data_at(w->obj, r->v, 16))
+      !in_strdata(w, r->v) && cgofuzz_gobin_obj_data_at(w->obj, r->v, 16))
     add_pend(w, &w->tabs, &w->ntabs, &w->cap_tabs, r->v);
 }
 
@@ -884,7 +884,8 @@ static void on_insn(walker *w, uint64_t addr, size_t len, const char *asmtxt) {
    * indexed operands are. */
   if (w->arm64 && !strcmp(m, "ADD") && nop == 3 && memchr(op[0], '<', opl[0])) {
     const reg *b = reg_fresh_n(w, op[1], opl[1], R_ADDR);
-    if (b && !in_strdata(w, b->v) && cgofuzz_obj_data_at(w->obj, b->v, 16))
+    if (b && !in_strdata(w, b->v) &&
+        cgofuzz_gobin_obj_data_at(w->obj, b->v, 16))
       add_pend(w, &w->tabs, &w->ntabs, &w->cap_tabs, b->v);
   }
   /* arm64's ADD $lo, Rpage, Rd completes ADRP's page into an address. */
@@ -949,7 +950,7 @@ static void on_line(walker *w, char *line) {
  * unlinked temporary file while the run goes on. Owns the mapped image,
  * the walker (which points into it) and the package name. */
 struct cgofuzz_godict_job {
-  cgofuzz_obj e;
+  cgofuzz_gobin_obj e;
   walker w;
   cgofuzz_buf tpkg;
   pid_t pid;  /* 0 when no objdump runs */
@@ -979,7 +980,7 @@ static void job_close(cgofuzz_godict_job *j) {
   j->w.nnames = 0;
   j->w.pend = j->w.tabs = NULL;
   j->w.lens = NULL;
-  cgofuzz_obj_close(&j->e);
+  cgofuzz_gobin_obj_close(&j->e);
   cgofuzz_buf_free(&j->tpkg);
   j->done = true;
 }
@@ -988,9 +989,9 @@ static void job_close(cgofuzz_godict_job *j) {
  * and Go's string data, and sets the walker up. */
 static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
                     const char *binary, const char *target, cgofuzz_err *err) {
-  cgofuzz_obj *e = &j->e;
+  cgofuzz_gobin_obj *e = &j->e;
   walker *w = &j->w;
-  if (cgofuzz_obj_open(e, binary, true, err) != 0)
+  if (cgofuzz_gobin_obj_open(e, binary, true, err) != 0)
     return -1;
   if (!e->nsym) {
     cgofuzz_errf(err, 0, "%s: no symbol table (stripped)", binary);
@@ -998,7 +999,7 @@ static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
   }
   size_t tl = strlen(target);
   for (size_t i = 0; i < e->nsym; i++) {
-    const cgofuzz_obj_sym *s = &e->sym[i];
+    const cgofuzz_gobin_obj_sym *s = &e->sym[i];
     const char *name = s->name;
     size_t n = strlen(name);
     if (!strcmp(name, "go:string.*") || !strcmp(name, "go.string.*")) {
@@ -1029,7 +1030,7 @@ static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
   w->obj = e;
   w->d = d;
   w->arm64 = e->arch == CGOFUZZ_ARCH_ARM64;
-  w->tpkg = (const char *)coord_cstr(&j->tpkg);
+  w->tpkg = (const char *)cgofuzz_buf_cstr(&j->tpkg);
   w->tpkg_len = j->tpkg.len;
   if (!w->tpkg) {
     cgofuzz_errf(err, 0, "out of memory");
@@ -1042,7 +1043,7 @@ static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
  * (every address of a Mach-O file; data objects' on ELF): built when
  * objdump's output is read, not at start, where only the data is. */
 static int index_names(walker *w) {
-  const cgofuzz_obj *e = w->obj;
+  const cgofuzz_gobin_obj *e = w->obj;
   w->names = calloc(e->nsym ? e->nsym : 1, sizeof *w->names);
   if (!w->names)
     return -1;
@@ -1080,7 +1081,7 @@ static void objdump_re(const char *binary, const cgofuzz_buf *tpkg,
                        cgofuzz_buf *re) {
   char modpath[1024];
   cgofuzz_err err = {0};
-  if (cgofuzz_coord_binary_modpath(binary, modpath, sizeof modpath, &err) != 1)
+  if (cgofuzz_gobin_modpath(binary, modpath, sizeof modpath, &err) != 1)
     modpath[0] = '\0'; /* the target's package alone */
   cgofuzz_buf_puts(re, "^(?:");
   quote_re(re, (const char *)tpkg->data, tpkg->len);
@@ -1124,7 +1125,7 @@ int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
     goto fail;
   }
   char *oargv[] = {
-      go, "tool", "objdump", "-s", coord_cstr(&re), (char *)binary, NULL};
+      go, "tool", "objdump", "-s", cgofuzz_buf_cstr(&re), (char *)binary, NULL};
   cgofuzz_spawn sp = {.path = go,
                       .argv = oargv,
                       .stdout_fd = fileno(j->out),
@@ -1132,7 +1133,7 @@ int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
                       .tmpdir = cgofuzz_scratch_dir(),
                       .die_with_parent = true};
   j->t0 = cgofuzz_mono_ms();
-  if (!coord_cstr(&re) || (j->pid = cgofuzz_spawn_start(&sp)) < 0) {
+  if (!cgofuzz_buf_cstr(&re) || (j->pid = cgofuzz_spawn_start(&sp)) < 0) {
     j->pid = 0;
     cgofuzz_errf(err, errno, "starting go tool objdump %s", binary);
     goto fail;

@@ -312,7 +312,8 @@ static bool set_add(uint64_t *set, size_t cap, uint64_t h) {
   }
 }
 
-size_t cgofuzz_i2s_site_len(const cgofuzz_cmprec *r, size_t n, uint32_t pc) {
+size_t cgofuzz_i2s_site_len(const cgofuzz_gobin_cmprec *r, size_t n,
+                            uint32_t pc) {
   size_t len = 0;
   for (size_t i = 0; i < n; i++)
     if ((r[i].kind & ~CMP_K_CONST) == 1 && r[i].pc == pc)
@@ -320,9 +321,9 @@ size_t cgofuzz_i2s_site_len(const cgofuzz_cmprec *r, size_t n, uint32_t pc) {
   return len;
 }
 
-int cgofuzz_i2s(const cgofuzz_cmprec *r, size_t n, const cgofuzz_values *in,
-                size_t max, uint32_t only_pc, cgofuzz_i2s_emit emit,
-                void *ctx) {
+int cgofuzz_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
+                const cgofuzz_values *in, size_t max, uint32_t only_pc,
+                cgofuzz_i2s_emit emit, void *ctx) {
   i2s st = {.in = in, .emit = emit, .ctx = ctx, .left = max};
   site *sites = calloc(I2S_MAX_SITES, sizeof *sites);
   size_t cap = 64;
@@ -336,7 +337,7 @@ int cgofuzz_i2s(const cgofuzz_cmprec *r, size_t n, const cgofuzz_values *in,
     return -1;
   }
   for (size_t i = 0; i < n && st.rc == 0 && st.left; i++) {
-    const cgofuzz_cmprec *c = &r[i];
+    const cgofuzz_gobin_cmprec *c = &r[i];
     uint32_t k = c->kind;
     if (only_pc && c->pc != only_pc)
       continue;

@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "coord.h"
 #include "coord_worker.h"
+#include "gobin.h"
 #include "gover.h"
 
 typedef struct cgofuzz_centry {
@@ -118,38 +119,6 @@ static inline int64_t coord_hang_ns(const cgofuzz_coord_config *cfg) {
       least = cgofuzz_gover_hang_timeout_ns(g);
   return least;
 }
-
-/* The buffer's bytes as a C string: cgofuzz_buf_printf does not keep a
- * NUL after the data, so add one past len (len is unchanged). */
-static inline char *coord_cstr(cgofuzz_buf *b) {
-  if (cgofuzz_buf_putc(b, '\0') != 0)
-    return (char *)"";
-  b->len--;
-  return (char *)b->data;
-}
-
-/* --- coverage (coord_cov.c) */
-
-/* cgofuzz_coord_go_counters (coord.h), the size of Go's counter section,
- * is the length of every CoverageData. */
-/* Go's counter section of an open binary, whichever name its release gives
- * it (.go.fuzzcntrs, __libfuzzer_extra_counters, or go1.19's
- * __sancov_cntrs when the binary has Go build info); NULL when none. */
-struct cgofuzz_obj;
-struct cgofuzz_obj_sect;
-const struct cgofuzz_obj_sect *
-cgofuzz_cov_go_section(const struct cgofuzz_obj *o);
-/* Where a cgo package's C counters start inside Go's counter range, as an
- * index of the mask: a binary linked by `cgofuzz cgo-cc` defines
- * cgofuzz_cgo_in_go_range, and its C counters run from
- * __start___sancov_cntrs to internal/fuzz._ecounters. SIZE_MAX when the
- * binary has no such range, or its symbols do not tell (stripped; go1.19,
- * whose own counters are __sancov_cntrs too). */
-size_t cgofuzz_cov_cgo_from(const char *binary, size_t mask_len);
-/* Size of the named ELF section (0 if absent). A C target built with
- * clang's inline 8-bit counters has "__sancov_cntrs" instead of Go's
- * section; its workers tell the mask size in their first warm-up reply. */
-size_t cgofuzz_cov_section_size(const char *binary, const char *section);
 
 /* --- scheduling (coord_sched.c) */
 
@@ -412,75 +381,7 @@ int64_t cgofuzz_dict_base_limit(void);
  * found new coverage or a crasher. */
 void cgofuzz_dict_done(struct coord *c, slot *s, int64_t count, bool found);
 
-/* --- run-time comparison feedback (coord_cmppatch.c, coord_i2s.c,
- * coord_cmp.c, docs/comparisons.md) */
-
-/* The trace area a patched binary's hooks write: CMP_TRACE_HDR bytes (on:
- * byte 0; the next record's index: u64 at 8; the capacity in records: u64
- * at 16), then the records. */
-#define CMP_TRACE_HDR 64
-#define CMP_REC_SIZE 128
-#define CMP_REC_DATA 56
-#define CMP_K_CONST 0x10 /* with a width: arg0 is the constant */
-#define CMP_K_STR 0x20   /* runtime.libfuzzerHookStrCmp */
-#define CMP_K_FOLD 0x40  /* runtime.libfuzzerHookEqualFold */
-
-/* One call of a hook, as the stubs write it (little-endian). */
-typedef struct cgofuzz_cmprec {
-  uint32_t kind; /* width 1/2/4/8 (| CMP_K_CONST), or CMP_K_STR/_FOLD */
-  uint32_t pc;   /* the compiler's fakePC: a hash of the source position */
-  uint32_t len0, len1; /* strings: their lengths (the first 56 bytes kept) */
-  uint8_t a0[CMP_REC_DATA], a1[CMP_REC_DATA]; /* integers: 8 bytes */
-} cgofuzz_cmprec;
-
-typedef struct cgofuzz_cmp_patched {
-  uint64_t trace_addr; /* where the trace area is in the patched process */
-  size_t trace_size;   /* its size, a multiple of the page size */
-  size_t hooks;        /* hooks redirected (8 int hooks, and the string
-                          hooks from go1.19) */
-  bool strings;        /* the string hooks were among them */
-  bool c_hooks;        /* the binary's cgo C code reports its compares
-                          too (libcgofuzz_cgo.a's table, core/gohooks.h) */
-  size_t snapshots;    /* SnapshotCoverage bodies sent to the word-at-a-
-                          time stub (0: Go's own loop runs) */
-  bool redzone;        /* the fuzz function's []byte inputs get an ASan
-                          red zone (CGOFUZZ_CMP_PATCH_REDZONE) */
-} cgofuzz_cmp_patched;
-
-/* What cgofuzz_cmp_patch patches: the comparison hooks (and the entry
- * that maps their trace area), Go's coverage snapshot. */
-enum {
-  CGOFUZZ_CMP_PATCH_HOOKS = 1,
-  CGOFUZZ_CMP_PATCH_SNAPSHOT = 2,
-  CGOFUZZ_CMP_PATCH_REDZONE = 4, /* with SNAPSHOT, for an ASan binary */
-};
-/* Where AddressSanitizer's shadow byte of address a is on x86-64 Linux:
- * (a >> 3) + this. */
-#define CGOFUZZ_ASAN_SHADOW 0x7fff8000u
-
-/* Writes to out a copy of binary; with CGOFUZZ_CMP_PATCH_HOOKS, one whose
- * comparison hooks record into the trace area of the file on fd 5 at
- * trace_off (page-aligned), trace_size bytes; with
- * CGOFUZZ_CMP_PATCH_SNAPSHOT, one whose coverage snapshot runs eight
- * counters at a time where it can be found (info->snapshots). -1 with err
- * saying why the binary cannot be patched. */
-int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
-                      size_t trace_size, unsigned flags,
-                      cgofuzz_cmp_patched *info, cgofuzz_err *err);
-/* Appends the snapshot stub (coord_cmppatch.c) for n counters at address
- * counters, coverageSnapshot's slice header at address header, the
- * control page at ctl and the worker's copy of its coverage mask (n bytes)
- * at mask; all below 2 GiB. -1 when they are not, or out of memory. */
-int cgofuzz_cmp_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
-                              uint32_t header, uint32_t ctl, uint32_t mask);
-/* Appends the red-zone stub (coord_cmppatch.c), to be placed at address
- * at, that ends in a jump to call (reflect.Value.Call); its records go to
- * the control page at ctl, ASan's shadow of a is (a >> 3) + shadow. And
- * the unpoison prelude, which the snapshot stub must follow. -1 when an
- * address is not below 2 GiB, or out of memory. */
-int cgofuzz_cmp_redzone_stub(cgofuzz_buf *b, uint32_t ctl, uint32_t shadow,
-                             uint64_t at, uint64_t call);
-int cgofuzz_cmp_unpoison_stub(cgofuzz_buf *b, uint32_t ctl);
+/* --- input-to-state (coord_i2s.c, coord_cmp.c, docs/comparisons.md) */
 
 /* Candidates from records (coord_i2s.c): emit gets each candidate (valid
  * during the call) with the call site it answers and how it was made;
@@ -489,10 +390,12 @@ int cgofuzz_cmp_unpoison_stub(cgofuzz_buf *b, uint32_t ctl);
 enum { I2S_PLAIN, I2S_SEQ /* from a width-1 site's sequence */ };
 typedef int (*cgofuzz_i2s_emit)(void *ctx, const cgofuzz_values *v, uint32_t pc,
                                 int how);
-int cgofuzz_i2s(const cgofuzz_cmprec *r, size_t n, const cgofuzz_values *in,
-                size_t max, uint32_t only_pc, cgofuzz_i2s_emit emit, void *ctx);
+int cgofuzz_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
+                const cgofuzz_values *in, size_t max, uint32_t only_pc,
+                cgofuzz_i2s_emit emit, void *ctx);
 /* How many width-1 records site pc has. */
-size_t cgofuzz_i2s_site_len(const cgofuzz_cmprec *r, size_t n, uint32_t pc);
+size_t cgofuzz_i2s_site_len(const cgofuzz_gobin_cmprec *r, size_t n,
+                            uint32_t pc);
 
 struct cgofuzz_cmp;
 /* Patches a copy of a Go binary and starts its tracing worker when
@@ -511,34 +414,8 @@ int cgofuzz_cmp_next(struct coord *c, slot *s, size_t *idx);
 void cgofuzz_cmp_done(struct coord *c, slot *s, bool found);
 void cgofuzz_cmp_stop(struct coord *c);
 
-/* --- the copies of the binary cgofuzz runs (coord_copy.c) */
-
-typedef struct cgofuzz_coord_copy {
-  int mfd;      /* its memfd, -1: none */
-  char *dir;    /* its private directory, when not a memfd; NULL */
-  char *path;   /* what workers exec: a /proc/<pid>/fd path, or dir's file;
-                   NULL: no copy */
-  bool redzone; /* its []byte inputs get ASan red zones (cmppatch) */
-} cgofuzz_coord_copy;
-
-/* Makes a home for a copy of binary (tag names the memfd or directory; a
- * file in a directory when on_disk) and sets out to the path to write it
- * by; cp->path is the path to exec. */
-int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
-                            const char *tag, bool on_disk, cgofuzz_buf *out,
-                            cgofuzz_err *err);
-/* In a worker's stderr tail, the copy's file name (an on-disk copy's,
- * which a sanitizer's report names) replaced by binary's. */
-void cgofuzz_coord_copy_unname(const cgofuzz_coord_copy *cp, const char *binary,
-                               struct cgofuzz_worker *w);
-/* After a worker's death explained in why: when the copy poisons the
- * bytes after []byte inputs and ASan reported a use of poisoned memory,
- * a note that `go test -run` may not see it, and what replays it. */
-void cgofuzz_coord_copy_note(const cgofuzz_coord_copy *cp,
-                             const struct cgofuzz_worker *w, cgofuzz_buf *why);
-/* Removes the copy (closes the memfd, removes the directory); cp empty. */
-void cgofuzz_coord_copy_free(cgofuzz_coord_copy *cp);
-/* Sets c->fast to the fuzzing workers' copy, or leaves it empty. */
+/* Sets c->fast to the fuzzing workers' copy of the binary (gobin_copy.c),
+ * or leaves it empty (coord_fast.c). */
 void cgofuzz_coord_fast_copy(struct coord *c);
 
 /* A minimization: of a crasher (keep == NULL) or of a new interesting
@@ -560,7 +437,7 @@ typedef struct coord {
   const cgofuzz_coord_config *cfg;
   cgofuzz_dsched dx;
   struct cgofuzz_cmp *cmp; /* run-time comparison feedback, NULL: off */
-  cgofuzz_coord_copy fast; /* what the workers run, path NULL: the binary */
+  cgofuzz_gobin_copy fast; /* what the workers run, path NULL: the binary */
   uint8_t fuzz_ctl; /* a fuzz call's control byte (no warm-up): NEW or CUT */
   slot *slots;
   size_t np;
@@ -571,7 +448,7 @@ typedef struct coord {
   cgofuzz_coord_corpus corpus;
   uint8_t *mask;
   size_t mask_len;
-  size_t cgo_from;   /* cgofuzz_cov_cgo_from: mask[cgo_from..] is cgo's C */
+  size_t cgo_from;   /* cgofuzz_gobin_cgo_from: mask[cgo_from..] is cgo's C */
   uint64_t mask_gen; /* bumped whenever mask changes */
   bool cov_expected; /* Go counters, or a C target's (size told later) */
   cgofuzz_sched sched;

@@ -256,7 +256,8 @@ static int load_corpus(coord *c) {
       if (cgofuzz_coord_corpus_typecheck(
               cfg->inputs[i].data, cfg->inputs[i].len, cfg->kinds, cfg->n_kinds,
               coord_gover(cfg), &msg) != 0) {
-        fprintf(stderr, "WARNING: skipping %s: %s\n", name, coord_cstr(&msg));
+        fprintf(stderr, "WARNING: skipping %s: %s\n", name,
+                cgofuzz_buf_cstr(&msg));
         continue;
       }
       cgofuzz_coord_corpus_add(&c->corpus, cfg->inputs[i].data,
@@ -268,19 +269,19 @@ static int load_corpus(coord *c) {
   if (cgofuzz_coord_corpus_load_dir(&c->corpus, c->testdata_dir, cfg->kinds,
                                     cfg->n_kinds, coord_gover(cfg), true, true,
                                     &errs, NULL) != 0) {
-    cgofuzz_coord_fail(c, coord_cstr(&errs), errs.len);
+    cgofuzz_coord_fail(c, cgofuzz_buf_cstr(&errs), errs.len);
     rc = -1;
   } else if (cgofuzz_coord_corpus_load_dir(
                  &c->corpus, c->cache_dir, cfg->kinds, cfg->n_kinds,
                  coord_gover(cfg), false, false, &errs, &skipped) != 0) {
-    cgofuzz_coord_fail(c, coord_cstr(&errs), errs.len);
+    cgofuzz_coord_fail(c, cgofuzz_buf_cstr(&errs), errs.len);
     rc = -1;
   } else if (skipped.len) {
     /* Go skips these silently (a TODO in its readCache says it should
      * warn); one warning naming each file says why inputs went missing. */
     fprintf(stderr,
             "warning: skipping malformed files in the fuzz cache %s:\n%.*s",
-            c->cache_dir, (int)skipped.len, coord_cstr(&skipped));
+            c->cache_dir, (int)skipped.len, cgofuzz_buf_cstr(&skipped));
   }
   cgofuzz_buf_free(&skipped);
   cgofuzz_buf_free(&errs);
@@ -629,9 +630,9 @@ static int run_setup(coord *c) {
     return -1;
   if (cfg->report)
     cfg->report->corpus_start = c->corpus.n;
-  c->mask_len = cgofuzz_coord_go_counters(cfg->binary);
+  c->mask_len = cgofuzz_gobin_go_counters(cfg->binary);
   c->cgo_from =
-      c->mask_len ? cgofuzz_cov_cgo_from(cfg->binary, c->mask_len) : SIZE_MAX;
+      c->mask_len ? cgofuzz_gobin_cgo_from(cfg->binary, c->mask_len) : SIZE_MAX;
   if (c->mask_len && !(c->mask = calloc(c->mask_len, 1))) {
     c->mask_len = 0; /* the figures below read no mask */
     cgofuzz_coord_failf(c, "%s", "out of memory");
@@ -640,7 +641,7 @@ static int run_setup(coord *c) {
   c->mask_gen = 1;
   /* A C target tells its mask size in its first reply: no warning. */
   c->cov_expected =
-      c->mask_len || cgofuzz_cov_section_size(cfg->binary, "__sancov_cntrs");
+      c->mask_len || cgofuzz_gobin_section_size(cfg->binary, "__sancov_cntrs");
   if (!c->cov_expected)
     fprintf(stderr, "warning: the test binary was not built with coverage "
                     "instrumentation, so fuzzing will run without coverage "
@@ -746,7 +747,7 @@ static int run_finish(coord *c) {
   }
   cgofuzz_dict_stop(c);
   cgofuzz_cmp_stop(c);
-  cgofuzz_coord_copy_free(&c->fast);
+  cgofuzz_gobin_copy_free(&c->fast);
   say_cgo_coverage(c);
   print_verdict(c);
   tell_stats(c, true);

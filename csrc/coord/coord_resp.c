@@ -26,8 +26,8 @@
 
 #include "codec.h"
 #include "coord_internal.h"
-#include "coord_obj_internal.h"
 #include "coord_worker.h"
+#include "gobin_obj.h"
 #include "godebug.h"
 #include "mutator.h"
 #include "os.h"
@@ -237,7 +237,7 @@ static void continued_warmup(coord *c, slot *s) {
   }
 }
 
-/* The fuzzing workers' copy (coord_copy.c) cuts a fuzz call's coverage
+/* The fuzzing workers' copy (gobin_copy.c) cuts a fuzz call's coverage
  * after its last non-zero counter: zeros put the rest back. Only then is
  * a shorter coverage taken as the worker meant it. -1: out of memory. */
 static int pad_coverage(const coord *c, cgofuzz_wire_bytes *cov) {
@@ -540,18 +540,18 @@ static bool hangs_again(coord *c, slot *s, const cgofuzz_buf *data,
 static const char *c_frame(const char *binary, const uint8_t *tail, size_t n,
                            char *out, size_t outn) {
   uint64_t pc, off;
-  cgofuzz_obj o;
+  cgofuzz_gobin_obj o;
   if (!cgofuzz_death_cgo_pc(tail, n, &pc) ||
-      cgofuzz_obj_open(&o, binary, true, NULL) != 0)
+      cgofuzz_gobin_obj_open(&o, binary, true, NULL) != 0)
     return NULL;
-  const char *name = cgofuzz_obj_func_at(&o, pc, &off), *f;
+  const char *name = cgofuzz_gobin_obj_func_at(&o, pc, &off), *f;
   if (name && strncmp(name, "_cgo_", 5) == 0 &&
       (f = strstr(name, "_Cfunc_")) != NULL)
     snprintf(out, outn, "C.%s (cgo's wrapper %s+0x%llx)", f + 7, name,
              (unsigned long long)off);
   else if (name)
     snprintf(out, outn, "%s+0x%llx", name, (unsigned long long)off);
-  cgofuzz_obj_close(&o);
+  cgofuzz_gobin_obj_close(&o);
   return name ? out : NULL;
 }
 
@@ -570,7 +570,8 @@ static bool killed_from_outside(coord *c, slot *s, cgofuzz_death *d,
     d->reproduced = true;
     if (d->oom_kills >= 0)
       d->oom_kills = cgofuzz_coord_oom_kills() - s->oom_base;
-    cgofuzz_coord_copy_unname(&c->fast, c->cfg->binary, &s->w);
+    cgofuzz_gobin_copy_unname(&c->fast, c->cfg->binary, s->w.tail,
+                              &s->w.tail_len, CGOFUZZ_WORKER_TAIL);
     d->tail = s->w.tail;
     d->tail_len = s->w.tail_len;
     why->len = 0;
@@ -636,7 +637,8 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   char sts[160];
   cgofuzz_wait_status_string(st, sts, sizeof sts);
   int64_t ook = s->oom_base >= 0 ? cgofuzz_coord_oom_kills() : -1;
-  cgofuzz_coord_copy_unname(&c->fast, c->cfg->binary, &s->w);
+  cgofuzz_gobin_copy_unname(&c->fast, c->cfg->binary, s->w.tail, &s->w.tail_len,
+                            CGOFUZZ_WORKER_TAIL);
   cgofuzz_death d = {
       .status = st,
       .stopped_for = s->stopped_for,
@@ -655,7 +657,7 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   bool record;
   int cls = cgofuzz_death_explain(&d, &why, &record);
   if (cls == CGOFUZZ_DEATH_SANITIZER)
-    cgofuzz_coord_copy_note(&c->fast, &s->w, &why);
+    cgofuzz_gobin_copy_note(&c->fast, s->w.tail, s->w.tail_len, &why);
   if (!record && busy && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL &&
       !cgofuzz_coord_interrupted() && !c->minimizing && !c->done &&
       killed_from_outside(c, s, &d, &why, st)) {

@@ -33,6 +33,7 @@
 
 #include "coord.h"
 #include "exact.h"
+#include "gobin.h"
 #include "godebug.h"
 #include "lf_internal.h"
 #include "mutator.h"
@@ -221,7 +222,7 @@ static uint64_t say_start(const cgofuzz_lf_target *t, const lf_opts *o) {
     seed = ((uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20) & 0x7fffffff;
   }
   fprintf(stderr, "INFO: Seed: %" PRIu64 "\n", seed);
-  size_t counters = cgofuzz_coord_counters(t->binary);
+  size_t counters = cgofuzz_gobin_counters(t->binary);
   fprintf(stderr,
           "INFO: Loaded 1 modules   (%zu inline 8-bit counters): %zu "
           "[0x0, 0x%zx), \n",

@@ -18,13 +18,14 @@ HARNESSES = {
     "wire": ("tests/fuzz/fuzz_wire.c", "core", None),
     "flags": ("tests/selffuzz/fuzz_flags.c", "base", None),
     "dict": ("tests/selffuzz/fuzz_dict.c", "runtime", ["dict.c"]),
-    "obj": ("tests/selffuzz/fuzz_obj.c", "coord",
-            ["coord_obj.c", "coord_gover.c"]),
+    "obj": ("tests/selffuzz/fuzz_obj.c", "gobin",
+            ["gobin_obj.c", "gobin_gover.c"]),
     "merge": ("tests/selffuzz/fuzz_merge.c", "lf", ["lf_merge.c"]),
     "records": ("tests/selffuzz/fuzz_records.c", "coord",
                 ["coord_discover.c"]),
     "objdump": ("tests/selffuzz/fuzz_objdump.c", "coord",
-                ["coord_godict.c", "coord_obj.c", "coord_tokens.c"]),
+                ["coord_godict.c", "../gobin/gobin_obj.c",
+                 "../gobin/gobin_gover.c", "coord_tokens.c"]),
     # cli is in no library: golaunch.c's callees of cli come along.
     "launcher": ("tests/selffuzz/fuzz_launcher.c", "cli",
                  ["golaunch.c", "gocover.c", "fileio.c"]),
@@ -32,8 +33,8 @@ HARNESSES = {
     "gocover": ("tests/selffuzz/fuzz_gocover.c", "cli",
                 ["gocover.c", "fileio.c"]),
     "elfrel": ("tests/selffuzz/fuzz_elfrel.c", "base", None),
-    "cmppatch": ("tests/selffuzz/fuzz_cmppatch.c", "coord",
-                 ["coord_cmppatch.c", "coord_obj.c", "coord_cov.c"]),
+    "cmppatch": ("tests/selffuzz/fuzz_cmppatch.c", "gobin",
+                 ["gobin_patch.c", "gobin_obj.c", "gobin_counters.c"]),
 }
 # The layers compiled whole into every harness: the decoders and what they
 # use (no coverage hooks, no main, no worker side).

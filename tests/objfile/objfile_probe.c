@@ -5,7 +5,7 @@
  *
  *   objfile_probe BINARY [TARGET DICTOUT]
  *
- * prints "format <ELF|Mach-O> <arch>" (coord_obj.c's reading; "format -
+ * prints "format <ELF|Mach-O> <arch>" (gobin_obj.c's reading; "format -
  * <error>" when it cannot), "go <version>" (or "go - <rc> <error>"), "module
  * <path>", "counters <go counter bytes>", "sancov <C counter bytes>"; with
  * TARGET, takes the dictionary of its code and data
@@ -15,7 +15,8 @@
 #include <stdio.h>
 
 #include "coord.h"
-#include "coord_obj_internal.h"
+#include "gobin.h"
+#include "gobin_obj.h"
 
 int main(int argc, char **argv) {
   if (argc != 2 && argc != 4) {
@@ -25,26 +26,26 @@ int main(int argc, char **argv) {
   const char *bin = argv[1];
   char v[256];
   cgofuzz_err err = {0};
-  cgofuzz_obj o;
-  if (cgofuzz_obj_open(&o, bin, true, &err) == 0) {
-    printf("format %s %s\n", cgofuzz_obj_format_name(&o),
-           cgofuzz_obj_arch_name(&o));
-    cgofuzz_obj_close(&o);
+  cgofuzz_gobin_obj o;
+  if (cgofuzz_gobin_obj_open(&o, bin, true, &err) == 0) {
+    printf("format %s %s\n", cgofuzz_gobin_obj_format_name(&o),
+           cgofuzz_gobin_obj_arch_name(&o));
+    cgofuzz_gobin_obj_close(&o);
   } else {
     printf("format - %s\n", err.msg);
   }
   err = (cgofuzz_err){0};
-  int rc = cgofuzz_coord_binary_goversion(bin, v, sizeof v, &err);
+  int rc = cgofuzz_gobin_goversion(bin, v, sizeof v, &err);
   if (rc == 1)
     printf("go %s\n", v);
   else
     printf("go - %d %s\n", rc, rc < 0 ? err.msg : "");
   err = (cgofuzz_err){0};
-  rc = cgofuzz_coord_binary_modpath(bin, v, sizeof v, &err);
+  rc = cgofuzz_gobin_modpath(bin, v, sizeof v, &err);
   printf("module %s\n", rc == 1 && v[0] ? v : "-");
-  printf("counters %zu\n", cgofuzz_coord_go_counters(bin));
+  printf("counters %zu\n", cgofuzz_gobin_go_counters(bin));
   printf("sancov %zu\n",
-         cgofuzz_coord_counters(bin) - cgofuzz_coord_go_counters(bin));
+         cgofuzz_gobin_counters(bin) - cgofuzz_gobin_go_counters(bin));
   if (argc == 4) {
     cgofuzz_coord_dict *d = cgofuzz_coord_dict_new();
     size_t added = 0;
