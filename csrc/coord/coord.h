@@ -20,6 +20,7 @@
 
 #include "buf.h"
 #include "cgofuzz/value.h"
+#include "gobin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -150,7 +151,7 @@ typedef struct cgofuzz_coord_config {
   bool dict_when_stalled;
   const char *dict_out;
   /* dict_code: the coordinator adds the constants of the binary's code
-   * (cgofuzz_coord_godict_code_start) while it fuzzes. */
+   * (cgofuzz_gobin_godict_code_start) while it fuzzes. */
   bool dict_code;
   /* Run-time comparison feedback (coord_cmp.c, docs/comparisons.md): for
    * a Go binary built with -fuzz on linux/amd64, a patched copy traces
@@ -232,7 +233,7 @@ typedef struct cgofuzz_coord_report {
 } cgofuzz_coord_report;
 void cgofuzz_coord_report_free(cgofuzz_coord_report *r);
 
-/* --- the coordinator's dictionary (coord_dict.c, coord_godict.c) */
+/* --- the coordinator's dictionary (coord_dict.c, gobin_godict.c) */
 
 typedef struct cgofuzz_coord_dict cgofuzz_coord_dict;
 
@@ -261,41 +262,13 @@ int cgofuzz_coord_dict_add(cgofuzz_coord_dict *d, const uint8_t *p, size_t n,
  * dictionary PATH: ..." */
 int cgofuzz_coord_dict_load(cgofuzz_coord_dict *d, const char *path,
                             cgofuzz_err *err);
-/* Adds the constants the code of a Go test binary compares with: integer
- * immediates of comparisons (2, 4 or 8 bytes, both byte orders) and the
- * string literals passed to comparisons or indexed next to a length, in
- * the package of target (the symbol <pkg>.<target>) and the rest of its
- * module, and the string literals of the package's data (tables, map
- * literals). Disassembles with `go tool objdump` (go from $PATH) and waits
- * for it; 0 and *added, or -1 with err saying why nothing could be taken
- * (not ELF, no such symbol) or why the code was not read (no go, objdump
- * failed: the data's literals are still added, counted in *added). */
-int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
-                                   const char *target, size_t *added,
-                                   cgofuzz_err *err);
-/* The same in two parts, so that fuzzing need not wait for objdump: the
- * data's literals now (needs no go), ... */
-int cgofuzz_coord_godict_data(cgofuzz_coord_dict *d, const char *binary,
-                              const char *target, size_t *added,
-                              cgofuzz_err *err);
-/* ... and the code's constants from `go tool objdump`, started in the
- * background (-1 with err when it cannot start: no go, not ELF); d must
- * outlive the job. */
-typedef struct cgofuzz_godict_job cgofuzz_godict_job;
-int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
-                                    const char *target,
-                                    cgofuzz_godict_job **job, cgofuzz_err *err);
-/* 0 while objdump runs (block: waits for it); 1 when its output has been
- * read into d (*added tokens; 1 again on later calls, adding none); -1
- * with err when it failed or took over two minutes. */
-int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *job, bool block,
-                                   size_t *added, cgofuzz_err *err);
-/* Stops objdump if it still runs, and frees the job (NULL: nothing). */
-void cgofuzz_coord_godict_code_free(cgofuzz_godict_job *job);
+/* A sink (gobin.h) that adds to d: the binary's tokens as
+ * CGOFUZZ_DICT_BINARY and _MODULE. */
+cgofuzz_gobin_sink cgofuzz_coord_dict_sink(cgofuzz_coord_dict *d);
 /* The code's and data's constants of cfg's Go test binary and target for
  * d, the dictionary cfg is to fuzz with: wait (a run that is to be the
  * same every time, or one that writes the dictionary first) takes them
- * all now (cgofuzz_coord_dict_from_binary); otherwise the data's now and
+ * all now (cgofuzz_gobin_godict_all); otherwise the data's now and
  * the code's while fuzzing (cfg->dict_code). Either way the corpus's
  * tokens join (cfg->dict_corpus). 0, or -1 with err saying what could not
  * be taken (what could is in d). */

@@ -376,8 +376,9 @@ int cgofuzz_dict_start(coord *c) {
     x->only = DICT_CALL_BASE;
   if (cfg->dict_code) {
     cgofuzz_err err = {0};
-    if (cgofuzz_coord_godict_code_start(d, cfg->binary, cfg->target, &x->job,
-                                        &err) != 0 &&
+    cgofuzz_gobin_sink sink = cgofuzz_coord_dict_sink(d);
+    if (cgofuzz_gobin_godict_code_start(&sink, cfg->binary, cfg->target,
+                                        &x->job, &err) != 0 &&
         cgofuzz_coord_says(c))
       fprintf(stderr, "cgofuzz: %s\n", err.msg);
     x->job_t0 = cgofuzz_mono_ms();
@@ -393,7 +394,7 @@ void cgofuzz_dict_step(coord *c) {
   const cgofuzz_coord_config *cfg = c->cfg;
   cgofuzz_err err = {0};
   size_t added = 0;
-  int r = cgofuzz_coord_godict_code_poll(x->job, false, &added, &err);
+  int r = cgofuzz_gobin_godict_code_poll(x->job, false, &added, &err);
   if (r == 0)
     return;
   bool say = cgofuzz_coord_says(c);
@@ -404,7 +405,7 @@ void cgofuzz_dict_step(coord *c) {
             "cgofuzz: dictionary: %zu tokens from the code (go tool objdump, "
             "%lld ms), %zu in all\n",
             added, (long long)(cgofuzz_mono_ms() - x->job_t0), cfg->dict->n);
-  cgofuzz_coord_godict_code_free(x->job);
+  cgofuzz_gobin_godict_code_free(x->job);
   x->job = NULL;
   dict_credit(x, cfg->dict, added);
 }
@@ -420,7 +421,7 @@ void cgofuzz_dict_stop(coord *c) {
             (unsigned long long)x->calls[2], (unsigned long long)x->found[2],
             (unsigned long long)x->calls[0], (unsigned long long)x->found[0],
             x->share, x->xo_uses, x->xo_finds);
-  cgofuzz_coord_godict_code_free(x->job); /* a run shorter than objdump */
+  cgofuzz_gobin_godict_code_free(x->job); /* a run shorter than objdump */
   free(x->cum);
   free(x->dec);
   cgofuzz_values_free(&x->vals);

@@ -324,7 +324,7 @@ typedef struct cgofuzz_dsched {
   int only;      /* $CGOFUZZ_DICT_CALLS=exact|base: every call of that kind */
   bool any_arg;  /* an argument a token can go into */
   bool any_text; /* a []byte or string argument */
-  struct cgofuzz_godict_job *job; /* the code's constants, still coming */
+  struct cgofuzz_gobin_godict_job *job; /* the code's constants, coming */
   int64_t job_t0;
 } cgofuzz_dsched;
 
@@ -353,14 +353,6 @@ int cgofuzz_dict_add_int(cgofuzz_coord_dict *d, uint64_t v, int width, int src);
 /* The token p[0..n), or NULL. */
 dtok *cgofuzz_coord_dict_find(cgofuzz_coord_dict *d, const uint8_t *p,
                               size_t n);
-/* The code's constants of binary's target (coord_godict.c) from `go tool
- * objdump` output already in f, read as cgofuzz_coord_godict_code_poll
- * reads objdump's: 1 with *added tokens, or -1 with err set. For the
- * self-fuzzing harness tests/selffuzz/fuzz_objdump.c. */
-int cgofuzz_coord_godict_code_read(cgofuzz_coord_dict *d, const char *binary,
-                                   const char *target, FILE *f, size_t *added,
-                                   cgofuzz_err *err);
-
 struct coord;
 /* Starts dictionary scheduling when cfg has a dictionary (and adds the
  * corpus's tokens, writes -dictout). -1: the run must fail (message set). */

@@ -5,7 +5,7 @@
  * when dictionary calls pick tokens (coord_dict.c); reading -dict files and
  * writing the store back in their format.
  *
- * The sources of tokens fill it (the binary's constants: coord_godict.c;
+ * The sources of tokens fill it (the binary's constants: gobin_godict.c;
  * the corpus: coord_dict.c) and the dictionary calls read it; it calls
  * neither, so they do not call each other through it.
  */
@@ -162,24 +162,35 @@ int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
   return rc;
 }
 
+static int sink_add(void *ctx, const uint8_t *p, size_t n, int src,
+                    int int_width, bool big_endian) {
+  return cgofuzz_coord_dict_add(ctx, p, n, src, int_width, big_endian);
+}
+
+cgofuzz_gobin_sink cgofuzz_coord_dict_sink(cgofuzz_coord_dict *d) {
+  cgofuzz_gobin_sink s = {.ctx = d,
+                          .add = sink_add,
+                          .pkg_src = CGOFUZZ_DICT_BINARY,
+                          .module_src = CGOFUZZ_DICT_MODULE};
+  return s;
+}
+
 int cgofuzz_dict_add_int(cgofuzz_coord_dict *d, uint64_t v, int width,
                          int src) {
-  uint64_t mask = width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
-  v &= mask;
-  if (v < 0x100 || v > mask - 0x100)
-    return 0; /* 0..255 and -256..-1: Go's mutator gets there itself */
-  uint8_t le[8], be[8];
-  for (int i = 0; i < width; i++) {
-    le[i] = (uint8_t)(v >> (8 * i));
-    be[width - 1 - i] = le[i];
-  }
-  int added = 0;
-  for (int o = 0; o < 2; o++) {
-    int r = cgofuzz_coord_dict_add(d, o ? be : le, (size_t)width, src, width,
-                                   o == 1);
-    if (r < 0)
-      return -1;
-    added += r;
-  }
-  return added;
+  cgofuzz_gobin_sink s = cgofuzz_coord_dict_sink(d);
+  return cgofuzz_gobin_sink_int(&s, v, width, src);
+}
+
+int cgofuzz_coord_godict_attach(cgofuzz_coord_config *cfg,
+                                cgofuzz_coord_dict *d, bool wait,
+                                cgofuzz_err *err) {
+  size_t added = 0;
+  cgofuzz_gobin_sink sink = cgofuzz_coord_dict_sink(d);
+  int r = wait ? cgofuzz_gobin_godict_all(&sink, cfg->binary, cfg->target,
+                                          &added, err)
+               : cgofuzz_gobin_godict_data(&sink, cfg->binary, cfg->target,
+                                           &added, err);
+  cfg->dict_code = !wait && r == 0;
+  cfg->dict_corpus = true;
+  return r;
 }

@@ -1,8 +1,9 @@
 /*
  * gobin.h: Go test binaries read from outside, without running them: the
  * Go release and main module of their build info (gobin_gover.c), their
- * coverage counters (gobin_counters.c), and the copies of them cgofuzz
- * runs instead (gobin_copy.c; their bytes: gobin_patch.h). The sections,
+ * coverage counters (gobin_counters.c), the copies of them cgofuzz runs
+ * instead (gobin_copy.c; their bytes: gobin_patch.h), and the constants
+ * of their code and data as dictionary tokens (gobin_godict.c). The sections,
  * segments and symbols these read are gobin_obj.h's.
  *
  * Invariants: nothing here starts a process of the binary or writes the
@@ -17,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "buf.h"
 
@@ -116,6 +118,64 @@ void cgofuzz_gobin_copy_note(const cgofuzz_gobin_copy *cp, const uint8_t *tail,
                              size_t tail_len, cgofuzz_buf *why);
 /* Removes the copy (closes the memfd, removes the directory); cp empty. */
 void cgofuzz_gobin_copy_free(cgofuzz_gobin_copy *cp);
+
+/* --- the constants of a Go test binary's code and data (gobin_godict.c) */
+
+/* Where the tokens go: add(ctx, p, n, src, int_width, big_endian) is
+ * given each token of 1..4096 bytes with src pkg_src (from the target's
+ * package) or module_src (the rest of its module); int_width (2, 4 or 8)
+ * marks an integer constant in that byte order, 0 a byte string. It
+ * returns 1 when the token was new, 0 when not, -1 out of memory. */
+typedef struct cgofuzz_gobin_sink {
+  void *ctx;
+  int (*add)(void *ctx, const uint8_t *p, size_t n, int src, int int_width,
+             bool big_endian);
+  int pkg_src, module_src;
+} cgofuzz_gobin_sink;
+/* Gives s the integer v of width bytes (2, 4, 8) in both byte orders
+ * unless it is tiny (0..255 or -256..-1 in that width). Tokens added, or
+ * -1. */
+int cgofuzz_gobin_sink_int(const cgofuzz_gobin_sink *s, uint64_t v, int width,
+                           int src);
+/* Gives s the constants the code of a Go test binary compares with: integer
+ * immediates of comparisons (2, 4 or 8 bytes, both byte orders) and the
+ * string literals passed to comparisons or indexed next to a length, in
+ * the package of target (the symbol <pkg>.<target>) and the rest of its
+ * module, and the string literals of the package's data (tables, map
+ * literals). Disassembles with `go tool objdump` (go from $PATH) and waits
+ * for it; 0 and *added, or -1 with err saying why nothing could be taken
+ * (not ELF, no such symbol) or why the code was not read (no go, objdump
+ * failed: the data's literals are still added, counted in *added). */
+int cgofuzz_gobin_godict_all(const cgofuzz_gobin_sink *s, const char *binary,
+                             const char *target, size_t *added,
+                             cgofuzz_err *err);
+/* The same in two parts, so that fuzzing need not wait for objdump: the
+ * data's literals now (needs no go), ... */
+int cgofuzz_gobin_godict_data(const cgofuzz_gobin_sink *s, const char *binary,
+                              const char *target, size_t *added,
+                              cgofuzz_err *err);
+/* ... and the code's constants from `go tool objdump`, started in the
+ * background (-1 with err when it cannot start: no go, not ELF); the job
+ * keeps a copy of s, whose ctx must outlive it. */
+typedef struct cgofuzz_gobin_godict_job cgofuzz_gobin_godict_job;
+int cgofuzz_gobin_godict_code_start(const cgofuzz_gobin_sink *s,
+                                    const char *binary, const char *target,
+                                    cgofuzz_gobin_godict_job **job,
+                                    cgofuzz_err *err);
+/* 0 while objdump runs (block: waits for it); 1 when its output has been
+ * given to the sink (*added tokens; 1 again on later calls, adding none);
+ * -1 with err when it failed or took over two minutes. */
+int cgofuzz_gobin_godict_code_poll(cgofuzz_gobin_godict_job *job, bool block,
+                                   size_t *added, cgofuzz_err *err);
+/* Stops objdump if it still runs, and frees the job (NULL: nothing). */
+void cgofuzz_gobin_godict_code_free(cgofuzz_gobin_godict_job *job);
+/* The code's constants from `go tool objdump` output already in f, read as
+ * cgofuzz_gobin_godict_code_poll reads objdump's: 1 with *added tokens, or
+ * -1 with err set. For the self-fuzzing harness
+ * tests/selffuzz/fuzz_objdump.c. */
+int cgofuzz_gobin_godict_code_read(const cgofuzz_gobin_sink *s,
+                                   const char *binary, const char *target,
+                                   FILE *f, size_t *added, cgofuzz_err *err);
 
 #ifdef __cplusplus
 }

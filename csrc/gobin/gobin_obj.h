@@ -6,7 +6,7 @@
  * The coordinator reads binaries for the size of their coverage counters
  * (gobin_counters.c), the Go release and main module of their build info
  * (gobin_gover.c) and the constants of their code and data
- * (coord_godict.c). Those readers ask for sections by their ELF names
+ * (gobin_godict.c). Those readers ask for sections by their ELF names
  * (".go.fuzzcntrs", ".go.buildinfo", "__sancov_cntrs"); in a Mach-O file
  * the same section is found under the name Go's and clang's linkers give
  * it there ("__go_fuzzcntrs", "__go_buildinfo", "__sancov_cntrs").

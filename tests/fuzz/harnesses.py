@@ -12,7 +12,8 @@ import glob
 import os
 
 # name -> (harness source, relative to the repository; its layer; the
-# files of that layer it tests, None for all of them)
+# files of that layer it tests, None for all of them; "../L/F" is file F of
+# layer L, one the harness's layer may use)
 HARNESSES = {
     "corpus": ("tests/fuzz/fuzz_corpus.c", "core", None),
     "wire": ("tests/fuzz/fuzz_wire.c", "core", None),
@@ -24,8 +25,8 @@ HARNESSES = {
     "records": ("tests/selffuzz/fuzz_records.c", "coord",
                 ["coord_discover.c"]),
     "objdump": ("tests/selffuzz/fuzz_objdump.c", "coord",
-                ["coord_godict.c", "../gobin/gobin_obj.c",
-                 "../gobin/gobin_gover.c", "coord_tokens.c"]),
+                ["coord_tokens.c", "../gobin/gobin_godict.c",
+                 "../gobin/gobin_obj.c", "../gobin/gobin_gover.c"]),
     # cli is in no library: golaunch.c's callees of cli come along.
     "launcher": ("tests/selffuzz/fuzz_launcher.c", "cli",
                  ["golaunch.c", "gocover.c", "fileio.c"]),

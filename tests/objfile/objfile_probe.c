@@ -9,7 +9,7 @@
  * <error>" when it cannot), "go <version>" (or "go - <rc> <error>"), "module
  * <path>", "counters <go counter bytes>", "sancov <C counter bytes>"; with
  * TARGET, takes the dictionary of its code and data
- * (cgofuzz_coord_dict_from_binary: go tool objdump from $PATH) into DICTOUT and
+ * (cgofuzz_gobin_godict_all: go tool objdump from $PATH) into DICTOUT and
  * prints "dict <tokens>" or "dict error: <message>".
  */
 #include <stdio.h>
@@ -49,10 +49,11 @@ int main(int argc, char **argv) {
   if (argc == 4) {
     cgofuzz_coord_dict *d = cgofuzz_coord_dict_new();
     size_t added = 0;
+    cgofuzz_gobin_sink sink = cgofuzz_coord_dict_sink(d);
     err = (cgofuzz_err){0};
     if (!d)
       return 1;
-    if (cgofuzz_coord_dict_from_binary(d, bin, argv[2], &added, &err) != 0)
+    if (cgofuzz_gobin_godict_all(&sink, bin, argv[2], &added, &err) != 0)
       printf("dict error: %s\n", err.msg);
     else if (cgofuzz_coord_dict_write(d, argv[3], argv[2], &err) != 0)
       printf("dict error: %s\n", err.msg);

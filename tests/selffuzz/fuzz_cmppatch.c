@@ -1,7 +1,7 @@
 /*
  * fuzz_cmppatch.c: self-fuzzing harness (libFuzzer form, built with `cgofuzz
  * cc`) for the patcher that writes the copies of a Go test binary cgofuzz's
- * workers run (csrc/coord/gobin_patch.c: comparison hooks that record
+ * workers run (csrc/gobin/gobin_patch.c: comparison hooks that record
  * their operands, a coverage snapshot eight counters at a time).
  *
  * The patcher reads a binary it did not build: program and section

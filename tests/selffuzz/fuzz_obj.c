@@ -1,7 +1,7 @@
 /*
  * fuzz_obj.c: self-fuzzing harness (libFuzzer form, built with `cgofuzz
- * cc`) for the reader of ELF64 and Mach-O 64 files (csrc/coord/gobin_obj.c)
- * and the Go build info read through it (csrc/coord/gobin_gover.c).
+ * cc`) for the reader of ELF64 and Mach-O 64 files (csrc/gobin/gobin_obj.c)
+ * and the Go build info read through it (csrc/gobin/gobin_gover.c).
  *
  * The coordinator reads the test binary it is given with these before
  * anything runs it, and a binary can be truncated (a build killed half-way)

@@ -1,6 +1,6 @@
 /*
- * coord_godict.c: a dictionary taken from a Go test binary's code and
- * data.
+ * gobin_godict.c: a dictionary taken from a Go test binary's code and
+ * data, handed token by token to a sink (gobin.h) the caller owns.
  *
  * A `go test -c -fuzz` binary has no comparison feedback, but its machine
  * code still says what it compares with, and its data holds the string
@@ -13,7 +13,7 @@
  *     twin) and of the rest of its module. It takes a few hundred ms
  *     (go builds objdump into its cache first): fuzzing does not wait for
  *     it, the coordinator adds the code's tokens when it is done
- *     (cgofuzz_coord_godict_code_start/poll);
+ *     (cgofuzz_gobin_godict_code_start/poll);
  *  3. each function's instructions are read with a little register
  *     tracking (an immediate moved into a register, a RIP-relative LEAQ):
  *      - comparisons with an immediate (CMPW/CMPL/CMPQ, TEST, arm64 CMP):
@@ -56,8 +56,8 @@
  *     Other packages' data is not read.
  * Immediates 0..255 (and -256..-1) are left out: Go's mutator reaches them
  * on its own. Tokens of the target's package come first in weight
- * (CGOFUZZ_DICT_BINARY) before the rest of the module's
- * (CGOFUZZ_DICT_MODULE); those of the data come after those of the code.
+ * (the sink's pkg_src) before the rest of the module's (its module_src);
+ * those of the data come after those of the code.
  * The instruction syntax is Go's (cmd/objdump): linux/amd64 is read fully;
  * on arm64 only comparisons with immediates and the instrumentation calls
  * (and the data, which is the same).
@@ -71,7 +71,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "coord_internal.h"
+#include "clock.h"
+#include "gobin.h"
 #include "gobin_obj.h"
 #include "scratch.h"
 #include "spawn.h"
@@ -179,7 +180,7 @@ typedef struct walker {
   const cgofuzz_gobin_obj *obj;
   named *names; /* sorted by name */
   size_t nnames;
-  cgofuzz_coord_dict *d;
+  const cgofuzz_gobin_sink *d; /* where tokens go (the job's copy) */
   bool arm64;
   uint64_t str_lo, str_hi; /* Go's string data */
   const char *tpkg;        /* the target's package, without _test */
@@ -330,7 +331,7 @@ static void add_str(walker *w, uint64_t addr, size_t n) {
     return;
   const uint8_t *p = cgofuzz_gobin_obj_data_at(w->obj, addr, n);
   if (p)
-    note(w, cgofuzz_coord_dict_add(w->d, p, n, w->src, 0, false));
+    note(w, w->d->add(w->d->ctx, p, n, w->src, 0, false));
 }
 
 /* A literal whose length is known: taken, and not guessed again. */
@@ -565,7 +566,7 @@ static void scan_objects(walker *w) {
   const cgofuzz_gobin_obj *o = w->obj;
   if (!w->str_lo)
     return;
-  w->src = CGOFUZZ_DICT_BINARY;
+  w->src = w->d->pkg_src;
   for (size_t i = 0; i < o->nsym && !w->oom; i++) {
     const cgofuzz_gobin_obj_sym *s = &o->sym[i];
     if (s->kind == CGOFUZZ_SYM_OBJECT && s->size >= 16 &&
@@ -583,7 +584,7 @@ static void on_text(walker *w, const char *line) {
   const char *name = line + 5; /* "TEXT " */
   size_t pl = pkg_len(name);
   size_t nl = strcspn(name, " ");
-  w->src = in_tpkg(w, name, pl) ? CGOFUZZ_DICT_BINARY : CGOFUZZ_DICT_MODULE;
+  w->src = in_tpkg(w, name, pl) ? w->d->pkg_src : w->d->module_src;
   const char *file = name + nl;
   size_t fl = strlen(file);
   w->skip = false;
@@ -833,7 +834,7 @@ static void on_insn(walker *w, uint64_t addr, size_t len, const char *asmtxt) {
       cw = 8;
     const reg *r = cw ? reg_fresh(w, a0, R_IMM) : NULL;
     if (r)
-      note(w, cgofuzz_dict_add_int(w->d, r->v, cw, w->src));
+      note(w, cgofuzz_gobin_sink_int(w->d, r->v, cw, w->src));
     if (nop && is_compare_call(op[0], opl[0])) {
       const char *const *ar = w->arm64 ? arm64_args : amd64_args;
       for (size_t i = 0; ar[i + 1]; i++)
@@ -853,11 +854,11 @@ static void on_insn(walker *w, uint64_t addr, size_t len, const char *asmtxt) {
       if (parse_imm(op[i], opl[i], &imm)) {
         add_len(w, imm); /* a length check or loop bound */
         if (cw)
-          note(w, cgofuzz_dict_add_int(w->d, (uint64_t)imm, cw, w->src));
+          note(w, cgofuzz_gobin_sink_int(w->d, (uint64_t)imm, cw, w->src));
       } else if (cw && is_reg(op[i], opl[i])) {
         const reg *r = reg_get(w, op[i], opl[i], false);
         if (r && r->kind == R_IMM && w->at - r->at <= REG_AGE)
-          note(w, cgofuzz_dict_add_int(w->d, r->v, cw, w->src));
+          note(w, cgofuzz_gobin_sink_int(w->d, r->v, cw, w->src));
       }
     }
     return;
@@ -949,9 +950,10 @@ static void on_line(walker *w, char *line) {
 /* A reading of a binary's code: `go tool objdump` writing into an
  * unlinked temporary file while the run goes on. Owns the mapped image,
  * the walker (which points into it) and the package name. */
-struct cgofuzz_godict_job {
+struct cgofuzz_gobin_godict_job {
   cgofuzz_gobin_obj e;
   walker w;
+  cgofuzz_gobin_sink sink; /* the caller's, copied */
   cgofuzz_buf tpkg;
   pid_t pid;  /* 0 when no objdump runs */
   FILE *out;  /* its stdout */
@@ -963,7 +965,7 @@ struct cgofuzz_godict_job {
  * cache first (Go 1.24 on), in a work directory it leaves behind when a
  * signal stops it: that directory is in the run's own (spawn's tmpdir,
  * scratch.h), which goes however the run ends. */
-static void job_close(cgofuzz_godict_job *j) {
+static void job_close(cgofuzz_gobin_godict_job *j) {
   if (j->pid > 0) {
     kill(j->pid, SIGKILL);
     cgofuzz_spawn_wait(j->pid, 2000, NULL);
@@ -987,7 +989,7 @@ static void job_close(cgofuzz_godict_job *j) {
 
 /* Opens the image, finds the target's package (the symbol <pkg>.<target>)
  * and Go's string data, and sets the walker up. */
-static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
+static int job_open(cgofuzz_gobin_godict_job *j, const cgofuzz_gobin_sink *d,
                     const char *binary, const char *target, cgofuzz_err *err) {
   cgofuzz_gobin_obj *e = &j->e;
   walker *w = &j->w;
@@ -1028,7 +1030,8 @@ static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
       w->str_lo = w->str_hi = 0;
   }
   w->obj = e;
-  w->d = d;
+  j->sink = *d;
+  w->d = &j->sink;
   w->arm64 = e->arch == CGOFUZZ_ARCH_ARM64;
   w->tpkg = (const char *)cgofuzz_buf_cstr(&j->tpkg);
   w->tpkg_len = j->tpkg.len;
@@ -1054,10 +1057,10 @@ static int index_names(walker *w) {
   return 0;
 }
 
-int cgofuzz_coord_godict_data(cgofuzz_coord_dict *d, const char *binary,
+int cgofuzz_gobin_godict_data(const cgofuzz_gobin_sink *d, const char *binary,
                               const char *target, size_t *added,
                               cgofuzz_err *err) {
-  cgofuzz_godict_job j;
+  cgofuzz_gobin_godict_job j;
   memset(&j, 0, sizeof j);
   *added = 0;
   int rc = job_open(&j, d, binary, target, err);
@@ -1098,12 +1101,12 @@ static void objdump_re(const char *binary, const cgofuzz_buf *tpkg,
   cgofuzz_buf_puts(re, ")\\.");
 }
 
-int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
-                                    const char *target,
-                                    cgofuzz_godict_job **out,
+int cgofuzz_gobin_godict_code_start(const cgofuzz_gobin_sink *d,
+                                    const char *binary, const char *target,
+                                    cgofuzz_gobin_godict_job **out,
                                     cgofuzz_err *err) {
   *out = NULL;
-  cgofuzz_godict_job *j = calloc(1, sizeof *j);
+  cgofuzz_gobin_godict_job *j = calloc(1, sizeof *j);
   if (!j) {
     cgofuzz_errf(err, 0, "out of memory");
     return -1;
@@ -1152,10 +1155,10 @@ fail:
 
 /* Reads objdump's output in f, a line at a time, into the job's
  * dictionary: 1 with *added set, or -1 with err set (out of memory). */
-static int read_objdump(cgofuzz_godict_job *j, FILE *f, size_t *added,
+static int read_objdump(cgofuzz_gobin_godict_job *j, FILE *f, size_t *added,
                         cgofuzz_err *err) {
   walker *w = &j->w;
-  w->src = CGOFUZZ_DICT_MODULE;
+  w->src = w->d->module_src;
   if (index_names(w) != 0)
     w->oom = true;
   rewind(f);
@@ -1177,10 +1180,10 @@ static int read_objdump(cgofuzz_godict_job *j, FILE *f, size_t *added,
   return 1;
 }
 
-int cgofuzz_coord_godict_code_read(cgofuzz_coord_dict *d, const char *binary,
-                                   const char *target, FILE *f, size_t *added,
-                                   cgofuzz_err *err) {
-  cgofuzz_godict_job j;
+int cgofuzz_gobin_godict_code_read(const cgofuzz_gobin_sink *d,
+                                   const char *binary, const char *target,
+                                   FILE *f, size_t *added, cgofuzz_err *err) {
+  cgofuzz_gobin_godict_job j;
   memset(&j, 0, sizeof j);
   *added = 0;
   int rc = job_open(&j, d, binary, target, err);
@@ -1190,7 +1193,7 @@ int cgofuzz_coord_godict_code_read(cgofuzz_coord_dict *d, const char *binary,
   return rc;
 }
 
-int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *j, bool block,
+int cgofuzz_gobin_godict_code_poll(cgofuzz_gobin_godict_job *j, bool block,
                                    size_t *added, cgofuzz_err *err) {
   *added = 0;
   if (j->done)
@@ -1225,43 +1228,51 @@ int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *j, bool block,
   return rc;
 }
 
-void cgofuzz_coord_godict_code_free(cgofuzz_godict_job *j) {
+void cgofuzz_gobin_godict_code_free(cgofuzz_gobin_godict_job *j) {
   if (!j)
     return;
   job_close(j);
   free(j);
 }
 
-int cgofuzz_coord_godict_attach(cgofuzz_coord_config *cfg,
-                                cgofuzz_coord_dict *d, bool wait,
-                                cgofuzz_err *err) {
-  size_t added = 0;
-  int r = wait ? cgofuzz_coord_dict_from_binary(d, cfg->binary, cfg->target,
-                                                &added, err)
-               : cgofuzz_coord_godict_data(d, cfg->binary, cfg->target, &added,
-                                           err);
-  cfg->dict_code = !wait && r == 0;
-  cfg->dict_corpus = true;
-  return r;
-}
-
-int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
-                                   const char *target, size_t *added,
-                                   cgofuzz_err *err) {
+int cgofuzz_gobin_godict_all(const cgofuzz_gobin_sink *d, const char *binary,
+                             const char *target, size_t *added,
+                             cgofuzz_err *err) {
   size_t code = 0, data = 0;
-  cgofuzz_godict_job *j = NULL;
-  int rc = cgofuzz_coord_godict_code_start(d, binary, target, &j, err);
+  cgofuzz_gobin_godict_job *j = NULL;
+  int rc = cgofuzz_gobin_godict_code_start(d, binary, target, &j, err);
   if (rc == 0) {
-    rc = cgofuzz_coord_godict_code_poll(j, true, &code, err) == 1 ? 0 : -1;
-    cgofuzz_coord_godict_code_free(j);
+    rc = cgofuzz_gobin_godict_code_poll(j, true, &code, err) == 1 ? 0 : -1;
+    cgofuzz_gobin_godict_code_free(j);
   }
   /* The data needs no go: taken when the code could not be read too. */
   cgofuzz_err derr = {0};
-  if (cgofuzz_coord_godict_data(d, binary, target, &data, &derr) != 0 &&
+  if (cgofuzz_gobin_godict_data(d, binary, target, &data, &derr) != 0 &&
       rc == 0) {
     *err = derr;
     rc = -1;
   }
   *added = code + data;
   return rc;
+}
+
+int cgofuzz_gobin_sink_int(const cgofuzz_gobin_sink *s, uint64_t v, int width,
+                           int src) {
+  uint64_t mask = width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
+  v &= mask;
+  if (v < 0x100 || v > mask - 0x100)
+    return 0; /* 0..255 and -256..-1: Go's mutator gets there itself */
+  uint8_t le[8], be[8];
+  for (int i = 0; i < width; i++) {
+    le[i] = (uint8_t)(v >> (8 * i));
+    be[width - 1 - i] = le[i];
+  }
+  int added = 0;
+  for (int o = 0; o < 2; o++) {
+    int r = s->add(s->ctx, o ? be : le, (size_t)width, src, width, o == 1);
+    if (r < 0)
+      return -1;
+    added += r;
+  }
+  return added;
 }
