@@ -50,6 +50,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "coord.h"
+#include "fb.h"
 #include "gobin.h"
 #include "os.h"
 #include "spawn.h"
@@ -152,28 +153,28 @@ static int add_dict_file(void *dst, const char *value, cgofuzz_err *why) {
 
 /* The dictionary of this run in *out: -dict files, then (autodict, Go
  * binaries only) the binary's constants: its data's now, its code's by the
- * coordinator (cfg->dict_code) unless dictout or counted (an exec-counted
+ * coordinator (fb->dict_code) unless dictout or counted (an exec-counted
  * run: -fuzztime or -fuzztimeper Nx); the corpus's tokens are
  * added by the coordinator once it has loaded the corpus. Returns 0 (*out NULL
  * when there is no dictionary), or the exit status when a -dict file is bad or
  * memory runs out. */
-static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
-                      bool autodict, bool dictout, bool counted,
-                      cgofuzz_coord_dict **out) {
+static int build_dict(const cgofuzz_coord_config *cfg, const dict_files *files,
+                      bool autodict, bool dictout, bool counted, cgofuzz_fb *fb,
+                      cgofuzz_fb_dict **out) {
   *out = NULL;
   bool go_binary = cgofuzz_gobin_go_counters(cfg->binary) > 0;
   if (!files->n && !(autodict && go_binary) && !dictout)
     return 0;
-  cgofuzz_coord_dict *d = cgofuzz_coord_dict_new();
+  cgofuzz_fb_dict *d = cgofuzz_fb_dict_new();
   if (!d) {
     fprintf(stderr, "cgofuzz fuzz: out of memory\n");
     return CLI_EXIT_FAIL;
   }
   for (size_t i = 0; i < files->n; i++) {
     cgofuzz_err err = {0};
-    if (cgofuzz_coord_dict_load(d, files->path[i], &err) != 0) {
+    if (cgofuzz_fb_dict_load(d, files->path[i], &err) != 0) {
       fprintf(stderr, "cgofuzz fuzz: %s\n", err.msg);
-      cgofuzz_coord_dict_free(d);
+      cgofuzz_fb_dict_free(d);
       return CLI_EXIT_USAGE;
     }
   }
@@ -184,7 +185,8 @@ static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
      * constants when objdump is done, without holding the first inputs
      * back. */
     cgofuzz_err err = {0};
-    if (cgofuzz_coord_godict_attach(cfg, d, dictout || counted, &err) != 0 &&
+    if (cgofuzz_fb_godict_attach(fb, cfg->binary, cfg->target, d,
+                                 dictout || counted, &err) != 0 &&
         cfg->verbose && !cfg->quiet)
       fprintf(stderr, "cgofuzz: %s\n", err.msg);
   }
@@ -821,9 +823,11 @@ static int fuzz_add_target(fuzz_run *r, const bin_info *b, size_t k) {
   int rc = fuzz_target_names(r, b, k, t);
   if (rc != CLI_GO_ON)
     return rc;
+  if (!(t->fb = cgofuzz_fb_new()))
+    return fuzz_oom();
   if ((rc = build_dict(
            &t->cfg, &o->dicts, o->autodict, cp->single && o->dictout != NULL,
-           cp->total_count > 0 || cp->per_count > 0, &t->dict)) != 0)
+           cp->total_count > 0 || cp->per_count > 0, t->fb, &t->dict)) != 0)
     return rc;
   int drc = 0;
   if (r->pre) { /* discovered by the binary's own run (cmd_exec.c) */
@@ -845,9 +849,10 @@ static int fuzz_add_target(fuzz_run *r, const bin_info *b, size_t k) {
     if (!(t->error = strdup(r->err.msg)))
       return fuzz_oom();
   }
-  t->cfg.dict = t->dict;
-  t->cfg.cmp_feedback = o->cmpfeedback;
-  t->cfg.dict_out = cp->single ? o->dictout : NULL;
+  t->fb->dict = t->dict;
+  t->fb->cmp_feedback = o->cmpfeedback;
+  t->fb->dict_out = cp->single ? o->dictout : NULL;
+  t->cfg.feedback = cgofuzz_fb_table(t->fb);
   return CLI_GO_ON;
 }
 
@@ -878,7 +883,8 @@ static void fuzz_free(fuzz_run *r) {
   for (size_t i = 0; i < r->cp.n; i++) {
     cli_ctarget *t = &r->cp.t[i];
     cgofuzz_coord_free_discovery(&t->cfg);
-    cgofuzz_coord_dict_free(t->dict);
+    cgofuzz_fb_free(t->fb);
+    cgofuzz_fb_dict_free(t->dict);
     cgofuzz_coord_report_free(&t->report);
     if (t->cfg.cache_root != r->cfg.cache_root)
       free((char *)t->cfg.cache_root);

@@ -18,6 +18,9 @@
 #include "cgofuzz/value.h"
 #include "clock.h"
 #include "coord.h"
+#include "coord_discover.h"
+#include "coord_feedback.h"
+#include "coord_report.h"
 #include "coord_worker.h"
 #include "gobin.h"
 #include "gover.h"
@@ -77,34 +80,6 @@ static inline int coord_gover(const cgofuzz_coord_config *cfg) {
   return cfg->gover ? cfg->gover : CGOFUZZ_GOVER_NEWEST;
 }
 
-/* The width in bytes of an integer kind (1, 2, 4 or 8; int and uint are
- * 64 bits), 0 for the other kinds. */
-static inline int coord_int_width(cgofuzz_kind k) {
-  switch (k) {
-  case CGOFUZZ_INT8:
-  case CGOFUZZ_UINT8:
-    return 1;
-  case CGOFUZZ_INT16:
-  case CGOFUZZ_UINT16:
-    return 2;
-  case CGOFUZZ_INT32:
-  case CGOFUZZ_UINT32:
-    return 4;
-  case CGOFUZZ_INT:
-  case CGOFUZZ_INT64:
-  case CGOFUZZ_UINT:
-  case CGOFUZZ_UINT64:
-    return 8;
-  default:
-    return 0;
-  }
-}
-
-/* Whether an integer kind is signed (its values are kept sign-extended). */
-static inline bool coord_int_signed(cgofuzz_kind k) {
-  return k == CGOFUZZ_INT || (k >= CGOFUZZ_INT8 && k <= CGOFUZZ_INT64);
-}
-
 /* The per-exec hang limit in force: -fuzztimeout when given (negative: no
  * limit), else the hang timer of the Go worker of cfg's release (10 s up to
  * go1.26, 60 s in go1.27), after which that worker panics itself. */
@@ -119,6 +94,13 @@ static inline int64_t coord_hang_ns(const cgofuzz_coord_config *cfg) {
       least = cgofuzz_gover_hang_timeout_ns(g);
   return least;
 }
+
+/* --- coverage (coord_cov.c) */
+
+/* Number of bits set in snap and not in mask (Go's countNewCoverageBits). */
+size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap, size_t n);
+/* mask |= snap. */
+void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
 
 /* --- scheduling (coord_sched.c) */
 
@@ -225,7 +207,7 @@ int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs);
 
 /* --- the coordinator's state (coord_loop.c, coord_min.c) */
 
-#define FUZZ_CALL_NS 100000000LL /* Go's workerFuzzDuration */
+#define FUZZ_CALL_NS CGOFUZZ_WORKER_CALL_NS
 /* A plain fuzz call's time on its entry (the worker stops sooner at a
  * find). Go's coordinator gives each call 100 ms; at a C target's 500k
  * execs/s that is 50k execs of one entry, and a young corpus got a handful
@@ -235,10 +217,10 @@ int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs);
  * PNG003 and PNG006 came 2-5 times sooner with 10 ms calls than with
  * 100 ms ones, bench/results/2026-11-27-sched-ab.md). */
 #define FUZZ_SLICE_NS 10000000LL
-#define PING_TIMEOUT_MS 120000       /* generous: TestMain/init may be slow */
-#define MAX_LINE ((size_t)512 << 20) /* replies carry Err and coverage */
-#define STOP_GRACE_MS 1000           /* Go's workerTimeoutDuration */
-#define MAX_JOBS 8                   /* pending minimizations; more: as is */
+#define PING_TIMEOUT_MS CGOFUZZ_WORKER_PING_MS
+#define MAX_LINE CGOFUZZ_WORKER_MAX_LINE
+#define STOP_GRACE_MS CGOFUZZ_WORKER_GRACE_MS
+#define MAX_JOBS 8                      /* pending minimizations; more: as is */
 #define INTERESTING_MIN_NS 2000000000LL /* cap per interesting input */
 /* New interesting inputs are minimized (as Go does: smaller entries run
  * faster and mutate to the point) only while that has taken at most
@@ -264,16 +246,10 @@ typedef struct slot {
   bool started;      /* a worker process was started for it before */
   bool lost; /* the last call's write failed: the worker is dead, and its
                 death is handled next (coord_proc.c) */
-  /* A dictionary call (coord_dict.c): DICT_CALL_EXACT or _BASE; the value
-   * sent is then `sent` (built from corpus entry `entry`), and tok[] are
-   * the tokens it used (none: a crossover, cross). DICT_CALL_NONE: the
-   * value sent is the entry's. */
-  int dict;
-  bool cross;
-  int64_t cmp_sent_ms; /* DICT_CALL_CMP: when it was sent */
-  cgofuzz_buf sent;
-  uint32_t tok[3];
-  size_t ntok;
+  /* The call in flight as the feedback made it (coord_feedback.h):
+   * call.kind 0 is a plain call of corpus entry `entry`; else the value
+   * sent is call.value (built from that entry), kept for the replay. */
+  cgofuzz_coord_fbcall call;
   /* The watch on a busy worker (coord_resp.c, cgofuzz_coord_watch): the
    * shm count last seen and when it last moved; what the coordinator
    * stopped it for (CGOFUZZ_DEATH_HANG/_OOM, else _NONE) and the resident
@@ -292,119 +268,6 @@ typedef struct slot {
   int watch_fd[2];
   uint64_t watch_key[2];
 } slot;
-
-/* --- dictionary mutations (coord_dict.c, docs/godict.md) */
-
-/* DICT_CALL_CMP: an exact run of a comparison-feedback candidate
- * (coord_cmp.c), outside the dictionary's accounting. */
-enum { DICT_CALL_NONE, DICT_CALL_EXACT, DICT_CALL_BASE, DICT_CALL_CMP };
-
-/* Which calls are dictionary calls, by cost in exec equivalents (an exact
- * run costs DICT_EXACT_COST: a round trip per exec) and what each kind
- * found lately; no clock is read, so with GODEBUG=fuzzseed=N (which seeds
- * rng) the choices depend only on the order of the replies. */
-typedef struct cgofuzz_dsched {
-  bool on;
-  uint64_t rng;
-  double credit;               /* dictionary cost still allowed */
-  double cost[3], finds[3];    /* per DICT_CALL_*, decayed */
-  double share;                /* dictionary share of the cost, last computed */
-  uint64_t calls[3], found[3]; /* totals, for -v */
-  double *cum;                 /* cumulative token weights */
-  size_t cum_n;
-  unsigned picks;             /* since cum was computed */
-  cgofuzz_values vals, other; /* the entry built, a crossover's other */
-  /* Built calls of tokens and of crossovers, and how many found. */
-  double tok_uses, tok_finds, xo_uses, xo_finds;
-  size_t first;   /* tokens given their first-pass exact run so far */
-  bool gate;      /* cfg->dict_when_stalled, until the workers stall */
-  unsigned stall; /* plain calls without a find, in a row */
-  uint32_t *dec;  /* the decimal numbers among the tokens (3 bytes or more) */
-  size_t n_dec;
-  int only;      /* $CGOFUZZ_DICT_CALLS=exact|base: every call of that kind */
-  bool any_arg;  /* an argument a token can go into */
-  bool any_text; /* a []byte or string argument */
-  struct cgofuzz_gobin_godict_job *job; /* the code's constants, coming */
-  int64_t job_t0;
-} cgofuzz_dsched;
-
-/* --- the token store (coord_tokens.c) */
-
-/* A token, and what picking it by weight needs (coord_dict.c). */
-typedef struct dtok {
-  uint8_t *b; /* its bytes (owned) */
-  uint32_t len;
-  uint8_t src;          /* CGOFUZZ_DICT_*: where it came from */
-  uint8_t int_width;    /* an integer's width in bytes, 0: bytes only */
-  bool be;              /* the integer is big-endian */
-  uint64_t uses, finds; /* dictionary calls that used it, and their finds */
-} dtok;
-
-struct cgofuzz_coord_dict {
-  dtok *t;
-  size_t n, cap;
-  uint32_t *ht; /* open addressing: token index + 1, 0: empty */
-  size_t ht_cap;
-};
-
-/* Adds the integer v of width bytes (2, 4, 8) in both byte orders unless
- * it is tiny (0..255 or -256..-1 in that width). Tokens added, or -1. */
-int cgofuzz_dict_add_int(cgofuzz_coord_dict *d, uint64_t v, int width, int src);
-/* The token p[0..n), or NULL. */
-dtok *cgofuzz_coord_dict_find(cgofuzz_coord_dict *d, const uint8_t *p,
-                              size_t n);
-struct coord;
-/* Starts dictionary scheduling when cfg has a dictionary (and adds the
- * corpus's tokens, writes -dictout). -1: the run must fail (message set). */
-int cgofuzz_dict_start(struct coord *c);
-void cgofuzz_dict_stop(struct coord *c);
-/* Adds the code's constants once objdump is done (cfg->dict_code); called
- * on every turn of the loop. */
-void cgofuzz_dict_step(struct coord *c);
-/* The kind of the next call for an idle worker after the warm-up. */
-int cgofuzz_dict_next(struct coord *c);
-/* Builds the value of a dictionary call from corpus entry idx into
- * s->sent (s->tok/ntok set). Returns 0, or 1 when no token applies to
- * this entry (send a plain call), -1 when out of memory. */
-int cgofuzz_dict_build(struct coord *c, slot *s, size_t idx);
-/* The Limit of a DICT_CALL_BASE call. */
-int64_t cgofuzz_dict_base_limit(void);
-/* A fuzz call of s ended (reply or death) after count execs; found: it
- * found new coverage or a crasher. */
-void cgofuzz_dict_done(struct coord *c, slot *s, int64_t count, bool found);
-
-/* --- input-to-state (coord_i2s.c, coord_cmp.c, docs/comparisons.md) */
-
-/* Candidates from records (coord_i2s.c): emit gets each candidate (valid
- * during the call) with the call site it answers and how it was made;
- * non-zero from emit stops. At most max candidates; only_pc != 0: only
- * that site's records. -1 when out of memory or stopped. */
-enum { I2S_PLAIN, I2S_SEQ /* from a width-1 site's sequence */ };
-typedef int (*cgofuzz_i2s_emit)(void *ctx, const cgofuzz_values *v, uint32_t pc,
-                                int how);
-int cgofuzz_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
-                const cgofuzz_values *in, size_t max, uint32_t only_pc,
-                cgofuzz_i2s_emit emit, void *ctx);
-/* How many width-1 records site pc has. */
-size_t cgofuzz_i2s_site_len(const cgofuzz_gobin_cmprec *r, size_t n,
-                            uint32_t pc);
-
-struct cgofuzz_cmp;
-/* Patches a copy of a Go binary and starts its tracing worker when
- * cfg->cmp_feedback; a binary that cannot be patched gets a one-line note
- * and the run goes on without. Never fails the run. */
-void cgofuzz_cmp_start(struct coord *c);
-/* Traces corpus entries not traced yet and queues their candidates, for a
- * slice of a few ms within the time budget; called from the loop once the
- * warm-up is over, after the idle workers got their calls. true: there is
- * more to trace now (the loop's poll should not wait). */
-bool cgofuzz_cmp_step(struct coord *c);
-/* Moves the next queued candidate into s->sent (1), with its parent entry
- * in *idx; 0 when none is queued. */
-int cgofuzz_cmp_next(struct coord *c, slot *s, size_t *idx);
-/* The exact run of a candidate ended; found: new coverage or a crasher. */
-void cgofuzz_cmp_done(struct coord *c, slot *s, bool found);
-void cgofuzz_cmp_stop(struct coord *c);
 
 /* Sets c->fast to the fuzzing workers' copy of the binary (gobin_copy.c),
  * or leaves it empty (coord_fast.c). */
@@ -427,8 +290,6 @@ typedef struct mjob {
 
 typedef struct coord {
   const cgofuzz_coord_config *cfg;
-  cgofuzz_dsched dx;
-  struct cgofuzz_cmp *cmp; /* run-time comparison feedback, NULL: off */
   cgofuzz_gobin_copy fast; /* what the workers run, path NULL: the binary */
   uint8_t fuzz_ctl; /* a fuzz call's control byte (no warm-up): NEW or CUT */
   slot *slots;
@@ -611,9 +472,6 @@ void cgofuzz_coord_watch(coord *c);
 
 /* --- the exact-input slot (coord_exact.c, cgofuzz/exact.h) */
 
-/* cgofuzz_shm_set_value, and clears the slot's magic after the value. */
-int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
-                            cgofuzz_err *err);
 /* After a fuzz call or a worker's death: 1 and the slot's input in out
  * when the slot is valid for this call and decodes to the target's types,
  * 0 when the input must be replayed (said with -v if the slot was set but

@@ -68,6 +68,15 @@ typedef struct cgofuzz_worker {
   size_t ctl_size;  /* its size: cgofuzz_worker_ctl_size(mask length) */
 } cgofuzz_worker;
 
+/* The protocol's timings and sizes, for every process that talks to a
+ * worker (the run's slots, a strategy's own worker). */
+#define CGOFUZZ_WORKER_CALL_NS 100000000LL /* Go's workerFuzzDuration */
+#define CGOFUZZ_WORKER_PING_MS                                                 \
+  120000 /* generous: TestMain/init may be slow                                \
+          */
+#define CGOFUZZ_WORKER_MAX_LINE ((size_t)512 << 20) /* Err and coverage */
+#define CGOFUZZ_WORKER_GRACE_MS 1000 /* Go's workerTimeoutDuration */
+
 /* How much of a worker's stderr is kept (the end of it). */
 #define CGOFUZZ_WORKER_TAIL ((size_t)64 << 10)
 

@@ -24,8 +24,8 @@ HARNESSES = {
     "merge": ("tests/selffuzz/fuzz_merge.c", "lf", ["lf_merge.c"]),
     "records": ("tests/selffuzz/fuzz_records.c", "coord",
                 ["coord_discover.c"]),
-    "objdump": ("tests/selffuzz/fuzz_objdump.c", "coord",
-                ["coord_tokens.c", "../gobin/gobin_godict.c",
+    "objdump": ("tests/selffuzz/fuzz_objdump.c", "feedback",
+                ["fb_tokens.c", "../gobin/gobin_godict.c",
                  "../gobin/gobin_obj.c", "../gobin/gobin_gover.c"]),
     # cli is in no library: golaunch.c's callees of cli come along.
     "launcher": ("tests/selffuzz/fuzz_launcher.c", "cli",

@@ -14,7 +14,7 @@
  */
 #include <stdio.h>
 
-#include "coord.h"
+#include "fb.h"
 #include "gobin.h"
 #include "gobin_obj.h"
 
@@ -47,19 +47,19 @@ int main(int argc, char **argv) {
   printf("sancov %zu\n",
          cgofuzz_gobin_counters(bin) - cgofuzz_gobin_go_counters(bin));
   if (argc == 4) {
-    cgofuzz_coord_dict *d = cgofuzz_coord_dict_new();
+    cgofuzz_fb_dict *d = cgofuzz_fb_dict_new();
     size_t added = 0;
-    cgofuzz_gobin_sink sink = cgofuzz_coord_dict_sink(d);
+    cgofuzz_gobin_sink sink = cgofuzz_fb_dict_sink(d);
     err = (cgofuzz_err){0};
     if (!d)
       return 1;
     if (cgofuzz_gobin_godict_all(&sink, bin, argv[2], &added, &err) != 0)
       printf("dict error: %s\n", err.msg);
-    else if (cgofuzz_coord_dict_write(d, argv[3], argv[2], &err) != 0)
+    else if (cgofuzz_fb_dict_write(d, argv[3], argv[2], &err) != 0)
       printf("dict error: %s\n", err.msg);
     else
-      printf("dict %zu\n", cgofuzz_coord_dict_count(d, -1));
-    cgofuzz_coord_dict_free(d);
+      printf("dict %zu\n", cgofuzz_fb_dict_count(d, -1));
+    cgofuzz_fb_dict_free(d);
   }
   return 0;
 }

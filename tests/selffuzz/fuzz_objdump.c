@@ -21,8 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "coord.h"
-#include "coord_internal.h"
+#include "fb_internal.h"
 
 #include "../fuzz/harness_check.h"
 
@@ -125,10 +124,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FILE *f =
       n ? fmemopen((void *)(data + arm64), n, "r") : fmemopen(newline, 1, "r");
   CHECK(f != NULL);
-  cgofuzz_coord_dict *d = cgofuzz_coord_dict_new();
+  cgofuzz_fb_dict *d = cgofuzz_fb_dict_new();
   CHECK(d != NULL);
   size_t added = 0;
-  cgofuzz_gobin_sink sink = cgofuzz_coord_dict_sink(d);
+  cgofuzz_gobin_sink sink = cgofuzz_fb_dict_sink(d);
   cgofuzz_err err = {0};
   int rc =
       cgofuzz_gobin_godict_code_read(&sink, path, "FuzzX", f, &added, &err);
@@ -136,7 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   CHECK(rc != 1 || added == d->n);
   for (size_t i = 0; i < d->n; i++)
     CHECK(d->t[i].len <= 256 && d->t[i].b != NULL);
-  cgofuzz_coord_dict_free(d);
+  cgofuzz_fb_dict_free(d);
   fclose(f);
   return 0;
 }

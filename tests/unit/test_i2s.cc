@@ -1,4 +1,4 @@
-// test_i2s.cc: input-to-state candidates (coord_i2s.c) from comparison
+// test_i2s.cc: input-to-state candidates (fb_i2s.c) from comparison
 // records, as the patched hooks write them (coord_internal.h): each
 // encoding of an operand found in the input is replaced by the other
 // operand's, integer arguments are set, byte loops are followed by site.
@@ -10,7 +10,7 @@
 #include <vector>
 
 extern "C" {
-#include "coord_internal.h"
+#include "fb_internal.h"
 }
 
 namespace {
@@ -84,7 +84,8 @@ struct Vals {
 Got Derive(const std::vector<cgofuzz_gobin_cmprec> &r, const Vals &in,
            size_t max = 1000, uint32_t only = 0) {
   Got g;
-  EXPECT_EQ(cgofuzz_i2s(r.data(), r.size(), &in.v, max, only, Collect, &g), 0);
+  EXPECT_EQ(cgofuzz_fb_i2s(r.data(), r.size(), &in.v, max, only, Collect, &g),
+            0);
   return g;
 }
 
@@ -197,8 +198,8 @@ TEST(I2S, ByteLoopSiteIsOneString) {
       Int(CMP_K_CONST | 8, 5, 8, 1), Int(1, 7, 'H', 'H'),
       Int(CMP_K_CONST | 8, 5, 8, 2), Int(1, 7, 'D', 'D'),
       Int(CMP_K_CONST | 8, 5, 8, 3), Int(1, 7, 'X', 'F')};
-  EXPECT_EQ(cgofuzz_i2s_site_len(r.data(), r.size(), 7), 4u);
-  EXPECT_EQ(cgofuzz_i2s_site_len(r.data(), r.size(), 5), 0u);
+  EXPECT_EQ(cgofuzz_fb_i2s_site_len(r.data(), r.size(), 7), 4u);
+  EXPECT_EQ(cgofuzz_fb_i2s_site_len(r.data(), r.size(), 5), 0u);
   Got g = Derive(r, in);
   bool seq = false;
   for (size_t i = 0; i < g.all.size(); i++)
