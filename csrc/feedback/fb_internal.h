@@ -76,7 +76,7 @@ typedef struct fb_dsched {
   /* Built calls of tokens and of crossovers, and how many found. */
   double tok_uses, tok_finds, xo_uses, xo_finds;
   size_t first;   /* tokens given their first-pass exact run so far */
-  bool gate;      /* cfg->dict_when_stalled, until the workers stall */
+  bool gate;      /* fb->dict_when_stalled, until the workers stall */
   unsigned stall; /* plain calls without a find, in a row */
   uint32_t *dec;  /* the decimal numbers among the tokens (3 bytes or more) */
   size_t n_dec;
