@@ -24,6 +24,11 @@ Two checks, each naming every violation it finds:
             Darwin's _NSGetExecutablePath, proc_pidinfo, <mach-o/...>)
             appear only in the OS layer's files, csrc/base/os_linux.c and
             csrc/base/os_darwin.c (comments aside): issue 25.
+  prefixes  the files of a layer with one module prefix (FILE_PREFIXES:
+            coord_, gobin_, fb_, lf_) are named by it, and (with --objects)
+            the global symbols the gobin and feedback layers define carry
+            theirs (SYMBOL_PREFIXES: cgofuzz_gobin_, cgofuzz_fb_), so a name
+            says its layer (issue 37).
   files     no file is renamed into place and no temporary file made by
             name (rename, renameat, mkstemp) but in csrc/base/file.c, the
             one atomic writer (issue 37), and os_darwin.c's unlinked
@@ -155,6 +160,47 @@ def check_files(root, table):
     return confined(root, table, FILE_ONLY_RE, FILE_FILES,
                     "writes a file by hand: use csrc/base/file.h "
                     "(cgofuzz_file_write_atomic)")
+
+
+# The layers whose files all carry one module prefix ("coord.h",
+# "coord_loop.c"), and those whose global symbols do too.
+FILE_PREFIXES = {"gobin": "gobin", "coord": "coord", "feedback": "fb",
+                 "lf": "lf"}
+SYMBOL_PREFIXES = {"gobin": "cgofuzz_gobin_", "feedback": "cgofuzz_fb_"}
+
+
+def check_file_prefixes(root, table):
+    errors = []
+    for layer, prefix in sorted(FILE_PREFIXES.items()):
+        d = os.path.join(root, "csrc", layer)
+        if layer not in table or not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            stem = f.rsplit(".", 1)[0]
+            if f.endswith((".c", ".h")) and stem != prefix and \
+                    not stem.startswith(prefix + "_"):
+                errors.append("csrc/%s/%s: a file of layer %s is named "
+                              "%s_*" % (layer, f, layer, prefix))
+    return errors
+
+
+def check_symbol_prefixes(objects_file):
+    errors = []
+    with open(objects_file) as f:
+        listing = [line.split() for line in f if line.strip()]
+    for words in listing:
+        layer, objs = words[0], words[1:]
+        prefix = SYMBOL_PREFIXES.get(layer)
+        if not prefix or not objs:
+            continue
+        for obj, (defined, _) in sorted(nm_objects(tuple(objs)).items()):
+            for sym in sorted(defined):
+                if not sym.startswith(prefix):
+                    errors.append("%s defines %s in %s: layer %s's names "
+                                  "start with %s" % (layer, sym,
+                                                     os.path.basename(obj),
+                                                     layer, prefix))
+    return errors
 
 
 @functools.lru_cache(maxsize=None)
@@ -297,15 +343,17 @@ def main():
     errors, nfiles = check_includes(a.root, table)
     errors += check_os(a.root, table)
     errors += check_files(a.root, table)
+    errors += check_file_prefixes(a.root, table)
     summary = ("%d layers, includes of %d files, OS calls only in %s, "
-               "renames and temporaries only in %s"
+               "renames and temporaries only in %s, file prefixes of %s"
                % (len(table), nfiles, " and ".join(OS_FILES),
-                  " and ".join(FILE_FILES)))
+                  " and ".join(FILE_FILES), ", ".join(sorted(FILE_PREFIXES))))
     if a.objects:
         e, nsyms = check_symbols(table, a.objects)
         errors += e
         if not e:
             errors += check_loops(a.objects)
+        errors += check_symbol_prefixes(a.objects)
         summary += (", %d cross-object symbol uses, call loops between a "
                     "layer's files" % nsyms)
     for e in errors:

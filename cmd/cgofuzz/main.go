@@ -17,7 +17,9 @@ package main
 /*
 #cgo CFLAGS: -std=c11 -D_GNU_SOURCE -I${SRCDIR}/../../include
 #cgo CFLAGS: -I${SRCDIR}/../../csrc/cli -I${SRCDIR}/../../csrc/lf
-#cgo CFLAGS: -I${SRCDIR}/../../csrc/coord -I${SRCDIR}/../../csrc/core
+#cgo CFLAGS: -I${SRCDIR}/../../csrc/feedback
+#cgo CFLAGS: -I${SRCDIR}/../../csrc/coord -I${SRCDIR}/../../csrc/gobin
+#cgo CFLAGS: -I${SRCDIR}/../../csrc/core
 #cgo CFLAGS: -I${SRCDIR}/../../csrc/base
 #cgo LDFLAGS: -lm -lpthread
 #include <stdlib.h>

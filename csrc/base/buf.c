@@ -53,6 +53,13 @@ int cgofuzz_buf_putc(cgofuzz_buf *b, uint8_t c) {
   return 0;
 }
 
+char *cgofuzz_buf_cstr(cgofuzz_buf *b) {
+  if (cgofuzz_buf_putc(b, '\0') != 0)
+    return (char *)"";
+  b->len--;
+  return (char *)b->data;
+}
+
 int cgofuzz_buf_puts(cgofuzz_buf *b, const char *s) {
   return cgofuzz_buf_append(b, s, strlen(s));
 }

@@ -35,6 +35,10 @@ int cgofuzz_buf_puts(cgofuzz_buf *b, const char *s);
 int cgofuzz_buf_printf(cgofuzz_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void cgofuzz_buf_free(cgofuzz_buf *b);
+/* The buffer's bytes as a C string: the appends keep no NUL after the
+ * data, so one is added past len (len is unchanged). "" when there is no
+ * memory for it. */
+char *cgofuzz_buf_cstr(cgofuzz_buf *b);
 
 /* Writes all n bytes to fd, retrying short writes and EINTR. Returns 0, or
  * -1 with errno set. */

@@ -17,6 +17,8 @@
 #include "buf.h"
 #include "cgofuzz/value.h"
 #include "coord.h"
+#include "coord_discover.h"
+#include "coord_report.h"
 #include "flags.h"
 #include "gover.h"
 
@@ -200,7 +202,8 @@ void cli_gopkgs_free(cli_gopkgs *g);
 
 /* --- campaign.c: `cgofuzz fuzz` over every matching target of one or
  * more test binaries in one run (docs/campaigns.md). */
-struct cgofuzz_coord_dict;
+struct cgofuzz_fb;
+struct cgofuzz_fb_dict;
 enum { CLI_CT_PENDING, CLI_CT_PASS, CLI_CT_FAIL, CLI_CT_NOTRUN };
 typedef struct cli_ctarget {
   char *label;          /* "FuzzX", or "bin.test:FuzzX" with several binaries */
@@ -214,7 +217,8 @@ typedef struct cli_ctarget {
   const char *imp;
   const char *dir;
   cgofuzz_coord_config cfg; /* its run's config, discovery done */
-  struct cgofuzz_coord_dict *dict;
+  struct cgofuzz_fb_dict *dict;
+  struct cgofuzz_fb *fb;       /* its runs' feedback (csrc/feedback) */
   cgofuzz_coord_report report; /* failures of all its slices */
   char *error; /* why it could not be fuzzed at all (discovery), or NULL */
   int state;   /* CLI_CT_* */

@@ -46,7 +46,7 @@
  * test` build is dropped), so sanitizer reports name the C functions of
  * their stacks, when fuzzing and when `go test -run` reproduces.
  * So `go test -fuzz` sees the C side too, with or without cgofuzz; with
- * cgofuzz as coordinator, the tracing copy (coord_cmppatch.c) also points
+ * cgofuzz as coordinator, the tracing copy (gobin_patch.c) also points
  * the C comparison hooks at Go's, so C compares feed its comparison
  * feedback and dictionary.
  *

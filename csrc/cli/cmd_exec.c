@@ -59,6 +59,7 @@
 
 #include "cli.h"
 #include "dir.h"
+#include "gobin.h"
 #include "os.h"
 #include "scratch.h"
 #include "spawn.h"
@@ -568,7 +569,7 @@ static int exec_coordinator(exec_run *x) {
     return CLI_EXIT_OK;
   }
   cgofuzz_err err = {0};
-  cgofuzz_coord_binary_gover(binary, &x->disc.gover, &err);
+  cgofuzz_gobin_gover(binary, &x->disc.gover, &err);
   if (!(x->target = cgofuzz_coord_cache_target((char *)x->cache.data)))
     x->target = list_target(binary, x->a);
   if (!x->target || cgofuzz_coord_discovered(&x->disc, (char *)x->recs.data,

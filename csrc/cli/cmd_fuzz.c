@@ -50,6 +50,8 @@
 #include "cli.h"
 #include "clock.h"
 #include "coord.h"
+#include "fb.h"
+#include "gobin.h"
 #include "os.h"
 #include "spawn.h"
 
@@ -61,7 +63,7 @@ int cli_fake_worker(void) { return cgofuzz_coord_fake_worker(); }
  * go1.18 or go1.19 (gover) has no -test.skip: it is run with -test.run
  * alone, so the fuzz targets matching run_re run their seed corpus too, as
  * that release's own `go test -run=RE -fuzz=F` does; extra -test.* flags
- * it does not know are left out (cgofuzz_coord_test_flag_ok). */
+ * it does not know are left out (cgofuzz_gobin_test_flag_ok). */
 static int run_tests_first(const char *binary, int gover, const char *skip_re,
                            const char *run_re, bool verbose, char **extra,
                            size_t n_extra) {
@@ -79,12 +81,12 @@ static int run_tests_first(const char *binary, int gover, const char *skip_re,
   av[n++] = (char *)binary;
   av[n++] = "-test.paniconexit0";
   av[n++] = (char *)run.data;
-  if (cgofuzz_coord_test_flag_ok(gover, "-test.skip"))
+  if (cgofuzz_gobin_test_flag_ok(gover, "-test.skip"))
     av[n++] = (char *)skip.data;
   if (verbose)
     av[n++] = "-test.v=true";
   for (size_t i = 0; i < n_extra; i++)
-    if (cgofuzz_coord_test_flag_ok(gover, extra[i]))
+    if (cgofuzz_gobin_test_flag_ok(gover, extra[i]))
       av[n++] = extra[i];
   fflush(stdout);
   fflush(stderr);
@@ -151,28 +153,28 @@ static int add_dict_file(void *dst, const char *value, cgofuzz_err *why) {
 
 /* The dictionary of this run in *out: -dict files, then (autodict, Go
  * binaries only) the binary's constants: its data's now, its code's by the
- * coordinator (cfg->dict_code) unless dictout or counted (an exec-counted
+ * coordinator (fb->dict_code) unless dictout or counted (an exec-counted
  * run: -fuzztime or -fuzztimeper Nx); the corpus's tokens are
  * added by the coordinator once it has loaded the corpus. Returns 0 (*out NULL
  * when there is no dictionary), or the exit status when a -dict file is bad or
  * memory runs out. */
-static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
-                      bool autodict, bool dictout, bool counted,
-                      cgofuzz_coord_dict **out) {
+static int build_dict(const cgofuzz_coord_config *cfg, const dict_files *files,
+                      bool autodict, bool dictout, bool counted, cgofuzz_fb *fb,
+                      cgofuzz_fb_dict **out) {
   *out = NULL;
-  bool go_binary = cgofuzz_coord_go_counters(cfg->binary) > 0;
+  bool go_binary = cgofuzz_gobin_go_counters(cfg->binary) > 0;
   if (!files->n && !(autodict && go_binary) && !dictout)
     return 0;
-  cgofuzz_coord_dict *d = cgofuzz_coord_dict_new();
+  cgofuzz_fb_dict *d = cgofuzz_fb_dict_new();
   if (!d) {
     fprintf(stderr, "cgofuzz fuzz: out of memory\n");
     return CLI_EXIT_FAIL;
   }
   for (size_t i = 0; i < files->n; i++) {
     cgofuzz_err err = {0};
-    if (cgofuzz_coord_dict_load(d, files->path[i], &err) != 0) {
+    if (cgofuzz_fb_dict_load(d, files->path[i], &err) != 0) {
       fprintf(stderr, "cgofuzz fuzz: %s\n", err.msg);
-      cgofuzz_coord_dict_free(d);
+      cgofuzz_fb_dict_free(d);
       return CLI_EXIT_USAGE;
     }
   }
@@ -183,7 +185,8 @@ static int build_dict(cgofuzz_coord_config *cfg, const dict_files *files,
      * constants when objdump is done, without holding the first inputs
      * back. */
     cgofuzz_err err = {0};
-    if (cgofuzz_coord_godict_attach(cfg, d, dictout || counted, &err) != 0 &&
+    if (cgofuzz_fb_godict_attach(fb, cfg->binary, cfg->target, d,
+                                 dictout || counted, &err) != 0 &&
         cfg->verbose && !cfg->quiet)
       fprintf(stderr, "cgofuzz: %s\n", err.msg);
   }
@@ -238,7 +241,7 @@ typedef struct bin_info {
   char *reldir, *relpkg;
   char **names;
   size_t n;
-  int gover; /* the Go release that built it (cgofuzz_coord_binary_gover) */
+  int gover; /* the Go release that built it (cgofuzz_gobin_gover) */
   /* Not read from the binary, which is not a C target either (coord.h's
    * gover_unknown); or not a test binary at all when it lists nothing. */
   bool gover_unknown;
@@ -624,16 +627,16 @@ static int fuzz_read_bin(fuzz_run *r, int i, size_t *pk) {
    * a C target, or a binary whose build info cannot be read, follows the
    * newest (the latter with a warning). */
   cgofuzz_err gerr = {0};
-  int known = cgofuzz_coord_binary_gover(b->path, &b->gover, &gerr);
-  b->gover_unknown = known <= 0 && (cgofuzz_coord_go_counters(b->path) > 0 ||
-                                    cgofuzz_coord_counters(b->path) == 0);
+  int known = cgofuzz_gobin_gover(b->path, &b->gover, &gerr);
+  b->gover_unknown = known <= 0 && (cgofuzz_gobin_go_counters(b->path) > 0 ||
+                                    cgofuzz_gobin_counters(b->path) == 0);
   if (known < 0)
     fprintf(stderr,
             "cgofuzz fuzz: warning: %s: cannot tell which Go release built "
             "it (%s); following go1.%d\n",
             b->arg, gerr.msg, b->gover);
   for (int k = r->extra_at; k < r->argc; k++)
-    if (!cgofuzz_coord_test_flag_ok(b->gover, r->argv[k]))
+    if (!cgofuzz_gobin_test_flag_ok(b->gover, r->argv[k]))
       fprintf(stderr,
               "cgofuzz fuzz: warning: %s was built by go1.%d, which has no "
               "flag %s: not passed to it\n",
@@ -682,7 +685,7 @@ static int fuzz_list_targets(fuzz_run *r) {
       return CLI_EXIT_USAGE;
     }
     if (b->n == 0 && !r->pre && b->gover_unknown &&
-        cgofuzz_coord_counters(b->path) == 0) {
+        cgofuzz_gobin_counters(b->path) == 0) {
       /* No Go build info, no counters and no target listed: /usr/bin/true
        * answers -test.list with nothing too. A Go test binary with no
        * target matching -fuzz still gets go test's warning below. */
@@ -820,9 +823,11 @@ static int fuzz_add_target(fuzz_run *r, const bin_info *b, size_t k) {
   int rc = fuzz_target_names(r, b, k, t);
   if (rc != CLI_GO_ON)
     return rc;
+  if (!(t->fb = cgofuzz_fb_new()))
+    return fuzz_oom();
   if ((rc = build_dict(
            &t->cfg, &o->dicts, o->autodict, cp->single && o->dictout != NULL,
-           cp->total_count > 0 || cp->per_count > 0, &t->dict)) != 0)
+           cp->total_count > 0 || cp->per_count > 0, t->fb, &t->dict)) != 0)
     return rc;
   int drc = 0;
   if (r->pre) { /* discovered by the binary's own run (cmd_exec.c) */
@@ -844,9 +849,10 @@ static int fuzz_add_target(fuzz_run *r, const bin_info *b, size_t k) {
     if (!(t->error = strdup(r->err.msg)))
       return fuzz_oom();
   }
-  t->cfg.dict = t->dict;
-  t->cfg.cmp_feedback = o->cmpfeedback;
-  t->cfg.dict_out = cp->single ? o->dictout : NULL;
+  t->fb->dict = t->dict;
+  t->fb->cmp_feedback = o->cmpfeedback;
+  t->fb->dict_out = cp->single ? o->dictout : NULL;
+  t->cfg.feedback = cgofuzz_fb_table(t->fb);
   return CLI_GO_ON;
 }
 
@@ -877,7 +883,8 @@ static void fuzz_free(fuzz_run *r) {
   for (size_t i = 0; i < r->cp.n; i++) {
     cli_ctarget *t = &r->cp.t[i];
     cgofuzz_coord_free_discovery(&t->cfg);
-    cgofuzz_coord_dict_free(t->dict);
+    cgofuzz_fb_free(t->fb);
+    cgofuzz_fb_dict_free(t->dict);
     cgofuzz_coord_report_free(&t->report);
     if (t->cfg.cache_root != r->cfg.cache_root)
       free((char *)t->cfg.cache_root);

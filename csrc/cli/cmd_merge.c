@@ -35,6 +35,7 @@
 #include "cli.h"
 #include "codec.h"
 #include "coord.h"
+#include "gobin.h"
 #include "lf.h"
 #include "os.h"
 #include "sha1.h"
@@ -50,7 +51,7 @@ typedef struct merge_cli {
   const char *outdir, *to, *control, *fuzz;
   int64_t timeout, rss_limit_mb;
   bool dry_run, verbose;
-  int gover; /* the binary's Go release (cgofuzz_coord_binary_gover) */
+  int gover; /* the binary's Go release (cgofuzz_gobin_gover) */
   /* prune: the inputs it may delete, and how many it did */
   struct doomed {
     char *path;
@@ -313,7 +314,7 @@ static int merge_discover(merge_cli *m) {
   /* The release to follow, as cgofuzz fuzz does: the one that built the
    * binary; a C target (or a binary whose build info cannot be read, with
    * a warning) follows the newest. */
-  if (cgofuzz_coord_binary_gover(m->bin, &m->gover, &err) < 0)
+  if (cgofuzz_gobin_gover(m->bin, &m->gover, &err) < 0)
     fprintf(stderr,
             "cgofuzz %s: warning: %s: cannot tell which Go release built it "
             "(%s); following go1.%d\n",
@@ -386,7 +387,7 @@ static int merge_execute(merge_cli *m) {
                          .name = m->target,
                          .kinds = m->cfg.kinds,
                          .n_kinds = m->cfg.n_kinds,
-                         .go = cgofuzz_coord_go_counters(m->bin) > 0,
+                         .go = cgofuzz_gobin_go_counters(m->bin) > 0,
                          .gover = m->gover};
   char *outv[] = {(char *)m->outdir};
   cgofuzz_lf_merge_job job = {.t = &t,

@@ -37,6 +37,7 @@
 #include "coord.h"
 #include "dir.h"
 #include "file.h"
+#include "gobin.h"
 #include "gocover.h"
 #include "rawargs.h"
 #include "scratch.h"
@@ -378,7 +379,7 @@ int cli_gocover_main(const char *bin, const cli_golaunch *g, int argc,
   cover_run r = {.bin = bin, .target = g->target};
   int gover;
   cgofuzz_err err = {0};
-  if (cgofuzz_coord_binary_gover(bin, &gover, &err) < 0)
+  if (cgofuzz_gobin_gover(bin, &gover, &err) < 0)
     fprintf(stderr, "cgofuzz: %s (files encoded as the newest Go does)\n",
             err.msg);
   const char *corpus = getenv("FUZZ_CORPUS_DIR");

@@ -4,7 +4,7 @@
  * they follow without it: the user's (cli_gover_default). Nothing in a file
  * says which Go wrote it, so these commands follow the Go the user works
  * with (gover.h). Commands that run a Go test binary read the release from
- * the binary instead (cgofuzz_coord_binary_gover).
+ * the binary instead (cgofuzz_gobin_gover).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gobin.h"
 #include "gover.h"
 
 int cli_gover_flag_set(void *dst, const char *value, cgofuzz_err *why) {

@@ -10,6 +10,11 @@
  *
  * Output follows Go: progress and warnings on stderr, the test verdict
  * (--- FAIL, Failing input written to ..., PASS/FAIL) on stdout.
+ *
+ * The coordinator's other headers, each one concern: coord_report.h (what
+ * a run tells its caller), coord_feedback.h (the strategies a caller
+ * registers), coord_discover.h (a binary's targets, learnt from outside),
+ * coord_worker.h (one worker process).
  */
 #ifndef CGOFUZZ_COORD_H
 #define CGOFUZZ_COORD_H
@@ -25,62 +30,13 @@
 extern "C" {
 #endif
 
-/* Environment variable that turns `cgofuzz -test.fuzzworker ...` into the
- * fake worker used for argument-type discovery; its value is the file the
- * fake worker appends the inputs it is sent to. */
-#define CGOFUZZ_DISCOVER_ENV "CGOFUZZ_DISCOVER_OUT"
-/* Set (to anything) beside it: the fake worker's name mode, for a binary
- * that coordinates itself with the user's flags (cgofuzz_coord_discovered). */
-#define CGOFUZZ_DISCOVER_NAME_ENV "CGOFUZZ_DISCOVER_NAME"
+struct cgofuzz_coord_stats;
+struct cgofuzz_coord_observer;
+struct cgofuzz_coord_report;
+struct cgofuzz_coord_feedback;
 
-/* What a front end (lf.h: libFuzzer's command line) is told as a run goes. */
-typedef struct cgofuzz_coord_stats {
-  int64_t execs;      /* inputs run, warm-up included */
-  int64_t elapsed_ms; /* since the run started */
-  size_t corpus;      /* corpus entries */
-  size_t cov_bytes;   /* coverage counters ever hit (libFuzzer's "cov") */
-  size_t cov_bits;    /* counter buckets ever hit (libFuzzer's "ft") */
-  /* Of cov_bytes and cov_bits, those of a cgo package's C code (a binary
-   * linked by `cgofuzz cgo-cc`, csrc/cli/cmd_cgocc.c), and how many
-   * counters that code has; all 0 without such code. */
-  size_t c_cov_bytes, c_cov_bits, c_counters;
-  size_t new_inputs; /* interesting inputs found by fuzzing */
-  size_t workers;
-} cgofuzz_coord_stats;
-
-/* Replaces Go's output and files: with an observer the coordinator prints
- * nothing of its own (no progress lines, no verdict), reads no testdata or
- * cache directory and writes none; failures and new inputs are handed over
- * instead, crashers unminimized and at once, as libFuzzer writes them. Each
- * callback may be NULL. data is always an encoded corpus file. */
-typedef struct cgofuzz_coord_observer {
-  void *ctx;
-  /* Every starting input has run once (libFuzzer's INITED). */
-  void (*inited)(void *ctx, const cgofuzz_coord_stats *st);
-  /* A new interesting input joined the corpus. */
-  void (*new_input)(void *ctx, const uint8_t *data, size_t len,
-                    const cgofuzz_coord_stats *st);
-  /* Every 3 s while fuzzing. */
-  void (*pulse)(void *ctx, const cgofuzz_coord_stats *st);
-  /* An input failed: msg is the worker's error text, or says how the
-   * worker died; status is the worker's wait status when it died (else
-   * -1), except that a hang or an out-of-memory death (coord_death.c) is
-   * given as exit status 70 or 71, libFuzzer's codes for them. The run
-   * then ends, unless fuzz_continue and the observer returns true (it
-   * goes on after this failure: libFuzzer's fork mode ignores some). */
-  bool (*failure)(void *ctx, const uint8_t *data, size_t len, const char *msg,
-                  size_t msg_len, int status, const cgofuzz_coord_stats *st);
-  /* An input ran secs whole seconds (libFuzzer's -report_slow_units): a
-   * C worker's new slowest unit (the front end passes the threshold to its
-   * workers: core/exact.h's CGOFUZZ_LF_SLOW_ENV), or, for a Go worker, the
-   * last input of a call that ran a second or more past its deadline (a
-   * lower bound of its time; coord_resp.c). */
-  void (*slow_unit)(void *ctx, const uint8_t *data, size_t len, int64_t secs);
-  /* The run is over; fatal_msg is the error that ended it, if any. */
-  void (*finished)(void *ctx, const cgofuzz_coord_stats *st,
-                   const char *fatal_msg, size_t fatal_len);
-} cgofuzz_coord_observer;
-
+/* A run: the target, Go's flags, and what the caller plugs in: an
+ * observer and a report (coord_report.h), feedback (coord_feedback.h). */
 typedef struct cgofuzz_coord_config {
   const char *binary; /* the test binary (path as given) */
   char **extra_args;  /* passed to every worker after our flags */
@@ -122,11 +78,11 @@ typedef struct cgofuzz_coord_config {
   size_t n_kinds;
   cgofuzz_buf *seeds;
   size_t n_seeds;
-  /* With an observer (see above): the inputs to start from besides the
+  /* With an observer (coord_report.h): the inputs to start from besides the
    * seeds (encoded corpus files; ones of other types are skipped with a
    * warning naming them), and the workers' stdout/stderr (-1: /dev/null,
    * as Go's; a front end passes its stderr so sanitizer reports show). */
-  const cgofuzz_coord_observer *observer;
+  const struct cgofuzz_coord_observer *observer;
   const cgofuzz_buf *inputs;
   char **input_names; /* for messages, parallel to inputs (may be NULL) */
   size_t n_inputs;
@@ -135,29 +91,9 @@ typedef struct cgofuzz_coord_config {
   /* Extra environment for the workers ("NAME=value"), after ours. */
   char **worker_env;
   size_t n_worker_env;
-  /* Dictionary mutations (coord_dict.c, docs/godict.md): with a dict that
-   * holds tokens, a bounded, adaptive share of the fuzz calls start from
-   * an input the coordinator built with those tokens (run once as it is,
-   * or mutated further by Go's mutator from there). NULL: Go's calls
-   * only. dict_corpus: add the printable runs and integers of the corpus
-   * loaded at start (seeds, testdata, cache) to it. dict_out: write the
-   * whole dictionary there (libFuzzer format) before fuzzing. */
-  struct cgofuzz_coord_dict *dict;
-  bool dict_corpus;
-  /* dict_when_stalled: no dictionary call before 20 plain calls in a row
-   * found nothing (C workers, whose own comparison feedback is quicker
-   * while it finds). */
-  bool dict_when_stalled;
-  const char *dict_out;
-  /* dict_code: the coordinator adds the constants of the binary's code
-   * (cgofuzz_coord_godict_code_start) while it fuzzes. */
-  bool dict_code;
-  /* Run-time comparison feedback (coord_cmp.c, docs/comparisons.md): for
-   * a Go binary built with -fuzz on linux/amd64, a patched copy traces
-   * each corpus entry's comparisons and the user's workers run the
-   * input-to-state candidates. A binary that cannot be patched gets a
-   * one-line note. */
-  bool cmp_feedback;
+  /* The feedback strategies the caller registered (coord_feedback.h;
+   * cgofuzz's are csrc/feedback's); NULL: Go's calls only. */
+  const struct cgofuzz_coord_feedback *feedback;
   /* What a campaign (cli/campaign.c, docs/campaigns.md) needs to know of
    * a run. report: when set, cgofuzz_coord_run fills it (see
    * cgofuzz_coord_report). on_stats: when set, called with the run's
@@ -168,11 +104,12 @@ typedef struct cgofuzz_coord_config {
    * "--- PASS" and no final PASS/FAIL line (failure blocks and progress
    * lines are printed as usual). */
   struct cgofuzz_coord_report *report;
-  void (*on_stats)(void *stats_ctx, const cgofuzz_coord_stats *st, bool final);
+  void (*on_stats)(void *stats_ctx, const struct cgofuzz_coord_stats *st,
+                   bool final);
   void *stats_ctx;
   bool campaign;
   /* The Go release the binary was built by (cgofuzz_gover of core/gover.h,
-   * from cgofuzz_coord_binary_gover): corpus file names, quoting, decoding,
+   * from cgofuzz_gobin_gover): corpus file names, quoting, decoding,
    * the hang timer, the -fuzztime=Nx check and the worker's -test.* flags
    * follow it. 0: the newest. */
   int gover;
@@ -206,108 +143,6 @@ typedef struct cgofuzz_coord_config {
   bool run_line_printed;
 } cgofuzz_coord_config;
 
-/* A failure a run recorded: the file written (NULL when none could be),
- * the failure's text as printed, and shell command lines (one per line,
- * '\n'-separated, each run from the directory the run was started in)
- * that reproduce it from where the file is. All malloc'd. */
-typedef struct cgofuzz_coord_failure {
-  char *path;
-  char *msg;
-  char *repro;
-} cgofuzz_coord_failure;
-
-/* Filled by cgofuzz_coord_run when cfg->report is set. failures are
- * appended (a report may collect several runs of one target); the other
- * fields describe the last run: corpus_start is the corpus size after the
- * seeds, testdata and cache were loaded, stats the figures at its end,
- * failed its verdict. Each failure is appended once: when it is written
- * (-fuzzcontinue) or when it ends the run (a failure that could not be
- * written anywhere, or an error such as a failing seed, has path NULL). */
-typedef struct cgofuzz_coord_report {
-  cgofuzz_coord_stats stats;
-  size_t corpus_start;
-  bool failed;
-  cgofuzz_coord_failure *failures;
-  size_t n_failures;
-} cgofuzz_coord_report;
-void cgofuzz_coord_report_free(cgofuzz_coord_report *r);
-
-/* --- the coordinator's dictionary (coord_dict.c, coord_godict.c) */
-
-typedef struct cgofuzz_coord_dict cgofuzz_coord_dict;
-
-/* Where a token came from (for -dictout, -v and the initial weights). */
-enum {
-  CGOFUZZ_DICT_USER,   /* a -dict file */
-  CGOFUZZ_DICT_BINARY, /* a constant in the code of the target's package */
-  CGOFUZZ_DICT_MODULE, /* a constant elsewhere in the target's module */
-  CGOFUZZ_DICT_CORPUS, /* the seeds, testdata and cache */
-  CGOFUZZ_DICT_NSRC
-};
-
-/* NULL when out of memory. */
-cgofuzz_coord_dict *cgofuzz_coord_dict_new(void);
-void cgofuzz_coord_dict_free(cgofuzz_coord_dict *d);
-/* Adds a token of 1..CGOFUZZ_DICT_MAX_TOKEN bytes unless it is there
- * already. int_width (2, 4 or 8) marks an integer constant written in
- * little-endian (big_endian false) or big-endian order, which may also
- * replace integer arguments; 0 for byte strings. Returns 1 if added, 0 if
- * not (a duplicate, empty or too long), -1 when out of memory. */
-#define CGOFUZZ_DICT_MAX_TOKEN 4096
-int cgofuzz_coord_dict_add(cgofuzz_coord_dict *d, const uint8_t *p, size_t n,
-                           int src, int int_width, bool big_endian);
-/* Adds the entries of a libFuzzer/AFL dictionary file (core/dictfile.h).
- * -1 with err "PATH:LINE: malformed dictionary entry: ..." or "cannot read
- * dictionary PATH: ..." */
-int cgofuzz_coord_dict_load(cgofuzz_coord_dict *d, const char *path,
-                            cgofuzz_err *err);
-/* Adds the constants the code of a Go test binary compares with: integer
- * immediates of comparisons (2, 4 or 8 bytes, both byte orders) and the
- * string literals passed to comparisons or indexed next to a length, in
- * the package of target (the symbol <pkg>.<target>) and the rest of its
- * module, and the string literals of the package's data (tables, map
- * literals). Disassembles with `go tool objdump` (go from $PATH) and waits
- * for it; 0 and *added, or -1 with err saying why nothing could be taken
- * (not ELF, no such symbol) or why the code was not read (no go, objdump
- * failed: the data's literals are still added, counted in *added). */
-int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
-                                   const char *target, size_t *added,
-                                   cgofuzz_err *err);
-/* The same in two parts, so that fuzzing need not wait for objdump: the
- * data's literals now (needs no go), ... */
-int cgofuzz_coord_godict_data(cgofuzz_coord_dict *d, const char *binary,
-                              const char *target, size_t *added,
-                              cgofuzz_err *err);
-/* ... and the code's constants from `go tool objdump`, started in the
- * background (-1 with err when it cannot start: no go, not ELF); d must
- * outlive the job. */
-typedef struct cgofuzz_godict_job cgofuzz_godict_job;
-int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
-                                    const char *target,
-                                    cgofuzz_godict_job **job, cgofuzz_err *err);
-/* 0 while objdump runs (block: waits for it); 1 when its output has been
- * read into d (*added tokens; 1 again on later calls, adding none); -1
- * with err when it failed or took over two minutes. */
-int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *job, bool block,
-                                   size_t *added, cgofuzz_err *err);
-/* Stops objdump if it still runs, and frees the job (NULL: nothing). */
-void cgofuzz_coord_godict_code_free(cgofuzz_godict_job *job);
-/* The code's and data's constants of cfg's Go test binary and target for
- * d, the dictionary cfg is to fuzz with: wait (a run that is to be the
- * same every time, or one that writes the dictionary first) takes them
- * all now (cgofuzz_coord_dict_from_binary); otherwise the data's now and
- * the code's while fuzzing (cfg->dict_code). Either way the corpus's
- * tokens join (cfg->dict_corpus). 0, or -1 with err saying what could not
- * be taken (what could is in d). */
-int cgofuzz_coord_godict_attach(cgofuzz_coord_config *cfg,
-                                cgofuzz_coord_dict *d, bool wait,
-                                cgofuzz_err *err);
-/* Tokens from src (-1: all). */
-size_t cgofuzz_coord_dict_count(const cgofuzz_coord_dict *d, int src);
-/* Writes the dictionary in libFuzzer's format, grouped by source. */
-int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
-                             const char *target, cgofuzz_err *err);
-
 /* -fuzztime style values are parsed by cgofuzz_parse_duration
  * (base/strconv.h). */
 
@@ -316,43 +151,8 @@ int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
  * give: 0 PASS, 1 FAIL. */
 int cgofuzz_coord_run(const cgofuzz_coord_config *cfg);
 
-/* Lists the fuzz targets of binary (names starting with "Fuzz" printed by
- * -test.list) matching the POSIX extended regexp re. Returns 0 and a
- * malloc'd array of malloc'd names, or -1 with err set. */
-int cgofuzz_coord_list_targets(const char *binary, const char *re,
-                               char ***names, size_t *n, cgofuzz_err *err);
+/* Frees an array of n malloc'd strings and the array (NULL: nothing). */
 void cgofuzz_coord_free_names(char **names, size_t n);
-
-/* Finds the argument kinds and f.Add seeds of target by running binary as
- * a coordinator whose workers are self_exe (this program, in fake-worker
- * mode), in our directory with an empty private cache. Fills
- * cfg->kinds/seeds (the f.Add seeds only: testdata entries are dropped). */
-int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
-                           cgofuzz_err *err);
-void cgofuzz_coord_free_discovery(cgofuzz_coord_config *cfg);
-/* Discovery from a run that someone else made (go test -exec,
- * cli/cmd_exec.c): the binary ran with the user's own flags as its
- * target's coordinator, its workers this program in fake-worker name mode
- * (CGOFUZZ_DISCOVER_ENV=records, CGOFUZZ_DISCOVER_NAME_ENV set), its
- * -test.fuzzcachedir an empty private directory and
- * -test.fuzzminimizetime=0. records_have_input: whether the binary sent an
- * input at all (it did not if a test failed first, the target failed,
- * skipped or returned before f.Fuzz, or -test.fuzz matched no target or
- * several). cache_target: the target's name from that cache, where Go's
- * coordinator wrote what the fake worker called interesting (malloc'd), or
- * NULL when it wrote nothing (every input it made was already in the
- * corpus). discovered: fills cfg as cgofuzz_coord_discover does for the
- * target so named (cfg->target = target, borrowed): 0; 1 when there was
- * no input; -1 with err set. */
-bool cgofuzz_coord_records_have_input(const char *records);
-char *cgofuzz_coord_cache_target(const char *cache_root);
-int cgofuzz_coord_discovered(cgofuzz_coord_config *cfg, const char *records,
-                             const char *target, cgofuzz_err *err);
-
-/* The fake worker: answers pings, records every input it is sent to the
- * file named by $CGOFUZZ_DISCOVER_OUT, and reports each call as done.
- * Returns the process exit status. */
-int cgofuzz_coord_fake_worker(void);
 
 /* The directories a run of cfg's target reads and writes, as Go lays
  * them out: testdata/fuzz/<target> (relative to the directory it runs in)
@@ -361,65 +161,14 @@ int cgofuzz_coord_fake_worker(void);
 int cgofuzz_coord_target_dirs(const cgofuzz_coord_config *cfg, char **testdata,
                               char **cache);
 
-/* How many coverage counters binary has: Go's (.go.fuzzcntrs) or a C
- * target's (__sancov_cntrs); 0 when it is not instrumented. */
-size_t cgofuzz_coord_counters(const char *binary);
-
-/* How many coverage counters of Go's own binary has (its counter section:
- * .go.fuzzcntrs, __libfuzzer_extra_counters in go1.18, __sancov_cntrs in
- * go1.19 when it has Go build info): 0 when it is not a Go test binary
- * built with -fuzz, or not ELF or Mach-O. */
-size_t cgofuzz_coord_go_counters(const char *binary);
-
-/* Number of bits set in snap and not in mask (Go's countNewCoverageBits). */
-size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap, size_t n);
-/* mask |= snap. */
-void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
-
 /* Whether SIGINT/SIGTERM/SIGHUP ended the last cgofuzz_coord_run. */
 bool cgofuzz_coord_interrupted(void);
 
 /* The argv every worker of cfg is started with (cfg->binary, Go's worker
  * flags, then those of cfg->extra_args that release cfg->gover accepts:
- * cgofuzz_coord_test_flag_ok), NULL-terminated and malloc'd, each string
+ * cgofuzz_gobin_test_flag_ok), NULL-terminated and malloc'd, each string
  * too; NULL when out of memory. Free with cgofuzz_coord_free_names. */
 char **cgofuzz_coord_worker_argv(const cgofuzz_coord_config *cfg, size_t *n);
-
-/* Runs a shell-free command (argv[0] looked up in PATH) and returns its
- * first output line, trimmed, in out (malloc'd). -1 if it fails. */
-int cgofuzz_coord_cmd_line(char *const argv[], char **out);
-
-/* ---- coord_gover.c: the Go release that built a test binary (issue 14).
- * Read from the binary's build info (.go.buildinfo) without running it.
- * The coordinator follows that release (gover.h): a binary without Go build
- * info (a C target from `cgofuzz cc`) follows the newest. */
-
-/* Copies the Go version recorded in binary ("go1.18.10") to out. Returns 1,
- * 0 when binary has no Go build info (not a Go binary), or -1 with err set
- * (unreadable, not a 64-bit little-endian ELF file, malformed build info,
- * or a Go release before go1.18). */
-int cgofuzz_coord_binary_goversion(const char *binary, char *out,
-                                   size_t outsize, cgofuzz_err *err);
-
-/* Copies the path of binary's main module (the "mod" line of its build
- * info, what `go version -m` prints there) to out: "" for a binary built
- * outside a module. Returns as cgofuzz_coord_binary_goversion does. */
-int cgofuzz_coord_binary_modpath(const char *binary, char *out, size_t outsize,
-                                 cgofuzz_err *err);
-
-/* The release to follow for binary: sets *g to the release recorded in it
- * (cgofuzz_gover_clamp'd, so a future go1.N follows the newest) and
- * returns 1; returns 0 with *g = CGOFUZZ_GOVER_NEWEST when binary has no Go
- * build info (a C target); -1 with err set and *g = CGOFUZZ_GOVER_NEWEST
- * on errors as above. *g is an int (cgofuzz_gover of core/gover.h). */
-int cgofuzz_coord_binary_gover(const char *binary, int *g, cgofuzz_err *err);
-
-/* Whether a test binary of release g (0: the newest) accepts the argument
- * arg: false only for a -test.<name> flag that arrived after g (such as
- * -test.skip before go1.20), which would make it exit with a usage error.
- * Arguments that are not -test.* flags, and -test.* names cgofuzz has no
- * record of (a C target's own), are accepted. */
-bool cgofuzz_coord_test_flag_ok(int g, const char *arg);
 
 #ifdef __cplusplus
 }

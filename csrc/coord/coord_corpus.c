@@ -130,11 +130,11 @@ int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
     path.len = 0;
     cgofuzz_buf_printf(&path, "%s/%s", dir, names[i]);
     struct stat st;
-    if (stat(coord_cstr(&path), &st) != 0 || !S_ISREG(st.st_mode))
+    if (stat(cgofuzz_buf_cstr(&path), &st) != 0 || !S_ISREG(st.st_mode))
       continue; /* Go ignores subdirectories */
     data.len = 0;
-    if (cgofuzz_file_read(coord_cstr(&path), &data) != 0) {
-      cgofuzz_buf_printf(errors, "open %s: %s", coord_cstr(&path),
+    if (cgofuzz_file_read(cgofuzz_buf_cstr(&path), &data) != 0) {
+      cgofuzz_buf_printf(errors, "open %s: %s", cgofuzz_buf_cstr(&path),
                          strerror(errno));
       rc = -1;
       break;
@@ -144,10 +144,11 @@ int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
                                        &msg) != 0) {
       if (strict) {
         cgofuzz_buf_printf(errors, "%s\"%s\": %.*s", errors->len ? "\n" : "",
-                           coord_cstr(&path), (int)msg.len, coord_cstr(&msg));
+                           cgofuzz_buf_cstr(&path), (int)msg.len,
+                           cgofuzz_buf_cstr(&msg));
       } else if (skipped) {
-        cgofuzz_buf_printf(skipped, "\t%s: %.*s\n", coord_cstr(&path),
-                           (int)msg.len, coord_cstr(&msg));
+        cgofuzz_buf_printf(skipped, "\t%s: %.*s\n", cgofuzz_buf_cstr(&path),
+                           (int)msg.len, cgofuzz_buf_cstr(&msg));
       }
       continue;
     }

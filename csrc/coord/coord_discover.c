@@ -82,14 +82,15 @@ int cgofuzz_coord_cmd_line(char *const argv[], char **out) {
     size_t l = e ? (size_t)(e - p) : strlen(p);
     full.len = 0;
     cgofuzz_buf_printf(&full, "%.*s/%s", (int)l, p, argv[0]);
-    if (access(coord_cstr(&full), X_OK) == 0)
+    if (access(cgofuzz_buf_cstr(&full), X_OK) == 0)
       break;
     full.len = 0;
     p += l + (e ? 1 : 0);
   }
   if (full.len == 0)
     goto done;
-  int st = run_child(coord_cstr(&full), argv, NULL, NULL, &res, -1, -1, 60000);
+  int st =
+      run_child(cgofuzz_buf_cstr(&full), argv, NULL, NULL, &res, -1, -1, 60000);
   if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || res.len == 0)
     goto done;
   size_t n = 0;
@@ -151,7 +152,7 @@ int cgofuzz_coord_list_targets(const char *binary, const char *re,
     rc = cgofuzz_errf(err, 0, "out of memory");
     goto done;
   }
-  for (char *line = coord_cstr(&out); *line;) {
+  for (char *line = cgofuzz_buf_cstr(&out); *line;) {
     char *nl = strchr(line, '\n');
     if (nl)
       *nl = '\0';
@@ -178,7 +179,7 @@ int cgofuzz_coord_list_targets(const char *binary, const char *re,
                           "%s -test.list names a fuzz target %s, which is "
                           "no Go identifier: refused (it would name "
                           "directories under testdata/fuzz and the cache)",
-                          binary, q.data ? coord_cstr(&q) : "?");
+                          binary, q.data ? cgofuzz_buf_cstr(&q) : "?");
         cgofuzz_buf_free(&q);
         goto done;
       }
@@ -363,8 +364,9 @@ static void drop_testdata(cgofuzz_coord_config *cfg) {
   cgofuzz_coord_corpus td = {0};
   cgofuzz_buf dir = {0}, errs = {0}, a = {0}, b = {0};
   cgofuzz_buf_printf(&dir, "testdata/fuzz/%s", cfg->target);
-  cgofuzz_coord_corpus_load_dir(&td, coord_cstr(&dir), cfg->kinds, cfg->n_kinds,
-                                coord_gover(cfg), false, true, &errs, NULL);
+  cgofuzz_coord_corpus_load_dir(&td, cgofuzz_buf_cstr(&dir), cfg->kinds,
+                                cfg->n_kinds, coord_gover(cfg), false, true,
+                                &errs, NULL);
   bool *used = td.n ? calloc(td.n, sizeof *used) : NULL;
   size_t k = 0;
   for (size_t i = 0; i < cfg->n_seeds; i++) {
@@ -416,25 +418,25 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   const char *scratch = cgofuzz_scratch_dir();
   cgofuzz_buf_printf(&root, "%s/%sdiscover-XXXXXX", scratch ? scratch : tmpdir,
                      scratch ? "" : "cgofuzz-");
-  coord_cstr(&root); /* its NUL now: a failure shows in root.failed */
+  cgofuzz_buf_cstr(&root); /* its NUL now: a failure shows in root.failed */
   if (root.failed) {
     cgofuzz_errf(err, 0, "out of memory");
     goto done;
   }
-  if (!mkdtemp(coord_cstr(&root))) {
+  if (!mkdtemp(cgofuzz_buf_cstr(&root))) {
     cgofuzz_errf(err, 0, "creating a directory in $TMPDIR (%s): %s", tmpdir,
                  strerror(errno));
     root.len = 0; /* nothing to remove */
     goto done;
   }
-  cgofuzz_buf_printf(&cache, "%s/cache", coord_cstr(&root));
-  cgofuzz_buf_printf(&out, "%s/inputs", coord_cstr(&root));
-  cgofuzz_buf_printf(&log, "%s/log", coord_cstr(&root));
+  cgofuzz_buf_printf(&cache, "%s/cache", cgofuzz_buf_cstr(&root));
+  cgofuzz_buf_printf(&out, "%s/inputs", cgofuzz_buf_cstr(&root));
+  cgofuzz_buf_printf(&log, "%s/log", cgofuzz_buf_cstr(&root));
   cgofuzz_buf_printf(&fz, "-test.fuzz=^%s$", cfg->target);
   cgofuzz_buf *paths[] = {&cache, &out, &log, &fz};
   bool oom = false;
   for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
-    coord_cstr(paths[i]); /* its NUL now, as for root */
+    cgofuzz_buf_cstr(paths[i]); /* its NUL now, as for root */
     oom = oom || paths[i]->failed;
   }
   if (oom) {
@@ -443,12 +445,14 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
   }
   char cachearg[4096];
   snprintf(cachearg, sizeof cachearg, "-test.fuzzcachedir=%s",
-           coord_cstr(&cache));
-  if (mkdir(coord_cstr(&cache), 0700) != 0) {
-    cgofuzz_errf(err, 0, "mkdir %s: %s", coord_cstr(&cache), strerror(errno));
+           cgofuzz_buf_cstr(&cache));
+  if (mkdir(cgofuzz_buf_cstr(&cache), 0700) != 0) {
+    cgofuzz_errf(err, 0, "mkdir %s: %s", cgofuzz_buf_cstr(&cache),
+                 strerror(errno));
     goto done;
   }
-  logfd = open(coord_cstr(&log), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  logfd =
+      open(cgofuzz_buf_cstr(&log), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (logfd < 0 || tmpdir_has_room(logfd) != 0) {
     cgofuzz_errf(err, 0,
                  "$TMPDIR (%s) cannot hold the files fuzzing makes there "
@@ -463,32 +467,33 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
     goto done;
   }
   argv[na++] = (char *)self_exe; /* what Go will start as its workers */
-  argv[na++] = coord_cstr(&fz);
+  argv[na++] = cgofuzz_buf_cstr(&fz);
   argv[na++] = "-test.run=^$";
   argv[na++] = "-test.fuzztime=1000000000x";
   argv[na++] = "-test.parallel=1";
   argv[na++] = cachearg;
   for (size_t i = 0; i < cfg->n_extra; i++)
-    if (cgofuzz_coord_test_flag_ok(cfg->gover, cfg->extra_args[i]))
+    if (cgofuzz_gobin_test_flag_ok(cfg->gover, cfg->extra_args[i]))
       argv[na++] = cfg->extra_args[i];
   argv[na] = NULL;
   /* In our directory: a target may read files relative to it before
    * f.Fuzz. The cache stays private and empty. */
   cgofuzz_buf env = {0};
-  cgofuzz_buf_printf(&env, "%s=%s", CGOFUZZ_DISCOVER_ENV, coord_cstr(&out));
-  coord_cstr(&env);
+  cgofuzz_buf_printf(&env, "%s=%s", CGOFUZZ_DISCOVER_ENV,
+                     cgofuzz_buf_cstr(&out));
+  cgofuzz_buf_cstr(&env);
   if (env.failed) {
     cgofuzz_buf_free(&env);
     free(argv);
     cgofuzz_errf(err, 0, "out of memory");
     goto done;
   }
-  int st = run_child(cfg->binary, argv, NULL, coord_cstr(&env), NULL, logfd,
-                     logfd, DISCOVER_TIMEOUT_MS);
+  int st = run_child(cfg->binary, argv, NULL, cgofuzz_buf_cstr(&env), NULL,
+                     logfd, logfd, DISCOVER_TIMEOUT_MS);
   cgofuzz_buf_free(&env);
   free(argv);
   /* No records file: no records; rec marked failed when memory ran out. */
-  cgofuzz_file_read(coord_cstr(&out), &rec);
+  cgofuzz_file_read(cgofuzz_buf_cstr(&out), &rec);
   if (rec.failed) {
     cgofuzz_errf(err, 0, "out of memory reading the targets' discovery");
     goto done;
@@ -510,7 +515,7 @@ int cgofuzz_coord_discover(cgofuzz_coord_config *cfg, const char *self_exe,
     cgofuzz_errf(err, 0, "%s: finding the arguments of %s failed%s:\n%.*s",
                  cfg->binary, cfg->target, why,
                  (int)(logtxt.len > 400 ? 400 : logtxt.len),
-                 logtxt.data ? coord_cstr(&logtxt) : "");
+                 logtxt.data ? cgofuzz_buf_cstr(&logtxt) : "");
     goto done;
   }
   rc = parse_records(cfg, &rec, err);
@@ -520,7 +525,7 @@ done:
   if (logfd >= 0)
     close(logfd);
   if (root.len)
-    cgofuzz_dir_remove_all(coord_cstr(&root));
+    cgofuzz_dir_remove_all(cgofuzz_buf_cstr(&root));
   cgofuzz_buf *bufs[] = {&root, &cache, &out, &log, &fz, &rec, &logtxt};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     cgofuzz_buf_free(bufs[i]);
@@ -613,7 +618,8 @@ int cgofuzz_coord_fake_worker(void) {
   cgofuzz_buf_printf(&warm_path, "%s.warm", outpath);
   bool lead = false, pinged = false;
   if (name_mode && lead_path.len && warm_path.len) {
-    int fd = open(coord_cstr(&lead_path), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    int fd =
+        open(cgofuzz_buf_cstr(&lead_path), O_WRONLY | O_CREAT | O_EXCL, 0600);
     lead = fd >= 0;
     if (fd >= 0)
       close(fd);
@@ -632,14 +638,15 @@ int cgofuzz_coord_fake_worker(void) {
     }
     reply.len = 0;
     if (name_mode && !lead && !pinged && call.kind == CGOFUZZ_CALL_PING)
-      while (access(coord_cstr(&warm_path), F_OK) != 0 && getppid() == parent) {
+      while (access(cgofuzz_buf_cstr(&warm_path), F_OK) != 0 &&
+             getppid() == parent) {
         struct timespec ts = {0, 2000000}; /* 2 ms */
         nanosleep(&ts, NULL);
       }
     pinged = true;
     if (name_mode && lead && call.kind == CGOFUZZ_CALL_FUZZ &&
-        !call.fuzz.warmup && access(coord_cstr(&warm_path), F_OK) != 0) {
-      int fd = open(coord_cstr(&warm_path), O_WRONLY | O_CREAT, 0600);
+        !call.fuzz.warmup && access(cgofuzz_buf_cstr(&warm_path), F_OK) != 0) {
+      int fd = open(cgofuzz_buf_cstr(&warm_path), O_WRONLY | O_CREAT, 0600);
       if (fd >= 0)
         close(fd);
     }

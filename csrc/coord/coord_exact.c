@@ -56,7 +56,7 @@ int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
   else if (cgofuzz_coord_corpus_typecheck(data, (size_t)e.len, c->cfg->kinds,
                                           c->cfg->n_kinds, coord_gover(c->cfg),
                                           &msg) != 0)
-    why = coord_cstr(&msg);
+    why = cgofuzz_buf_cstr(&msg);
   if (why) {
     ignore_slot(c, why);
     cgofuzz_buf_free(&msg);

@@ -18,7 +18,11 @@
 #include "cgofuzz/value.h"
 #include "clock.h"
 #include "coord.h"
+#include "coord_discover.h"
+#include "coord_feedback.h"
+#include "coord_report.h"
 #include "coord_worker.h"
+#include "gobin.h"
 #include "gover.h"
 
 typedef struct cgofuzz_centry {
@@ -76,34 +80,6 @@ static inline int coord_gover(const cgofuzz_coord_config *cfg) {
   return cfg->gover ? cfg->gover : CGOFUZZ_GOVER_NEWEST;
 }
 
-/* The width in bytes of an integer kind (1, 2, 4 or 8; int and uint are
- * 64 bits), 0 for the other kinds. */
-static inline int coord_int_width(cgofuzz_kind k) {
-  switch (k) {
-  case CGOFUZZ_INT8:
-  case CGOFUZZ_UINT8:
-    return 1;
-  case CGOFUZZ_INT16:
-  case CGOFUZZ_UINT16:
-    return 2;
-  case CGOFUZZ_INT32:
-  case CGOFUZZ_UINT32:
-    return 4;
-  case CGOFUZZ_INT:
-  case CGOFUZZ_INT64:
-  case CGOFUZZ_UINT:
-  case CGOFUZZ_UINT64:
-    return 8;
-  default:
-    return 0;
-  }
-}
-
-/* Whether an integer kind is signed (its values are kept sign-extended). */
-static inline bool coord_int_signed(cgofuzz_kind k) {
-  return k == CGOFUZZ_INT || (k >= CGOFUZZ_INT8 && k <= CGOFUZZ_INT64);
-}
-
 /* The per-exec hang limit in force: -fuzztimeout when given (negative: no
  * limit), else the hang timer of the Go worker of cfg's release (10 s up to
  * go1.26, 60 s in go1.27), after which that worker panics itself. */
@@ -119,37 +95,12 @@ static inline int64_t coord_hang_ns(const cgofuzz_coord_config *cfg) {
   return least;
 }
 
-/* The buffer's bytes as a C string: cgofuzz_buf_printf does not keep a
- * NUL after the data, so add one past len (len is unchanged). */
-static inline char *coord_cstr(cgofuzz_buf *b) {
-  if (cgofuzz_buf_putc(b, '\0') != 0)
-    return (char *)"";
-  b->len--;
-  return (char *)b->data;
-}
-
 /* --- coverage (coord_cov.c) */
 
-/* cgofuzz_coord_go_counters (coord.h), the size of Go's counter section,
- * is the length of every CoverageData. */
-/* Go's counter section of an open binary, whichever name its release gives
- * it (.go.fuzzcntrs, __libfuzzer_extra_counters, or go1.19's
- * __sancov_cntrs when the binary has Go build info); NULL when none. */
-struct cgofuzz_obj;
-struct cgofuzz_obj_sect;
-const struct cgofuzz_obj_sect *
-cgofuzz_cov_go_section(const struct cgofuzz_obj *o);
-/* Where a cgo package's C counters start inside Go's counter range, as an
- * index of the mask: a binary linked by `cgofuzz cgo-cc` defines
- * cgofuzz_cgo_in_go_range, and its C counters run from
- * __start___sancov_cntrs to internal/fuzz._ecounters. SIZE_MAX when the
- * binary has no such range, or its symbols do not tell (stripped; go1.19,
- * whose own counters are __sancov_cntrs too). */
-size_t cgofuzz_cov_cgo_from(const char *binary, size_t mask_len);
-/* Size of the named ELF section (0 if absent). A C target built with
- * clang's inline 8-bit counters has "__sancov_cntrs" instead of Go's
- * section; its workers tell the mask size in their first warm-up reply. */
-size_t cgofuzz_cov_section_size(const char *binary, const char *section);
+/* Number of bits set in snap and not in mask (Go's countNewCoverageBits). */
+size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap, size_t n);
+/* mask |= snap. */
+void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
 
 /* --- scheduling (coord_sched.c) */
 
@@ -256,7 +207,7 @@ int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs);
 
 /* --- the coordinator's state (coord_loop.c, coord_min.c) */
 
-#define FUZZ_CALL_NS 100000000LL /* Go's workerFuzzDuration */
+#define FUZZ_CALL_NS CGOFUZZ_WORKER_CALL_NS
 /* A plain fuzz call's time on its entry (the worker stops sooner at a
  * find). Go's coordinator gives each call 100 ms; at a C target's 500k
  * execs/s that is 50k execs of one entry, and a young corpus got a handful
@@ -266,10 +217,10 @@ int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs);
  * PNG003 and PNG006 came 2-5 times sooner with 10 ms calls than with
  * 100 ms ones, bench/results/2026-11-27-sched-ab.md). */
 #define FUZZ_SLICE_NS 10000000LL
-#define PING_TIMEOUT_MS 120000       /* generous: TestMain/init may be slow */
-#define MAX_LINE ((size_t)512 << 20) /* replies carry Err and coverage */
-#define STOP_GRACE_MS 1000           /* Go's workerTimeoutDuration */
-#define MAX_JOBS 8                   /* pending minimizations; more: as is */
+#define PING_TIMEOUT_MS CGOFUZZ_WORKER_PING_MS
+#define MAX_LINE CGOFUZZ_WORKER_MAX_LINE
+#define STOP_GRACE_MS CGOFUZZ_WORKER_GRACE_MS
+#define MAX_JOBS 8                      /* pending minimizations; more: as is */
 #define INTERESTING_MIN_NS 2000000000LL /* cap per interesting input */
 /* New interesting inputs are minimized (as Go does: smaller entries run
  * faster and mutate to the point) only while that has taken at most
@@ -295,16 +246,10 @@ typedef struct slot {
   bool started;      /* a worker process was started for it before */
   bool lost; /* the last call's write failed: the worker is dead, and its
                 death is handled next (coord_proc.c) */
-  /* A dictionary call (coord_dict.c): DICT_CALL_EXACT or _BASE; the value
-   * sent is then `sent` (built from corpus entry `entry`), and tok[] are
-   * the tokens it used (none: a crossover, cross). DICT_CALL_NONE: the
-   * value sent is the entry's. */
-  int dict;
-  bool cross;
-  int64_t cmp_sent_ms; /* DICT_CALL_CMP: when it was sent */
-  cgofuzz_buf sent;
-  uint32_t tok[3];
-  size_t ntok;
+  /* The call in flight as the feedback made it (coord_feedback.h):
+   * call.kind 0 is a plain call of corpus entry `entry`; else the value
+   * sent is call.value (built from that entry), kept for the replay. */
+  cgofuzz_coord_fbcall call;
   /* The watch on a busy worker (coord_resp.c, cgofuzz_coord_watch): the
    * shm count last seen and when it last moved; what the coordinator
    * stopped it for (CGOFUZZ_DEATH_HANG/_OOM, else _NONE) and the resident
@@ -324,221 +269,8 @@ typedef struct slot {
   uint64_t watch_key[2];
 } slot;
 
-/* --- dictionary mutations (coord_dict.c, docs/godict.md) */
-
-/* DICT_CALL_CMP: an exact run of a comparison-feedback candidate
- * (coord_cmp.c), outside the dictionary's accounting. */
-enum { DICT_CALL_NONE, DICT_CALL_EXACT, DICT_CALL_BASE, DICT_CALL_CMP };
-
-/* Which calls are dictionary calls, by cost in exec equivalents (an exact
- * run costs DICT_EXACT_COST: a round trip per exec) and what each kind
- * found lately; no clock is read, so with GODEBUG=fuzzseed=N (which seeds
- * rng) the choices depend only on the order of the replies. */
-typedef struct cgofuzz_dsched {
-  bool on;
-  uint64_t rng;
-  double credit;               /* dictionary cost still allowed */
-  double cost[3], finds[3];    /* per DICT_CALL_*, decayed */
-  double share;                /* dictionary share of the cost, last computed */
-  uint64_t calls[3], found[3]; /* totals, for -v */
-  double *cum;                 /* cumulative token weights */
-  size_t cum_n;
-  unsigned picks;             /* since cum was computed */
-  cgofuzz_values vals, other; /* the entry built, a crossover's other */
-  /* Built calls of tokens and of crossovers, and how many found. */
-  double tok_uses, tok_finds, xo_uses, xo_finds;
-  size_t first;   /* tokens given their first-pass exact run so far */
-  bool gate;      /* cfg->dict_when_stalled, until the workers stall */
-  unsigned stall; /* plain calls without a find, in a row */
-  uint32_t *dec;  /* the decimal numbers among the tokens (3 bytes or more) */
-  size_t n_dec;
-  int only;      /* $CGOFUZZ_DICT_CALLS=exact|base: every call of that kind */
-  bool any_arg;  /* an argument a token can go into */
-  bool any_text; /* a []byte or string argument */
-  struct cgofuzz_godict_job *job; /* the code's constants, still coming */
-  int64_t job_t0;
-} cgofuzz_dsched;
-
-/* --- the token store (coord_tokens.c) */
-
-/* A token, and what picking it by weight needs (coord_dict.c). */
-typedef struct dtok {
-  uint8_t *b; /* its bytes (owned) */
-  uint32_t len;
-  uint8_t src;          /* CGOFUZZ_DICT_*: where it came from */
-  uint8_t int_width;    /* an integer's width in bytes, 0: bytes only */
-  bool be;              /* the integer is big-endian */
-  uint64_t uses, finds; /* dictionary calls that used it, and their finds */
-} dtok;
-
-struct cgofuzz_coord_dict {
-  dtok *t;
-  size_t n, cap;
-  uint32_t *ht; /* open addressing: token index + 1, 0: empty */
-  size_t ht_cap;
-};
-
-/* Adds the integer v of width bytes (2, 4, 8) in both byte orders unless
- * it is tiny (0..255 or -256..-1 in that width). Tokens added, or -1. */
-int cgofuzz_dict_add_int(cgofuzz_coord_dict *d, uint64_t v, int width, int src);
-/* The token p[0..n), or NULL. */
-dtok *cgofuzz_coord_dict_find(cgofuzz_coord_dict *d, const uint8_t *p,
-                              size_t n);
-/* The code's constants of binary's target (coord_godict.c) from `go tool
- * objdump` output already in f, read as cgofuzz_coord_godict_code_poll
- * reads objdump's: 1 with *added tokens, or -1 with err set. For the
- * self-fuzzing harness tests/selffuzz/fuzz_objdump.c. */
-int cgofuzz_coord_godict_code_read(cgofuzz_coord_dict *d, const char *binary,
-                                   const char *target, FILE *f, size_t *added,
-                                   cgofuzz_err *err);
-
-struct coord;
-/* Starts dictionary scheduling when cfg has a dictionary (and adds the
- * corpus's tokens, writes -dictout). -1: the run must fail (message set). */
-int cgofuzz_dict_start(struct coord *c);
-void cgofuzz_dict_stop(struct coord *c);
-/* Adds the code's constants once objdump is done (cfg->dict_code); called
- * on every turn of the loop. */
-void cgofuzz_dict_step(struct coord *c);
-/* The kind of the next call for an idle worker after the warm-up. */
-int cgofuzz_dict_next(struct coord *c);
-/* Builds the value of a dictionary call from corpus entry idx into
- * s->sent (s->tok/ntok set). Returns 0, or 1 when no token applies to
- * this entry (send a plain call), -1 when out of memory. */
-int cgofuzz_dict_build(struct coord *c, slot *s, size_t idx);
-/* The Limit of a DICT_CALL_BASE call. */
-int64_t cgofuzz_dict_base_limit(void);
-/* A fuzz call of s ended (reply or death) after count execs; found: it
- * found new coverage or a crasher. */
-void cgofuzz_dict_done(struct coord *c, slot *s, int64_t count, bool found);
-
-/* --- run-time comparison feedback (coord_cmppatch.c, coord_i2s.c,
- * coord_cmp.c, docs/comparisons.md) */
-
-/* The trace area a patched binary's hooks write: CMP_TRACE_HDR bytes (on:
- * byte 0; the next record's index: u64 at 8; the capacity in records: u64
- * at 16), then the records. */
-#define CMP_TRACE_HDR 64
-#define CMP_REC_SIZE 128
-#define CMP_REC_DATA 56
-#define CMP_K_CONST 0x10 /* with a width: arg0 is the constant */
-#define CMP_K_STR 0x20   /* runtime.libfuzzerHookStrCmp */
-#define CMP_K_FOLD 0x40  /* runtime.libfuzzerHookEqualFold */
-
-/* One call of a hook, as the stubs write it (little-endian). */
-typedef struct cgofuzz_cmprec {
-  uint32_t kind; /* width 1/2/4/8 (| CMP_K_CONST), or CMP_K_STR/_FOLD */
-  uint32_t pc;   /* the compiler's fakePC: a hash of the source position */
-  uint32_t len0, len1; /* strings: their lengths (the first 56 bytes kept) */
-  uint8_t a0[CMP_REC_DATA], a1[CMP_REC_DATA]; /* integers: 8 bytes */
-} cgofuzz_cmprec;
-
-typedef struct cgofuzz_cmp_patched {
-  uint64_t trace_addr; /* where the trace area is in the patched process */
-  size_t trace_size;   /* its size, a multiple of the page size */
-  size_t hooks;        /* hooks redirected (8 int hooks, and the string
-                          hooks from go1.19) */
-  bool strings;        /* the string hooks were among them */
-  bool c_hooks;        /* the binary's cgo C code reports its compares
-                          too (libcgofuzz_cgo.a's table, core/gohooks.h) */
-  size_t snapshots;    /* SnapshotCoverage bodies sent to the word-at-a-
-                          time stub (0: Go's own loop runs) */
-  bool redzone;        /* the fuzz function's []byte inputs get an ASan
-                          red zone (CGOFUZZ_CMP_PATCH_REDZONE) */
-} cgofuzz_cmp_patched;
-
-/* What cgofuzz_cmp_patch patches: the comparison hooks (and the entry
- * that maps their trace area), Go's coverage snapshot. */
-enum {
-  CGOFUZZ_CMP_PATCH_HOOKS = 1,
-  CGOFUZZ_CMP_PATCH_SNAPSHOT = 2,
-  CGOFUZZ_CMP_PATCH_REDZONE = 4, /* with SNAPSHOT, for an ASan binary */
-};
-/* Where AddressSanitizer's shadow byte of address a is on x86-64 Linux:
- * (a >> 3) + this. */
-#define CGOFUZZ_ASAN_SHADOW 0x7fff8000u
-
-/* Writes to out a copy of binary; with CGOFUZZ_CMP_PATCH_HOOKS, one whose
- * comparison hooks record into the trace area of the file on fd 5 at
- * trace_off (page-aligned), trace_size bytes; with
- * CGOFUZZ_CMP_PATCH_SNAPSHOT, one whose coverage snapshot runs eight
- * counters at a time where it can be found (info->snapshots). -1 with err
- * saying why the binary cannot be patched. */
-int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
-                      size_t trace_size, unsigned flags,
-                      cgofuzz_cmp_patched *info, cgofuzz_err *err);
-/* Appends the snapshot stub (coord_cmppatch.c) for n counters at address
- * counters, coverageSnapshot's slice header at address header, the
- * control page at ctl and the worker's copy of its coverage mask (n bytes)
- * at mask; all below 2 GiB. -1 when they are not, or out of memory. */
-int cgofuzz_cmp_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
-                              uint32_t header, uint32_t ctl, uint32_t mask);
-/* Appends the red-zone stub (coord_cmppatch.c), to be placed at address
- * at, that ends in a jump to call (reflect.Value.Call); its records go to
- * the control page at ctl, ASan's shadow of a is (a >> 3) + shadow. And
- * the unpoison prelude, which the snapshot stub must follow. -1 when an
- * address is not below 2 GiB, or out of memory. */
-int cgofuzz_cmp_redzone_stub(cgofuzz_buf *b, uint32_t ctl, uint32_t shadow,
-                             uint64_t at, uint64_t call);
-int cgofuzz_cmp_unpoison_stub(cgofuzz_buf *b, uint32_t ctl);
-
-/* Candidates from records (coord_i2s.c): emit gets each candidate (valid
- * during the call) with the call site it answers and how it was made;
- * non-zero from emit stops. At most max candidates; only_pc != 0: only
- * that site's records. -1 when out of memory or stopped. */
-enum { I2S_PLAIN, I2S_SEQ /* from a width-1 site's sequence */ };
-typedef int (*cgofuzz_i2s_emit)(void *ctx, const cgofuzz_values *v, uint32_t pc,
-                                int how);
-int cgofuzz_i2s(const cgofuzz_cmprec *r, size_t n, const cgofuzz_values *in,
-                size_t max, uint32_t only_pc, cgofuzz_i2s_emit emit, void *ctx);
-/* How many width-1 records site pc has. */
-size_t cgofuzz_i2s_site_len(const cgofuzz_cmprec *r, size_t n, uint32_t pc);
-
-struct cgofuzz_cmp;
-/* Patches a copy of a Go binary and starts its tracing worker when
- * cfg->cmp_feedback; a binary that cannot be patched gets a one-line note
- * and the run goes on without. Never fails the run. */
-void cgofuzz_cmp_start(struct coord *c);
-/* Traces corpus entries not traced yet and queues their candidates, for a
- * slice of a few ms within the time budget; called from the loop once the
- * warm-up is over, after the idle workers got their calls. true: there is
- * more to trace now (the loop's poll should not wait). */
-bool cgofuzz_cmp_step(struct coord *c);
-/* Moves the next queued candidate into s->sent (1), with its parent entry
- * in *idx; 0 when none is queued. */
-int cgofuzz_cmp_next(struct coord *c, slot *s, size_t *idx);
-/* The exact run of a candidate ended; found: new coverage or a crasher. */
-void cgofuzz_cmp_done(struct coord *c, slot *s, bool found);
-void cgofuzz_cmp_stop(struct coord *c);
-
-/* --- the copies of the binary cgofuzz runs (coord_copy.c) */
-
-typedef struct cgofuzz_coord_copy {
-  int mfd;      /* its memfd, -1: none */
-  char *dir;    /* its private directory, when not a memfd; NULL */
-  char *path;   /* what workers exec: a /proc/<pid>/fd path, or dir's file;
-                   NULL: no copy */
-  bool redzone; /* its []byte inputs get ASan red zones (cmppatch) */
-} cgofuzz_coord_copy;
-
-/* Makes a home for a copy of binary (tag names the memfd or directory; a
- * file in a directory when on_disk) and sets out to the path to write it
- * by; cp->path is the path to exec. */
-int cgofuzz_coord_copy_path(cgofuzz_coord_copy *cp, const char *binary,
-                            const char *tag, bool on_disk, cgofuzz_buf *out,
-                            cgofuzz_err *err);
-/* In a worker's stderr tail, the copy's file name (an on-disk copy's,
- * which a sanitizer's report names) replaced by binary's. */
-void cgofuzz_coord_copy_unname(const cgofuzz_coord_copy *cp, const char *binary,
-                               struct cgofuzz_worker *w);
-/* After a worker's death explained in why: when the copy poisons the
- * bytes after []byte inputs and ASan reported a use of poisoned memory,
- * a note that `go test -run` may not see it, and what replays it. */
-void cgofuzz_coord_copy_note(const cgofuzz_coord_copy *cp,
-                             const struct cgofuzz_worker *w, cgofuzz_buf *why);
-/* Removes the copy (closes the memfd, removes the directory); cp empty. */
-void cgofuzz_coord_copy_free(cgofuzz_coord_copy *cp);
-/* Sets c->fast to the fuzzing workers' copy, or leaves it empty. */
+/* Sets c->fast to the fuzzing workers' copy of the binary (gobin_copy.c),
+ * or leaves it empty (coord_fast.c). */
 void cgofuzz_coord_fast_copy(struct coord *c);
 
 /* A minimization: of a crasher (keep == NULL) or of a new interesting
@@ -558,9 +290,7 @@ typedef struct mjob {
 
 typedef struct coord {
   const cgofuzz_coord_config *cfg;
-  cgofuzz_dsched dx;
-  struct cgofuzz_cmp *cmp; /* run-time comparison feedback, NULL: off */
-  cgofuzz_coord_copy fast; /* what the workers run, path NULL: the binary */
+  cgofuzz_gobin_copy fast; /* what the workers run, path NULL: the binary */
   uint8_t fuzz_ctl; /* a fuzz call's control byte (no warm-up): NEW or CUT */
   slot *slots;
   size_t np;
@@ -571,7 +301,7 @@ typedef struct coord {
   cgofuzz_coord_corpus corpus;
   uint8_t *mask;
   size_t mask_len;
-  size_t cgo_from;   /* cgofuzz_cov_cgo_from: mask[cgo_from..] is cgo's C */
+  size_t cgo_from;   /* cgofuzz_gobin_cgo_from: mask[cgo_from..] is cgo's C */
   uint64_t mask_gen; /* bumped whenever mask changes */
   bool cov_expected; /* Go counters, or a C target's (size told later) */
   cgofuzz_sched sched;
@@ -749,9 +479,6 @@ void cgofuzz_coord_watch(coord *c);
 
 /* --- the exact-input slot (coord_exact.c, cgofuzz/exact.h) */
 
-/* cgofuzz_shm_set_value, and clears the slot's magic after the value. */
-int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
-                            cgofuzz_err *err);
 /* After a fuzz call or a worker's death: 1 and the slot's input in out
  * when the slot is valid for this call and decodes to the target's types,
  * 0 when the input must be replayed (said with -v if the slot was set but

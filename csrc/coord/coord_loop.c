@@ -16,8 +16,8 @@
  *    -fuzzcontinue stops the hand-out of fuzz calls (Go drops other
  *    crashers meanwhile);
  *  - after the warm-up, inputs are chosen by energy (coord_sched.c), not
- *    Go's round robin, and a bounded share of the calls start from a value
- *    built with dictionary tokens (coord_dict.c), kept in the slot;
+ *    Go's round robin, and the calls the registered feedback asks for
+ *    (coord_feedback.h) start from a value it built, kept in the slot;
  *  - workers are started and sent calls by coord_proc.c, replies and
  *    deaths are handled in coord_resp.c, minimization jobs run in
  *    coord_min.c; none of them calls back into this file (the run's shared
@@ -155,7 +155,11 @@ static void dispatch(coord *c, slot *s) {
   if (s->state == W_DOWN && cgofuzz_coord_start_worker(c, s) != 0)
     return;
   size_t idx;
-  int dict = DICT_CALL_NONE;
+  cgofuzz_coord_fbcall *fc = &s->call;
+  fc->kind = 0;
+  fc->exact = false;
+  fc->limit = 0;
+  fc->what = NULL;
   if (warmup) {
     idx = c->warmup_next++;
   } else {
@@ -163,51 +167,29 @@ static void dispatch(coord *c, slot *s) {
       cgofuzz_coord_failf(c, "%s", "out of memory");
       return;
     }
-    /* A dictionary call starts from a value built from an entry; the
-     * slot keeps it, since replies are rebuilt from what was sent. A
-     * comparison-feedback candidate is such a value, built already. Only
-     * a plain call counts as a call of its entry (cgofuzz_sched_pick:
-     * the fatigue the weights use); the others pick by weight alone. */
-    size_t parent;
-    int64_t now = cgofuzz_mono_ms();
-    if (cgofuzz_cmp_next(c, s, &parent) == 1) {
-      idx = parent;
-      dict = DICT_CALL_CMP;
-    } else if (s->deaths == 0 &&
-               (dict = cgofuzz_dict_next(c)) != DICT_CALL_NONE) {
-      /* (A worker that just died gets a plain call: in a run that goes on
-       * after failures, tokens of a failing seed would kill it again and
-       * again, MAX_DEATHS_IN_ROW ending the run.) */
-      /* Of two picks the shorter: a token or another entry's part does
-       * more in a short value (AFL favours small inputs too), and built
-       * values would otherwise grow with every find. */
-      idx = cgofuzz_sched_pick_weighted(&c->sched, now);
-      size_t other = cgofuzz_sched_pick_weighted(&c->sched, now);
-      if (c->corpus.e[other].len < c->corpus.e[idx].len)
-        idx = other;
-    } else {
-      idx = cgofuzz_sched_pick(&c->sched, now);
-    }
-    int b = dict == DICT_CALL_CMP ? 0
-            : dict                ? cgofuzz_dict_build(c, s, idx)
-                                  : 1;
-    if (b < 0) {
+    /* A strategy's call starts from a value it built from an entry; the
+     * slot keeps it, since replies are rebuilt from what was sent. Only
+     * a plain call the scheduler picked counts as a call of its entry
+     * (cgofuzz_sched_pick: the fatigue the weights use). */
+    const cgofuzz_coord_feedback *fb = cfg->feedback;
+    int r = fb && fb->next ? fb->next(fb->ctx, c, (size_t)(s - c->slots),
+                                      s->deaths > 0, fc)
+                           : 0;
+    if (r < 0) {
       cgofuzz_coord_failf(c, "%s", "out of memory");
       return;
     }
-    if (b > 0)
-      dict = DICT_CALL_NONE;
-    if (dict == DICT_CALL_EXACT || dict == DICT_CALL_CMP) {
+    idx = r > 0 ? fc->entry : cgofuzz_sched_pick(&c->sched, cgofuzz_mono_ms());
+    if (fc->exact) {
       limit = 1; /* run once as it is: a warm-up call, with coverage */
-    } else if (dict == DICT_CALL_BASE) {
-      int64_t dl = cgofuzz_dict_base_limit();
-      if (!limit || limit > dl)
-        limit = dl;
+    } else if (fc->kind && fc->limit > 0) {
+      if (!limit || limit > fc->limit)
+        limit = fc->limit;
     }
   }
   const cgofuzz_centry *e = &c->corpus.e[idx];
-  const uint8_t *val = dict ? s->sent.data : e->data;
-  size_t val_len = dict ? s->sent.len : e->len;
+  const uint8_t *val = fc->kind ? fc->value.data : e->data;
+  size_t val_len = fc->kind ? fc->value.len : e->len;
   cgofuzz_err err = {0};
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   h->count = 0;
@@ -218,7 +200,7 @@ static void dispatch(coord *c, slot *s) {
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
   call.fuzz.timeout_ns = warmup ? FUZZ_CALL_NS : FUZZ_SLICE_NS;
   call.fuzz.limit = limit;
-  call.fuzz.warmup = warmup || dict == DICT_CALL_EXACT || dict == DICT_CALL_CMP;
+  call.fuzz.warmup = warmup || fc->exact;
   if (c->mask_len && s->sent_gen != c->mask_gen) {
     call.fuzz.coverage_data.has = true;
     call.fuzz.coverage_data.data = c->mask; /* borrowed: not freed */
@@ -227,7 +209,6 @@ static void dispatch(coord *c, slot *s) {
   }
   s->entry = idx;
   s->warmup = call.fuzz.warmup;
-  s->dict = dict;
   cgofuzz_coord_send_call(c, s, &call, W_BUSY, limit);
 }
 
@@ -256,7 +237,8 @@ static int load_corpus(coord *c) {
       if (cgofuzz_coord_corpus_typecheck(
               cfg->inputs[i].data, cfg->inputs[i].len, cfg->kinds, cfg->n_kinds,
               coord_gover(cfg), &msg) != 0) {
-        fprintf(stderr, "WARNING: skipping %s: %s\n", name, coord_cstr(&msg));
+        fprintf(stderr, "WARNING: skipping %s: %s\n", name,
+                cgofuzz_buf_cstr(&msg));
         continue;
       }
       cgofuzz_coord_corpus_add(&c->corpus, cfg->inputs[i].data,
@@ -268,19 +250,19 @@ static int load_corpus(coord *c) {
   if (cgofuzz_coord_corpus_load_dir(&c->corpus, c->testdata_dir, cfg->kinds,
                                     cfg->n_kinds, coord_gover(cfg), true, true,
                                     &errs, NULL) != 0) {
-    cgofuzz_coord_fail(c, coord_cstr(&errs), errs.len);
+    cgofuzz_coord_fail(c, cgofuzz_buf_cstr(&errs), errs.len);
     rc = -1;
   } else if (cgofuzz_coord_corpus_load_dir(
                  &c->corpus, c->cache_dir, cfg->kinds, cfg->n_kinds,
                  coord_gover(cfg), false, false, &errs, &skipped) != 0) {
-    cgofuzz_coord_fail(c, coord_cstr(&errs), errs.len);
+    cgofuzz_coord_fail(c, cgofuzz_buf_cstr(&errs), errs.len);
     rc = -1;
   } else if (skipped.len) {
     /* Go skips these silently (a TODO in its readCache says it should
      * warn); one warning naming each file says why inputs went missing. */
     fprintf(stderr,
             "warning: skipping malformed files in the fuzz cache %s:\n%.*s",
-            c->cache_dir, (int)skipped.len, coord_cstr(&skipped));
+            c->cache_dir, (int)skipped.len, cgofuzz_buf_cstr(&skipped));
   }
   cgofuzz_buf_free(&skipped);
   cgofuzz_buf_free(&errs);
@@ -450,7 +432,6 @@ static void run_loop(coord *c) {
     int64_t now = cgofuzz_mono_ms();
     if (cfg->fuzz_ns && now - c->start_ms >= cfg->fuzz_ns / 1000000)
       break;
-    cgofuzz_dict_step(c);
     for (size_t i = 0; i < c->np && !c->done; i++) {
       slot *s = &c->slots[i];
       if (s->state != W_IDLE && s->state != W_DOWN)
@@ -461,8 +442,9 @@ static void run_loop(coord *c) {
     }
     if (c->done)
       break;
-    /* After the dispatch: the workers never wait for a trace. */
-    bool tracing = cgofuzz_cmp_step(c);
+    /* After the dispatch: the workers never wait for a strategy. */
+    bool tracing = cfg->feedback && cfg->feedback->step &&
+                   cfg->feedback->step(cfg->feedback->ctx, c);
     /* Idle workers are watched too, so that one dying between calls is
      * noticed (and reported as Go would) right away. */
     size_t busy = 0;
@@ -629,9 +611,9 @@ static int run_setup(coord *c) {
     return -1;
   if (cfg->report)
     cfg->report->corpus_start = c->corpus.n;
-  c->mask_len = cgofuzz_coord_go_counters(cfg->binary);
+  c->mask_len = cgofuzz_gobin_go_counters(cfg->binary);
   c->cgo_from =
-      c->mask_len ? cgofuzz_cov_cgo_from(cfg->binary, c->mask_len) : SIZE_MAX;
+      c->mask_len ? cgofuzz_gobin_cgo_from(cfg->binary, c->mask_len) : SIZE_MAX;
   if (c->mask_len && !(c->mask = calloc(c->mask_len, 1))) {
     c->mask_len = 0; /* the figures below read no mask */
     cgofuzz_coord_failf(c, "%s", "out of memory");
@@ -640,7 +622,7 @@ static int run_setup(coord *c) {
   c->mask_gen = 1;
   /* A C target tells its mask size in its first reply: no warning. */
   c->cov_expected =
-      c->mask_len || cgofuzz_cov_section_size(cfg->binary, "__sancov_cntrs");
+      c->mask_len || cgofuzz_gobin_section_size(cfg->binary, "__sancov_cntrs");
   if (!c->cov_expected)
     fprintf(stderr, "warning: the test binary was not built with coverage "
                     "instrumentation, so fuzzing will run without coverage "
@@ -694,17 +676,22 @@ static int run_slots(coord *c) {
   return 0;
 }
 
-/* The workers start first: the dictionary's and the comparison
- * feedback's set-up (reading the binary, copying it to a memfd) then
- * overlaps the 10-20 ms each worker takes to start. 0, or -1 with the
+/* The workers start first: the feedback's set-up (reading the binary,
+ * copying it to a memfd) then overlaps the 10-20 ms each worker takes to
+ * start. 0, or -1 with the
  * run failed. */
 static int run_start(coord *c) {
   cgofuzz_coord_fast_copy(c);
   for (size_t i = 0; i < c->np && !c->done; i++)
     cgofuzz_coord_spawn_worker(c, &c->slots[i]);
-  if (c->done || cgofuzz_dict_start(c) != 0)
+  const cgofuzz_coord_feedback *fb = c->cfg->feedback;
+  cgofuzz_err err = {0};
+  if (c->done)
     return -1;
-  cgofuzz_cmp_start(c);
+  if (fb && fb->start && fb->start(fb->ctx, c, &err) != 0) {
+    cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
+    return -1;
+  }
   for (size_t i = 0; i < c->np && !c->done; i++)
     cgofuzz_coord_start_worker(c, &c->slots[i]);
   return 0;
@@ -742,11 +729,12 @@ static int run_finish(coord *c) {
     }
   for (size_t i = 0; i < c->n_init; i++) {
     cgofuzz_worker_free(&c->slots[i].w);
-    cgofuzz_buf_free(&c->slots[i].sent);
+    cgofuzz_buf_free(&c->slots[i].call.value);
   }
-  cgofuzz_dict_stop(c);
-  cgofuzz_cmp_stop(c);
-  cgofuzz_coord_copy_free(&c->fast);
+  const cgofuzz_coord_feedback *fb = c->cfg->feedback;
+  if (fb && fb->stop)
+    fb->stop(fb->ctx, c);
+  cgofuzz_gobin_copy_free(&c->fast);
   say_cgo_coverage(c);
   print_verdict(c);
   tell_stats(c, true);

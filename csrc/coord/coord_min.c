@@ -60,8 +60,8 @@ static void put_sh(cgofuzz_buf *b, const char *s) {
  * rather than a Go test binary: `go test` cannot re-run its failures, the
  * binary itself can (from the directory holding testdata/). */
 static bool c_target(coord *c) {
-  return cgofuzz_coord_go_counters(c->cfg->binary) == 0 &&
-         cgofuzz_cov_section_size(c->cfg->binary, "__sancov_cntrs") > 0;
+  return cgofuzz_gobin_go_counters(c->cfg->binary) == 0 &&
+         cgofuzz_gobin_section_size(c->cfg->binary, "__sancov_cntrs") > 0;
 }
 
 /* The directory paths and commands are shown from (display_dir in
@@ -612,7 +612,7 @@ oom:
 bool cgofuzz_coord_seen_failure(coord *c, const char *msg, size_t len) {
   cgofuzz_buf key = {0};
   cgofuzz_fail_site(msg, len, &key);
-  char *k = coord_cstr(&key);
+  char *k = cgofuzz_buf_cstr(&key);
   for (size_t i = 0; i < c->n_fail_keys; i++)
     if (strcmp(c->fail_keys[i], k) == 0) {
       cgofuzz_buf_free(&key);

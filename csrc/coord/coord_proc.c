@@ -38,8 +38,8 @@ int64_t cgofuzz_coord_oom_kills(void) { return cgofuzz_os_oom_kills(); }
 bool cgofuzz_coord_go_workers(coord *c) {
   if (!c->go_binary)
     c->go_binary =
-        cgofuzz_coord_go_counters(c->cfg->binary) ||
-                cgofuzz_cov_section_size(c->cfg->binary, ".go.buildinfo")
+        cgofuzz_gobin_go_counters(c->cfg->binary) ||
+                cgofuzz_gobin_section_size(c->cfg->binary, ".go.buildinfo")
             ? 1
             : 2;
   return c->go_binary == 1;
@@ -211,7 +211,7 @@ void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
   s->state = state;
   s->limit = limit;
   c->outstanding += limit;
-  /* Only a fuzz call's snapshot may come back shortened (coord_copy.c),
+  /* Only a fuzz call's snapshot may come back shortened (gobin_copy.c),
    * and only one that is no warm-up (whose reply is its snapshot) empty. */
   cgofuzz_worker_set_ctl(&s->w, call->kind != CGOFUZZ_CALL_FUZZ
                                     ? CGOFUZZ_CTL_FULL
@@ -239,15 +239,15 @@ char **cgofuzz_coord_worker_argv(const cgofuzz_coord_config *cfg, size_t *np) {
   v[n++] = strdup("-test.fuzzworker");
   v[n++] = strdup("-test.paniconexit0");
   cgofuzz_buf_printf(&b, "-test.fuzzcachedir=%s", cfg->cache_root);
-  v[n++] = strdup(coord_cstr(&b));
+  v[n++] = strdup(cgofuzz_buf_cstr(&b));
   b.len = 0;
   cgofuzz_buf_printf(&b, "-test.fuzz=^%s$", cfg->target);
-  v[n++] = strdup(coord_cstr(&b));
+  v[n++] = strdup(cgofuzz_buf_cstr(&b));
   b.len = 0;
   cgofuzz_buf_printf(&b, "-test.run=^%s$", cfg->target);
-  v[n++] = strdup(coord_cstr(&b));
+  v[n++] = strdup(cgofuzz_buf_cstr(&b));
   for (size_t i = 0; i < cfg->n_extra; i++) /* cli warns of the dropped */
-    if (cgofuzz_coord_test_flag_ok(cfg->gover, cfg->extra_args[i]))
+    if (cgofuzz_gobin_test_flag_ok(cfg->gover, cfg->extra_args[i]))
       v[n++] = strdup(cfg->extra_args[i]);
   bool ok = !b.failed; /* else an argument above is cut or empty */
   cgofuzz_buf_free(&b);

@@ -26,16 +26,24 @@
 
 #include "codec.h"
 #include "coord_internal.h"
-#include "coord_obj_internal.h"
 #include "coord_worker.h"
+#include "gobin_obj.h"
 #include "godebug.h"
 #include "mutator.h"
 #include "os.h"
 
+/* A fuzz call of s ended after count execs (found: new coverage or a
+ * failure): the registered feedback is told (coord_feedback.h). */
+static void feedback_done(coord *c, slot *s, int64_t count, bool found) {
+  const cgofuzz_coord_feedback *fb = c->cfg->feedback;
+  if (fb && fb->done)
+    fb->done(fb->ctx, c, (size_t)(s - c->slots), &s->call, count, found);
+}
+
 /* Rebuilds the input a worker ran: the exact input a C worker left in the
- * slot, else the value sent (the entry's, or a dictionary call's own),
+ * slot, else the value sent (the entry's, or a feedback call's own),
  * mutated as the worker did from the PCG state it saved in shm (none for a
- * warm-up call or a dictionary call's exact run). */
+ * warm-up call or a feedback call's exact run). */
 static int rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
   int ex = cgofuzz_coord_exact_input(c, s, out);
   if (ex != 0) {
@@ -44,8 +52,8 @@ static int rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
     return ex > 0 ? 0 : -1;
   }
   const cgofuzz_centry *e = &c->corpus.e[s->entry];
-  const uint8_t *base = s->dict ? s->sent.data : e->data;
-  size_t base_len = s->dict ? s->sent.len : e->len;
+  const uint8_t *base = s->call.kind ? s->call.value.data : e->data;
+  size_t base_len = s->call.kind ? s->call.value.len : e->len;
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   cgofuzz_values vals = {0};
   cgofuzz_err err = {0};
@@ -96,14 +104,9 @@ static void crash_input(coord *c, slot *s, const cgofuzz_buf *data,
                         const char *msg, size_t msg_len, bool minimizable) {
   cgofuzz_buf text = {0};
   const cgofuzz_coord_observer *ob = c->cfg->observer;
-  if (s->dict && cgofuzz_coord_says(c))
-    fprintf(stderr,
-            "cgofuzz: the failing input came from a dictionary call "
-            "(%s)\n",
-            s->dict == DICT_CALL_EXACT ? "an exact run"
-            : s->dict == DICT_CALL_CMP
-                ? "an exact run of a comparison-feedback candidate"
-                : "Go's mutations of a built input");
+  if (s->call.kind && cgofuzz_coord_says(c))
+    fprintf(stderr, "cgofuzz: the failing input came from %s\n",
+            s->call.what ? s->call.what : "a built input");
   cgofuzz_buf_append(&text, msg, msg_len);
   /* A front end gets crashers as found (libFuzzer minimizes on request). */
   if (minimizable && !ob && cgofuzz_coord_can_minimize(c) &&
@@ -124,7 +127,7 @@ static void crash(coord *c, slot *s, int64_t count, const char *msg,
   cgofuzz_buf data = {0};
   const cgofuzz_centry *e = &c->corpus.e[s->entry];
   const cgofuzz_coord_observer *ob = c->cfg->observer;
-  if (s->warmup && !s->dict && e->is_seed && !ob) {
+  if (s->warmup && !s->call.kind && e->is_seed && !ob) {
     fprintf(stderr, "failure while testing seed corpus entry: %s/%s\n",
             c->cfg->target, e->name);
     cgofuzz_coord_fail(c, msg, msg_len);
@@ -231,13 +234,13 @@ static int64_t go_slow_unit_sec(const slot *s, int64_t total_ns) {
  * (-fuzzcontinue, libFuzzer's fork mode): it has run, so the warm-up
  * counts it; else the run would wait for it forever. */
 static void continued_warmup(coord *c, slot *s) {
-  if (s->warmup && !s->dict && c->cfg->fuzz_continue && !c->done) {
+  if (s->warmup && !s->call.kind && c->cfg->fuzz_continue && !c->done) {
     cgofuzz_sched_failing(&c->sched, s->entry);
     warmup_done(c, c->mask_len > 0);
   }
 }
 
-/* The fuzzing workers' copy (coord_copy.c) cuts a fuzz call's coverage
+/* The fuzzing workers' copy (gobin_copy.c) cuts a fuzz call's coverage
  * after its last non-zero counter: zeros put the rest back. Only then is
  * a shorter coverage taken as the worker meant it. -1: out of memory. */
 static int pad_coverage(const coord *c, cgofuzz_wire_bytes *cov) {
@@ -275,8 +278,8 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
   cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   int64_t count = h->count;
   const cgofuzz_centry *e = &c->corpus.e[s->entry];
-  const uint8_t *sent = s->dict ? s->sent.data : e->data;
-  size_t sent_len = s->dict ? s->sent.len : e->len;
+  const uint8_t *sent = s->call.kind ? s->call.value.data : e->data;
+  size_t sent_len = s->call.kind ? s->call.value.len : e->len;
   if (!c->mask_len && r.coverage_data.has && r.coverage_data.len &&
       !r.internal_err) {
     /* A C target's worker tells its counters' size in its replies. */
@@ -300,15 +303,15 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
       slow_unit(c, s, count, slow);
     bool cov = r.coverage_data.has && c->mask_len &&
                r.coverage_data.len == c->mask_len;
-    if (!s->warmup || s->dict) /* the dictionary's share follows finds */
-      cgofuzz_dict_done(
+    if (!s->warmup || s->call.kind) /* the feedback's share follows finds */
+      feedback_done(
           c, s, count,
           r.err || (cov && cgofuzz_cov_new_bits(c->mask, r.coverage_data.data,
                                                 c->mask_len)));
     if (r.err) {
       crash(c, s, count, r.err, r.err_len, true);
       continued_warmup(c, s);
-    } else if (s->warmup && !s->dict) {
+    } else if (s->warmup && !s->call.kind) {
       if (cov) {
         if (cgofuzz_cov_new_bits(c->mask, r.coverage_data.data, c->mask_len)) {
           cgofuzz_cov_merge(c->mask, r.coverage_data.data, c->mask_len);
@@ -321,7 +324,7 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
       }
       warmup_done(c, r.coverage_data.has);
     } else {
-      if (!s->warmup && !s->dict)
+      if (!s->warmup && !s->call.kind)
         cgofuzz_sched_timed(&c->sched, s->entry, count, r.total_duration_ns);
       if (cov)
         new_coverage(c, s, count, &r.coverage_data);
@@ -542,13 +545,13 @@ static bool hangs_again(coord *c, slot *s, const cgofuzz_buf *data,
 static const char *c_frame(const char *binary, const uint8_t *tail, size_t n,
                            char *out, size_t outn) {
   uint64_t pcs[33], off = 0;
-  cgofuzz_obj o;
+  cgofuzz_gobin_obj o;
   if (!cgofuzz_death_cgo_pc(tail, n, &pcs[0]) ||
-      cgofuzz_obj_open(&o, binary, true, NULL) != 0)
+      cgofuzz_gobin_obj_open(&o, binary, true, NULL) != 0)
     return NULL;
   size_t npc = 1 + cgofuzz_death_cgo_callers(tail, n, pcs + 1, 32), k = 0;
   const char *name = NULL, *f;
-  while (k < npc && !(name = cgofuzz_obj_func_at(&o, pcs[k], &off)))
+  while (k < npc && !(name = cgofuzz_gobin_obj_func_at(&o, pcs[k], &off)))
     k++;
   const char *from = k ? "a library function called from " : "";
   if (name && strncmp(name, "_cgo_", 5) == 0 &&
@@ -557,7 +560,7 @@ static const char *c_frame(const char *binary, const uint8_t *tail, size_t n,
              (unsigned long long)off);
   else if (name)
     snprintf(out, outn, "%s%s+0x%llx", from, name, (unsigned long long)off);
-  cgofuzz_obj_close(&o);
+  cgofuzz_gobin_obj_close(&o);
   return name ? out : NULL;
 }
 
@@ -576,7 +579,8 @@ static bool killed_from_outside(coord *c, slot *s, cgofuzz_death *d,
     d->reproduced = true;
     if (d->oom_kills >= 0)
       d->oom_kills = cgofuzz_coord_oom_kills() - s->oom_base;
-    cgofuzz_coord_copy_unname(&c->fast, c->cfg->binary, &s->w);
+    cgofuzz_gobin_copy_unname(&c->fast, c->cfg->binary, s->w.tail,
+                              &s->w.tail_len, CGOFUZZ_WORKER_TAIL);
     d->tail = s->w.tail;
     d->tail_len = s->w.tail_len;
     why->len = 0;
@@ -592,7 +596,7 @@ static bool killed_from_outside(coord *c, slot *s, cgofuzz_death *d,
 /* A hang the watch stopped, or a Go worker's own timer reported ("panic:
  * deadlocked!"), on a busy worker: the wall clock, which a loaded machine
  * stretches, had its say, so the input is run again alone before it is
- * blamed (a dictionary's value run as it is, a warm-up call but no seed,
+ * blamed (a feedback call's value run as it is, a warm-up call but no seed,
  * too). Hung again, it is recorded with why. true when the death is dealt
  * with (recorded, or not a hang); false when the input could not be
  * rebuilt. */
@@ -607,8 +611,8 @@ static bool confirmed_hang(coord *c, slot *s, const cgofuzz_death *d,
   if (hangs_again(c, s, &data, count, d->stopped_for != CGOFUZZ_DEATH_HANG)) {
     /* The input, rebuilt before the re-run replaced the process. */
     c->count += count;
-    if (!s->warmup || s->dict)
-      cgofuzz_dict_done(c, s, count, true);
+    if (!s->warmup || s->call.kind)
+      feedback_done(c, s, count, true);
     c->death_status = 70 << 8;
     cgofuzz_buf_puts(why, "it hung again when run alone, so the "
                           "machine's load is not the cause\n");
@@ -642,7 +646,8 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   char sts[160];
   cgofuzz_wait_status_string(st, sts, sizeof sts);
   int64_t ook = s->oom_base >= 0 ? cgofuzz_coord_oom_kills() : -1;
-  cgofuzz_coord_copy_unname(&c->fast, c->cfg->binary, &s->w);
+  cgofuzz_gobin_copy_unname(&c->fast, c->cfg->binary, s->w.tail, &s->w.tail_len,
+                            CGOFUZZ_WORKER_TAIL);
   cgofuzz_death d = {
       .status = st,
       .stopped_for = s->stopped_for,
@@ -661,7 +666,7 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   bool record;
   int cls = cgofuzz_death_explain(&d, &why, &record);
   if (cls == CGOFUZZ_DEATH_SANITIZER)
-    cgofuzz_coord_copy_note(&c->fast, &s->w, &why);
+    cgofuzz_gobin_copy_note(&c->fast, s->w.tail, s->w.tail_len, &why);
   if (!record && busy && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL &&
       !cgofuzz_coord_interrupted() && !c->minimizing && !c->done &&
       killed_from_outside(c, s, &d, &why, st)) {
@@ -672,7 +677,7 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
       (d.stopped_for == CGOFUZZ_DEATH_HANG ||
        (cls == CGOFUZZ_DEATH_HANG && cgofuzz_coord_go_workers(c))) &&
       !cgofuzz_coord_interrupted() && !c->minimizing && !c->done &&
-      (!s->warmup || s->dict) && confirmed_hang(c, s, &d, &why)) {
+      (!s->warmup || s->call.kind) && confirmed_hang(c, s, &d, &why)) {
     cgofuzz_buf_free(&why);
     return;
   }
@@ -717,8 +722,8 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   }
   int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
   c->count += count;
-  if (!s->warmup || s->dict)
-    cgofuzz_dict_done(c, s, count, true);
+  if (!s->warmup || s->call.kind)
+    feedback_done(c, s, count, true);
   /* A front end is told a hang or an OOM in libFuzzer's exit codes, as a C
    * worker's own watchdog would exit under it (coord.h). */
   c->death_status = cls == CGOFUZZ_DEATH_HANG  ? 70 << 8

@@ -4,8 +4,8 @@
  * it, GODEBUG=fuzzdebug lines, and whether ^C (or SIGTERM, SIGHUP) came.
  *
  * They call nothing else of the coordinator, so the parts that handle
- * replies (coord_resp.c), minimize (coord_min.c) and build dictionary
- * calls (coord_dict.c) use them without calling back into the loop
+ * replies (coord_resp.c), minimize (coord_min.c) and answer the feedback
+ * strategies (coord_host.c) use them without calling back into the loop
  * (coord_loop.c) that calls them.
  */
 #include <signal.h>

@@ -7,10 +7,11 @@
  *   fd 3  read end of the "fuzz_in" pipe: calls from the coordinator
  *   fd 4  write end of the "fuzz_out" pipe: responses to the coordinator
  *   fd 5  the shared-memory file (see shm.h)
- *   fd 6  with a control page only: that page (CGOFUZZ_CTL_SIZE bytes)
+ *   fd 6  with a control page only: that page (CGOFUZZ_CTL_SIZE bytes,
+ *         gobin_patch.h)
  *         and after it a copy of the coverage mask this worker process was
  *         last sent (zero before any), which the copy of a Go binary the
- *         fuzzing workers run maps (coord_cmppatch.c); its first byte says
+ *         fuzzing workers run maps (gobin_patch.c); its first byte says
  *         what kind of call is in flight (CGOFUZZ_CTL_*), written before
  *         the call is sent, as the mask copy is. Go's own worker code
  *         never looks at it.
@@ -40,6 +41,7 @@
 #include <sys/types.h>
 
 #include "buf.h"
+#include "gobin_patch.h"
 #include "lines.h"
 #include "shm.h"
 #include "wire.h"
@@ -66,19 +68,14 @@ typedef struct cgofuzz_worker {
   size_t ctl_size;  /* its size: cgofuzz_worker_ctl_size(mask length) */
 } cgofuzz_worker;
 
-#define CGOFUZZ_CTL_FD 6
-#define CGOFUZZ_CTL_SIZE 4096
-/* The control byte (coord_cmppatch.c's snapshot stub says what each does
- * to the snapshot's length). */
-enum {
-  CGOFUZZ_CTL_FULL = 0, /* not a fuzz call: the whole snapshot */
-  CGOFUZZ_CTL_CUT = 1,  /* a warm-up fuzz call: cut after its last counter */
-  CGOFUZZ_CTL_NEW = 2,  /* a fuzz call: cut, or empty without a new bit */
-};
-/* The size of a control page followed by a mask of mask_len bytes, in
- * whole pages. */
-#define cgofuzz_worker_ctl_size(mask_len)                                      \
-  (CGOFUZZ_CTL_SIZE + (((size_t)(mask_len) + 4095) & ~(size_t)4095))
+/* The protocol's timings and sizes, for every process that talks to a
+ * worker (the run's slots, a strategy's own worker). */
+#define CGOFUZZ_WORKER_CALL_NS 100000000LL /* Go's workerFuzzDuration */
+#define CGOFUZZ_WORKER_PING_MS                                                 \
+  120000 /* generous: TestMain/init may be slow                                \
+          */
+#define CGOFUZZ_WORKER_MAX_LINE ((size_t)512 << 20) /* Err and coverage */
+#define CGOFUZZ_WORKER_GRACE_MS 1000 /* Go's workerTimeoutDuration */
 
 /* How much of a worker's stderr is kept (the end of it). */
 #define CGOFUZZ_WORKER_TAIL ((size_t)64 << 10)

@@ -1,7 +1,7 @@
 /*
  * dictfile.h: the dictionary file format of libFuzzer and AFL, read and
  * written. Pure parsing: the runtime's dictionary mutations (runtime/dict.c)
- * and the coordinator's (coord/coord_dict.c) both read files through it.
+ * and the coordinator's (feedback/fb_tokens.c) both read files through it.
  *
  * One entry per line: `name="value"`, `name@level="value"` or `"value"`;
  * blank lines and lines whose first non-blank character is '#' are

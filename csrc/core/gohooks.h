@@ -9,13 +9,13 @@
  * in AX, BX, CX; strings (ptr0, len0, ptr1, len1, fakePC) in AX, BX, CX,
  * DI, SI. The table is initialised data that starts with the magic, so a
  * stripped binary still has it: the coordinator's tracing copy
- * (coord_cmppatch.c) finds it by the magic and writes the addresses of the
+ * (gobin_patch.c) finds it by the magic and writes the addresses of the
  * Go hooks it has patched; in any other binary the slots stay 0 and the C
  * hooks return at once.
  *
  * Invariants: the magic is 24 bytes, NUL padded, 8-byte aligned; the
  * slots follow it, 8 bytes each, in the order of enum below, which is also
- * the order of the first GOHOOK_N hooks of coord_cmppatch.c. Changing
+ * the order of the first GOHOOK_N hooks of gobin_patch.c. Changing
  * either means a new magic (the version at its end).
  */
 #ifndef CGOFUZZ_CORE_GOHOOKS_H

@@ -10,7 +10,7 @@
  * go1.18.10, go1.19.13, go1.20.14, go1.21.13, ... go1.26.11, go1.27.4.
  *
  * How the release is chosen: for a Go test binary, the release recorded in
- * the binary's build info (cgofuzz_coord_binary_gover in coord.h); for a C
+ * the binary's build info (cgofuzz_gobin_gover in coord.h); for a C
  * target, the newest (CGOFUZZ_GOVER_NEWEST); for commands that work on
  * files alone, -go 1.N, else the user's release (the go on PATH, else
  * go.mod's, else the newest: cli_gover_default in cli.h). Functions of the

@@ -53,7 +53,7 @@ typedef struct cgofuzz_lf_target {
    * -timeout / -rss_limit_mb themselves: the front end does). */
   bool go;
   /* The Go release that built binary (cgofuzz_gover of core/gover.h, from
-   * cgofuzz_coord_binary_gover): inputs are decoded and encoded, and
+   * cgofuzz_gobin_gover): inputs are decoded and encoded, and
    * workers started, as it does. 0: the newest (a C target). */
   int gover;
 } cgofuzz_lf_target;

@@ -32,7 +32,10 @@
 #include <unistd.h>
 
 #include "coord.h"
+#include "coord_report.h"
 #include "exact.h"
+#include "fb.h"
+#include "gobin.h"
 #include "godebug.h"
 #include "lf_internal.h"
 #include "mutator.h"
@@ -199,7 +202,8 @@ typedef struct lf_fuzz {
   char **extra;      /* the workers' flags */
   size_t n_extra;
   char *env_seed; /* GODEBUG with fuzzseed */
-  cgofuzz_coord_dict *dict;
+  cgofuzz_fb_dict *dict;
+  cgofuzz_fb *fb; /* the coordinator's feedback (csrc/feedback) */
   char slow_env[64];
   char *wenv[2];
   cgofuzz_coord_observer ob;
@@ -221,7 +225,7 @@ static uint64_t say_start(const cgofuzz_lf_target *t, const lf_opts *o) {
     seed = ((uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20) & 0x7fffffff;
   }
   fprintf(stderr, "INFO: Seed: %" PRIu64 "\n", seed);
-  size_t counters = cgofuzz_coord_counters(t->binary);
+  size_t counters = cgofuzz_gobin_counters(t->binary);
   fprintf(stderr,
           "INFO: Loaded 1 modules   (%zu inline 8-bit counters): %zu "
           "[0x0, 0x%zx), \n",
@@ -303,16 +307,19 @@ static int prepare_workers(lf_fuzz *f, const cgofuzz_lf_target *t,
 static int attach_dict(lf_fuzz *f, const cgofuzz_lf_target *t,
                        const lf_opts *o) {
   cgofuzz_coord_config *cfg = &f->cfg;
+  if (!(f->fb = cgofuzz_fb_new()))
+    return lf_oom();
+  cfg->feedback = cgofuzz_fb_table(f->fb);
   if (t->go) {
     /* A Go test binary's workers take no -dict (a C worker's does:
      * -test.fuzzdict): the coordinator's dictionary takes it, with the
      * constants of the binary's code, and the comparison feedback traces
      * the target's comparisons, as under cgofuzz fuzz. */
-    if (!(f->dict = cgofuzz_coord_dict_new()))
+    if (!(f->dict = cgofuzz_fb_dict_new()))
       return lf_oom();
     cgofuzz_err err = {0};
     if (o->dict && *o->dict &&
-        cgofuzz_coord_dict_load(f->dict, o->dict, &err) != 0) {
+        cgofuzz_fb_dict_load(f->dict, o->dict, &err) != 0) {
       fprintf(stderr, "ParseDictionaryFile: %s\n", err.msg);
       return -1;
     }
@@ -320,19 +327,20 @@ static int attach_dict(lf_fuzz *f, const cgofuzz_lf_target *t,
      * code's constants (go tool objdump); a timed one takes them as they
      * come. Without them the run goes on (the comparison feedback sees the
      * code's comparisons anyway). */
-    cfg->dict = f->dict;
-    cgofuzz_coord_godict_attach(cfg, f->dict, o->runs >= 0, &err);
-    cfg->cmp_feedback = true;
+    f->fb->dict = f->dict;
+    cgofuzz_fb_godict_attach(f->fb, t->binary, t->name, f->dict, o->runs >= 0,
+                             &err);
+    f->fb->cmp_feedback = true;
   } else {
     /* A C worker has its dictionary (-dict, -test.fuzzdict) and
      * comparison feedback in itself; the coordinator adds what a worker
      * cannot do alone, once its calls stall: crossovers of corpus entries
-     * and the seeds' parts (coord_dict.c). */
-    if (!(f->dict = cgofuzz_coord_dict_new()))
+     * and the seeds' parts (fb_dict.c). */
+    if (!(f->dict = cgofuzz_fb_dict_new()))
       return lf_oom();
-    cfg->dict = f->dict;
-    cfg->dict_corpus = true;
-    cfg->dict_when_stalled = true;
+    f->fb->dict = f->dict;
+    f->fb->dict_corpus = true;
+    f->fb->dict_when_stalled = true;
   }
   return 0;
 }
@@ -397,7 +405,8 @@ static int configure(lf_fuzz *f, lf_run *r) {
 }
 
 static void lf_fuzz_free(lf_fuzz *f) {
-  cgofuzz_coord_dict_free(f->dict);
+  cgofuzz_fb_free(f->fb);
+  cgofuzz_fb_dict_free(f->dict);
   free(f->env_seed);
   free(f->bufs);
   free(f->names);

@@ -1,5 +1,5 @@
 // test_cmppatch.cc: the word-at-a-time coverage snapshot the fuzzing
-// workers' copy of a Go binary runs (coord_cmppatch.c), executed here as
+// workers' copy of a Go binary runs (gobin_patch.c), executed here as
 // machine code: for every counter it must write what Go's SnapshotCoverage
 // writes (the counter rounded down to a power of two), for any length; set
 // the slice's length to the full range, or with the control byte set to
@@ -16,7 +16,7 @@
 #include <vector>
 
 extern "C" {
-#include "coord_internal.h"
+#include "gobin_patch.h"
 }
 
 #if defined(__x86_64__) && defined(__linux__) && defined(MAP_32BIT)
@@ -78,9 +78,9 @@ Snap Snapshot(const std::vector<uint8_t> &counters, uint64_t hdr_cap,
   hdr[1] = 12345;
   hdr[2] = hdr_cap;
   cgofuzz_buf b = {};
-  EXPECT_EQ(cgofuzz_cmp_snapshot_stub(&b, (uint32_t)(uintptr_t)cnt, (uint32_t)n,
-                                      data.addr(), data.addr() + 32,
-                                      (uint32_t)(uintptr_t)msk),
+  EXPECT_EQ(cgofuzz_gobin_snapshot_stub(
+                &b, (uint32_t)(uintptr_t)cnt, (uint32_t)n, data.addr(),
+                data.addr() + 32, (uint32_t)(uintptr_t)msk),
             0);
   memcpy(code.p, b.data, b.len);
   cgofuzz_buf_free(&b);
@@ -185,17 +185,17 @@ TEST(SnapshotStub, WrongCapacityWritesNothing) {
 
 TEST(SnapshotStub, RefusesHighAddresses) {
   cgofuzz_buf b = {};
-  EXPECT_NE(cgofuzz_cmp_snapshot_stub(&b, 0x1000, 0x80000000u, 0x1000, 0x2000,
-                                      0x3000),
+  EXPECT_NE(cgofuzz_gobin_snapshot_stub(&b, 0x1000, 0x80000000u, 0x1000, 0x2000,
+                                        0x3000),
             0);
   EXPECT_NE(
-      cgofuzz_cmp_snapshot_stub(&b, 0x1000, 16, 0x7ffffff4u, 0x2000, 0x3000),
+      cgofuzz_gobin_snapshot_stub(&b, 0x1000, 16, 0x7ffffff4u, 0x2000, 0x3000),
       0);
   EXPECT_NE(
-      cgofuzz_cmp_snapshot_stub(&b, 0x1000, 16, 0x1000, 0x80000000u, 0x3000),
+      cgofuzz_gobin_snapshot_stub(&b, 0x1000, 16, 0x1000, 0x80000000u, 0x3000),
       0);
   EXPECT_NE(
-      cgofuzz_cmp_snapshot_stub(&b, 0x1000, 16, 0x1000, 0x2000, 0x7ffffff8u),
+      cgofuzz_gobin_snapshot_stub(&b, 0x1000, 16, 0x1000, 0x2000, 0x7ffffff8u),
       0);
   EXPECT_EQ(b.len, 0u);
   cgofuzz_buf_free(&b);
@@ -261,10 +261,10 @@ TEST(RedzoneStub, PoisonsAfterByteSlicesAndUnpoisons) {
   memcpy(code.p + 5, &rel, 4);
   code.p[0x800] = 0xc3;
   cgofuzz_buf b = {};
-  ASSERT_EQ(cgofuzz_cmp_redzone_stub(&b, ctl.addr(), off, stub, ret), 0);
+  ASSERT_EQ(cgofuzz_gobin_redzone_stub(&b, ctl.addr(), off, stub, ret), 0);
   memcpy(code.p + 0x100, b.data, b.len);
   b.len = 0;
-  ASSERT_EQ(cgofuzz_cmp_unpoison_stub(&b, ctl.addr()), 0);
+  ASSERT_EQ(cgofuzz_gobin_unpoison_stub(&b, ctl.addr()), 0);
   memcpy(code.p + 0x400, b.data, b.len);
   code.p[0x400 + b.len] = 0xc3;
   cgofuzz_buf_free(&b);
@@ -340,10 +340,10 @@ TEST(CmpPatch, RefusesSegmentOutsideTheFile) {
     std::ofstream out(src, std::ios::binary);
     out.write(b.data(), static_cast<std::streamsize>(b.size()));
   }
-  cgofuzz_cmp_patched info;
+  cgofuzz_gobin_patched info;
   cgofuzz_err err = {};
-  int rc = cgofuzz_cmp_patch(src.c_str(), dst.c_str(), 0, 4096,
-                             CGOFUZZ_CMP_PATCH_HOOKS, &info, &err);
+  int rc = cgofuzz_gobin_patch(src.c_str(), dst.c_str(), 0, 4096,
+                               CGOFUZZ_GOBIN_PATCH_HOOKS, &info, &err);
   EXPECT_EQ(rc, -1);
   EXPECT_NE(strstr(err.msg, "lies outside the file"), nullptr) << err.msg;
   unlink(src.c_str());

@@ -1,4 +1,4 @@
-// test_i2s.cc: input-to-state candidates (coord_i2s.c) from comparison
+// test_i2s.cc: input-to-state candidates (fb_i2s.c) from comparison
 // records, as the patched hooks write them (coord_internal.h): each
 // encoding of an operand found in the input is replaced by the other
 // operand's, integer arguments are set, byte loops are followed by site.
@@ -10,13 +10,13 @@
 #include <vector>
 
 extern "C" {
-#include "coord_internal.h"
+#include "fb_internal.h"
 }
 
 namespace {
 
-cgofuzz_cmprec Int(uint32_t kind, uint32_t pc, uint64_t a0, uint64_t a1) {
-  cgofuzz_cmprec r;
+cgofuzz_gobin_cmprec Int(uint32_t kind, uint32_t pc, uint64_t a0, uint64_t a1) {
+  cgofuzz_gobin_cmprec r;
   memset(&r, 0, sizeof r);
   r.kind = kind;
   r.pc = pc;
@@ -25,9 +25,9 @@ cgofuzz_cmprec Int(uint32_t kind, uint32_t pc, uint64_t a0, uint64_t a1) {
   return r;
 }
 
-cgofuzz_cmprec Str(uint32_t kind, uint32_t pc, const std::string &s0,
-                   const std::string &s1) {
-  cgofuzz_cmprec r;
+cgofuzz_gobin_cmprec Str(uint32_t kind, uint32_t pc, const std::string &s0,
+                         const std::string &s1) {
+  cgofuzz_gobin_cmprec r;
   memset(&r, 0, sizeof r);
   r.kind = kind;
   r.pc = pc;
@@ -81,10 +81,11 @@ struct Vals {
   }
 };
 
-Got Derive(const std::vector<cgofuzz_cmprec> &r, const Vals &in,
+Got Derive(const std::vector<cgofuzz_gobin_cmprec> &r, const Vals &in,
            size_t max = 1000, uint32_t only = 0) {
   Got g;
-  EXPECT_EQ(cgofuzz_i2s(r.data(), r.size(), &in.v, max, only, Collect, &g), 0);
+  EXPECT_EQ(cgofuzz_fb_i2s(r.data(), r.size(), &in.v, max, only, Collect, &g),
+            0);
   return g;
 }
 
@@ -192,13 +193,13 @@ TEST(I2S, ByteLoopSiteIsOneString) {
   // in order, the loop bound's interleaved.
   Vals in;
   in.Bytes("\x89HDX\r\n");
-  std::vector<cgofuzz_cmprec> r = {
+  std::vector<cgofuzz_gobin_cmprec> r = {
       Int(CMP_K_CONST | 8, 5, 8, 0), Int(1, 7, 0x89, 0x89),
       Int(CMP_K_CONST | 8, 5, 8, 1), Int(1, 7, 'H', 'H'),
       Int(CMP_K_CONST | 8, 5, 8, 2), Int(1, 7, 'D', 'D'),
       Int(CMP_K_CONST | 8, 5, 8, 3), Int(1, 7, 'X', 'F')};
-  EXPECT_EQ(cgofuzz_i2s_site_len(r.data(), r.size(), 7), 4u);
-  EXPECT_EQ(cgofuzz_i2s_site_len(r.data(), r.size(), 5), 0u);
+  EXPECT_EQ(cgofuzz_fb_i2s_site_len(r.data(), r.size(), 7), 4u);
+  EXPECT_EQ(cgofuzz_fb_i2s_site_len(r.data(), r.size(), 5), 0u);
   Got g = Derive(r, in);
   bool seq = false;
   for (size_t i = 0; i < g.all.size(); i++)
@@ -214,10 +215,10 @@ TEST(I2S, ByteLoopSiteIsOneString) {
 TEST(I2S, DuplicatesOnceAndTheCapHolds) {
   Vals in;
   in.Bytes("aaaa bbbb cccc dddd " + LE(1000, 4));
-  std::vector<cgofuzz_cmprec> r(50, Int(CMP_K_CONST | 4, 1, 77777, 1000));
+  std::vector<cgofuzz_gobin_cmprec> r(50, Int(CMP_K_CONST | 4, 1, 77777, 1000));
   Got g = Derive(r, in);
   EXPECT_EQ(g.all.size(), g.set().size());
-  std::vector<cgofuzz_cmprec> many;
+  std::vector<cgofuzz_gobin_cmprec> many;
   for (uint64_t i = 0; i < 100; i++)
     many.push_back(Int(CMP_K_CONST | 4, 1, 5000 + i, 1000));
   EXPECT_EQ(Derive(many, in, 17).all.size(), 17u);

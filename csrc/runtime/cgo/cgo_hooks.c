@@ -18,7 +18,7 @@
  * Invariants: this file calls nothing, libc included (memcmp would come
  * back here through the interceptors), and defines only cgofuzz_cgo_* and
  * the sanitizer hook names. Go's hooks are called with Go's register ABI
- * from whatever stack C runs on; they touch no stack (coord_cmppatch.c),
+ * from whatever stack C runs on; they touch no stack (gobin_patch.c),
  * but the CALL's return address does, so the red zone below the C
  * caller's stack pointer is stepped over first. Only x86-64 forwards (the
  * patch is amd64-only); elsewhere the hooks are empty.

@@ -313,7 +313,7 @@ def merged_as(cgofuzz, binary, tmp_path, digits):
 def test_merge_follows_the_binarys_release(cgofuzz, gotarget, old_gotarget,
                                            tmp_path):
     """merge writes and names files as the Go release that built the binary
-    writes and names them (cgofuzz_coord_binary_gover), not as the newest:
+    writes and names them (cgofuzz_gobin_gover), not as the newest:
     go1.18 and go1.19 name a corpus file by its whole sha256 (64 hex
     digits), and go1.18 quotes DEL as \\u007f; the go on PATH (1.20 on)
     names it by 16 digits and quotes \\x7f."""

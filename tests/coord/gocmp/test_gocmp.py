@@ -1,5 +1,5 @@
 """Run-time comparison feedback of `cgofuzz fuzz` for unmodified Go test
-binaries (docs/comparisons.md, csrc/coord/coord_cmp.c).
+binaries (docs/comparisons.md, csrc/feedback/fb_cmp.c).
 
 tests/coord/gocmp/target is built with `go test -c -fuzz=.` by the installed Go
 and, where their toolchains are in the module cache, by go1.18.10 and

@@ -1,5 +1,5 @@
 /*
- * gover_probe.c: prints what cgofuzz_coord_binary_gover (coord.h) reads
+ * gover_probe.c: prints what cgofuzz_gobin_gover (coord.h) reads
  * from each binary named on the command line, one line each:
  * "<rc> <release> <version>" (version "-" when none), or
  * "<rc> <release> error: <message>". tests/coord/gover/test_binary_gover.py
@@ -7,21 +7,20 @@
  */
 #include <stdio.h>
 
-#include "coord.h"
+#include "gobin.h"
 
 int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     cgofuzz_err err = {0};
     char version[128];
     int g = 0;
-    int rc = cgofuzz_coord_binary_gover(argv[i], &g, &err);
+    int rc = cgofuzz_gobin_gover(argv[i], &g, &err);
     if (rc < 0) {
       printf("%d %d error: %s\n", rc, g, err.msg);
       continue;
     }
     cgofuzz_err err2 = {0};
-    int rc2 =
-        cgofuzz_coord_binary_goversion(argv[i], version, sizeof version, &err2);
+    int rc2 = cgofuzz_gobin_goversion(argv[i], version, sizeof version, &err2);
     printf("%d %d %s\n", rc, g, rc2 == 1 ? version : "-");
   }
   return 0;

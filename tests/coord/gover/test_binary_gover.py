@@ -1,6 +1,6 @@
 """Which Go release built a test binary (issue 14): cgofuzz reads it from the
 binary's build info (.go.buildinfo), without running it, through
-cgofuzz_coord_binary_gover (csrc/coord/coord_gover.c), and follows that
+cgofuzz_gobin_gover (csrc/gobin/gobin_gover.c), and follows that
 release; a C target follows the newest. Also `-go 1.N` of the commands that
 work on corpus files alone (corpus fmt, mutate).
 

@@ -5,17 +5,18 @@
  *
  *   objfile_probe BINARY [TARGET DICTOUT]
  *
- * prints "format <ELF|Mach-O> <arch>" (coord_obj.c's reading; "format -
+ * prints "format <ELF|Mach-O> <arch>" (gobin_obj.c's reading; "format -
  * <error>" when it cannot), "go <version>" (or "go - <rc> <error>"), "module
  * <path>", "counters <go counter bytes>", "sancov <C counter bytes>"; with
  * TARGET, takes the dictionary of its code and data
- * (cgofuzz_coord_dict_from_binary: go tool objdump from $PATH) into DICTOUT and
+ * (cgofuzz_gobin_godict_all: go tool objdump from $PATH) into DICTOUT and
  * prints "dict <tokens>" or "dict error: <message>".
  */
 #include <stdio.h>
 
-#include "coord.h"
-#include "coord_obj_internal.h"
+#include "fb.h"
+#include "gobin.h"
+#include "gobin_obj.h"
 
 int main(int argc, char **argv) {
   if (argc != 2 && argc != 4) {
@@ -25,39 +26,40 @@ int main(int argc, char **argv) {
   const char *bin = argv[1];
   char v[256];
   cgofuzz_err err = {0};
-  cgofuzz_obj o;
-  if (cgofuzz_obj_open(&o, bin, true, &err) == 0) {
-    printf("format %s %s\n", cgofuzz_obj_format_name(&o),
-           cgofuzz_obj_arch_name(&o));
-    cgofuzz_obj_close(&o);
+  cgofuzz_gobin_obj o;
+  if (cgofuzz_gobin_obj_open(&o, bin, true, &err) == 0) {
+    printf("format %s %s\n", cgofuzz_gobin_obj_format_name(&o),
+           cgofuzz_gobin_obj_arch_name(&o));
+    cgofuzz_gobin_obj_close(&o);
   } else {
     printf("format - %s\n", err.msg);
   }
   err = (cgofuzz_err){0};
-  int rc = cgofuzz_coord_binary_goversion(bin, v, sizeof v, &err);
+  int rc = cgofuzz_gobin_goversion(bin, v, sizeof v, &err);
   if (rc == 1)
     printf("go %s\n", v);
   else
     printf("go - %d %s\n", rc, rc < 0 ? err.msg : "");
   err = (cgofuzz_err){0};
-  rc = cgofuzz_coord_binary_modpath(bin, v, sizeof v, &err);
+  rc = cgofuzz_gobin_modpath(bin, v, sizeof v, &err);
   printf("module %s\n", rc == 1 && v[0] ? v : "-");
-  printf("counters %zu\n", cgofuzz_coord_go_counters(bin));
+  printf("counters %zu\n", cgofuzz_gobin_go_counters(bin));
   printf("sancov %zu\n",
-         cgofuzz_coord_counters(bin) - cgofuzz_coord_go_counters(bin));
+         cgofuzz_gobin_counters(bin) - cgofuzz_gobin_go_counters(bin));
   if (argc == 4) {
-    cgofuzz_coord_dict *d = cgofuzz_coord_dict_new();
+    cgofuzz_fb_dict *d = cgofuzz_fb_dict_new();
     size_t added = 0;
+    cgofuzz_gobin_sink sink = cgofuzz_fb_dict_sink(d);
     err = (cgofuzz_err){0};
     if (!d)
       return 1;
-    if (cgofuzz_coord_dict_from_binary(d, bin, argv[2], &added, &err) != 0)
+    if (cgofuzz_gobin_godict_all(&sink, bin, argv[2], &added, &err) != 0)
       printf("dict error: %s\n", err.msg);
-    else if (cgofuzz_coord_dict_write(d, argv[3], argv[2], &err) != 0)
+    else if (cgofuzz_fb_dict_write(d, argv[3], argv[2], &err) != 0)
       printf("dict error: %s\n", err.msg);
     else
-      printf("dict %zu\n", cgofuzz_coord_dict_count(d, -1));
-    cgofuzz_coord_dict_free(d);
+      printf("dict %zu\n", cgofuzz_fb_dict_count(d, -1));
+    cgofuzz_fb_dict_free(d);
   }
   return 0;
 }

@@ -1,7 +1,7 @@
 """What cgofuzz reads from a binary without running it, for binaries of the
 other platforms Go fuzzes on (issue 25): Mach-O test binaries that Go
 cross-builds here for macOS (arm64 and amd64), linux/arm64 ELF ones, and
-clang's C objects for each. csrc/coord/coord_obj.c reads both formats;
+clang's C objects for each. csrc/gobin/gobin_obj.c reads both formats;
 the coordinator takes from them the size of the coverage counters, the Go
 release and main module of the build info, and the dictionary of the
 target's code (through `go tool objdump`, which reads every format and

@@ -188,7 +188,7 @@ def coverage_of(stats_file):
 @pytest.mark.parametrize("strip", [False, True], ids=["symbols", "stripped"])
 def test_fast_snapshot(built, cgofuzz, tmp_path, strip):
     """The fuzzing workers run a copy whose coverage snapshot goes eight
-    counters at a time (coord_cmppatch.c), found in every release's binary,
+    counters at a time (gobin_patch.c), found in every release's binary,
     with its symbol table and without (go test -exec runs binaries linked
     with -s -w); replaying one corpus, it gives the coverage Go's own
     snapshot loop gives."""

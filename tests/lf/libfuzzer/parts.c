@@ -5,7 +5,7 @@
  * only. Names are compared by FNV-1a hash, so no comparison feedback or
  * dictionary names them: only a crossover of the seeds brings them
  * together (a worker's mutator never mixes two inputs; the coordinator's
- * built calls do, coord_dict.c). One branch per step, as an HTML parser's
+ * built calls do, fb_dict.c). One branch per step, as an HTML parser's
  * insertion modes.
  */
 #include <stddef.h>

@@ -584,7 +584,7 @@ def test_crossover_of_seeds_finds_a_bug_made_of_their_parts(cgofuzz, tool,
                                                               tmp_path):
     """tests/lf/libfuzzer/parts.c: three tags, each in one seed only and compared by
     hash, in one input. A C worker's mutator never mixes two inputs; the
-    coordinator's crossovers and seed parts do (coord_dict.c), for C
+    coordinator's crossovers and seed parts do (fb_dict.c), for C
     targets too. Every call is a built one ($CGOFUZZ_DICT_CALLS=exact), so
     the budget counts builds: seeds 1-8 found it in 8k-25k runs."""
     tool("clang")

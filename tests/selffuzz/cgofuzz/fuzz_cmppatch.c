@@ -1,7 +1,7 @@
 /*
  * fuzz_cmppatch.c: self-fuzzing harness (libFuzzer form, built with `cgofuzz
  * cc`) for the patcher that writes the copies of a Go test binary cgofuzz's
- * workers run (csrc/coord/coord_cmppatch.c: comparison hooks that record
+ * workers run (csrc/gobin/gobin_patch.c: comparison hooks that record
  * their operands, a coverage snapshot eight counters at a time).
  *
  * The patcher reads a binary it did not build: program and section
@@ -18,8 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "coord_internal.h"
-#include "coord_obj_internal.h"
+#include "gobin.h"
+#include "gobin_obj.h"
+#include "gobin_patch.h"
 
 #include "harness_file.h"
 
@@ -44,15 +45,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   const char *in = harness_file(data, size);
   const char *out = out_path();
-  static const unsigned kinds[] = {CGOFUZZ_CMP_PATCH_HOOKS,
-                                   CGOFUZZ_CMP_PATCH_SNAPSHOT};
+  static const unsigned kinds[] = {CGOFUZZ_GOBIN_PATCH_HOOKS,
+                                   CGOFUZZ_GOBIN_PATCH_SNAPSHOT};
   for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
     unlink(out);
-    cgofuzz_cmp_patched info;
+    cgofuzz_gobin_patched info;
     memset(&info, 0, sizeof info);
     cgofuzz_err err = {0};
     int rc =
-        cgofuzz_cmp_patch(in, out, 1 << 16, 1 << 16, kinds[k], &info, &err);
+        cgofuzz_gobin_patch(in, out, 1 << 16, 1 << 16, kinds[k], &info, &err);
     CHECK(rc == 0 || rc == -1);
     if (rc != 0) {
       CHECK(err.msg[0] != '\0');
@@ -60,10 +61,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     struct stat st;
     CHECK(stat(out, &st) == 0 && (size_t)st.st_size >= size);
-    cgofuzz_obj o;
-    CHECK(cgofuzz_obj_open(&o, out, true, &err) == 0);
+    cgofuzz_gobin_obj o;
+    CHECK(cgofuzz_gobin_obj_open(&o, out, true, &err) == 0);
     CHECK(o.format == CGOFUZZ_OBJ_ELF);
-    cgofuzz_obj_close(&o);
+    cgofuzz_gobin_obj_close(&o);
   }
   return 0;
 }

@@ -1,10 +1,10 @@
 /*
  * fuzz_objdump.c: self-fuzzing harness (libFuzzer form, built with
  * `cgofuzz cc`) for the reader of `go tool objdump` output that takes a Go
- * test binary's constants for the dictionary (csrc/coord/coord_godict.c:
+ * test binary's constants for the dictionary (csrc/gobin/gobin_godict.c:
  * on_line, on_insn and the register tracking under them), through
- * cgofuzz_coord_godict_code_read, which reads output already in a file as
- * cgofuzz_coord_godict_code_poll reads objdump's.
+ * cgofuzz_gobin_godict_code_read, which reads output already in a file as
+ * cgofuzz_gobin_godict_code_poll reads objdump's.
  *
  * The reader resolves addresses in the binary's data, so it needs a
  * binary: a small ELF image made here once, in a memfd: .text at 0x401000,
@@ -21,8 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "coord.h"
-#include "coord_internal.h"
+#include "fb_internal.h"
 
 #include "../libfuzzer/harness_check.h"
 
@@ -125,16 +124,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FILE *f =
       n ? fmemopen((void *)(data + arm64), n, "r") : fmemopen(newline, 1, "r");
   CHECK(f != NULL);
-  cgofuzz_coord_dict *d = cgofuzz_coord_dict_new();
+  cgofuzz_fb_dict *d = cgofuzz_fb_dict_new();
   CHECK(d != NULL);
   size_t added = 0;
+  cgofuzz_gobin_sink sink = cgofuzz_fb_dict_sink(d);
   cgofuzz_err err = {0};
-  int rc = cgofuzz_coord_godict_code_read(d, path, "FuzzX", f, &added, &err);
+  int rc =
+      cgofuzz_gobin_godict_code_read(&sink, path, "FuzzX", f, &added, &err);
   CHECK(rc == 1 || rc == -1);
   CHECK(rc != 1 || added == d->n);
   for (size_t i = 0; i < d->n; i++)
     CHECK(d->t[i].len <= 256 && d->t[i].b != NULL);
-  cgofuzz_coord_dict_free(d);
+  cgofuzz_fb_dict_free(d);
   fclose(f);
   return 0;
 }

@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "coord.h"
+#include "coord_discover.h"
 
 #include "harness_file.h"
 

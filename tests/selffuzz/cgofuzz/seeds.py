@@ -80,7 +80,7 @@ def write(harness, data):
         f.write(body)
 
 
-# Go build info as Go writes it (coord_gover.c): magic, pointer size,
+# Go build info as Go writes it (gobin_gover.c): magic, pointer size,
 # flags (0x2: inline strings), padding to 32, then uvarint-prefixed
 # version and module info (between Go's 16-byte sentinels).
 MODINFO = (b"0w\xaf\x0c\x92t\x08\x02A\xe1\xc1\x07\xe6\xd6\x18\xe6"

@@ -12,19 +12,21 @@ import glob
 import os
 
 # name -> (harness source, relative to the repository; its layer; the
-# files of that layer it tests, None for all of them)
+# files of that layer it tests, None for all of them; "../L/F" is file F of
+# layer L, one the harness's layer may use)
 HARNESSES = {
     "corpus": ("tests/selffuzz/libfuzzer/fuzz_corpus.c", "core", None),
     "wire": ("tests/selffuzz/libfuzzer/fuzz_wire.c", "core", None),
     "flags": ("tests/selffuzz/cgofuzz/fuzz_flags.c", "base", None),
     "dict": ("tests/selffuzz/cgofuzz/fuzz_dict.c", "runtime", ["dict.c"]),
-    "obj": ("tests/selffuzz/cgofuzz/fuzz_obj.c", "coord",
-            ["coord_obj.c", "coord_gover.c"]),
+    "obj": ("tests/selffuzz/cgofuzz/fuzz_obj.c", "gobin",
+            ["gobin_obj.c", "gobin_gover.c"]),
     "merge": ("tests/selffuzz/cgofuzz/fuzz_merge.c", "lf", ["lf_merge.c"]),
     "records": ("tests/selffuzz/cgofuzz/fuzz_records.c", "coord",
                 ["coord_discover.c"]),
-    "objdump": ("tests/selffuzz/cgofuzz/fuzz_objdump.c", "coord",
-                ["coord_godict.c", "coord_obj.c", "coord_tokens.c"]),
+    "objdump": ("tests/selffuzz/cgofuzz/fuzz_objdump.c", "feedback",
+                ["fb_tokens.c", "../gobin/gobin_godict.c",
+                 "../gobin/gobin_obj.c", "../gobin/gobin_gover.c"]),
     # cli is in no library: golaunch.c's callees of cli come along.
     "launcher": ("tests/selffuzz/cgofuzz/fuzz_launcher.c", "cli",
                  ["golaunch.c", "gocover.c", "fileio.c"]),
@@ -32,8 +34,8 @@ HARNESSES = {
     "gocover": ("tests/selffuzz/cgofuzz/fuzz_gocover.c", "cli",
                 ["gocover.c", "fileio.c"]),
     "elfrel": ("tests/selffuzz/cgofuzz/fuzz_elfrel.c", "base", None),
-    "cmppatch": ("tests/selffuzz/cgofuzz/fuzz_cmppatch.c", "coord",
-                 ["coord_cmppatch.c", "coord_obj.c", "coord_cov.c"]),
+    "cmppatch": ("tests/selffuzz/cgofuzz/fuzz_cmppatch.c", "gobin",
+                 ["gobin_patch.c", "gobin_obj.c", "gobin_counters.c"]),
 }
 # The layers compiled whole into every harness: the decoders and what they
 # use (no coverage hooks, no main, no worker side).

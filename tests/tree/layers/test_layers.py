@@ -5,7 +5,8 @@ including a higher layer's header, a layer including another's private
 two files of a layer calling each other (through a third, too), a
 Linux-only call outside the OS layer (csrc/base/os_linux.c), and a file
 renamed into place or a temporary made outside the atomic writer
-(csrc/base/file.c).
+(csrc/base/file.c), a file or a global of a one-prefix layer named
+otherwise, and the engine (coord) naming a feedback strategy.
 """
 import os
 import shutil
@@ -171,3 +172,45 @@ def test_runtime_calling_the_coordinator_fails(tree, tool, tmp_path):
     assert r.returncode == 1, r.stdout
     assert ("runtime calls cgofuzz_coord_thing, defined in layer coord, "
             "which it may not use") in r.stdout
+
+
+def test_file_without_its_layers_prefix_fails(tree):
+    """A file of a layer with one module prefix (csrc/feedback: fb_) named
+    otherwise is named, with the prefix it should have."""
+    with open(os.path.join(tree, "csrc", "feedback", "dict.c"), "w") as f:
+        f.write("int cgofuzz_fb_x(void) { return 0; }\n")
+    r = run_check(tree)
+    assert r.returncode == 1, r.stdout
+    assert ("csrc/feedback/dict.c: a file of layer feedback is named fb_*"
+            in r.stdout), r.stdout
+
+
+def test_engine_naming_a_strategy_fails(tree, tool, tmp_path):
+    """The engine (coord) includes no header of feedback and calls none of
+    its functions: the strategies sit above it and are registered by its
+    callers."""
+    plant(os.path.join(tree, "csrc", "coord", "coord_loop.c"),
+          '#include "fb.h"')
+    objs = {"coord": [compile_c(tool, tmp_path, "coord_x",
+                                "void *cgofuzz_fb_new(void);\n"
+                                "void *cgofuzz_coord_x(void) "
+                                "{ return cgofuzz_fb_new(); }")],
+            "feedback": [compile_c(tool, tmp_path, "fb_x",
+                                   "void *cgofuzz_fb_new(void) "
+                                   "{ return 0; }")]}
+    r = run_check(tree, write_listing(tree, tmp_path, objs))
+    assert r.returncode == 1, r.stdout
+    assert ('coord includes "fb.h" of layer feedback, which it may not use'
+            in r.stdout), r.stdout
+    assert ("coord calls cgofuzz_fb_new, defined in layer feedback, which "
+            "it may not use") in r.stdout, r.stdout
+
+
+def test_symbol_without_its_layers_prefix_fails(tree, tool, tmp_path):
+    """A global the Go-binary layer defines is named cgofuzz_gobin_*."""
+    objs = {"gobin": [compile_c(tool, tmp_path, "gobin_obj",
+                                "int cgofuzz_obj_open(void) { return 0; }")]}
+    r = run_check(tree, write_listing(tree, tmp_path, objs))
+    assert r.returncode == 1, r.stdout
+    assert ("gobin defines cgofuzz_obj_open in gobin_obj.c.o: layer gobin's "
+            "names start with cgofuzz_gobin_") in r.stdout, r.stdout

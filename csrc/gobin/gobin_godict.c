@@ -1,11 +1,11 @@
 /*
- * coord_godict.c: a dictionary taken from a Go test binary's code and
- * data.
+ * gobin_godict.c: a dictionary taken from a Go test binary's code and
+ * data, handed token by token to a sink (gobin.h) the caller owns.
  *
  * A `go test -c -fuzz` binary has no comparison feedback, but its machine
  * code still says what it compares with, and its data holds the string
  * literals no instruction names. Steps:
- *  1. the symbol table (ELF or Mach-O, coord_obj.c) names the fuzz target's
+ *  1. the symbol table (ELF or Mach-O, gobin_obj.c) names the fuzz target's
  * package (the symbol <pkg>.<Target>) and the range of Go's string data
  * (go:string.*, go.string.* before Go 1.20, up to the next symbol);
  *  2. `go version -m` names the main module, and `go tool objdump -s`
@@ -13,7 +13,7 @@
  *     twin) and of the rest of its module. It takes a few hundred ms
  *     (go builds objdump into its cache first): fuzzing does not wait for
  *     it, the coordinator adds the code's tokens when it is done
- *     (cgofuzz_coord_godict_code_start/poll);
+ *     (cgofuzz_gobin_godict_code_start/poll);
  *  3. each function's instructions are read with a little register
  *     tracking (an immediate moved into a register, a RIP-relative LEAQ):
  *      - comparisons with an immediate (CMPW/CMPL/CMPQ, TEST, arm64 CMP):
@@ -56,8 +56,8 @@
  *     Other packages' data is not read.
  * Immediates 0..255 (and -256..-1) are left out: Go's mutator reaches them
  * on its own. Tokens of the target's package come first in weight
- * (CGOFUZZ_DICT_BINARY) before the rest of the module's
- * (CGOFUZZ_DICT_MODULE); those of the data come after those of the code.
+ * (the sink's pkg_src) before the rest of the module's (its module_src);
+ * those of the data come after those of the code.
  * The instruction syntax is Go's (cmd/objdump): linux/amd64 is read fully;
  * on arm64 only comparisons with immediates and the instrumentation calls
  * (and the data, which is the same).
@@ -71,8 +71,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "coord_internal.h"
-#include "coord_obj_internal.h"
+#include "clock.h"
+#include "gobin.h"
+#include "gobin_obj.h"
 #include "scratch.h"
 #include "spawn.h"
 
@@ -87,8 +88,8 @@
 #define NSTORES 16          /* recent stores of a function, for their pairs */
 
 /* The little-endian word at va (Go's amd64 and arm64 data). */
-static bool obj_word(const cgofuzz_obj *o, uint64_t va, uint64_t *v) {
-  const uint8_t *b = cgofuzz_obj_data_at(o, va, 8);
+static bool obj_word(const cgofuzz_gobin_obj *o, uint64_t va, uint64_t *v) {
+  const uint8_t *b = cgofuzz_gobin_obj_data_at(o, va, 8);
   if (!b)
     return false;
   *v = 0;
@@ -119,7 +120,7 @@ static char *find_go(void) {
     size_t l = e ? (size_t)(e - p) : strlen(p);
     b.len = 0;
     cgofuzz_buf_printf(&b, "%.*s/go", (int)l, l ? p : ".");
-    if (access(coord_cstr(&b), X_OK) == 0)
+    if (access(cgofuzz_buf_cstr(&b), X_OK) == 0)
       return (char *)b.data;
     p += l + (e ? 1 : 0);
   }
@@ -176,10 +177,10 @@ typedef struct named {
 } named;
 
 typedef struct walker {
-  const cgofuzz_obj *obj;
+  const cgofuzz_gobin_obj *obj;
   named *names; /* sorted by name */
   size_t nnames;
-  cgofuzz_coord_dict *d;
+  const cgofuzz_gobin_sink *d; /* where tokens go (the job's copy) */
   bool arm64;
   uint64_t str_lo, str_hi; /* Go's string data */
   const char *tpkg;        /* the target's package, without _test */
@@ -328,9 +329,9 @@ static void add_len(walker *w, int64_t v) {
 static void add_str(walker *w, uint64_t addr, size_t n) {
   if (n < 2 || n > MAX_STR_TOKEN)
     return;
-  const uint8_t *p = cgofuzz_obj_data_at(w->obj, addr, n);
+  const uint8_t *p = cgofuzz_gobin_obj_data_at(w->obj, addr, n);
   if (p)
-    note(w, cgofuzz_coord_dict_add(w->d, p, n, w->src, 0, false));
+    note(w, w->d->add(w->d->ctx, p, n, w->src, 0, false));
 }
 
 /* A literal whose length is known: taken, and not guessed again. */
@@ -370,7 +371,7 @@ static int hdr_at(const walker *w, uint64_t va, bool slices, uint64_t *p,
   if (in_strdata(w, *p))
     return *n >= 1 && *n <= w->str_hi - *p ? H_STR : H_NONE;
   if (slices && *n >= 1 && *n <= MAX_COUNT && obj_word(w->obj, va + 16, &c) &&
-      c >= *n && c <= MAX_COUNT && cgofuzz_obj_data_at(w->obj, *p, 16))
+      c >= *n && c <= MAX_COUNT && cgofuzz_gobin_obj_data_at(w->obj, *p, 16))
     return H_SLICE;
   return H_NONE;
 }
@@ -562,12 +563,12 @@ static bool in_tpkg(const walker *w, const char *name, size_t pl) {
  * tables they point to. Other packages' data is not read: the standard
  * library's tables are what any target links. */
 static void scan_objects(walker *w) {
-  const cgofuzz_obj *o = w->obj;
+  const cgofuzz_gobin_obj *o = w->obj;
   if (!w->str_lo)
     return;
-  w->src = CGOFUZZ_DICT_BINARY;
+  w->src = w->d->pkg_src;
   for (size_t i = 0; i < o->nsym && !w->oom; i++) {
-    const cgofuzz_obj_sym *s = &o->sym[i];
+    const cgofuzz_gobin_obj_sym *s = &o->sym[i];
     if (s->kind == CGOFUZZ_SYM_OBJECT && s->size >= 16 &&
         in_tpkg(w, s->name, pkg_len(s->name)))
       scan_words(w, s->value, s->value + s->size, 0);
@@ -583,7 +584,7 @@ static void on_text(walker *w, const char *line) {
   const char *name = line + 5; /* "TEXT " */
   size_t pl = pkg_len(name);
   size_t nl = strcspn(name, " ");
-  w->src = in_tpkg(w, name, pl) ? CGOFUZZ_DICT_BINARY : CGOFUZZ_DICT_MODULE;
+  w->src = in_tpkg(w, name, pl) ? w->d->pkg_src : w->d->module_src;
   const char *file = name + nl;
   size_t fl = strlen(file);
   w->skip = false;
@@ -656,7 +657,7 @@ static void indexed_base(walker *w, const char *op, size_t n) {
     return;
   const reg *r = reg_get(w, lp + 1, (size_t)(ix - lp - 1), false);
   if (r && r->kind == R_ADDR && w->at - r->at <= REG_AGE &&
-      !in_strdata(w, r->v) && cgofuzz_obj_data_at(w->obj, r->v, 16))
+      !in_strdata(w, r->v) && cgofuzz_gobin_obj_data_at(w->obj, r->v, 16))
     add_pend(w, &w->tabs, &w->ntabs, &w->cap_tabs, r->v);
 }
 
@@ -833,7 +834,7 @@ static void on_insn(walker *w, uint64_t addr, size_t len, const char *asmtxt) {
       cw = 8;
     const reg *r = cw ? reg_fresh(w, a0, R_IMM) : NULL;
     if (r)
-      note(w, cgofuzz_dict_add_int(w->d, r->v, cw, w->src));
+      note(w, cgofuzz_gobin_sink_int(w->d, r->v, cw, w->src));
     if (nop && is_compare_call(op[0], opl[0])) {
       const char *const *ar = w->arm64 ? arm64_args : amd64_args;
       for (size_t i = 0; ar[i + 1]; i++)
@@ -853,11 +854,11 @@ static void on_insn(walker *w, uint64_t addr, size_t len, const char *asmtxt) {
       if (parse_imm(op[i], opl[i], &imm)) {
         add_len(w, imm); /* a length check or loop bound */
         if (cw)
-          note(w, cgofuzz_dict_add_int(w->d, (uint64_t)imm, cw, w->src));
+          note(w, cgofuzz_gobin_sink_int(w->d, (uint64_t)imm, cw, w->src));
       } else if (cw && is_reg(op[i], opl[i])) {
         const reg *r = reg_get(w, op[i], opl[i], false);
         if (r && r->kind == R_IMM && w->at - r->at <= REG_AGE)
-          note(w, cgofuzz_dict_add_int(w->d, r->v, cw, w->src));
+          note(w, cgofuzz_gobin_sink_int(w->d, r->v, cw, w->src));
       }
     }
     return;
@@ -884,7 +885,8 @@ static void on_insn(walker *w, uint64_t addr, size_t len, const char *asmtxt) {
    * indexed operands are. */
   if (w->arm64 && !strcmp(m, "ADD") && nop == 3 && memchr(op[0], '<', opl[0])) {
     const reg *b = reg_fresh_n(w, op[1], opl[1], R_ADDR);
-    if (b && !in_strdata(w, b->v) && cgofuzz_obj_data_at(w->obj, b->v, 16))
+    if (b && !in_strdata(w, b->v) &&
+        cgofuzz_gobin_obj_data_at(w->obj, b->v, 16))
       add_pend(w, &w->tabs, &w->ntabs, &w->cap_tabs, b->v);
   }
   /* arm64's ADD $lo, Rpage, Rd completes ADRP's page into an address. */
@@ -948,9 +950,10 @@ static void on_line(walker *w, char *line) {
 /* A reading of a binary's code: `go tool objdump` writing into an
  * unlinked temporary file while the run goes on. Owns the mapped image,
  * the walker (which points into it) and the package name. */
-struct cgofuzz_godict_job {
-  cgofuzz_obj e;
+struct cgofuzz_gobin_godict_job {
+  cgofuzz_gobin_obj e;
   walker w;
+  cgofuzz_gobin_sink sink; /* the caller's, copied */
   cgofuzz_buf tpkg;
   pid_t pid;  /* 0 when no objdump runs */
   FILE *out;  /* its stdout */
@@ -962,7 +965,7 @@ struct cgofuzz_godict_job {
  * cache first (Go 1.24 on), in a work directory it leaves behind when a
  * signal stops it: that directory is in the run's own (spawn's tmpdir,
  * scratch.h), which goes however the run ends. */
-static void job_close(cgofuzz_godict_job *j) {
+static void job_close(cgofuzz_gobin_godict_job *j) {
   if (j->pid > 0) {
     kill(j->pid, SIGKILL);
     cgofuzz_spawn_wait(j->pid, 2000, NULL);
@@ -979,18 +982,18 @@ static void job_close(cgofuzz_godict_job *j) {
   j->w.nnames = 0;
   j->w.pend = j->w.tabs = NULL;
   j->w.lens = NULL;
-  cgofuzz_obj_close(&j->e);
+  cgofuzz_gobin_obj_close(&j->e);
   cgofuzz_buf_free(&j->tpkg);
   j->done = true;
 }
 
 /* Opens the image, finds the target's package (the symbol <pkg>.<target>)
  * and Go's string data, and sets the walker up. */
-static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
+static int job_open(cgofuzz_gobin_godict_job *j, const cgofuzz_gobin_sink *d,
                     const char *binary, const char *target, cgofuzz_err *err) {
-  cgofuzz_obj *e = &j->e;
+  cgofuzz_gobin_obj *e = &j->e;
   walker *w = &j->w;
-  if (cgofuzz_obj_open(e, binary, true, err) != 0)
+  if (cgofuzz_gobin_obj_open(e, binary, true, err) != 0)
     return -1;
   if (!e->nsym) {
     cgofuzz_errf(err, 0, "%s: no symbol table (stripped)", binary);
@@ -998,7 +1001,7 @@ static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
   }
   size_t tl = strlen(target);
   for (size_t i = 0; i < e->nsym; i++) {
-    const cgofuzz_obj_sym *s = &e->sym[i];
+    const cgofuzz_gobin_obj_sym *s = &e->sym[i];
     const char *name = s->name;
     size_t n = strlen(name);
     if (!strcmp(name, "go:string.*") || !strcmp(name, "go.string.*")) {
@@ -1027,9 +1030,10 @@ static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
       w->str_lo = w->str_hi = 0;
   }
   w->obj = e;
-  w->d = d;
+  j->sink = *d;
+  w->d = &j->sink;
   w->arm64 = e->arch == CGOFUZZ_ARCH_ARM64;
-  w->tpkg = (const char *)coord_cstr(&j->tpkg);
+  w->tpkg = (const char *)cgofuzz_buf_cstr(&j->tpkg);
   w->tpkg_len = j->tpkg.len;
   if (!w->tpkg) {
     cgofuzz_errf(err, 0, "out of memory");
@@ -1042,7 +1046,7 @@ static int job_open(cgofuzz_godict_job *j, cgofuzz_coord_dict *d,
  * (every address of a Mach-O file; data objects' on ELF): built when
  * objdump's output is read, not at start, where only the data is. */
 static int index_names(walker *w) {
-  const cgofuzz_obj *e = w->obj;
+  const cgofuzz_gobin_obj *e = w->obj;
   w->names = calloc(e->nsym ? e->nsym : 1, sizeof *w->names);
   if (!w->names)
     return -1;
@@ -1053,10 +1057,10 @@ static int index_names(walker *w) {
   return 0;
 }
 
-int cgofuzz_coord_godict_data(cgofuzz_coord_dict *d, const char *binary,
+int cgofuzz_gobin_godict_data(const cgofuzz_gobin_sink *d, const char *binary,
                               const char *target, size_t *added,
                               cgofuzz_err *err) {
-  cgofuzz_godict_job j;
+  cgofuzz_gobin_godict_job j;
   memset(&j, 0, sizeof j);
   *added = 0;
   int rc = job_open(&j, d, binary, target, err);
@@ -1080,7 +1084,7 @@ static void objdump_re(const char *binary, const cgofuzz_buf *tpkg,
                        cgofuzz_buf *re) {
   char modpath[1024];
   cgofuzz_err err = {0};
-  if (cgofuzz_coord_binary_modpath(binary, modpath, sizeof modpath, &err) != 1)
+  if (cgofuzz_gobin_modpath(binary, modpath, sizeof modpath, &err) != 1)
     modpath[0] = '\0'; /* the target's package alone */
   cgofuzz_buf_puts(re, "^(?:");
   quote_re(re, (const char *)tpkg->data, tpkg->len);
@@ -1097,12 +1101,12 @@ static void objdump_re(const char *binary, const cgofuzz_buf *tpkg,
   cgofuzz_buf_puts(re, ")\\.");
 }
 
-int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
-                                    const char *target,
-                                    cgofuzz_godict_job **out,
+int cgofuzz_gobin_godict_code_start(const cgofuzz_gobin_sink *d,
+                                    const char *binary, const char *target,
+                                    cgofuzz_gobin_godict_job **out,
                                     cgofuzz_err *err) {
   *out = NULL;
-  cgofuzz_godict_job *j = calloc(1, sizeof *j);
+  cgofuzz_gobin_godict_job *j = calloc(1, sizeof *j);
   if (!j) {
     cgofuzz_errf(err, 0, "out of memory");
     return -1;
@@ -1124,7 +1128,7 @@ int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
     goto fail;
   }
   char *oargv[] = {
-      go, "tool", "objdump", "-s", coord_cstr(&re), (char *)binary, NULL};
+      go, "tool", "objdump", "-s", cgofuzz_buf_cstr(&re), (char *)binary, NULL};
   cgofuzz_spawn sp = {.path = go,
                       .argv = oargv,
                       .stdout_fd = fileno(j->out),
@@ -1132,7 +1136,7 @@ int cgofuzz_coord_godict_code_start(cgofuzz_coord_dict *d, const char *binary,
                       .tmpdir = cgofuzz_scratch_dir(),
                       .die_with_parent = true};
   j->t0 = cgofuzz_mono_ms();
-  if (!coord_cstr(&re) || (j->pid = cgofuzz_spawn_start(&sp)) < 0) {
+  if (!cgofuzz_buf_cstr(&re) || (j->pid = cgofuzz_spawn_start(&sp)) < 0) {
     j->pid = 0;
     cgofuzz_errf(err, errno, "starting go tool objdump %s", binary);
     goto fail;
@@ -1151,10 +1155,10 @@ fail:
 
 /* Reads objdump's output in f, a line at a time, into the job's
  * dictionary: 1 with *added set, or -1 with err set (out of memory). */
-static int read_objdump(cgofuzz_godict_job *j, FILE *f, size_t *added,
+static int read_objdump(cgofuzz_gobin_godict_job *j, FILE *f, size_t *added,
                         cgofuzz_err *err) {
   walker *w = &j->w;
-  w->src = CGOFUZZ_DICT_MODULE;
+  w->src = w->d->module_src;
   if (index_names(w) != 0)
     w->oom = true;
   rewind(f);
@@ -1176,10 +1180,10 @@ static int read_objdump(cgofuzz_godict_job *j, FILE *f, size_t *added,
   return 1;
 }
 
-int cgofuzz_coord_godict_code_read(cgofuzz_coord_dict *d, const char *binary,
-                                   const char *target, FILE *f, size_t *added,
-                                   cgofuzz_err *err) {
-  cgofuzz_godict_job j;
+int cgofuzz_gobin_godict_code_read(const cgofuzz_gobin_sink *d,
+                                   const char *binary, const char *target,
+                                   FILE *f, size_t *added, cgofuzz_err *err) {
+  cgofuzz_gobin_godict_job j;
   memset(&j, 0, sizeof j);
   *added = 0;
   int rc = job_open(&j, d, binary, target, err);
@@ -1189,7 +1193,7 @@ int cgofuzz_coord_godict_code_read(cgofuzz_coord_dict *d, const char *binary,
   return rc;
 }
 
-int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *j, bool block,
+int cgofuzz_gobin_godict_code_poll(cgofuzz_gobin_godict_job *j, bool block,
                                    size_t *added, cgofuzz_err *err) {
   *added = 0;
   if (j->done)
@@ -1224,43 +1228,51 @@ int cgofuzz_coord_godict_code_poll(cgofuzz_godict_job *j, bool block,
   return rc;
 }
 
-void cgofuzz_coord_godict_code_free(cgofuzz_godict_job *j) {
+void cgofuzz_gobin_godict_code_free(cgofuzz_gobin_godict_job *j) {
   if (!j)
     return;
   job_close(j);
   free(j);
 }
 
-int cgofuzz_coord_godict_attach(cgofuzz_coord_config *cfg,
-                                cgofuzz_coord_dict *d, bool wait,
-                                cgofuzz_err *err) {
-  size_t added = 0;
-  int r = wait ? cgofuzz_coord_dict_from_binary(d, cfg->binary, cfg->target,
-                                                &added, err)
-               : cgofuzz_coord_godict_data(d, cfg->binary, cfg->target, &added,
-                                           err);
-  cfg->dict_code = !wait && r == 0;
-  cfg->dict_corpus = true;
-  return r;
-}
-
-int cgofuzz_coord_dict_from_binary(cgofuzz_coord_dict *d, const char *binary,
-                                   const char *target, size_t *added,
-                                   cgofuzz_err *err) {
+int cgofuzz_gobin_godict_all(const cgofuzz_gobin_sink *d, const char *binary,
+                             const char *target, size_t *added,
+                             cgofuzz_err *err) {
   size_t code = 0, data = 0;
-  cgofuzz_godict_job *j = NULL;
-  int rc = cgofuzz_coord_godict_code_start(d, binary, target, &j, err);
+  cgofuzz_gobin_godict_job *j = NULL;
+  int rc = cgofuzz_gobin_godict_code_start(d, binary, target, &j, err);
   if (rc == 0) {
-    rc = cgofuzz_coord_godict_code_poll(j, true, &code, err) == 1 ? 0 : -1;
-    cgofuzz_coord_godict_code_free(j);
+    rc = cgofuzz_gobin_godict_code_poll(j, true, &code, err) == 1 ? 0 : -1;
+    cgofuzz_gobin_godict_code_free(j);
   }
   /* The data needs no go: taken when the code could not be read too. */
   cgofuzz_err derr = {0};
-  if (cgofuzz_coord_godict_data(d, binary, target, &data, &derr) != 0 &&
+  if (cgofuzz_gobin_godict_data(d, binary, target, &data, &derr) != 0 &&
       rc == 0) {
     *err = derr;
     rc = -1;
   }
   *added = code + data;
   return rc;
+}
+
+int cgofuzz_gobin_sink_int(const cgofuzz_gobin_sink *s, uint64_t v, int width,
+                           int src) {
+  uint64_t mask = width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
+  v &= mask;
+  if (v < 0x100 || v > mask - 0x100)
+    return 0; /* 0..255 and -256..-1: Go's mutator gets there itself */
+  uint8_t le[8], be[8];
+  for (int i = 0; i < width; i++) {
+    le[i] = (uint8_t)(v >> (8 * i));
+    be[width - 1 - i] = le[i];
+  }
+  int added = 0;
+  for (int o = 0; o < 2; o++) {
+    int r = s->add(s->ctx, o ? be : le, (size_t)width, src, width, o == 1);
+    if (r < 0)
+      return -1;
+    added += r;
+  }
+  return added;
 }

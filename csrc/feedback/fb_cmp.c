@@ -1,14 +1,14 @@
 /*
- * coord_cmp.c: run-time comparison feedback for unmodified Go test binaries
+ * fb_cmp.c: run-time comparison feedback for unmodified Go test binaries
  * (docs/comparisons.md).
  *
  * A tracing worker runs a patched copy of the user's binary
- * (coord_cmppatch.c) whose comparison hooks write their operands to a
+ * (gobin_patch.c) whose comparison hooks write their operands to a
  * trace area at the end of that worker's shared-memory file. Every corpus
  * entry (the seeds once the warm-up is over, then each new input) is run
  * there once, as an exact (warm-up) call; the records of that run give
- * input-to-state candidates (coord_i2s.c), which the user's own workers run
- * as exact inputs (DICT_CALL_CMP). So the tracing worker only ever runs
+ * input-to-state candidates (fb_i2s.c), which the user's own workers run
+ * as exact inputs (FB_CALL_CMP). So the tracing worker only ever runs
  * inputs that already ran, every candidate is judged by the user's binary,
  * and a failure is always reproduced by it before it is reported: a
  * candidate that fails in the tracing worker is queued like the others.
@@ -48,9 +48,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "codec.h"
-#include "coord_internal.h"
+#include "coord_worker.h"
 #include "dir.h"
+#include "fb_internal.h"
 #include "mutator.h"
 #include "os.h"
 
@@ -79,8 +81,8 @@ typedef struct chain {
   size_t len; /* the site's records when it was made */
 } chain;
 
-struct cgofuzz_cmp {
-  cgofuzz_coord_copy copy; /* the traced copy */
+struct cgofuzz_fb_cmp {
+  cgofuzz_gobin_copy copy; /* the traced copy */
   cgofuzz_worker w;
   bool up;
   bool starting;   /* started, its ping answer not read yet */
@@ -101,17 +103,17 @@ struct cgofuzz_cmp {
   size_t nfresh, fresh_cap;
   uint64_t *tried; /* hashes of candidates queued so far (a set) */
   size_t tried_cap, tried_n;
-  cgofuzz_cmprec *recs;
+  cgofuzz_gobin_cmprec *recs;
   size_t nrecs;
   const char *dump; /* $CGOFUZZ_CMP_DUMP */
   chain chains[CMP_CHAINS];
   size_t nchains;
   cgofuzz_values vals;
-  cgofuzz_buf enc, next;
+  cgofuzz_buf enc, next, line; /* line: a call being sent */
   int64_t start_ms, spent_ms, cand_ms;
   uint64_t traces, records, queued, runs, found, chain_steps;
 };
-typedef struct cgofuzz_cmp cmp;
+typedef struct cgofuzz_fb_cmp cmp;
 
 static uint64_t hash_bytes(const uint8_t *p, size_t n) {
   uint64_t h = 1469598103934665603ull;
@@ -187,23 +189,24 @@ static void publish(cmp *m) {
 
 static void stop_worker(cmp *m) {
   if (m->up || m->starting)
-    cgofuzz_worker_stop(&m->w, STOP_GRACE_MS);
+    cgofuzz_worker_stop(&m->w, CGOFUZZ_WORKER_GRACE_MS);
   m->up = m->starting = false;
 }
 
 /* Starts the tracing worker and sends its ping, without waiting for the
  * answer (ping_answered reads it). 0, or -1 when it could not start. */
-static int start_worker(coord *c, cmp *m) {
+static int start_worker(fb_run *r, cmp *m) {
   cgofuzz_err err = {0};
   m->w.keep_stderr = false;
-  if (cgofuzz_worker_start(&m->w, m->copy.path, c->wargv, c->wenv, NULL, -1, -1,
+  if (cgofuzz_worker_start(&m->w, m->copy.path, cgofuzz_coord_host_argv(r->h),
+                           cgofuzz_coord_host_envp(r->h), NULL, -1, -1,
                            &err) != 0)
     return -1;
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
-  c->line.len = 0;
-  cgofuzz_wire_encode_call(&call, &c->line);
-  if (cgofuzz_worker_send(&m->w, &c->line, &err) != 0) {
-    cgofuzz_worker_stop(&m->w, STOP_GRACE_MS);
+  m->line.len = 0;
+  cgofuzz_wire_encode_call(&call, &m->line);
+  if (cgofuzz_worker_send(&m->w, &m->line, &err) != 0) {
+    cgofuzz_worker_stop(&m->w, CGOFUZZ_WORKER_GRACE_MS);
     return -1;
   }
   m->starting = true;
@@ -212,15 +215,15 @@ static int start_worker(coord *c, cmp *m) {
 }
 
 /* 1 once the started worker has answered its ping (it is up), 0 while it
- * has not yet, -1 when it died or took longer than PING_TIMEOUT_MS. Waits
- * for the answer when m->blocking. */
+ * has not yet, -1 when it died or took longer than CGOFUZZ_WORKER_PING_MS.
+ * Waits for the answer when m->blocking. */
 static int ping_answered(cmp *m) {
   cgofuzz_err err = {0};
   const uint8_t *l;
   size_t n;
-  int got = cgofuzz_worker_recv(&m->w, m->blocking ? PING_TIMEOUT_MS : 0,
-                                MAX_LINE, &l, &n, &err);
-  if (got == 0 && cgofuzz_mono_ms() - m->ping_ms < PING_TIMEOUT_MS)
+  int got = cgofuzz_worker_recv(&m->w, m->blocking ? CGOFUZZ_WORKER_PING_MS : 0,
+                                CGOFUZZ_WORKER_MAX_LINE, &l, &n, &err);
+  if (got == 0 && cgofuzz_mono_ms() - m->ping_ms < CGOFUZZ_WORKER_PING_MS)
     return 0;
   if (got != 1 || cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
     stop_worker(m);
@@ -238,12 +241,11 @@ static uint8_t *trace_area(cmp *m) { return m->w.mem.region + m->trace_off; }
 /* Runs the encoded value once on the tracing worker and copies its records
  * to m->recs. 1: done (*failed: the run failed), 0: the worker could not
  * run it (died, hung: it is restarted at the next trace). */
-static int trace(coord *c, cmp *m, const uint8_t *val, size_t len,
-                 bool *failed) {
+static int trace(cmp *m, const uint8_t *val, size_t len, bool *failed) {
   cgofuzz_err err = {0};
   *failed = false;
   m->nrecs = 0;
-  if (!m->up) /* died in an earlier trace: cgofuzz_cmp_step restarts it */
+  if (!m->up) /* died in an earlier trace: cgofuzz_fb_cmp_step restarts it */
     return 0;
   cgofuzz_shm_hdr(&m->w.mem)->count = 0;
   if (cgofuzz_coord_set_value(&m->w.mem, val, len, &err) != 0)
@@ -254,17 +256,17 @@ static int trace(coord *c, cmp *m, const uint8_t *val, size_t len,
   memcpy(t + 8, &zero, 8);
   __atomic_store_n(t, (uint8_t)1, __ATOMIC_SEQ_CST);
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
-  call.fuzz.timeout_ns = FUZZ_CALL_NS;
+  call.fuzz.timeout_ns = CGOFUZZ_WORKER_CALL_NS;
   call.fuzz.limit = 1;
   call.fuzz.warmup = true;
-  c->line.len = 0;
-  cgofuzz_wire_encode_call(&call, &c->line);
+  m->line.len = 0;
+  cgofuzz_wire_encode_call(&call, &m->line);
   const uint8_t *l;
   size_t n;
-  int got =
-      cgofuzz_worker_send(&m->w, &c->line, &err) == 0
-          ? cgofuzz_worker_recv(&m->w, CMP_TRACE_MS, MAX_LINE, &l, &n, &err)
-          : -1;
+  int got = cgofuzz_worker_send(&m->w, &m->line, &err) == 0
+                ? cgofuzz_worker_recv(&m->w, CMP_TRACE_MS,
+                                      CGOFUZZ_WORKER_MAX_LINE, &l, &n, &err)
+                : -1;
   __atomic_store_n(t, (uint8_t)0, __ATOMIC_SEQ_CST);
   cgofuzz_fuzz_resp r = {0};
   if (got != 1 || cgofuzz_wire_decode_fuzz_resp(l, n, &r, &err) != 0) {
@@ -298,7 +300,7 @@ static void dump(cmp *m, size_t len) {
     return;
   fprintf(f, "trace %zu bytes, %zu records\n", len, m->nrecs);
   for (size_t i = 0; i < m->nrecs; i++) {
-    const cgofuzz_cmprec *r = &m->recs[i];
+    const cgofuzz_gobin_cmprec *r = &m->recs[i];
     fprintf(f, "kind=%#x pc=%08x", (unsigned)r->kind, (unsigned)r->pc);
     if (r->kind & (CMP_K_STR | CMP_K_FOLD)) {
       const uint8_t *s[2] = {r->a0, r->a1};
@@ -323,12 +325,12 @@ static void dump(cmp *m, size_t len) {
 
 static int on_candidate(void *ctx, const cgofuzz_values *v, uint32_t pc,
                         int how) {
-  coord *c = ctx;
-  cmp *m = c->cmp;
+  fb_run *r = ctx;
+  cmp *m = r->cmp;
   cgofuzz_err err = {0};
   m->enc.len = 0;
-  if (cgofuzz_codec_encode_v(v->v, v->n, coord_gover(c->cfg), &m->enc, &err) !=
-      0)
+  if (cgofuzz_codec_encode_v(v->v, v->n, cgofuzz_coord_host_gover(r->h),
+                             &m->enc, &err) != 0)
     return 0;
   if (how == I2S_SEQ) {
     if (m->nchains < CMP_CHAINS) {
@@ -336,7 +338,7 @@ static int on_candidate(void *ctx, const cgofuzz_values *v, uint32_t pc,
       ch->data.len = 0;
       if (cgofuzz_buf_append(&ch->data, m->enc.data, m->enc.len) == 0) {
         ch->pc = pc;
-        ch->len = cgofuzz_i2s_site_len(m->recs, m->nrecs, pc);
+        ch->len = cgofuzz_fb_i2s_site_len(m->recs, m->nrecs, pc);
         m->nchains++;
       }
     }
@@ -348,7 +350,7 @@ static int on_candidate(void *ctx, const cgofuzz_values *v, uint32_t pc,
 
 /* The first candidate of site pc, for a chain step. */
 typedef struct first {
-  coord *c;
+  fb_run *r;
   cgofuzz_buf *out;
   bool got;
 } first;
@@ -360,8 +362,8 @@ static int on_first(void *ctx, const cgofuzz_values *v, uint32_t pc, int how) {
   if (how != I2S_SEQ || f->got)
     return 0;
   f->out->len = 0;
-  f->got = cgofuzz_codec_encode_v(v->v, v->n, coord_gover(f->c->cfg), f->out,
-                                  &err) == 0;
+  f->got = cgofuzz_codec_encode_v(v->v, v->n, cgofuzz_coord_host_gover(f->r->h),
+                                  f->out, &err) == 0;
   return 1; /* one is enough */
 }
 
@@ -369,19 +371,19 @@ static int on_first(void *ctx, const cgofuzz_values *v, uint32_t pc, int how) {
  * while the site's records grow, takes the site's next candidate. When the
  * loop goes no further (or after CMP_CHAIN_MAX steps) the chain's input is
  * queued and the next chain's turn comes. */
-static void follow_step(coord *c, cmp *m) {
+static void follow_step(fb_run *r, cmp *m) {
   chain *ch = &m->chains[m->chain_at];
   cgofuzz_err err = {0};
   bool failed, more = false;
   if (m->chain_step < CMP_CHAIN_MAX &&
-      trace(c, m, ch->data.data, ch->data.len, &failed) && !failed) {
-    size_t len = cgofuzz_i2s_site_len(m->recs, m->nrecs, ch->pc);
-    if (len > ch->len &&
-        cgofuzz_codec_decode_v(ch->data.data, ch->data.len, coord_gover(c->cfg),
-                               &m->vals, &err) == 0) {
+      trace(m, ch->data.data, ch->data.len, &failed) && !failed) {
+    size_t len = cgofuzz_fb_i2s_site_len(m->recs, m->nrecs, ch->pc);
+    if (len > ch->len && cgofuzz_codec_decode_v(ch->data.data, ch->data.len,
+                                                cgofuzz_coord_host_gover(r->h),
+                                                &m->vals, &err) == 0) {
       m->chain_steps++;
-      first f = {.c = c, .out = &m->next};
-      cgofuzz_i2s(m->recs, m->nrecs, &m->vals, 8, ch->pc, on_first, &f);
+      first f = {.r = r, .out = &m->next};
+      cgofuzz_fb_i2s(m->recs, m->nrecs, &m->vals, 8, ch->pc, on_first, &f);
       if (f.got) {
         cgofuzz_buf t = ch->data;
         ch->data = m->next;
@@ -400,25 +402,28 @@ static void follow_step(coord *c, cmp *m) {
 
 /* Traces corpus entry idx and queues its candidates; the byte loops it
  * shows are followed by the next steps (follow_step). */
-static void trace_entry(coord *c, cmp *m, size_t idx) {
-  const cgofuzz_centry *e = &c->corpus.e[idx];
+static void trace_entry(fb_run *r, cmp *m, size_t idx) {
+  size_t len;
+  const uint8_t *data = cgofuzz_coord_host_entry(r->h, idx, &len);
   cgofuzz_err err = {0};
   bool failed;
   m->parent = idx;
   m->nchains = m->chain_at = 0;
   m->chain_step = 0;
-  if (!trace(c, m, e->data, e->len, &failed) || failed)
+  if (!trace(m, data, len, &failed) || failed)
     return;
-  if (cgofuzz_codec_decode_v(e->data, e->len, coord_gover(c->cfg), &m->vals,
-                             &err) != 0)
+  if (cgofuzz_codec_decode_v(data, len, cgofuzz_coord_host_gover(r->h),
+                             &m->vals, &err) != 0)
     return;
-  cgofuzz_i2s(m->recs, m->nrecs, &m->vals, CMP_PER_TRACE, 0, on_candidate, c);
+  cgofuzz_fb_i2s(m->recs, m->nrecs, &m->vals, CMP_PER_TRACE, 0, on_candidate,
+                 r);
 }
 
 /* The newest entry not traced yet, or SIZE_MAX. */
-static size_t next_todo(coord *c, cmp *m) {
-  if (c->corpus.n > m->seen) {
-    size_t add = c->corpus.n - m->seen;
+static size_t next_todo(fb_run *r, cmp *m) {
+  size_t n = cgofuzz_coord_host_corpus(r->h);
+  if (n > m->seen) {
+    size_t add = n - m->seen;
     if (m->ntodo + add > m->todo_cap) {
       size_t cap = 2 * (m->ntodo + add);
       size_t *t = realloc(m->todo, cap * sizeof *t);
@@ -427,23 +432,23 @@ static size_t next_todo(coord *c, cmp *m) {
       m->todo = t;
       m->todo_cap = cap;
     }
-    while (m->seen < c->corpus.n)
+    while (m->seen < n)
       m->todo[m->ntodo++] = m->seen++;
   }
   return m->ntodo ? m->todo[--m->ntodo] : SIZE_MAX;
 }
 
-bool cgofuzz_cmp_step(coord *c) {
-  cmp *m = c->cmp;
-  if (!m || c->warmup_left > 0 || c->minimizing || c->done)
+bool cgofuzz_fb_cmp_step(fb_run *r) {
+  cmp *m = r->cmp;
+  if (!m || !cgofuzz_coord_host_fuzzing(r->h))
     return false;
   if (m->deaths >= CMP_MAX_DEATHS) {
-    if (!c->cfg->quiet)
+    if (!cgofuzz_coord_host_config(r->h)->quiet)
       fprintf(stderr,
               "cgofuzz: run-time comparison feedback stopped: its tracing "
               "worker died %d times in a row\n",
               m->deaths);
-    cgofuzz_cmp_stop(c);
+    cgofuzz_fb_cmp_stop(r);
     return false;
   }
   int64_t now = cgofuzz_mono_ms();
@@ -453,10 +458,10 @@ bool cgofuzz_cmp_step(coord *c) {
       CMP_BUDGET * (double)(now - m->start_ms) + CMP_BUDGET_MS)
     return false;
   if (!m->up) {
-    int r = m->starting ? 0 : start_worker(c, m);
-    if (r == 0)
-      r = ping_answered(m);
-    if (r < 0)
+    int up = m->starting ? 0 : start_worker(r, m);
+    if (up == 0)
+      up = ping_answered(m);
+    if (up < 0)
       m->deaths++;
     if (!m->up)
       return false; /* the loop's poll comes back for it */
@@ -466,15 +471,15 @@ bool cgofuzz_cmp_step(coord *c) {
   bool more = true, traced = false;
   while (more && m->up) {
     if (m->chain_at < m->nchains) {
-      follow_step(c, m);
+      follow_step(r, m);
     } else if (m->blocking && traced) {
       break;
     } else {
-      size_t idx = next_todo(c, m);
+      size_t idx = next_todo(r, m);
       if (idx == SIZE_MAX)
         more = false;
       else
-        trace_entry(c, m, idx);
+        trace_entry(r, m, idx);
       traced = true;
     }
     publish(m);
@@ -485,22 +490,22 @@ bool cgofuzz_cmp_step(coord *c) {
   return more && m->up && !m->blocking;
 }
 
-int cgofuzz_cmp_next(coord *c, slot *s, size_t *idx) {
-  cmp *m = c->cmp;
+int cgofuzz_fb_cmp_next(fb_run *r, fb_slot *s, cgofuzz_buf *out, size_t *idx) {
+  cmp *m = r->cmp;
   if (!m || !m->qn)
     return 0;
   int64_t now = cgofuzz_mono_ms();
-  if ((double)m->cand_ms >
-      CMP_SHARE * (double)(now - m->start_ms) * (double)c->np +
-          CMP_ALLOWANCE_MS)
+  if ((double)m->cand_ms > CMP_SHARE * (double)(now - m->start_ms) *
+                                   (double)cgofuzz_coord_host_workers(r->h) +
+                               CMP_ALLOWANCE_MS)
     return 0;
   cand *k = &m->q[m->qh];
   m->qh = (m->qh + 1) % CMP_QUEUE_MAX;
   m->qn--;
-  s->sent.len = 0;
-  int rc = cgofuzz_buf_append(&s->sent, k->data, k->len);
+  out->len = 0;
+  int rc = cgofuzz_buf_append(out, k->data, k->len);
   free(k->data);
-  if (rc != 0 || k->parent >= c->corpus.n)
+  if (rc != 0 || k->parent >= cgofuzz_coord_host_corpus(r->h))
     return 0;
   *idx = k->parent;
   s->ntok = 0;
@@ -510,16 +515,16 @@ int cgofuzz_cmp_next(coord *c, slot *s, size_t *idx) {
   return 1;
 }
 
-void cgofuzz_cmp_done(coord *c, slot *s, bool found) {
-  if (!c->cmp)
+void cgofuzz_fb_cmp_done(fb_run *r, const fb_slot *s, bool found) {
+  if (!r->cmp)
     return;
-  c->cmp->found += found;
-  c->cmp->cand_ms += cgofuzz_mono_ms() - s->cmp_sent_ms;
+  r->cmp->found += found;
+  r->cmp->cand_ms += cgofuzz_mono_ms() - s->cmp_sent_ms;
 }
 
-void cgofuzz_cmp_start(coord *c) {
-  const cgofuzz_coord_config *cfg = c->cfg;
-  if (!cfg->cmp_feedback || !c->mask_len)
+void cgofuzz_fb_cmp_start(fb_run *r) {
+  const cgofuzz_coord_config *cfg = cgofuzz_coord_host_config(r->h);
+  if (!r->fb->cmp_feedback || !cgofuzz_coord_host_mask_len(r->h))
     return; /* off, or not a Go binary built with -fuzz */
   cmp *m = calloc(1, sizeof *m);
   cgofuzz_err err = {0};
@@ -529,15 +534,15 @@ void cgofuzz_cmp_start(coord *c) {
   m->w.mem.fd = -1;
   m->copy.mfd = -1;
   m->blocking = cfg->fuzz_count > 0;
-  if (cgofuzz_coord_copy_path(&m->copy, cfg->binary, "cgofuzz-cmp", false, &out,
+  if (cgofuzz_gobin_copy_path(&m->copy, cfg->binary, "cgofuzz-cmp", false, &out,
                               &err) != 0)
     goto off;
   m->trace_off = (CGOFUZZ_SHM_HEADER_SIZE + CGOFUZZ_SHM_VALUE_CAP + 4095) &
                  ~(uint64_t)4095;
-  cgofuzz_cmp_patched info;
-  if (cgofuzz_cmp_patch(cfg->binary, coord_cstr(&out), m->trace_off,
-                        CMP_TRACE_SIZE, CGOFUZZ_CMP_PATCH_HOOKS, &info,
-                        &err) != 0)
+  cgofuzz_gobin_patched info;
+  if (cgofuzz_gobin_patch(cfg->binary, cgofuzz_buf_cstr(&out), m->trace_off,
+                          CMP_TRACE_SIZE, CGOFUZZ_GOBIN_PATCH_HOOKS, &info,
+                          &err) != 0)
     goto off;
   m->trace_size = info.trace_size;
   if (cgofuzz_worker_init(
@@ -551,7 +556,7 @@ void cgofuzz_cmp_start(coord *c) {
     snprintf(err.msg, sizeof err.msg, "out of memory");
     goto off;
   }
-  if (cgofuzz_coord_says(c))
+  if (cgofuzz_coord_host_says(r->h))
     fprintf(stderr,
             "cgofuzz: run-time comparison feedback: %zu hooks patched in a "
             "copy of %s%s%s\n",
@@ -559,7 +564,7 @@ void cgofuzz_cmp_start(coord *c) {
             info.strings ? "" : " (no string hooks before go1.19)",
             info.c_hooks ? ", and the cgo C code's compares" : "");
   cgofuzz_buf_free(&out);
-  c->cmp = m;
+  r->cmp = m;
   return;
 off:
   if (!cfg->quiet)
@@ -568,15 +573,15 @@ off:
             "static dictionary only\n",
             cfg->binary, err.msg);
   cgofuzz_buf_free(&out);
-  c->cmp = m;
-  cgofuzz_cmp_stop(c);
+  r->cmp = m;
+  cgofuzz_fb_cmp_stop(r);
 }
 
-void cgofuzz_cmp_stop(coord *c) {
-  cmp *m = c->cmp;
+void cgofuzz_fb_cmp_stop(fb_run *r) {
+  cmp *m = r->cmp;
   if (!m)
     return;
-  if (cgofuzz_coord_says(c) && m->traces)
+  if (cgofuzz_coord_host_says(r->h) && m->traces)
     fprintf(stderr,
             "cgofuzz: comparison feedback: %llu traced runs (%llu records, "
             "%llu byte-loop steps), %llu candidates queued, %llu run, %llu "
@@ -587,7 +592,7 @@ void cgofuzz_cmp_stop(coord *c) {
   stop_worker(m);
   if (m->w.mem.fd >= 0 || m->w.mem.region)
     cgofuzz_worker_free(&m->w);
-  cgofuzz_coord_copy_free(&m->copy);
+  cgofuzz_gobin_copy_free(&m->copy);
   for (size_t i = 0; m->q && i < m->qn; i++)
     free(m->q[(m->qh + i) % CMP_QUEUE_MAX].data);
   for (size_t i = 0; i < m->nfresh; i++)
@@ -602,6 +607,7 @@ void cgofuzz_cmp_stop(coord *c) {
   cgofuzz_values_free(&m->vals);
   cgofuzz_buf_free(&m->enc);
   cgofuzz_buf_free(&m->next);
+  cgofuzz_buf_free(&m->line);
   free(m);
-  c->cmp = NULL;
+  r->cmp = NULL;
 }

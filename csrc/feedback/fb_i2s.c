@@ -1,5 +1,5 @@
 /*
- * coord_i2s.c: input-to-state candidates for Go fuzz targets (RedQueen's
+ * fb_i2s.c: input-to-state candidates for Go fuzz targets (RedQueen's
  * idea, docs/comparisons.md), from the comparison records of one run.
  *
  * A comparison whose operand came straight from the input (a byte, a word
@@ -23,7 +23,7 @@
  *    literal: their two sides, concatenated, are looked for and replaced as
  *    strings. An early-exit loop shows only the literal's prefix up to the
  *    first difference, so the caller re-runs such a candidate and goes on
- *    while the loop goes further (coord_cmp.c).
+ *    while the loop goes further (fb_cmp.c).
  * A width-1 record also sets a byte or int8 argument equal to x. An 8-byte
  * x equal to the length of a []byte or string argument makes that
  * argument y long, and y+1 (the hooks do not say which relation was
@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coord_internal.h"
+#include "fb_internal.h"
 
 #define I2S_MAX_HITS 4
 #define I2S_MAX_SEQ 64
@@ -45,7 +45,7 @@
 typedef struct i2s {
   const cgofuzz_values *in;
   cgofuzz_values tmp;
-  cgofuzz_i2s_emit emit;
+  cgofuzz_fb_i2s_emit emit;
   void *ctx;
   size_t left; /* candidates still allowed */
   int rc;      /* -1 once out of memory or told to stop */
@@ -240,7 +240,7 @@ static void ints_pair(i2s *st, uint64_t x, uint64_t y, int w, uint32_t pc) {
     return;
   for (size_t k = 0; k < st->in->n; k++) {
     const cgofuzz_value *v = &st->in->v[k];
-    int kw = coord_int_width(v->kind);
+    int kw = fb_int_width(v->kind);
     if (!kw || kw < w || (v->u & m) != x)
       continue;
     if (fresh_copy(st) != 0)
@@ -249,7 +249,7 @@ static void ints_pair(i2s *st, uint64_t x, uint64_t y, int w, uint32_t pc) {
     uint64_t u = (v->u & ~m) | y;
     if (kw < 8)
       u &= width_mask(kw);
-    if (coord_int_signed(v->kind))
+    if (fb_int_signed(v->kind))
       u = (uint64_t)sext(u, kw);
     t->u = u;
     give(st, pc, I2S_PLAIN);
@@ -312,7 +312,8 @@ static bool set_add(uint64_t *set, size_t cap, uint64_t h) {
   }
 }
 
-size_t cgofuzz_i2s_site_len(const cgofuzz_cmprec *r, size_t n, uint32_t pc) {
+size_t cgofuzz_fb_i2s_site_len(const cgofuzz_gobin_cmprec *r, size_t n,
+                               uint32_t pc) {
   size_t len = 0;
   for (size_t i = 0; i < n; i++)
     if ((r[i].kind & ~CMP_K_CONST) == 1 && r[i].pc == pc)
@@ -320,9 +321,9 @@ size_t cgofuzz_i2s_site_len(const cgofuzz_cmprec *r, size_t n, uint32_t pc) {
   return len;
 }
 
-int cgofuzz_i2s(const cgofuzz_cmprec *r, size_t n, const cgofuzz_values *in,
-                size_t max, uint32_t only_pc, cgofuzz_i2s_emit emit,
-                void *ctx) {
+int cgofuzz_fb_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
+                   const cgofuzz_values *in, size_t max, uint32_t only_pc,
+                   cgofuzz_fb_i2s_emit emit, void *ctx) {
   i2s st = {.in = in, .emit = emit, .ctx = ctx, .left = max};
   site *sites = calloc(I2S_MAX_SITES, sizeof *sites);
   size_t cap = 64;
@@ -336,7 +337,7 @@ int cgofuzz_i2s(const cgofuzz_cmprec *r, size_t n, const cgofuzz_values *in,
     return -1;
   }
   for (size_t i = 0; i < n && st.rc == 0 && st.left; i++) {
-    const cgofuzz_cmprec *c = &r[i];
+    const cgofuzz_gobin_cmprec *c = &r[i];
     uint32_t k = c->kind;
     if (only_pc && c->pc != only_pc)
       continue;

@@ -1,6 +1,6 @@
 /*
- * coord_obj.c: reading a Go or C binary's sections, segments and symbols,
- * ELF64 or Mach-O 64, without running it (coord_obj_internal.h).
+ * gobin_obj.c: reading a Go or C binary's sections, segments and symbols,
+ * ELF64 or Mach-O 64, without running it (gobin_obj.h).
  *
  * The file is mapped read-only and every header is copied out of the
  * mapping with its bounds checked first: a test binary may be truncated
@@ -32,7 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "coord_obj_internal.h"
+#include "gobin_obj.h"
 
 #define MH_MAGIC_64 0xfeedfacfu
 #define MH_CIGAM_64 0xcffaedfeu /* big-endian, as read here */
@@ -88,12 +88,13 @@ typedef struct {
 } macho_nlist;
 
 /* Whether [off, off + n) lies in the file. */
-static bool in_file(const cgofuzz_obj *o, uint64_t off, uint64_t n) {
+static bool in_file(const cgofuzz_gobin_obj *o, uint64_t off, uint64_t n) {
   return off <= o->len && n <= o->len - off;
 }
 
 /* Copies n bytes at file offset off into out; false when outside. */
-static bool copy_at(const cgofuzz_obj *o, uint64_t off, void *out, size_t n) {
+static bool copy_at(const cgofuzz_gobin_obj *o, uint64_t off, void *out,
+                    size_t n) {
   if (!in_file(o, off, n))
     return false;
   memcpy(out, o->map + off, n);
@@ -102,7 +103,7 @@ static bool copy_at(const cgofuzz_obj *o, uint64_t off, void *out, size_t n) {
 
 /* The NUL-terminated name at strtab[idx] of a table of size n at file
  * offset off, or NULL. */
-static const char *name_at(const cgofuzz_obj *o, uint64_t off, uint64_t n,
+static const char *name_at(const cgofuzz_gobin_obj *o, uint64_t off, uint64_t n,
                            uint64_t idx) {
   if (idx >= n || !in_file(o, off, n))
     return NULL;
@@ -117,8 +118,8 @@ static void *grow(void *v, size_t n, size_t size) {
   return realloc(v, cap * size);
 }
 
-static int add_sect(cgofuzz_obj *o, const cgofuzz_obj_sect *s) {
-  cgofuzz_obj_sect *v = grow(o->sect, o->nsect, sizeof *v);
+static int add_sect(cgofuzz_gobin_obj *o, const cgofuzz_gobin_obj_sect *s) {
+  cgofuzz_gobin_obj_sect *v = grow(o->sect, o->nsect, sizeof *v);
   if (!v)
     return -1;
   o->sect = v;
@@ -126,8 +127,8 @@ static int add_sect(cgofuzz_obj *o, const cgofuzz_obj_sect *s) {
   return 0;
 }
 
-static int add_seg(cgofuzz_obj *o, const cgofuzz_obj_seg *s) {
-  cgofuzz_obj_seg *v = grow(o->seg, o->nseg, sizeof *v);
+static int add_seg(cgofuzz_gobin_obj *o, const cgofuzz_gobin_obj_seg *s) {
+  cgofuzz_gobin_obj_seg *v = grow(o->seg, o->nseg, sizeof *v);
   if (!v)
     return -1;
   o->seg = v;
@@ -137,7 +138,7 @@ static int add_seg(cgofuzz_obj *o, const cgofuzz_obj_seg *s) {
 
 /* --- ELF64 */
 
-static int elf_read(cgofuzz_obj *o, const char *path, bool symbols,
+static int elf_read(cgofuzz_gobin_obj *o, const char *path, bool symbols,
                     cgofuzz_err *err) {
   Elf64_Ehdr eh;
   if (!copy_at(o, 0, &eh, sizeof eh))
@@ -156,8 +157,8 @@ static int elf_read(cgofuzz_obj *o, const char *path, bool symbols,
         return cgofuzz_errf(err, 0, "%s: truncated ELF program headers", path);
       if (ph.p_type != PT_LOAD || !in_file(o, ph.p_offset, ph.p_filesz))
         continue;
-      cgofuzz_obj_seg s = {ph.p_vaddr, ph.p_offset, ph.p_filesz,
-                           (ph.p_flags & PF_W) != 0};
+      cgofuzz_gobin_obj_seg s = {ph.p_vaddr, ph.p_offset, ph.p_filesz,
+                                 (ph.p_flags & PF_W) != 0};
       if (add_seg(o, &s) != 0)
         return cgofuzz_errf(err, 0, "out of memory");
     }
@@ -179,13 +180,13 @@ static int elf_read(cgofuzz_obj *o, const char *path, bool symbols,
                 sizeof symstr))
       symtab = sh;
     const char *name = name_at(o, strs.sh_offset, strs.sh_size, sh.sh_name);
-    cgofuzz_obj_sect s = {.addr = sh.sh_addr,
-                          .size = sh.sh_size,
-                          .off = sh.sh_offset,
-                          .in_file = sh.sh_type != SHT_NOBITS &&
-                                     (sh.sh_flags & SHF_ALLOC) &&
-                                     in_file(o, sh.sh_offset, sh.sh_size),
-                          .code = (sh.sh_flags & SHF_EXECINSTR) != 0};
+    cgofuzz_gobin_obj_sect s = {.addr = sh.sh_addr,
+                                .size = sh.sh_size,
+                                .off = sh.sh_offset,
+                                .in_file = sh.sh_type != SHT_NOBITS &&
+                                           (sh.sh_flags & SHF_ALLOC) &&
+                                           in_file(o, sh.sh_offset, sh.sh_size),
+                                .code = (sh.sh_flags & SHF_EXECINSTR) != 0};
     snprintf(s.name, sizeof s.name, "%s", name ? name : "");
     if (add_sect(o, &s) != 0)
       return cgofuzz_errf(err, 0, "out of memory");
@@ -205,10 +206,10 @@ static int elf_read(cgofuzz_obj *o, const char *path, bool symbols,
     const char *name = name_at(o, symstr.sh_offset, symstr.sh_size, es.st_name);
     int t = ELF64_ST_TYPE(es.st_info);
     o->sym[o->nsym++] =
-        (cgofuzz_obj_sym){name ? name : "", es.st_value, es.st_size,
-                          t == STT_FUNC     ? CGOFUZZ_SYM_FUNC
-                          : t == STT_OBJECT ? CGOFUZZ_SYM_OBJECT
-                                            : CGOFUZZ_SYM_OTHER};
+        (cgofuzz_gobin_obj_sym){name ? name : "", es.st_value, es.st_size,
+                                t == STT_FUNC     ? CGOFUZZ_SYM_FUNC
+                                : t == STT_OBJECT ? CGOFUZZ_SYM_OBJECT
+                                                  : CGOFUZZ_SYM_OTHER};
   }
   return 0;
 }
@@ -230,7 +231,7 @@ static int by_address(const void *a, const void *b) {
   return x->value < y->value ? -1 : x->value > y->value;
 }
 
-static int macho_symbols(cgofuzz_obj *o, const macho_symtab *st) {
+static int macho_symbols(cgofuzz_gobin_obj *o, const macho_symtab *st) {
   if (st->nsyms > MAX_SYMBOLS ||
       !in_file(o, st->symoff, (uint64_t)st->nsyms * sizeof(macho_nlist)))
     return -2;
@@ -252,9 +253,9 @@ static int macho_symbols(cgofuzz_obj *o, const macho_symtab *st) {
       continue;
     if (name[0] == '_')
       name++;
-    const cgofuzz_obj_sect *s = &o->sect[nl.n_sect - 1];
+    const cgofuzz_gobin_obj_sect *s = &o->sect[nl.n_sect - 1];
     pl[o->nsym] = (sym_place){nl.n_value, o->nsym, nl.n_sect};
-    o->sym[o->nsym++] = (cgofuzz_obj_sym){
+    o->sym[o->nsym++] = (cgofuzz_gobin_obj_sym){
         name, nl.n_value, 0, s->code ? CGOFUZZ_SYM_FUNC : CGOFUZZ_SYM_OBJECT};
   }
   qsort(pl, o->nsym, sizeof *pl, by_address);
@@ -262,7 +263,7 @@ static int macho_symbols(cgofuzz_obj *o, const macho_symtab *st) {
    * (symbols at one address share it), or the section's end. */
   uint64_t end = 0;
   for (size_t k = o->nsym; k-- > 0;) {
-    const cgofuzz_obj_sect *s = &o->sect[pl[k].sect - 1];
+    const cgofuzz_gobin_obj_sect *s = &o->sect[pl[k].sect - 1];
     if (k + 1 == o->nsym || pl[k + 1].sect != pl[k].sect)
       end = s->addr + s->size;
     else if (pl[k + 1].value > pl[k].value)
@@ -273,7 +274,7 @@ static int macho_symbols(cgofuzz_obj *o, const macho_symtab *st) {
   return 0;
 }
 
-static int macho_read(cgofuzz_obj *o, const char *path, bool symbols,
+static int macho_read(cgofuzz_gobin_obj *o, const char *path, bool symbols,
                       cgofuzz_err *err) {
   macho_header mh;
   if (!copy_at(o, 0, &mh, sizeof mh))
@@ -299,8 +300,8 @@ static int macho_read(cgofuzz_obj *o, const char *path, bool symbols,
         return cgofuzz_errf(err, 0, "%s: bad Mach-O segment %.16s", path,
                             sg.segname);
       if (sg.filesize && in_file(o, sg.fileoff, sg.filesize)) {
-        cgofuzz_obj_seg s = {sg.vmaddr, sg.fileoff, sg.filesize,
-                             (sg.initprot & VM_PROT_WRITE) != 0};
+        cgofuzz_gobin_obj_seg s = {sg.vmaddr, sg.fileoff, sg.filesize,
+                                   (sg.initprot & VM_PROT_WRITE) != 0};
         if (add_seg(o, &s) != 0)
           return cgofuzz_errf(err, 0, "out of memory");
       }
@@ -310,7 +311,7 @@ static int macho_read(cgofuzz_obj *o, const char *path, bool symbols,
         uint32_t type = ms.flags & SECTION_TYPE;
         bool zero = type == S_ZEROFILL || type == S_GB_ZEROFILL ||
                     type == S_THREAD_LOCAL_ZEROFILL;
-        cgofuzz_obj_sect s = {
+        cgofuzz_gobin_obj_sect s = {
             .addr = ms.addr,
             .size = ms.size,
             .off = ms.offset,
@@ -333,8 +334,8 @@ static int macho_read(cgofuzz_obj *o, const char *path, bool symbols,
   return r < 0 ? cgofuzz_errf(err, 0, "out of memory") : 0;
 }
 
-int cgofuzz_obj_open(cgofuzz_obj *o, const char *path, bool symbols,
-                     cgofuzz_err *err) {
+int cgofuzz_gobin_obj_open(cgofuzz_gobin_obj *o, const char *path, bool symbols,
+                           cgofuzz_err *err) {
   memset(o, 0, sizeof *o);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -370,11 +371,11 @@ int cgofuzz_obj_open(cgofuzz_obj *o, const char *path, bool symbols,
     rc = cgofuzz_errf(err, 0, "%s: not an ELF or Mach-O 64-bit file", path);
   }
   if (rc != 0)
-    cgofuzz_obj_close(o);
+    cgofuzz_gobin_obj_close(o);
   return rc;
 }
 
-void cgofuzz_obj_close(cgofuzz_obj *o) {
+void cgofuzz_gobin_obj_close(cgofuzz_gobin_obj *o) {
   if (o->map)
     munmap((void *)o->map, o->len);
   free(o->sect);
@@ -383,8 +384,8 @@ void cgofuzz_obj_close(cgofuzz_obj *o) {
   memset(o, 0, sizeof *o);
 }
 
-const cgofuzz_obj_sect *cgofuzz_obj_section(const cgofuzz_obj *o,
-                                            const char *elf_name) {
+const cgofuzz_gobin_obj_sect *
+cgofuzz_gobin_obj_section(const cgofuzz_gobin_obj *o, const char *elf_name) {
   /* Mach-O: the name itself (clang's "__sancov_cntrs"), or Go's linker's
    * twin of an ELF name: "__", the name without its first byte, every
    * '.' as '_', at most 16 bytes. */
@@ -405,15 +406,15 @@ const cgofuzz_obj_sect *cgofuzz_obj_section(const cgofuzz_obj *o,
   return NULL;
 }
 
-const uint8_t *cgofuzz_obj_bytes(const cgofuzz_obj *o,
-                                 const cgofuzz_obj_sect *s) {
+const uint8_t *cgofuzz_gobin_obj_bytes(const cgofuzz_gobin_obj *o,
+                                       const cgofuzz_gobin_obj_sect *s) {
   return s && s->in_file ? o->map + s->off : NULL;
 }
 
-const uint8_t *cgofuzz_obj_data_at(const cgofuzz_obj *o, uint64_t va,
-                                   uint64_t n) {
+const uint8_t *cgofuzz_gobin_obj_data_at(const cgofuzz_gobin_obj *o,
+                                         uint64_t va, uint64_t n) {
   for (size_t i = 0; i < o->nsect; i++) {
-    const cgofuzz_obj_sect *s = &o->sect[i];
+    const cgofuzz_gobin_obj_sect *s = &o->sect[i];
     if (!s->in_file || s->code || va < s->addr || n > s->size ||
         va - s->addr > s->size - n)
       continue;
@@ -422,28 +423,28 @@ const uint8_t *cgofuzz_obj_data_at(const cgofuzz_obj *o, uint64_t va,
   return NULL;
 }
 
-const char *cgofuzz_obj_format_name(const cgofuzz_obj *o) {
+const char *cgofuzz_gobin_obj_format_name(const cgofuzz_gobin_obj *o) {
   return o->format == CGOFUZZ_OBJ_MACHO ? "Mach-O" : "ELF";
 }
 
-const char *cgofuzz_obj_arch_name(const cgofuzz_obj *o) {
+const char *cgofuzz_gobin_obj_arch_name(const cgofuzz_gobin_obj *o) {
   return o->arch == CGOFUZZ_ARCH_AMD64   ? "amd64"
          : o->arch == CGOFUZZ_ARCH_ARM64 ? "arm64"
                                          : "other";
 }
 
-uint64_t cgofuzz_obj_sym_value(const cgofuzz_obj *o, const char *name,
-                               int kind) {
+uint64_t cgofuzz_gobin_obj_sym_value(const cgofuzz_gobin_obj *o,
+                                     const char *name, int kind) {
   for (size_t i = 0; i < o->nsym; i++)
     if ((kind < 0 || o->sym[i].kind == kind) && !strcmp(o->sym[i].name, name))
       return o->sym[i].value;
   return 0;
 }
 
-const char *cgofuzz_obj_func_at(const cgofuzz_obj *o, uint64_t addr,
-                                uint64_t *off) {
+const char *cgofuzz_gobin_obj_func_at(const cgofuzz_gobin_obj *o, uint64_t addr,
+                                      uint64_t *off) {
   for (size_t i = 0; i < o->nsym; i++) {
-    const cgofuzz_obj_sym *y = &o->sym[i];
+    const cgofuzz_gobin_obj_sym *y = &o->sym[i];
     if (y->kind == CGOFUZZ_SYM_FUNC && *y->name && addr >= y->value &&
         addr - y->value < y->size) {
       *off = addr - y->value;

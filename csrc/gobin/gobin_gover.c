@@ -1,5 +1,5 @@
 /*
- * coord_gover.c: which Go release built a test binary, read from the
+ * gobin_gover.c: which Go release built a test binary, read from the
  * binary itself without running it (issue 14: the corpus codec, %q tables,
  * file names, timers and -test.* flags follow that release; gover.h).
  *
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coord.h"
-#include "coord_obj_internal.h"
+#include "gobin.h"
+#include "gobin_obj.h"
 #include "gover.h"
 
 #define BI_MAGIC "\xff Go buildinf:"
@@ -96,13 +96,14 @@ static int binary_info(const char *binary, int field, char *out, size_t outsize,
                        cgofuzz_err *err) {
   if (outsize > 0)
     out[0] = '\0';
-  cgofuzz_obj o;
-  if (cgofuzz_obj_open(&o, binary, false, err) != 0)
+  cgofuzz_gobin_obj o;
+  if (cgofuzz_gobin_obj_open(&o, binary, false, err) != 0)
     return -1;
   int rc = 0;
   /* 1. The section .go.buildinfo (Mach-O: __go_buildinfo). */
-  const cgofuzz_obj_sect *s = cgofuzz_obj_section(&o, ".go.buildinfo");
-  const uint8_t *p = cgofuzz_obj_bytes(&o, s);
+  const cgofuzz_gobin_obj_sect *s =
+      cgofuzz_gobin_obj_section(&o, ".go.buildinfo");
+  const uint8_t *p = cgofuzz_gobin_obj_bytes(&o, s);
   if (p) {
     size_t n = s->size < BI_MAX ? (size_t)s->size : BI_MAX;
     if (n < BI_MAGIC_LEN || memcmp(p, BI_MAGIC, BI_MAGIC_LEN) != 0)
@@ -113,7 +114,7 @@ static int binary_info(const char *binary, int field, char *out, size_t outsize,
   /* 2. Without the section (ELF section headers stripped): the first
    * writable segment, at 16-byte alignment, as debug/buildinfo does. */
   for (size_t i = 0; rc == 0 && !s && i < o.nseg; i++) {
-    const cgofuzz_obj_seg *g = &o.seg[i];
+    const cgofuzz_gobin_obj_seg *g = &o.seg[i];
     if (!g->write)
       continue;
     size_t n = g->filesz < BI_MAX ? (size_t)g->filesz : BI_MAX;
@@ -125,25 +126,25 @@ static int binary_info(const char *binary, int field, char *out, size_t outsize,
       }
     break; /* only the first writable segment */
   }
-  cgofuzz_obj_close(&o);
+  cgofuzz_gobin_obj_close(&o);
   return rc;
 }
 
-int cgofuzz_coord_binary_goversion(const char *binary, char *out,
-                                   size_t outsize, cgofuzz_err *err) {
+int cgofuzz_gobin_goversion(const char *binary, char *out, size_t outsize,
+                            cgofuzz_err *err) {
   return binary_info(binary, BI_VERSION, out, outsize, err);
 }
 
-int cgofuzz_coord_binary_modpath(const char *binary, char *out, size_t outsize,
-                                 cgofuzz_err *err) {
+int cgofuzz_gobin_modpath(const char *binary, char *out, size_t outsize,
+                          cgofuzz_err *err) {
   return binary_info(binary, BI_MODPATH, out, outsize, err);
 }
 
-int cgofuzz_coord_binary_gover(const char *binary, cgofuzz_gover *g,
-                               cgofuzz_err *err) {
+int cgofuzz_gobin_gover(const char *binary, cgofuzz_gover *g,
+                        cgofuzz_err *err) {
   char v[128];
   *g = CGOFUZZ_GOVER_NEWEST;
-  int rc = cgofuzz_coord_binary_goversion(binary, v, sizeof v, err);
+  int rc = cgofuzz_gobin_goversion(binary, v, sizeof v, err);
   if (rc <= 0)
     return rc;
   /* "go1.27.4", "go1.27rc1", or "devel go1.28-abcdef Tue ..." */
@@ -156,7 +157,7 @@ int cgofuzz_coord_binary_gover(const char *binary, cgofuzz_gover *g,
   return 1;
 }
 
-bool cgofuzz_coord_test_flag_ok(int g, const char *arg) {
+bool cgofuzz_gobin_test_flag_ok(int g, const char *arg) {
   if (arg[0] != '-')
     return true;
   const char *p = arg + 1 + (arg[1] == '-');

@@ -1,9 +1,9 @@
 /*
- * coord_cmppatch.c: copies of a Go test binary that cgofuzz runs instead
+ * gobin_patch.c: copies of a Go test binary that cgofuzz runs instead
  * of the binary itself: one whose comparison hooks record their operands
  * (run-time comparison feedback, docs/comparisons.md), and one whose
  * coverage snapshot goes eight counters at a time (the fuzzing workers',
- * docs/cgo.md). coord_copy.c says where the copies live.
+ * docs/cgo.md). gobin_copy.c says where the copies live.
  *
  * A `go test -c -fuzz` binary is compiled with -d=libfuzzer: before every
  * integer comparison it calls runtime.libfuzzerTraceCmp1/2/4/8 (both
@@ -26,7 +26,7 @@
  *     holding the stubs below, followed (hooks only) by the trace area
  *     (zero-fill);
  *  2. hooks only: the entry point: an entry stub maps the trace area of
- *     the file on fd 5 (the worker's shared memory, see coord_worker.h) at
+ *     the file on fd 5 (the worker's shared memory, core/shm.h) at
  *     offset trace_off MAP_SHARED|MAP_FIXED over the zero-fill, then jumps
  *     to the original entry. Started any other way, the mapping fails and
  *     the zero-fill stays: the hooks then see "off" and return;
@@ -36,10 +36,10 @@
  *     becomes a JMP rel32 to the snapshot stub, which returns to its
  *     caller (the rest of the body is never run).
  * A hook stub appends one record (CMP_REC_SIZE bytes, layout in
- * coord_internal.h) when the trace area's first byte is non-zero, taking
+ * gobin_patch.h) when the trace area's first byte is non-zero, taking
  * its index with LOCK XADD so concurrent goroutines never share a record;
  * indexes past the capacity are dropped. The hooks are found by the
- * symbol table (coord_obj.c), or when stripped by Go's own function table. Only
+ * symbol table (gobin_obj.c), or when stripped by Go's own function table. Only
  * linux/amd64 non-PIE executables are patched; anything else gets an error
  * saying why, and the caller falls back to the static dictionary (hooks)
  * or to the binary itself (snapshot).
@@ -51,10 +51,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "coord_internal.h"
-#include "coord_obj_internal.h"
-#include "coord_worker.h"
+#include "gobin.h"
+#include "gobin_obj.h"
+#include "gobin_patch.h"
 #include "gohooks.h"
+#include "shm.h"
 
 #define PAGE 0x1000ull
 #define MAX_IMAGE ((size_t)1 << 31)
@@ -178,7 +179,7 @@ static int emit_stub(cgofuzz_buf *b, uint32_t trace, uint32_t kind) {
  * most are, and rounds the others with masked shifts that never carry
  * across bytes (b |= b>>1, b>>2, b>>4 smears the top bit down; b - b>>1
  * keeps it). It also sets the slice's length, by the control byte ctl[0]
- * (CGOFUZZ_CTL_*, coord_worker.h, set by the coordinator before each call):
+ * (CGOFUZZ_CTL_*, gobin_patch.h, set by the coordinator before each call):
  *  - FULL (0): the full length (minimization indexes the snapshot as far
  *    as its own mask goes);
  *  - CUT (1, a warm-up fuzz call, whose snapshot is its reply): the end of
@@ -190,7 +191,7 @@ static int emit_stub(cgofuzz_buf *b, uint32_t trace, uint32_t kind) {
  *    else 0, so that the worker's count has nothing to walk: it would have
  *    found no new bit either. ctl[1] is the stub's "a new bit" flag.
  * A snapshot so shortened reaches the coordinator as the coverage of an
- * interesting input, which pads it with zeros (coord_resp.c).
+ * interesting input, which pads it with zeros (csrc/coord/coord_resp.c).
  * rsi = the counters, rdi = coverageSnapshot's data, rcx = its capacity,
  * which must be the counter range's length n (else a header found wrongly:
  * return without writing). Clobbers rax, rcx, rdx, rsi, rdi, r8-r11, which
@@ -313,8 +314,8 @@ static const uint8_t
 };
 _Static_assert(sizeof snapshot_code == 0x156, "the jumps above count on it");
 
-int cgofuzz_cmp_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
-                              uint32_t header, uint32_t ctl, uint32_t mask) {
+int cgofuzz_gobin_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
+                                uint32_t header, uint32_t ctl, uint32_t mask) {
   uint8_t c[sizeof snapshot_code];
   if (n > INT32_MAX || header > INT32_MAX - 16 || ctl > INT32_MAX - 1 ||
       mask > INT32_MAX - n)
@@ -458,8 +459,8 @@ static const uint8_t unpoison_code[] = {
 };
 _Static_assert(sizeof unpoison_code == 0x35, "the jumps above count on it");
 
-int cgofuzz_cmp_redzone_stub(cgofuzz_buf *b, uint32_t ctl, uint32_t shadow,
-                             uint64_t at, uint64_t call) {
+int cgofuzz_gobin_redzone_stub(cgofuzz_buf *b, uint32_t ctl, uint32_t shadow,
+                               uint64_t at, uint64_t call) {
   uint8_t c[sizeof redzone_code];
   if (ctl > INT32_MAX - 24 - 4 * 16 || shadow > INT32_MAX)
     return -1;
@@ -473,7 +474,7 @@ int cgofuzz_cmp_redzone_stub(cgofuzz_buf *b, uint32_t ctl, uint32_t shadow,
   return emit(b, c, sizeof c);
 }
 
-int cgofuzz_cmp_unpoison_stub(cgofuzz_buf *b, uint32_t ctl) {
+int cgofuzz_gobin_unpoison_stub(cgofuzz_buf *b, uint32_t ctl) {
   uint8_t c[sizeof unpoison_code];
   if (ctl > INT32_MAX - 24 - 4 * 16)
     return -1;
@@ -512,12 +513,12 @@ static uint32_t rd32(const uint8_t *p) {
  * begins with the table's address and, from go1.18, holds minpc, which
  * is runtime.text, 20 words in (after pcHeader, six slices and
  * findfunctab). */
-static uint64_t go_text(const cgofuzz_obj *o, uint64_t pclntab,
-                        const cgofuzz_obj_sect *tx) {
+static uint64_t go_text(const cgofuzz_gobin_obj *o, uint64_t pclntab,
+                        const cgofuzz_gobin_obj_sect *tx) {
   static const char *const homes[] = {".go.module", ".noptrdata"};
   for (size_t k = 0; k < sizeof homes / sizeof homes[0]; k++) {
-    const cgofuzz_obj_sect *nd = cgofuzz_obj_section(o, homes[k]);
-    const uint8_t *d = nd ? cgofuzz_obj_bytes(o, nd) : NULL;
+    const cgofuzz_gobin_obj_sect *nd = cgofuzz_gobin_obj_section(o, homes[k]);
+    const uint8_t *d = nd ? cgofuzz_gobin_obj_bytes(o, nd) : NULL;
     for (uint64_t at = 0; d && at + 8 * 23 <= nd->size; at += 8) {
       if (rd64(d + at) != pclntab)
         continue;
@@ -538,10 +539,10 @@ static uint64_t go_text(const cgofuzz_obj *o, uint64_t pclntab,
  * pclnOffset, nfunc (entryoff, funcoff) pairs of uint32; a function's
  * record at pclnOffset+funcoff begins (entryOff uint32, nameOff int32),
  * its name a C string at funcnameOffset+nameOff. 0 when absent. */
-static uint64_t find_pcln(const cgofuzz_obj *o, const char *name) {
-  const cgofuzz_obj_sect *pt = cgofuzz_obj_section(o, ".gopclntab");
-  const cgofuzz_obj_sect *tx = cgofuzz_obj_section(o, ".text");
-  const uint8_t *h = cgofuzz_obj_bytes(o, pt);
+static uint64_t find_pcln(const cgofuzz_gobin_obj *o, const char *name) {
+  const cgofuzz_gobin_obj_sect *pt = cgofuzz_gobin_obj_section(o, ".gopclntab");
+  const cgofuzz_gobin_obj_sect *tx = cgofuzz_gobin_obj_section(o, ".text");
+  const uint8_t *h = cgofuzz_gobin_obj_bytes(o, pt);
   if (!h || !tx || pt->size < 72)
     return 0;
   size_t n = (size_t)pt->size, len = strlen(name);
@@ -595,8 +596,8 @@ static bool loads_fit(const Elf64_Phdr *ph, size_t nph, size_t n) {
 
 /* A Go function's entry: its symbol, or in a stripped binary Go's own
  * function table. 0 when absent. */
-static uint64_t go_func(const cgofuzz_obj *o, const char *name) {
-  uint64_t a = cgofuzz_obj_sym_value(o, name, CGOFUZZ_SYM_FUNC);
+static uint64_t go_func(const cgofuzz_gobin_obj *o, const char *name) {
+  uint64_t a = cgofuzz_gobin_obj_sym_value(o, name, CGOFUZZ_SYM_FUNC);
   return a ? a : find_pcln(o, name);
 }
 
@@ -611,7 +612,7 @@ static void put_jmp(image *im, const Elf64_Phdr *ph, size_t nph, uint64_t from,
 
 /* The image to patch: a copy of the file obj maps (read once, for its
  * symbols and for the bytes the copy changes). */
-static int copy_image(const cgofuzz_obj *obj, const char *path, image *im,
+static int copy_image(const cgofuzz_gobin_obj *obj, const char *path, image *im,
                       cgofuzz_err *err) {
   if (obj->len < sizeof(Elf64_Ehdr) || obj->len > MAX_IMAGE)
     return cgofuzz_errf(err, 0, "%s: not an executable of a usable size", path);
@@ -702,7 +703,7 @@ static uint64_t snapshot_header(const image *im, const Elf64_Phdr *ph,
 /* testing's closure that calls the fuzz function (fn.Call(args)): the
  * one call in it of reflect.Value.Call, as the address of its CALL rel32
  * instruction; 0 unless there is exactly one. */
-static uint64_t fuzz_call_site(const image *im, const cgofuzz_obj *obj,
+static uint64_t fuzz_call_site(const image *im, const cgofuzz_gobin_obj *obj,
                                const Elf64_Phdr *ph, size_t nph,
                                uint64_t *call) {
   enum { MAX_BODY = 16384 };
@@ -733,7 +734,7 @@ static uint64_t fuzz_call_site(const image *im, const cgofuzz_obj *obj,
 
 /* Sends the SnapshotCoverage bodies to a stub (snapshot_code), and the
  * entry point to a stub that maps the worker's control page (fd
- * CGOFUZZ_CTL_FD, coord_worker.h) at seg + PAGE: both appended to code,
+ * CGOFUZZ_CTL_FD, gobin_patch.h) at seg + PAGE: both appended to code,
  * which starts the segment at seg. Started without that descriptor, the
  * page stays zero-fill and the snapshot keeps its full length. A body is
  * left alone unless its slice header, found by snapshot_header, agrees
@@ -741,15 +742,16 @@ static uint64_t fuzz_call_site(const image *im, const cgofuzz_obj *obj,
  * function's call goes through redzone_code when its site is found
  * (*redzoned), and the bodies through unpoison_code. The number of bodies
  * redirected; 0 leaves the image and code as they were. */
-static size_t patch_snapshot(image *im, const cgofuzz_obj *obj,
+static size_t patch_snapshot(image *im, const cgofuzz_gobin_obj *obj,
                              const Elf64_Phdr *ph, size_t nph,
                              cgofuzz_buf *code, uint64_t seg, bool redzone,
                              bool *redzoned) {
   Elf64_Ehdr *eh = (Elf64_Ehdr *)im->p;
-  const cgofuzz_obj_sect *cnt = cgofuzz_cov_go_section(obj);
+  const cgofuzz_gobin_obj_sect *cnt = cgofuzz_gobin_go_section(obj);
   uint64_t sym_hdr =
-      cgofuzz_obj_sym_value(obj, "internal/fuzz.coverageSnapshot", -1);
-  uint64_t sym_cnt = cgofuzz_obj_sym_value(obj, "internal/fuzz._counters", -1);
+      cgofuzz_gobin_obj_sym_value(obj, "internal/fuzz.coverageSnapshot", -1);
+  uint64_t sym_cnt =
+      cgofuzz_gobin_obj_sym_value(obj, "internal/fuzz._counters", -1);
   *redzoned = false;
   if (!cnt || !cnt->size || cnt->addr + cnt->size > MAX_ADDR ||
       (sym_cnt && sym_cnt != cnt->addr) || code->len != 0)
@@ -774,14 +776,14 @@ static size_t patch_snapshot(image *im, const cgofuzz_obj *obj,
     return 0;
   }
   uint64_t rz = seg + code->len;
-  if (site && cgofuzz_cmp_redzone_stub(code, (uint32_t)ctl, CGOFUZZ_ASAN_SHADOW,
-                                       rz, call) != 0)
+  if (site && cgofuzz_gobin_redzone_stub(code, (uint32_t)ctl,
+                                         CGOFUZZ_ASAN_SHADOW, rz, call) != 0)
     site = 0, code->len = (size_t)(rz - seg);
   uint64_t at = seg + code->len;
-  if ((site && cgofuzz_cmp_unpoison_stub(code, (uint32_t)ctl) != 0) ||
-      cgofuzz_cmp_snapshot_stub(code, (uint32_t)cnt->addr, (uint32_t)cnt->size,
-                                (uint32_t)hdr, (uint32_t)ctl,
-                                (uint32_t)(ctl + CGOFUZZ_CTL_SIZE)) != 0) {
+  if ((site && cgofuzz_gobin_unpoison_stub(code, (uint32_t)ctl) != 0) ||
+      cgofuzz_gobin_snapshot_stub(
+          code, (uint32_t)cnt->addr, (uint32_t)cnt->size, (uint32_t)hdr,
+          (uint32_t)ctl, (uint32_t)(ctl + CGOFUZZ_CTL_SIZE)) != 0) {
     code->len = 0;
     return 0;
   }
@@ -799,10 +801,10 @@ static size_t patch_snapshot(image *im, const cgofuzz_obj *obj,
  * the entry point the stub that maps the trace area (at seg + PAGE, tsize
  * bytes, from trace_off of fd 5). The stubs are appended to code, which
  * starts the segment at seg. */
-static int patch_hooks(image *im, const cgofuzz_obj *obj, Elf64_Phdr *ph,
+static int patch_hooks(image *im, const cgofuzz_gobin_obj *obj, Elf64_Phdr *ph,
                        size_t nph, cgofuzz_buf *code, uint64_t seg,
                        uint64_t trace_off, uint64_t tsize,
-                       cgofuzz_cmp_patched *info, cgofuzz_err *err) {
+                       cgofuzz_gobin_patched *info, cgofuzz_err *err) {
   Elf64_Ehdr *eh = (Elf64_Ehdr *)im->p;
   uint64_t trace = seg + PAGE;
   uint64_t hook_at[N_HOOKS] = {0}, stub_at[N_HOOKS] = {0};
@@ -844,16 +846,16 @@ static int patch_hooks(image *im, const cgofuzz_obj *obj, Elf64_Phdr *ph,
   return 0;
 }
 
-int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
-                      size_t trace_size, unsigned flags,
-                      cgofuzz_cmp_patched *info, cgofuzz_err *err) {
+int cgofuzz_gobin_patch(const char *binary, const char *out, uint64_t trace_off,
+                        size_t trace_size, unsigned flags,
+                        cgofuzz_gobin_patched *info, cgofuzz_err *err) {
   image im = {0};
-  cgofuzz_obj obj = {0}; /* the binary: its symbols, and im's bytes */
+  cgofuzz_gobin_obj obj = {0}; /* the binary: its symbols, and im's bytes */
   cgofuzz_buf code = {0};
   FILE *f = NULL;
   int rc = -1;
   memset(info, 0, sizeof *info);
-  if (cgofuzz_obj_open(&obj, binary, true, err) != 0 ||
+  if (cgofuzz_gobin_obj_open(&obj, binary, true, err) != 0 ||
       copy_image(&obj, binary, &im, err) != 0)
     goto done;
   Elf64_Ehdr *eh = (Elf64_Ehdr *)im.p;
@@ -905,15 +907,15 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
    * the binary maps (and a gap for the heap's brk start). */
   uint64_t seg = ((end + 0xfffffull) & ~0xfffffull) + 0x100000ull;
   uint64_t trace = seg + PAGE;
-  if ((flags & CGOFUZZ_CMP_PATCH_HOOKS) &&
-      (flags & CGOFUZZ_CMP_PATCH_SNAPSHOT)) {
+  if ((flags & CGOFUZZ_GOBIN_PATCH_HOOKS) &&
+      (flags & CGOFUZZ_GOBIN_PATCH_SNAPSHOT)) {
     cgofuzz_errf(err, 0, "the hooks and the snapshot are patched apart");
     goto done;
   }
   /* The page after the stubs: the control page and the worker's mask
    * (snapshot), or the start of the trace area (hooks). */
-  const cgofuzz_obj_sect *cnt = cgofuzz_cov_go_section(&obj);
-  uint64_t tsize = flags & CGOFUZZ_CMP_PATCH_HOOKS
+  const cgofuzz_gobin_obj_sect *cnt = cgofuzz_gobin_go_section(&obj);
+  uint64_t tsize = flags & CGOFUZZ_GOBIN_PATCH_HOOKS
                        ? (trace_size + PAGE - 1) & ~(PAGE - 1)
                        : cgofuzz_worker_ctl_size(cnt ? cnt->size : 0);
   if (trace + tsize > MAX_ADDR || trace_off > 0xffffffffull ||
@@ -922,13 +924,13 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
     goto done;
   }
   uint64_t foff = ((uint64_t)im.n + PAGE - 1) & ~(PAGE - 1);
-  if ((flags & CGOFUZZ_CMP_PATCH_HOOKS) &&
+  if ((flags & CGOFUZZ_GOBIN_PATCH_HOOKS) &&
       patch_hooks(&im, &obj, ph, nph, &code, seg, trace_off, tsize, info,
                   err) != 0)
     goto done;
-  if (flags & CGOFUZZ_CMP_PATCH_SNAPSHOT)
+  if (flags & CGOFUZZ_GOBIN_PATCH_SNAPSHOT)
     info->snapshots = patch_snapshot(&im, &obj, ph, nph, &code, seg,
-                                     (flags & CGOFUZZ_CMP_PATCH_REDZONE) != 0,
+                                     (flags & CGOFUZZ_GOBIN_PATCH_REDZONE) != 0,
                                      &info->redzone);
   if (code.len > PAGE) {
     cgofuzz_errf(err, 0, "stubs too large");
@@ -949,7 +951,7 @@ int cgofuzz_cmp_patch(const char *binary, const char *out, uint64_t trace_off,
   memmove(&ph[last_load + 2], &ph[last_load + 1],
           (nph - 1 - (last_load + 1)) * sizeof *ph);
   ph[last_load + 1] = load;
-  if (flags & CGOFUZZ_CMP_PATCH_HOOKS) {
+  if (flags & CGOFUZZ_GOBIN_PATCH_HOOKS) {
     info->trace_addr = trace;
     info->trace_size = tsize;
   }
@@ -968,7 +970,7 @@ done:
   if (f && fclose(f) != 0 && rc == 0)
     rc = cgofuzz_errf(err, 0, "cannot write %s: %s", out, strerror(errno));
   free(im.p);
-  cgofuzz_obj_close(&obj);
+  cgofuzz_gobin_obj_close(&obj);
   cgofuzz_buf_free(&code);
   return rc;
 }

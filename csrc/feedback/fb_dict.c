@@ -1,18 +1,19 @@
 /*
- * coord_dict.c: dictionary mutations chosen by the coordinator, for Go
+ * fb_dict.c: dictionary mutations chosen by the coordinator, for Go
  * workers that have no comparison feedback (docs/godict.md).
  *
  * A Go worker runs Go's mutator from whatever input the coordinator puts in
  * shared memory, and the coordinator rebuilds its finds by replaying that
  * mutator from the input it sent. So the coordinator may send an input of
- * its own making, as long as it keeps it (slot.sent) for the replay:
- *  - DICT_CALL_EXACT: the built input, run once as it is (Warmup, Limit 1,
+ * its own making, as long as it keeps it (the call's value,
+ * coord_feedback.h) for the replay:
+ *  - FB_CALL_EXACT: the built input, run once as it is (Warmup, Limit 1,
  *    which returns its coverage), so a token that completes a comparison
  *    is seen at once;
- *  - DICT_CALL_BASE: an ordinary fuzz call (Limit DICT_BASE_LIMIT) from the
+ *  - FB_CALL_BASE: an ordinary fuzz call (Limit DICT_BASE_LIMIT) from the
  *    built input, so Go's mutations combine with the token.
- * A built input is one entry chosen by the scheduler (coord_sched.c) with
- * 1-3 tokens inserted, overwritten, spliced in place of a range, or
+ * A built input is one entry picked by the coordinator's weights (coord_host.c)
+ * with 1-3 tokens inserted, overwritten, spliced in place of a range, or
  * replacing a whole []byte/string argument (integer constants also replace
  * integer arguments; a decimal token also replaces a decimal number of the
  * text). Tokens are picked in proportion to how often they paid off (new
@@ -38,8 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "codec.h"
-#include "coord_internal.h"
+#include "fb_internal.h"
 #include "godebug.h"
 
 #define DICT_EXACT_COST 6.0
@@ -65,7 +67,7 @@ static bool is_text_kind(cgofuzz_kind k) {
 
 /* An integer kind's width, 0 for one byte too: nothing to learn. */
 static int kind_width(cgofuzz_kind k) {
-  int w = coord_int_width(k);
+  int w = fb_int_width(k);
   return w > 1 ? w : 0;
 }
 
@@ -100,12 +102,12 @@ static size_t segment_end(const uint8_t *p, size_t L, size_t i);
  * and each run of 2..DICT_MAX_WORD printable bytes that are neither space
  * nor bracket ("!!str", "//line", "&a"). The printable runs of the caller
  * are lines, mostly too long to be parts of another input. */
-static void text_parts(cgofuzz_coord_dict *d, const uint8_t *b, size_t len) {
+static void text_parts(cgofuzz_fb_dict *d, const uint8_t *b, size_t len) {
   size_t parts = 0;
   for (size_t i = 0; i < len && parts < 64; i++) {
     size_t e = segment_end(b, len, i);
     if (e >= i + 3) {
-      cgofuzz_coord_dict_add(d, b + i, e - i, CGOFUZZ_DICT_CORPUS, 0, false);
+      cgofuzz_fb_dict_add(d, b + i, e - i, CGOFUZZ_DICT_CORPUS, 0, false);
       parts++;
     }
   }
@@ -115,7 +117,7 @@ static void text_parts(cgofuzz_coord_dict *d, const uint8_t *b, size_t len) {
            !strchr(">]})", b[j]))
       j++;
     if (j - a >= 2 && j - a <= DICT_MAX_WORD) {
-      cgofuzz_coord_dict_add(d, b + a, j - a, CGOFUZZ_DICT_CORPUS, 0, false);
+      cgofuzz_fb_dict_add(d, b + a, j - a, CGOFUZZ_DICT_CORPUS, 0, false);
       parts++;
     }
   }
@@ -126,7 +128,7 @@ static void text_parts(cgofuzz_coord_dict *d, const uint8_t *b, size_t len) {
  * most 32, and its parts (text_parts) to d; binary data its alphanumeric runs
  * of 4..64 to cand, where they count (uses) in how many values they are.
  * Returns whether the value is text with a decimal digit. */
-static bool value_tokens(cgofuzz_coord_dict *d, cgofuzz_coord_dict *cand,
+static bool value_tokens(cgofuzz_fb_dict *d, cgofuzz_fb_dict *cand,
                          const uint8_t *b, size_t len, uint64_t serial) {
   size_t printable = 0, runs = 0;
   bool digits = false;
@@ -146,11 +148,11 @@ static bool value_tokens(cgofuzz_coord_dict *d, cgofuzz_coord_dict *cand,
       continue;
     runs++;
     if (text) {
-      cgofuzz_coord_dict_add(d, b + a, n, CGOFUZZ_DICT_CORPUS, 0, false);
+      cgofuzz_fb_dict_add(d, b + a, n, CGOFUZZ_DICT_CORPUS, 0, false);
       continue;
     }
-    cgofuzz_coord_dict_add(cand, b + a, n, CGOFUZZ_DICT_CORPUS, 0, false);
-    dtok *t = cgofuzz_coord_dict_find(cand, b + a, n);
+    cgofuzz_fb_dict_add(cand, b + a, n, CGOFUZZ_DICT_CORPUS, 0, false);
+    dtok *t = cgofuzz_fb_dict_find(cand, b + a, n);
     if (t && t->finds != serial) { /* once per value: finds marks it */
       t->finds = serial;
       t->uses++;
@@ -197,52 +199,54 @@ static const char *const decimal_limits[] = {
  * values or more (chunk names, keywords; not the chance letters of
  * compressed data), its integers of 2..8 bytes, and the decimal limits
  * when a text value holds a digit. */
-static void corpus_tokens(coord *c, cgofuzz_coord_dict *d) {
+static void corpus_tokens(fb_run *r, cgofuzz_fb_dict *d) {
   cgofuzz_values vals = {0};
-  cgofuzz_coord_dict *cand = cgofuzz_coord_dict_new();
+  cgofuzz_fb_dict *cand = cgofuzz_fb_dict_new();
   if (!cand)
     return;
   uint64_t serial = 0;
   bool decimal = false;
-  for (size_t i = 0; i < c->corpus.n; i++) {
+  for (size_t i = 0; i < cgofuzz_coord_host_corpus(r->h); i++) {
     cgofuzz_err err = {0};
-    const cgofuzz_centry *e = &c->corpus.e[i];
-    if (cgofuzz_codec_decode_v(e->data, e->len, coord_gover(c->cfg), &vals,
+    size_t len;
+    const uint8_t *data = cgofuzz_coord_host_entry(r->h, i, &len);
+    if (cgofuzz_codec_decode_v(data, len, cgofuzz_coord_host_gover(r->h), &vals,
                                &err) != 0)
       continue;
     for (size_t k = 0; k < vals.n; k++) {
       const cgofuzz_value *v = &vals.v[k];
-      if (cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_CORPUS) >=
+      if (cgofuzz_fb_dict_count(d, CGOFUZZ_DICT_CORPUS) >=
           DICT_MAX_CORPUS_TOKENS)
         break;
       if (v->kind == CGOFUZZ_BYTES || v->kind == CGOFUZZ_STRING) {
         decimal |= value_tokens(d, cand, v->s.data, v->s.len, ++serial);
       } else if (kind_width(v->kind)) {
-        cgofuzz_dict_add_int(d, v->u, kind_width(v->kind), CGOFUZZ_DICT_CORPUS);
+        cgofuzz_fb_dict_add_int(d, v->u, kind_width(v->kind),
+                                CGOFUZZ_DICT_CORPUS);
       }
     }
   }
   for (size_t i = 0;
-       i < cand->n && cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_CORPUS) <
-                          DICT_MAX_CORPUS_TOKENS;
+       i < cand->n &&
+       cgofuzz_fb_dict_count(d, CGOFUZZ_DICT_CORPUS) < DICT_MAX_CORPUS_TOKENS;
        i++)
     if (cand->t[i].uses >= 2)
-      cgofuzz_coord_dict_add(d, cand->t[i].b, cand->t[i].len,
-                             CGOFUZZ_DICT_CORPUS, 0, false);
-  cgofuzz_coord_dict_free(cand);
+      cgofuzz_fb_dict_add(d, cand->t[i].b, cand->t[i].len, CGOFUZZ_DICT_CORPUS,
+                          0, false);
+  cgofuzz_fb_dict_free(cand);
   cgofuzz_values_free(&vals);
   for (size_t i = 0;
        decimal && i < sizeof decimal_limits / sizeof *decimal_limits; i++)
-    cgofuzz_coord_dict_add(d, (const uint8_t *)decimal_limits[i],
-                           strlen(decimal_limits[i]), CGOFUZZ_DICT_CORPUS, 0,
-                           false);
+    cgofuzz_fb_dict_add(d, (const uint8_t *)decimal_limits[i],
+                        strlen(decimal_limits[i]), CGOFUZZ_DICT_CORPUS, 0,
+                        false);
 }
 
 static bool is_decimal(const dtok *t);
 
 /* --- scheduling */
 
-static uint64_t rnd(cgofuzz_dsched *x) {
+static uint64_t rnd(fb_dsched *x) {
   /* splitmix64: one 64-bit state, any seed is fine */
   uint64_t z = (x->rng += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -251,11 +255,11 @@ static uint64_t rnd(cgofuzz_dsched *x) {
 }
 
 /* Uniform in [0, n), n > 0. */
-static size_t rndn(cgofuzz_dsched *x, size_t n) {
+static size_t rndn(fb_dsched *x, size_t n) {
   return (size_t)(rnd(x) % (uint64_t)n);
 }
 
-static double rnd01(cgofuzz_dsched *x) {
+static double rnd01(fb_dsched *x) {
   return (double)(rnd(x) >> 11) / 9007199254740992.0;
 }
 
@@ -266,7 +270,7 @@ static double tok_weight(const dtok *t) {
   return w < prior[t->src] * 0.02 ? prior[t->src] * 0.02 : w;
 }
 
-static size_t pick_token(cgofuzz_dsched *x, const cgofuzz_coord_dict *d) {
+static size_t pick_token(fb_dsched *x, const cgofuzz_fb_dict *d) {
   if (x->cum_n != d->n || x->picks >= DICT_RECOMPUTE_PICKS) {
     double *cum = realloc(x->cum, d->n * sizeof *cum);
     if (!cum)
@@ -295,7 +299,7 @@ static double clamp(double v, double lo, double hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
 
-static void recompute_share(cgofuzz_dsched *x) {
+static void recompute_share(fb_dsched *x) {
   double yg = (x->finds[0] + 1) / (x->cost[0] + DICT_PRIOR_COST);
   double yd = (x->finds[1] + x->finds[2] + 1) /
               (x->cost[1] + x->cost[2] + DICT_PRIOR_COST);
@@ -305,8 +309,7 @@ static void recompute_share(cgofuzz_dsched *x) {
 /* Turns dictionary calls on once there are tokens, and gives credit for a
  * first exact run of each token added (tokens can come after the start:
  * the code's constants). */
-static void dict_credit(cgofuzz_dsched *x, const cgofuzz_coord_dict *d,
-                        size_t added) {
+static void dict_credit(fb_dsched *x, const cgofuzz_fb_dict *d, size_t added) {
   /* No token, no built calls, crossovers included: without seeds to take
    * parts from (a corpus that starts empty), built values cost a fast C
    * worker the execs its own comparison feedback needs (tests/lf/libfuzzer's
@@ -323,14 +326,15 @@ static void dict_credit(cgofuzz_dsched *x, const cgofuzz_coord_dict *d,
                     0, DICT_CREDIT_MAX);
 }
 
-int cgofuzz_dict_start(coord *c) {
-  const cgofuzz_coord_config *cfg = c->cfg;
-  cgofuzz_dsched *x = &c->dx;
-  cgofuzz_coord_dict *d = cfg->dict;
+int cgofuzz_fb_dsched_start(fb_run *r, cgofuzz_err *err) {
+  const cgofuzz_coord_config *cfg = cgofuzz_coord_host_config(r->h);
+  const cgofuzz_fb *fb = r->fb;
+  fb_dsched *x = &r->dx;
+  cgofuzz_fb_dict *d = fb->dict;
   if (!d)
     return 0;
-  if (cfg->dict_corpus)
-    corpus_tokens(c, d);
+  if (fb->dict_corpus)
+    corpus_tokens(r, d);
   for (size_t i = 0; i < d->n; i++) {
     if (!is_decimal(&d->t[i]) || d->t[i].len < 3)
       continue;
@@ -340,24 +344,19 @@ int cgofuzz_dict_start(coord *c) {
     x->dec = dec;
     x->dec[x->n_dec++] = (uint32_t)i;
   }
-  if (cfg->dict_out) {
-    cgofuzz_err err = {0};
-    if (cgofuzz_coord_dict_write(d, cfg->dict_out, cfg->target, &err) != 0) {
-      cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
-      return -1;
-    }
-  }
-  if (cgofuzz_coord_says(c))
+  if (fb->dict_out && cgofuzz_fb_dict_write(d, fb->dict_out, cfg->target, err))
+    return -1;
+  if (cgofuzz_coord_host_says(r->h))
     fprintf(stderr,
             "cgofuzz: dictionary: %zu tokens (%zu from -dict files, %zu from "
             "the target's package, %zu from its module, %zu from the "
             "corpus)%s\n",
-            d->n, cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_USER),
-            cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_BINARY),
-            cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_MODULE),
-            cgofuzz_coord_dict_count(d, CGOFUZZ_DICT_CORPUS),
-            cfg->dict_code ? "; its code's constants follow" : "");
-  x->gate = cfg->dict_when_stalled;
+            d->n, cgofuzz_fb_dict_count(d, CGOFUZZ_DICT_USER),
+            cgofuzz_fb_dict_count(d, CGOFUZZ_DICT_BINARY),
+            cgofuzz_fb_dict_count(d, CGOFUZZ_DICT_MODULE),
+            cgofuzz_fb_dict_count(d, CGOFUZZ_DICT_CORPUS),
+            fb->dict_code ? "; its code's constants follow" : "");
+  x->gate = fb->dict_when_stalled;
   for (size_t i = 0; i < cfg->n_kinds; i++) {
     x->any_text = x->any_text || is_text_kind(cfg->kinds[i]);
     x->any_arg = x->any_arg || x->any_text || kind_width(cfg->kinds[i]);
@@ -371,14 +370,15 @@ int cgofuzz_dict_start(coord *c) {
     x->rng = (uint64_t)(uintptr_t)x ^ ((uint64_t)cgofuzz_mono_ms() << 20);
   const char *only = getenv("CGOFUZZ_DICT_CALLS");
   if (only && !strcmp(only, "exact"))
-    x->only = DICT_CALL_EXACT;
+    x->only = FB_CALL_EXACT;
   else if (only && !strcmp(only, "base"))
-    x->only = DICT_CALL_BASE;
-  if (cfg->dict_code) {
+    x->only = FB_CALL_BASE;
+  if (fb->dict_code) {
     cgofuzz_err err = {0};
-    if (cgofuzz_coord_godict_code_start(d, cfg->binary, cfg->target, &x->job,
-                                        &err) != 0 &&
-        cgofuzz_coord_says(c))
+    cgofuzz_gobin_sink sink = cgofuzz_fb_dict_sink(d);
+    if (cgofuzz_gobin_godict_code_start(&sink, cfg->binary, cfg->target,
+                                        &x->job, &err) != 0 &&
+        cgofuzz_coord_host_says(r->h))
       fprintf(stderr, "cgofuzz: %s\n", err.msg);
     x->job_t0 = cgofuzz_mono_ms();
   }
@@ -386,32 +386,31 @@ int cgofuzz_dict_start(coord *c) {
   return 0;
 }
 
-void cgofuzz_dict_step(coord *c) {
-  cgofuzz_dsched *x = &c->dx;
+void cgofuzz_fb_dsched_step(fb_run *r) {
+  fb_dsched *x = &r->dx;
   if (!x->job)
     return;
-  const cgofuzz_coord_config *cfg = c->cfg;
   cgofuzz_err err = {0};
   size_t added = 0;
-  int r = cgofuzz_coord_godict_code_poll(x->job, false, &added, &err);
-  if (r == 0)
+  int got = cgofuzz_gobin_godict_code_poll(x->job, false, &added, &err);
+  if (got == 0)
     return;
-  bool say = cgofuzz_coord_says(c);
-  if (r < 0 && say)
+  bool say = cgofuzz_coord_host_says(r->h);
+  if (got < 0 && say)
     fprintf(stderr, "cgofuzz: %s\n", err.msg);
   else if (say)
     fprintf(stderr,
             "cgofuzz: dictionary: %zu tokens from the code (go tool objdump, "
             "%lld ms), %zu in all\n",
-            added, (long long)(cgofuzz_mono_ms() - x->job_t0), cfg->dict->n);
-  cgofuzz_coord_godict_code_free(x->job);
+            added, (long long)(cgofuzz_mono_ms() - x->job_t0), r->fb->dict->n);
+  cgofuzz_gobin_godict_code_free(x->job);
   x->job = NULL;
-  dict_credit(x, cfg->dict, added);
+  dict_credit(x, r->fb->dict, added);
 }
 
-void cgofuzz_dict_stop(coord *c) {
-  cgofuzz_dsched *x = &c->dx;
-  if (x->on && cgofuzz_coord_says(c))
+void cgofuzz_fb_dsched_stop(fb_run *r) {
+  fb_dsched *x = &r->dx;
+  if (x->on && cgofuzz_coord_host_says(r->h))
     fprintf(stderr,
             "cgofuzz: dictionary calls: %llu exact (%llu found), %llu from a "
             "built base (%llu found); plain calls: %llu (%llu found); "
@@ -420,7 +419,7 @@ void cgofuzz_dict_stop(coord *c) {
             (unsigned long long)x->calls[2], (unsigned long long)x->found[2],
             (unsigned long long)x->calls[0], (unsigned long long)x->found[0],
             x->share, x->xo_uses, x->xo_finds);
-  cgofuzz_coord_godict_code_free(x->job); /* a run shorter than objdump */
+  cgofuzz_gobin_godict_code_free(x->job); /* a run shorter than objdump */
   free(x->cum);
   free(x->dec);
   cgofuzz_values_free(&x->vals);
@@ -428,12 +427,12 @@ void cgofuzz_dict_stop(coord *c) {
   memset(x, 0, sizeof *x);
 }
 
-int cgofuzz_dict_next(coord *c) {
-  cgofuzz_dsched *x = &c->dx;
+int cgofuzz_fb_dsched_next(fb_run *r) {
+  fb_dsched *x = &r->dx;
   if (x->on && x->only)
     return x->only;
   if (!x->on || x->credit <= 0)
-    return DICT_CALL_NONE;
+    return FB_CALL_NONE;
   /* Built calls wait, where the configuration says so (C workers), until
    * the workers' own calls stall: a C worker's comparison feedback takes
    * a magic faster alone (tests/lf/libfuzzer's TWO harness: 14k execs, 500k
@@ -441,22 +440,22 @@ int cgofuzz_dict_next(coord *c) {
    * and crossovers then take it from 1,369 edges to 6,000. */
   if (x->gate) {
     if (x->stall < DICT_GATE_CALLS)
-      return DICT_CALL_NONE;
+      return FB_CALL_NONE;
     x->gate = false;
   }
   /* A first pass of exact runs, one per token (first_pass); then by
    * yield. */
-  if (x->first < c->cfg->dict->n)
-    return DICT_CALL_EXACT;
+  if (x->first < r->fb->dict->n)
+    return FB_CALL_EXACT;
   double ye = (x->finds[1] + 1) / (x->cost[1] + DICT_PRIOR_COST);
   double yb = (x->finds[2] + 1) / (x->cost[2] + DICT_PRIOR_COST);
   double pb = clamp(yb / (ye + yb), 0.1, 0.6);
-  return rnd01(x) < pb ? DICT_CALL_BASE : DICT_CALL_EXACT;
+  return rnd01(x) < pb ? FB_CALL_BASE : FB_CALL_EXACT;
 }
 
 /* A position in [0, max]: the start and the end often (magic numbers,
  * prefixes, trailers), else uniform. */
-static size_t pick_pos(cgofuzz_dsched *x, size_t max) {
+static size_t pick_pos(fb_dsched *x, size_t max) {
   size_t r = rndn(x, 8);
   if (r < 2)
     return 0;
@@ -493,8 +492,8 @@ static bool is_decimal(const dtok *t) {
 
 /* The range [*at, *at+*cut) of one decimal number of p[0..L) (its sign
  * too), chosen at random; false when there is none. */
-static bool pick_number(cgofuzz_dsched *x, const uint8_t *p, size_t L,
-                        size_t *at, size_t *cut) {
+static bool pick_number(fb_dsched *x, const uint8_t *p, size_t L, size_t *at,
+                        size_t *cut) {
   size_t runs = 0;
   for (size_t j = 0; j < L; j++)
     if (is_digit(p[j]) && (j == 0 || !is_digit(p[j - 1])))
@@ -537,8 +536,8 @@ static bool is_segment(const dtok *t) {
 /* A segment of p[0..L) opened by the token's bracket, chosen at random:
  * its range [*at, *at+*cut); with after set, the empty range just past
  * it. False when there is none. */
-static bool pick_segment(cgofuzz_dsched *x, const uint8_t *p, size_t L,
-                         uint8_t open, bool after, size_t *at, size_t *cut) {
+static bool pick_segment(fb_dsched *x, const uint8_t *p, size_t L, uint8_t open,
+                         bool after, size_t *at, size_t *cut) {
   size_t segs = 0;
   for (size_t i = 0; i < L; i++)
     segs += p[i] == open && segment_end(p, L, i);
@@ -562,7 +561,7 @@ static bool pick_segment(cgofuzz_dsched *x, const uint8_t *p, size_t L,
  * one of its decimal numbers (always when number is set, else half the
  * time); a bracketed segment ("<head>") half the time in place of one of
  * its segments of the same bracket, a quarter just after one. */
-static int put_bytes(cgofuzz_dsched *x, cgofuzz_value *v, const dtok *t,
+static int put_bytes(fb_dsched *x, cgofuzz_value *v, const dtok *t,
                      bool number) {
   size_t L = v->s.len, n = t->len;
   cgofuzz_buf nb = {0};
@@ -607,17 +606,17 @@ static int put_bytes(cgofuzz_dsched *x, cgofuzz_value *v, const dtok *t,
 }
 
 /* An integer token into the integer value v (of at least its width). */
-static void put_int(cgofuzz_dsched *x, cgofuzz_value *v, const dtok *t) {
+static void put_int(fb_dsched *x, cgofuzz_value *v, const dtok *t) {
   uint64_t u = 0;
   for (unsigned i = 0; i < t->len; i++)
     u |= (uint64_t)t->b[t->be ? t->len - 1 - i : i] << (8 * i);
   int kw = kind_width(v->kind);
-  if (coord_int_signed(v->kind) && (kw == t->int_width || rndn(x, 2)) &&
+  if (fb_int_signed(v->kind) && (kw == t->int_width || rndn(x, 2)) &&
       t->int_width < 8 && (u >> (8 * t->int_width - 1)) & 1)
     u |= ~0ull << (8 * t->int_width); /* sign-extend */
   if (kw < 8)
     u &= (1ull << (8 * kw)) - 1;
-  if (coord_int_signed(v->kind) && kw < 8 && (u >> (8 * kw - 1)) & 1)
+  if (fb_int_signed(v->kind) && kw < 8 && (u >> (8 * kw - 1)) & 1)
     u |= ~0ull << (8 * kw); /* values hold signed kinds sign-extended */
   v->u = u;
 }
@@ -628,14 +627,13 @@ static bool fits(const dtok *t, cgofuzz_kind k) {
   return t->int_width && kind_width(k) >= t->int_width;
 }
 
-int64_t cgofuzz_dict_base_limit(void) { return DICT_BASE_LIMIT; }
+int64_t cgofuzz_fb_dsched_base_limit(void) { return DICT_BASE_LIMIT; }
 
 /* A crossover of v (owned) with q[0..qn), another entry's value of the
  * same argument: a part of q written over v or inserted into it
  * (libFuzzer's CopyPartOf, InsertPartOf), or v's head joined to q's tail
  * (AFL's splice). */
-static int cross(cgofuzz_dsched *x, cgofuzz_value *v, const uint8_t *q,
-                 size_t qn) {
+static int cross(fb_dsched *x, cgofuzz_value *v, const uint8_t *q, size_t qn) {
   if (rndn(x, 3) == 0) {
     size_t L = v->s.len, at = rndn(x, L + 1), from = rndn(x, qn);
     if (at + qn - from > DICT_MAX_VALUE)
@@ -653,23 +651,24 @@ static int cross(cgofuzz_dsched *x, cgofuzz_value *v, const uint8_t *q,
 
 /* The crossover build of entry idx with a random entry (itself too): 0,
  * 1 when none applies, -1 when out of memory. */
-static int build_cross(coord *c, size_t idx) {
-  cgofuzz_dsched *x = &c->dx;
+static int build_cross(fb_run *r, size_t idx) {
+  fb_dsched *x = &r->dx;
   /* Any entry, itself too: its head joined to its own tail is a large
    * erase (libFuzzer's EraseBytes takes up to half the input; Go's
    * mutator a few bytes), which brings what a long seed holds deep
    * inside to its start (the SQL statements inside the Tcl scripts of
    * Magma's sqlite3 seeds). */
-  size_t other = rndn(x, c->corpus.n);
+  size_t other = rndn(x, cgofuzz_coord_host_corpus(r->h));
   (void)idx;
   /* Not an entry that failed (a run that goes on after failures keeps
    * them): its parts would fail again. */
-  if (cgofuzz_sched_is_failing(&c->sched, other))
+  if (cgofuzz_coord_host_failing(r->h, other))
     return 1;
-  const cgofuzz_centry *e = &c->corpus.e[other];
+  size_t len;
+  const uint8_t *data = cgofuzz_coord_host_entry(r->h, other, &len);
   cgofuzz_err err = {0};
-  if (cgofuzz_codec_decode_v(e->data, e->len, coord_gover(c->cfg), &x->other,
-                             &err) != 0 ||
+  if (cgofuzz_codec_decode_v(data, len, cgofuzz_coord_host_gover(r->h),
+                             &x->other, &err) != 0 ||
       x->other.n != x->vals.n)
     return 1;
   size_t elig = 0;
@@ -687,15 +686,8 @@ static int build_cross(coord *c, size_t idx) {
   return 1;
 }
 
-/* A run of one byte value (3..130 bytes, 0x00 or 0xff half the time)
- * inserted into one []byte/string argument of the built entry, or, a
- * quarter of the time, written over it: libFuzzer's InsertRepeatedBytes.
- * Go's mutator inserts runs of a random byte, mostly of 1..8: a length
- * field or count made of 0xff bytes (LZ4's match length, 255 per byte, to
- * reach the end of a 64 KiB output) is out of its reach. 0, 1 when no
- * argument takes one, -1 when out of memory. */
 /* One of the entry's text arguments, chosen at random, or NULL. */
-static cgofuzz_value *pick_text(cgofuzz_dsched *x) {
+static cgofuzz_value *pick_text(fb_dsched *x) {
   size_t elig = 0;
   for (size_t k = 0; k < x->vals.n; k++)
     elig += is_text_kind(x->vals.v[k].kind);
@@ -706,7 +698,14 @@ static cgofuzz_value *pick_text(cgofuzz_dsched *x) {
   return NULL;
 }
 
-static int build_run(cgofuzz_dsched *x) {
+/* A run of one byte value (3..130 bytes, 0x00 or 0xff half the time)
+ * inserted into one []byte/string argument of the built entry, or, a
+ * quarter of the time, written over it: libFuzzer's InsertRepeatedBytes.
+ * Go's mutator inserts runs of a random byte, mostly of 1..8: a length
+ * field or count made of 0xff bytes (LZ4's match length, 255 per byte, to
+ * reach the end of a 64 KiB output) is out of its reach. 0, 1 when no
+ * argument takes one, -1 when out of memory. */
+static int build_run(fb_dsched *x) {
   cgofuzz_value *v = pick_text(x);
   size_t L = v ? v->s.len : 0, n = 3 + rndn(x, 128);
   if (!v || L + n > DICT_MAX_VALUE)
@@ -736,7 +735,7 @@ static int build_run(cgofuzz_dsched *x) {
  * uniform below the value's half the time, else log-uniform (within
  * [2^k, 2^(k+1)) for k uniform below log2 of the length). 1 when the
  * value has no prefix to take. */
-static int build_prefix(cgofuzz_dsched *x) {
+static int build_prefix(fb_dsched *x) {
   cgofuzz_value *v = pick_text(x);
   size_t L = v ? v->s.len : 0, n;
   if (L < 2)
@@ -761,14 +760,14 @@ static int build_prefix(cgofuzz_dsched *x) {
  * tokens and in four times that for crossovers): a fifth at first, so
  * that tokens keep most of the early builds (a magic a token completes
  * by itself is found there: tests/coord/godict), more as crossovers pay off. */
-static double cross_chance(const cgofuzz_dsched *x) {
+static double cross_chance(const fb_dsched *x) {
   double yx = (x->xo_finds + 1) / (x->xo_uses + 4 * XO_PRIOR_USES);
   double yt = (x->tok_finds + 1) / (x->tok_uses + XO_PRIOR_USES);
   return clamp(yx / (yx + yt), 0.1, 0.6);
 }
 
 /* One of the entry's arguments token t fits, chosen at random, or NULL. */
-static cgofuzz_value *pick_arg(cgofuzz_dsched *x, const dtok *t) {
+static cgofuzz_value *pick_arg(fb_dsched *x, const dtok *t) {
   size_t elig = 0;
   for (size_t k = 0; k < x->vals.n; k++)
     elig += fits(t, x->vals.v[k].kind);
@@ -786,7 +785,7 @@ static cgofuzz_value *pick_arg(cgofuzz_dsched *x, const dtok *t) {
  * string argument or as an integer argument: how a magic compared by
  * itself is completed (`s == "key"`, a prefix, a map key, an integer
  * constant: tests/coord/godict's planted bugs, each found in this pass). */
-static int first_pass(cgofuzz_dsched *x, const cgofuzz_coord_dict *d, slot *s) {
+static int first_pass(fb_dsched *x, const cgofuzz_fb_dict *d, fb_slot *s) {
   size_t ti = x->first++;
   const dtok *t = &d->t[ti];
   cgofuzz_value *v = pick_arg(x, t);
@@ -803,30 +802,32 @@ static int first_pass(cgofuzz_dsched *x, const cgofuzz_coord_dict *d, slot *s) {
   return 0;
 }
 
-int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
-  cgofuzz_dsched *x = &c->dx;
-  const cgofuzz_coord_dict *d = c->cfg->dict;
-  const cgofuzz_centry *e = &c->corpus.e[idx];
+int cgofuzz_fb_dsched_build(fb_run *r, fb_slot *s, size_t idx,
+                            cgofuzz_buf *out) {
+  fb_dsched *x = &r->dx;
+  const cgofuzz_fb_dict *d = r->fb->dict;
+  size_t len;
+  const uint8_t *data = cgofuzz_coord_host_entry(r->h, idx, &len);
   cgofuzz_err err = {0};
-  if (cgofuzz_codec_decode_v(e->data, e->len, coord_gover(c->cfg), &x->vals,
-                             &err) != 0)
+  if (cgofuzz_codec_decode_v(data, len, cgofuzz_coord_host_gover(r->h),
+                             &x->vals, &err) != 0)
     return 1;
   s->ntok = 0;
   s->cross = false;
   if (x->first < d->n) {
-    int r = first_pass(x, d, s);
-    if (r != 0)
-      return r;
+    int f = first_pass(x, d, s);
+    if (f != 0)
+      return f;
   } else if (x->any_text && rnd01(x) < cross_chance(x)) {
     /* Runs and prefixes share the crossovers' calls and yields: none
      * uses a token. */
     size_t k = rndn(x, 8);
-    int r = k < 2   ? build_run(x)
+    int b = k < 2   ? build_run(x)
             : k < 4 ? build_prefix(x)
-                    : build_cross(c, idx);
-    if (r < 0)
+                    : build_cross(r, idx);
+    if (b < 0)
       return -1;
-    s->cross = r == 0;
+    s->cross = b == 0;
   }
   size_t want =
       s->cross || s->ntok ? 0 : 1 + (rndn(x, 4) == 0) + (rndn(x, 16) == 0);
@@ -849,45 +850,41 @@ int cgofuzz_dict_build(coord *c, slot *s, size_t idx) {
   }
   if (!s->ntok && !s->cross)
     return 1;
-  s->sent.len = 0;
-  if (cgofuzz_codec_encode_v(x->vals.v, x->vals.n, coord_gover(c->cfg),
-                             &s->sent, &err) != 0)
+  out->len = 0;
+  if (cgofuzz_codec_encode_v(x->vals.v, x->vals.n,
+                             cgofuzz_coord_host_gover(r->h), out, &err) != 0)
     return -1;
   return 0;
 }
 
-void cgofuzz_dict_done(coord *c, slot *s, int64_t count, bool found) {
-  cgofuzz_dsched *x = &c->dx;
-  if (s->dict == DICT_CALL_CMP) {
-    cgofuzz_cmp_done(c, s, found);
-    return;
-  }
+void cgofuzz_fb_dsched_done(fb_run *r, const fb_slot *s, int k, int64_t count,
+                            bool found) {
+  fb_dsched *x = &r->dx;
   if (!x->on)
     return;
-  int k = s->dict;
   double cost = (double)(count > 0 ? count : 0);
-  if (k == DICT_CALL_EXACT)
+  if (k == FB_CALL_EXACT)
     cost *= DICT_EXACT_COST;
-  else if (k == DICT_CALL_BASE)
+  else if (k == FB_CALL_BASE)
     cost += DICT_EXACT_COST;
   x->cost[k] += cost;
   x->finds[k] += found;
   x->calls[k]++;
   x->found[k] += found;
-  if (k == DICT_CALL_NONE)
+  if (k == FB_CALL_NONE)
     x->stall = found ? 0 : x->stall + 1;
-  if (k == DICT_CALL_NONE)
+  if (k == FB_CALL_NONE)
     x->credit += cost * x->share / (1 - x->share);
   else
     x->credit -= cost;
   x->credit = clamp(x->credit, -DICT_CREDIT_MAX, DICT_CREDIT_MAX);
-  if (k != DICT_CALL_NONE && s->cross) {
+  if (k != FB_CALL_NONE && s->cross) {
     x->xo_uses++;
     x->xo_finds += found;
-  } else if (k != DICT_CALL_NONE) {
+  } else if (k != FB_CALL_NONE) {
     x->tok_uses++;
     x->tok_finds += found;
-    cgofuzz_coord_dict *d = c->cfg->dict;
+    cgofuzz_fb_dict *d = r->fb->dict;
     for (size_t i = 0; i < s->ntok; i++) {
       dtok *t = &d->t[s->tok[i]];
       t->uses++;

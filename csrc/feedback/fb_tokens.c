@@ -1,27 +1,27 @@
 /*
- * coord_tokens.c: a dictionary's token store (cgofuzz_coord_dict): tokens
+ * fb_tokens.c: a dictionary's token store (cgofuzz_fb_dict): tokens
  * without duplicates, each with where it came from (CGOFUZZ_DICT_*), an
  * integer's width and byte order, and the uses and finds that weigh it
- * when dictionary calls pick tokens (coord_dict.c); reading -dict files and
+ * when dictionary calls pick tokens (fb_dict.c); reading -dict files and
  * writing the store back in their format.
  *
- * The sources of tokens fill it (the binary's constants: coord_godict.c;
- * the corpus: coord_dict.c) and the dictionary calls read it; it calls
+ * The sources of tokens fill it (the binary's constants: gobin_godict.c;
+ * the corpus: fb_dict.c) and the dictionary calls read it; it calls
  * neither, so they do not call each other through it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "coord_internal.h"
 #include "dictfile.h"
+#include "fb_internal.h"
 #include "file.h"
 
-cgofuzz_coord_dict *cgofuzz_coord_dict_new(void) {
-  return calloc(1, sizeof(cgofuzz_coord_dict));
+cgofuzz_fb_dict *cgofuzz_fb_dict_new(void) {
+  return calloc(1, sizeof(cgofuzz_fb_dict));
 }
 
-void cgofuzz_coord_dict_free(cgofuzz_coord_dict *d) {
+void cgofuzz_fb_dict_free(cgofuzz_fb_dict *d) {
   if (!d)
     return;
   for (size_t i = 0; i < d->n; i++)
@@ -38,7 +38,7 @@ static uint32_t hash(const uint8_t *p, size_t n) {
   return h;
 }
 
-static int rehash(cgofuzz_coord_dict *d, size_t cap) {
+static int rehash(cgofuzz_fb_dict *d, size_t cap) {
   uint32_t *ht = calloc(cap, sizeof *ht);
   if (!ht)
     return -1;
@@ -54,8 +54,8 @@ static int rehash(cgofuzz_coord_dict *d, size_t cap) {
   return 0;
 }
 
-int cgofuzz_coord_dict_add(cgofuzz_coord_dict *d, const uint8_t *p, size_t n,
-                           int src, int int_width, bool big_endian) {
+int cgofuzz_fb_dict_add(cgofuzz_fb_dict *d, const uint8_t *p, size_t n, int src,
+                        int int_width, bool big_endian) {
   if (n == 0 || n > CGOFUZZ_DICT_MAX_TOKEN || src < 0 ||
       src >= CGOFUZZ_DICT_NSRC)
     return 0;
@@ -94,8 +94,7 @@ int cgofuzz_coord_dict_add(cgofuzz_coord_dict *d, const uint8_t *p, size_t n,
   return 1;
 }
 
-dtok *cgofuzz_coord_dict_find(cgofuzz_coord_dict *d, const uint8_t *p,
-                              size_t n) {
+dtok *cgofuzz_fb_dict_find(cgofuzz_fb_dict *d, const uint8_t *p, size_t n) {
   if (!d->ht_cap)
     return NULL;
   for (size_t k = hash(p, n) & (d->ht_cap - 1); d->ht[k];
@@ -108,16 +107,16 @@ dtok *cgofuzz_coord_dict_find(cgofuzz_coord_dict *d, const uint8_t *p,
 }
 
 static int add_user(void *ctx, const uint8_t *p, size_t n) {
-  return cgofuzz_coord_dict_add(ctx, p, n, CGOFUZZ_DICT_USER, 0, false) < 0 ? -1
-                                                                            : 0;
+  return cgofuzz_fb_dict_add(ctx, p, n, CGOFUZZ_DICT_USER, 0, false) < 0 ? -1
+                                                                         : 0;
 }
 
-int cgofuzz_coord_dict_load(cgofuzz_coord_dict *d, const char *path,
-                            cgofuzz_err *err) {
+int cgofuzz_fb_dict_load(cgofuzz_fb_dict *d, const char *path,
+                         cgofuzz_err *err) {
   return cgofuzz_dictfile_load(path, add_user, d, err);
 }
 
-size_t cgofuzz_coord_dict_count(const cgofuzz_coord_dict *d, int src) {
+size_t cgofuzz_fb_dict_count(const cgofuzz_fb_dict *d, int src) {
   if (!d)
     return 0;
   if (src < 0)
@@ -128,8 +127,8 @@ size_t cgofuzz_coord_dict_count(const cgofuzz_coord_dict *d, int src) {
   return k;
 }
 
-int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
-                             const char *target, cgofuzz_err *err) {
+int cgofuzz_fb_dict_write(const cgofuzz_fb_dict *d, const char *path,
+                          const char *target, cgofuzz_err *err) {
   static const char *what[CGOFUZZ_DICT_NSRC] = {
       "from -dict files",
       "constants of the target's package",
@@ -141,7 +140,7 @@ int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
   cgofuzz_buf_printf(&b, "# cgofuzz dictionary of %s: %zu tokens\n", target,
                      d->n);
   for (int src = 0; src < CGOFUZZ_DICT_NSRC; src++) {
-    if (!cgofuzz_coord_dict_count(d, src))
+    if (!cgofuzz_fb_dict_count(d, src))
       continue;
     cgofuzz_buf_printf(&b, "# %s\n", what[src]);
     for (size_t i = 0; i < d->n; i++) {
@@ -162,24 +161,33 @@ int cgofuzz_coord_dict_write(const cgofuzz_coord_dict *d, const char *path,
   return rc;
 }
 
-int cgofuzz_dict_add_int(cgofuzz_coord_dict *d, uint64_t v, int width,
-                         int src) {
-  uint64_t mask = width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
-  v &= mask;
-  if (v < 0x100 || v > mask - 0x100)
-    return 0; /* 0..255 and -256..-1: Go's mutator gets there itself */
-  uint8_t le[8], be[8];
-  for (int i = 0; i < width; i++) {
-    le[i] = (uint8_t)(v >> (8 * i));
-    be[width - 1 - i] = le[i];
-  }
-  int added = 0;
-  for (int o = 0; o < 2; o++) {
-    int r = cgofuzz_coord_dict_add(d, o ? be : le, (size_t)width, src, width,
-                                   o == 1);
-    if (r < 0)
-      return -1;
-    added += r;
-  }
-  return added;
+static int sink_add(void *ctx, const uint8_t *p, size_t n, int src,
+                    int int_width, bool big_endian) {
+  return cgofuzz_fb_dict_add(ctx, p, n, src, int_width, big_endian);
+}
+
+cgofuzz_gobin_sink cgofuzz_fb_dict_sink(cgofuzz_fb_dict *d) {
+  cgofuzz_gobin_sink s = {.ctx = d,
+                          .add = sink_add,
+                          .pkg_src = CGOFUZZ_DICT_BINARY,
+                          .module_src = CGOFUZZ_DICT_MODULE};
+  return s;
+}
+
+int cgofuzz_fb_dict_add_int(cgofuzz_fb_dict *d, uint64_t v, int width,
+                            int src) {
+  cgofuzz_gobin_sink s = cgofuzz_fb_dict_sink(d);
+  return cgofuzz_gobin_sink_int(&s, v, width, src);
+}
+
+int cgofuzz_fb_godict_attach(cgofuzz_fb *fb, const char *binary,
+                             const char *target, cgofuzz_fb_dict *d, bool wait,
+                             cgofuzz_err *err) {
+  size_t added = 0;
+  cgofuzz_gobin_sink sink = cgofuzz_fb_dict_sink(d);
+  int r = wait ? cgofuzz_gobin_godict_all(&sink, binary, target, &added, err)
+               : cgofuzz_gobin_godict_data(&sink, binary, target, &added, err);
+  fb->dict_code = !wait && r == 0;
+  fb->dict_corpus = true;
+  return r;
 }

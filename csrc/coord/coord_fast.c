@@ -1,0 +1,85 @@
+/*
+ * coord_fast.c: which binary the fuzzing workers run: the "fast" copy of a
+ * Go test binary (gobin_copy.c, gobin_patch.c), whose coverage snapshot
+ * goes eight counters at a time and, in a fuzz call, stops at the last
+ * non-zero counter, or the binary itself.
+ *
+ * Invariants: the copy is made before the first worker starts, and each
+ * slot's control page (gobin_patch.h) exists before its first call, so a
+ * worker process never runs the copy without one; a copy that cannot be
+ * made leaves the workers on the user's binary, as Go's coordinator runs
+ * it (-v says why). CGOFUZZ_GO_SNAPSHOT=go keeps Go's own loop, =cut cuts
+ * every fuzz call's snapshot (for comparisons: bench/cgo_cost.py).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coord_internal.h"
+#include "gobin.h"
+#include "gobin_obj.h"
+#include "gobin_patch.h"
+#include "text.h"
+
+/* A sanitizer's runtime symbolizes its reports from the file the process
+ * maps, which for a memfd copy is not there to read: such a binary's copy
+ * is a file (its reports must name the C functions, docs/cgo.md). Which
+ * sanitizers the binary has: 1, any; 2, AddressSanitizer (its inputs get
+ * a red zone, gobin_patch.c). A binary that cannot be read counts as
+ * sanitized. */
+static unsigned sanitizers(const char *binary) {
+  static const char *const names[] = {"AddressSanitizer", "MemorySanitizer",
+                                      "ThreadSanitizer",
+                                      "UndefinedBehaviorSanitizer"};
+  cgofuzz_gobin_obj o;
+  if (cgofuzz_gobin_obj_open(&o, binary, false, NULL) != 0)
+    return 1;
+  unsigned found = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (cgofuzz_text_find(o.map, o.len, names[i], strlen(names[i])))
+      found |= i == 0 ? 3 : 1;
+  cgofuzz_gobin_obj_close(&o);
+  return found;
+}
+
+void cgofuzz_coord_fast_copy(coord *c) {
+  const char *snap = getenv("CGOFUZZ_GO_SNAPSHOT");
+  c->fast.mfd = -1;
+  /* "cut": every fuzz call's snapshot as long as its last counter, even
+   * without a new bit (for comparisons: bench/cgo_cost.py). */
+  c->fuzz_ctl =
+      snap && strcmp(snap, "cut") == 0 ? CGOFUZZ_CTL_CUT : CGOFUZZ_CTL_NEW;
+  if (!c->mask_len || (snap && strcmp(snap, "go") == 0))
+    return; /* not a Go binary built with -fuzz, or asked not to */
+  unsigned san = sanitizers(c->cfg->binary);
+  cgofuzz_buf out = {0};
+  cgofuzz_err err = {0};
+  cgofuzz_gobin_patched info;
+  if (cgofuzz_gobin_copy_path(&c->fast, c->cfg->binary, "cgofuzz-fast",
+                              san != 0, &out, &err) != 0 ||
+      cgofuzz_gobin_patch(c->cfg->binary, cgofuzz_buf_cstr(&out), 0, 0,
+                          CGOFUZZ_GOBIN_PATCH_SNAPSHOT |
+                              (san & 2 ? CGOFUZZ_GOBIN_PATCH_REDZONE : 0),
+                          &info, &err) != 0 ||
+      !info.snapshots) {
+    cgofuzz_gobin_copy_free(&c->fast);
+    if (cgofuzz_coord_says(c))
+      fprintf(stderr, "cgofuzz: coverage snapshot: Go's own loop (%s)\n",
+              err.msg[0] ? err.msg : "its SnapshotCoverage was not found");
+  } else {
+    c->fast.redzone = info.redzone;
+    /* Without a page a slot's snapshot keeps its full length: slower, as
+     * right. */
+    for (size_t i = 0; i < c->n_init; i++)
+      cgofuzz_worker_ctl_init(&c->slots[i].w, c->mask_len, &err);
+    if (cgofuzz_coord_says(c))
+      fprintf(stderr,
+              "cgofuzz: coverage snapshot: the workers run a copy of %s that "
+              "snapshots its %zu counters eight at a time%s\n",
+              c->cfg->binary, c->mask_len,
+              info.redzone ? ", and poisons the bytes after each []byte "
+                             "input (AddressSanitizer)"
+                           : "");
+  }
+  cgofuzz_buf_free(&out);
+}

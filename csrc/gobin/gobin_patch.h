@@ -1,0 +1,113 @@
+/*
+ * gobin_patch.h: the patched copies of a Go test binary (gobin_patch.c):
+ * comparison hooks that record their operands into a trace area, and a
+ * coverage snapshot that goes eight counters at a time under a control
+ * page.
+ *
+ * Invariants: the trace area's layout and the control page's are the
+ * contract between the stubs written into the copy and the coordinator
+ * that reads them (csrc/coord's worker slots, csrc/feedback's tracing
+ * worker); both sides take them from here. Only linux/amd64 non-PIE
+ * executables are patched; anything else is an error saying why.
+ */
+#ifndef CGOFUZZ_GOBIN_PATCH_H
+#define CGOFUZZ_GOBIN_PATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The trace area a patched binary's hooks write: CMP_TRACE_HDR bytes (on:
+ * byte 0; the next record's index: u64 at 8; the capacity in records: u64
+ * at 16), then the records. */
+#define CMP_TRACE_HDR 64
+#define CMP_REC_SIZE 128
+#define CMP_REC_DATA 56
+#define CMP_K_CONST 0x10 /* with a width: arg0 is the constant */
+#define CMP_K_STR 0x20   /* runtime.libfuzzerHookStrCmp */
+#define CMP_K_FOLD 0x40  /* runtime.libfuzzerHookEqualFold */
+
+/* One call of a hook, as the stubs write it (little-endian). */
+typedef struct cgofuzz_gobin_cmprec {
+  uint32_t kind; /* width 1/2/4/8 (| CMP_K_CONST), or CMP_K_STR/_FOLD */
+  uint32_t pc;   /* the compiler's fakePC: a hash of the source position */
+  uint32_t len0, len1; /* strings: their lengths (the first 56 bytes kept) */
+  uint8_t a0[CMP_REC_DATA], a1[CMP_REC_DATA]; /* integers: 8 bytes */
+} cgofuzz_gobin_cmprec;
+
+typedef struct cgofuzz_gobin_patched {
+  uint64_t trace_addr; /* where the trace area is in the patched process */
+  size_t trace_size;   /* its size, a multiple of the page size */
+  size_t hooks;        /* hooks redirected (8 int hooks, and the string
+                          hooks from go1.19) */
+  bool strings;        /* the string hooks were among them */
+  bool c_hooks;        /* the binary's cgo C code reports its compares
+                          too (libcgofuzz_cgo.a's table, core/gohooks.h) */
+  size_t snapshots;    /* SnapshotCoverage bodies sent to the word-at-a-
+                          time stub (0: Go's own loop runs) */
+  bool redzone;        /* the fuzz function's []byte inputs get an ASan
+                          red zone (CGOFUZZ_GOBIN_PATCH_REDZONE) */
+} cgofuzz_gobin_patched;
+
+/* What cgofuzz_gobin_patch patches: the comparison hooks (and the entry
+ * that maps their trace area), Go's coverage snapshot. */
+enum {
+  CGOFUZZ_GOBIN_PATCH_HOOKS = 1,
+  CGOFUZZ_GOBIN_PATCH_SNAPSHOT = 2,
+  CGOFUZZ_GOBIN_PATCH_REDZONE = 4, /* with SNAPSHOT, for an ASan binary */
+};
+/* Where AddressSanitizer's shadow byte of address a is on x86-64 Linux:
+ * (a >> 3) + this. */
+#define CGOFUZZ_ASAN_SHADOW 0x7fff8000u
+
+/* Writes to out a copy of binary; with CGOFUZZ_GOBIN_PATCH_HOOKS, one whose
+ * comparison hooks record into the trace area of the file on fd 5 at
+ * trace_off (page-aligned), trace_size bytes; with
+ * CGOFUZZ_GOBIN_PATCH_SNAPSHOT, one whose coverage snapshot runs eight
+ * counters at a time where it can be found (info->snapshots). -1 with err
+ * saying why the binary cannot be patched. */
+int cgofuzz_gobin_patch(const char *binary, const char *out, uint64_t trace_off,
+                        size_t trace_size, unsigned flags,
+                        cgofuzz_gobin_patched *info, cgofuzz_err *err);
+/* Appends the snapshot stub (gobin_patch.c) for n counters at address
+ * counters, coverageSnapshot's slice header at address header, the
+ * control page at ctl and the worker's copy of its coverage mask (n bytes)
+ * at mask; all below 2 GiB. -1 when they are not, or out of memory. */
+int cgofuzz_gobin_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
+                                uint32_t header, uint32_t ctl, uint32_t mask);
+/* Appends the red-zone stub (gobin_patch.c), to be placed at address
+ * at, that ends in a jump to call (reflect.Value.Call); its records go to
+ * the control page at ctl, ASan's shadow of a is (a >> 3) + shadow. And
+ * the unpoison prelude, which the snapshot stub must follow. -1 when an
+ * address is not below 2 GiB, or out of memory. */
+int cgofuzz_gobin_redzone_stub(cgofuzz_buf *b, uint32_t ctl, uint32_t shadow,
+                               uint64_t at, uint64_t call);
+int cgofuzz_gobin_unpoison_stub(cgofuzz_buf *b, uint32_t ctl);
+
+/* The control page of a fuzzing worker that runs the snapshot copy: on
+ * fd CGOFUZZ_CTL_FD, CGOFUZZ_CTL_SIZE bytes, then the worker's copy of its
+ * mask. Its first byte says what kind of call is in flight: */
+#define CGOFUZZ_CTL_FD 6
+#define CGOFUZZ_CTL_SIZE 4096
+/* The control byte (gobin_patch.c's snapshot stub says what each does
+ * to the snapshot's length). */
+enum {
+  CGOFUZZ_CTL_FULL = 0, /* not a fuzz call: the whole snapshot */
+  CGOFUZZ_CTL_CUT = 1,  /* a warm-up fuzz call: cut after its last counter */
+  CGOFUZZ_CTL_NEW = 2,  /* a fuzz call: cut, or empty without a new bit */
+};
+/* The size of a control page followed by a mask of mask_len bytes, in
+ * whole pages. */
+#define cgofuzz_worker_ctl_size(mask_len)                                      \
+  (CGOFUZZ_CTL_SIZE + (((size_t)(mask_len) + 4095) & ~(size_t)4095))
+
+#ifdef __cplusplus
+}
+#endif
+#endif
