@@ -179,25 +179,35 @@ def test_cgofuzz_finds_magic_and_go_reproduces(go, cgofuzz, cgoenv, tmp_path):
     assert rr.rc == 1 and "magic" in rr.out, rr
 
 
-def test_plain_c_crash_names_the_c_function(go, cgofuzz, cgoenv, tmp_path):
-    """A NULL write in C, no sanitizer: Go's report of the signal has only
-    Go frames; cgofuzz names the C function from the binary's symbol table
-    (count_tag, inlined into cgo's wrapper), and go test -run reproduces
-    the signal."""
-    d = copy_pkg(tmp_path)
-    r = run([go, "test", "-exec=" + cgofuzz, "-run=^FuzzTag$",
-             "-fuzz=^FuzzTag$", "-fuzztime=%dx" % BUDGET, "-parallel=1",
+def signal_in_c_found_and_reproduced(go, cgofuzz, cgoenv, d, target, where,
+                                     head):
+    """go test -fuzz -exec=cgofuzz on target, whose C crashes with a signal:
+    cgofuzz says where the signal came (the regexp where), writes one input
+    that starts with head, and go test -run reproduces the signal. The run
+    and the reproduction, with the input's name."""
+    r = run([go, "test", "-exec=" + cgofuzz, "-run=^%s$" % target,
+             "-fuzz=^%s$" % target, "-fuzztime=%dx" % BUDGET, "-parallel=1",
              "."], d, go_env(cgoenv))
     assert r.rc == 1 and "SIGSEGV" in r.out, r
-    assert re.search(r"the signal came in C code, in C\.count_tag "
-                     r"\(cgo's wrapper _cgo_[0-9a-f]+_Cfunc_count_tag\+0x"
-                     r"[0-9a-f]+\)", r.out), r
-    files = failing(d, "FuzzTag")
+    assert re.search(r"the signal came in C code, in " + where, r.out), r
+    files = failing(d, target)
     assert len(files) == 1, r
-    assert testlib.go_bytes(testlib.read(files[0]))[:2] == b"TZ", r
-    rr = run([go, "test", "-run=FuzzTag/" + os.path.basename(files[0]), "."],
-             d, go_env(cgoenv))
+    assert testlib.go_bytes(testlib.read(files[0]))[:len(head)] == head, r
+    name = os.path.basename(files[0])
+    rr = run([go, "test", "-run=%s/%s" % (target, name), "."], d,
+             go_env(cgoenv))
     assert rr.rc == 1 and "signal arrived during cgo execution" in rr.out, rr
+    return r, rr, name
+
+
+def test_plain_c_crash_names_the_c_function(go, cgofuzz, cgoenv, tmp_path):
+    """A NULL write in C, no sanitizer: cgofuzz names the C function from
+    the binary's symbol table (count_tag, inlined into cgo's wrapper), and
+    go test -run reproduces the signal."""
+    signal_in_c_found_and_reproduced(
+        go, cgofuzz, cgoenv, copy_pkg(tmp_path), "FuzzTag",
+        r"C\.count_tag \(cgo's wrapper _cgo_[0-9a-f]+_Cfunc_count_tag\+0x"
+        r"[0-9a-f]+\)", b"TZ")
 
 
 def test_c_crash_in_libc_names_its_c_caller(go, cgofuzz, cgoenv, tmp_path):
@@ -207,26 +217,17 @@ def test_c_crash_in_libc_names_its_c_caller(go, cgofuzz, cgoenv, tmp_path):
     name the package's function. cgofuzz names it, and the report that go
     test -run prints when it reproduces lists it above the Go frames."""
     d = copy_pkg(tmp_path)
-    r = run([go, "test", "-exec=" + cgofuzz, "-run=^FuzzName$",
-             "-fuzz=^FuzzName$", "-fuzztime=%dx" % BUDGET, "-parallel=1",
-             "."], d, go_env(cgoenv))
-    assert r.rc == 1 and "SIGSEGV" in r.out, r
-    assert re.search(r"the signal came in C code, in a library function "
-                     r"called from copy_name\+0x[0-9a-f]+", r.out), r
-    files = failing(d, "FuzzName")
-    assert len(files) == 1, r
-    assert testlib.go_bytes(testlib.read(files[0]))[:2] == b"NM", r
-    rr = run([go, "test", "-run=FuzzName/" + os.path.basename(files[0]), "."],
-             d, go_env(cgoenv))
-    assert rr.rc == 1 and "signal arrived during cgo execution" in rr.out, rr
+    _, rr, name = signal_in_c_found_and_reproduced(
+        go, cgofuzz, cgoenv, d, "FuzzName",
+        r"a library function called from copy_name\+0x[0-9a-f]+", b"NM")
     # C frames first (libc's, then copy_name's), then Go's.
     m = re.search(r"\[syscall\]:\n(?:.*\n\tpc=0x[0-9a-f]+\n)*?"
                   r"copy_name\n\tpc=0x[0-9a-f]+\n(?:.*\n\tpc=0x[0-9a-f]+\n)*"
                   r"runtime\.cgocall\(", rr.out)
     assert m and "libc" in m.group(0), rr
     # Without the runtime's traceback (its switch), Go's frames only.
-    rn = run([go, "test", "-run=FuzzName/" + os.path.basename(files[0]), "."],
-             d, dict(go_env(cgoenv), CGOFUZZ_CGO_TRACEBACK="0"))
+    rn = run([go, "test", "-run=FuzzName/" + name, "."], d,
+             dict(go_env(cgoenv), CGOFUZZ_CGO_TRACEBACK="0"))
     assert rn.rc == 1 and "copy_name\n" not in rn.out, rn
 
 
