@@ -1,6 +1,6 @@
 // Package cgofuzz holds the C sources that a cgofuzz installed with `go
 // install github.com/cgofuzz/cgofuzz/cmd/cgofuzz@VERSION` compiles on first
-// use, with the user's clang, into the two objects `cgofuzz cgo-cc` links
+// use, with the user's clang, into the three objects `cgofuzz cgo-cc` links
 // into cgo test binaries (cmd/cgofuzz/cgoobj.go): a CMake install ships
 // them built, as lib/cgofuzz/libcgofuzz_cgo.a and
 // libcgofuzz_interceptors.a. The tool itself is compiled by cgo from
@@ -10,7 +10,8 @@ package cgofuzz
 import "embed"
 
 // CgoRuntime holds csrc/runtime/cgo/cgo_hooks.c and the header it includes
-// (csrc/core/gohooks.h), and csrc/runtime/intercept/interceptors.c.
+// (csrc/core/gohooks.h), csrc/runtime/cgo/cgo_stack.c, and
+// csrc/runtime/intercept/interceptors.c.
 //
-//go:embed csrc/runtime/cgo/cgo_hooks.c csrc/core/gohooks.h csrc/runtime/intercept/interceptors.c
+//go:embed csrc/runtime/cgo/cgo_hooks.c csrc/runtime/cgo/cgo_stack.c csrc/core/gohooks.h csrc/runtime/intercept/interceptors.c
 var CgoRuntime embed.FS

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 from testlib import go_unquote  # noqa: E402  (shared with the tests)
 
 G118 = "github.com/AdamKorcz/go-118-fuzz-build"
-G118_PIN = os.path.join(ROOT, "tests", "corpus", "go118mod", "go.mod")
+G118_PIN = os.path.join(ROOT, "tests", "cli", "corpus", "go118mod", "go.mod")
 
 LINES = []  # the report, markdown
 RUNNING = []  # the process group running now, killed on ^C
@@ -314,7 +314,7 @@ def fuzz_signature(text):
 # -- libFuzzer through go-118-fuzz-build -------------------------------------
 
 def go118_tool(go, env=None):
-    """(path of go-118-fuzz-build, the version pinned in tests/corpus/
+    """(path of go-118-fuzz-build, the version pinned in tests/cli/corpus/
     go118mod, None) or (None, None, why not); installs it when missing."""
     pin = None
     if os.path.exists(G118_PIN):

@@ -2,7 +2,7 @@
 """Package gofuzz's C coverage bridge: bucket in the slot vs in the calls.
 
 Package gofuzz hands each non-zero clang 8-bit counter i (value v) of cgo C
-code to Go's fuzzer through 4096 Go counters (gofuzz/bridge.go). Two
+code to Go's fuzzer through 4096 Go counters (gofuzz/internal/bridge/bridge.go). Two
 encodings of the counter's hit-count bucket log2(v), chosen at build time
 (gofuzz/cover_enc_*.go):
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """ClusterFuzz's engine on a libFuzzer binary and on a `cgofuzz cc` binary.
 
-The same planted harness (tests/clusterfuzz/planted.c) is built twice with
+The same planted harness (tests/lf/clusterfuzz/planted.c) is built twice with
 the same flags (-O1 -g -fsanitize=address,fuzzer): by clang, linking the
 real libFuzzer, and by `cgofuzz cc`. Both are driven by the same engine
 code, ClusterFuzz's libFuzzer engine (PyPI clusterfuzz==2.6.0, in the venv
-scripts/install-deps.sh makes), through tests/clusterfuzz/cf_engine.py:
+scripts/install-deps.sh makes), through tests/lf/clusterfuzz/cf_engine.py:
 engine.prepare() then engine.fuzz(), as a ClusterFuzz bot fuzzes (strategies
 off; no merge back, which is not timed anyway). Runs alternate between the
 two binaries (which goes first alternates too), each with a fresh corpus and
@@ -39,7 +39,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CFDIR = os.path.join(ROOT, "tests", "clusterfuzz")
+CFDIR = os.path.join(ROOT, "tests", "lf", "clusterfuzz")
 DRIVER = os.path.join(CFDIR, "cf_engine.py")
 PLANTED_C = os.path.join(CFDIR, "planted.c")
 RESULTS = os.path.join(ROOT, "bench", "results")
@@ -178,7 +178,7 @@ def main():
     try:
         bins = build(scratch, os.path.abspath(a.build))
         out("ClusterFuzz libFuzzer engine (clusterfuzz==2.6.0): libFuzzer vs "
-            "cgofuzz cc on tests/clusterfuzz/planted.c")
+            "cgofuzz cc on tests/lf/clusterfuzz/planted.c")
         out("%s | %d CPUs | load average at start %s | %d repetitions" % (
             time.strftime("%Y-%m-%d %H:%M"), os.cpu_count(), " ".join(
                 open("/proc/loadavg").read().split()[:3]), reps))

@@ -435,8 +435,18 @@ def prepare(name, m):
     return out
 
 
-def engine_cmd(eng, b, work, left):
-    """argv, cwd for one engine's (re)start with left seconds."""
+# Engines that run on past a failure in a --keep-going round (go test -fuzz
+# cannot: it stops at each failure and is started again).
+KEEP_GOING = ("cgofuzz", "libfuzzer")
+# --libfuzzer-runs: libFuzzer stops after this many inputs (its corpus then
+# counted as at an equal number of execs to another engine's), 0: by time.
+LIBFUZZER_RUNS = 0
+
+
+def engine_cmd(eng, b, work, left, keep=False):
+    """argv, cwd for one engine's (re)start with left seconds; keep: run on
+    past failures (cgofuzz -fuzzcontinue, libFuzzer -fork=1
+    -ignore_crashes=1)."""
     sec = "%ds" % max(1, int(left))
     cache = os.path.join(work, "cache")
     if eng in ("go", "go+cgocc"):
@@ -446,12 +456,17 @@ def engine_cmd(eng, b, work, left):
                 "-test.fuzzcachedir=" + cache], work
     if eng == "cgofuzz":
         return [CGOFUZZ, "fuzz", "-fuzz=^FuzzModule$", "-fuzztime=" + sec,
-                "-parallel=1", "-fuzzcachedir=" + cache, b["cgocc"]], work
+                "-parallel=1", "-fuzzcachedir=" + cache] + (
+                    ["-fuzzcontinue"] if keep else []) + [b["cgocc"]], work
     corpus = os.path.join(work, "corpus")
     os.makedirs(corpus, exist_ok=True)
-    return [b["lf"], "-max_total_time=%d" % max(1, int(left)), "-timeout=25",
+    runs = ["-runs=%d" % LIBFUZZER_RUNS] if LIBFUZZER_RUNS else []
+    return [b["lf"], "-max_total_time=%d" % max(1, int(left)),
+            "-timeout=25"] + runs + [
             "-rss_limit_mb=2560", "-artifact_prefix=" + work + "/",
-            "-print_final_stats=1", corpus, b["seeds"]], work
+            "-print_final_stats=1"] + (
+                ["-fork=1", "-ignore_crashes=1"] if keep else []) + [
+                corpus, b["seeds"]], work
 
 
 def reproduce(eng, b, work, fname):
@@ -495,22 +510,24 @@ def names_bug(m, text):
     return bool(bug) and any(re.search(pat, text) for pat in bug["match"])
 
 
-def replay_in_c(b, work, fname):
+def replay_in_c(b, work, fname, raw=None):
     """A Go engine's failing input (a go test fuzz v1 file in work/failures)
     run as raw bytes by the libFuzzer build of the C harness: its report,
-    which names the C frames whatever the engine printed."""
-    with open(os.path.join(work, "failures", fname), encoding="utf-8",
-              errors="surrogateescape") as f:
-        text = f.read()
-    try:
-        val, _ = benchlib.go_string(text, text.index("(") + 1)
-    except (ValueError, AssertionError, IndexError):
-        return ""
-    rawdir = os.path.join(work, "failures-raw")
-    os.makedirs(rawdir, exist_ok=True)
-    raw = os.path.join(rawdir, fname)
-    with open(raw, "wb") as f:
-        f.write(val)
+    which names the C frames whatever the engine printed. raw: a file of
+    raw bytes to run instead (a libFuzzer artifact)."""
+    if raw is None:
+        with open(os.path.join(work, "failures", fname), encoding="utf-8",
+                  errors="surrogateescape") as f:
+            text = f.read()
+        try:
+            val, _ = benchlib.go_string(text, text.index("(") + 1)
+        except (ValueError, AssertionError, IndexError):
+            return ""
+        rawdir = os.path.join(work, "failures-raw")
+        os.makedirs(rawdir, exist_ok=True)
+        raw = os.path.join(rawdir, fname)
+        with open(raw, "wb") as f:
+            f.write(val)
     try:
         r = subprocess.run([b["lf"], "-rss_limit_mb=2560", "-timeout=25", raw],
                            capture_output=True, timeout=120,
@@ -537,12 +554,50 @@ def classify(m, eng, b, s, text, files):
     return is_bug, inp_bug, kind, also
 
 
-def run_round(name, b, engines, seconds, rnd, m=None):
+def new_failures(e, s):
+    """A keep-going engine's failure files not seen before, oldest first:
+    (path, its time of writing)."""
+    w = s["work"]
+    if e == "cgofuzz":
+        pats = [os.path.join(w, "testdata", "fuzz", "FuzzModule", "*")]
+    else:
+        pats = [os.path.join(w, k + "-*") for k in
+                ("crash", "leak", "oom", "timeout")]
+    out = []
+    for pat in pats:
+        for path in glob.glob(pat):
+            if path not in s["seen"]:
+                s["seen"].add(path)
+                out.append((path, os.path.getmtime(path)))
+    return sorted(out, key=lambda x: x[1])
+
+
+def classify_kept(m, b, s, path):
+    """A keep-going engine's failure, classified by one yardstick for both
+    engines: its input run by the libFuzzer build of the C harness (a
+    cgofuzz failure decoded from its go test fuzz v1 file first)."""
+    fname = os.path.basename(path)
+    if "/testdata/" in path:
+        fails = os.path.join(s["work"], "failures")
+        os.makedirs(fails, exist_ok=True)
+        shutil.copy(path, os.path.join(fails, fname))
+        rep = replay_in_c(b, s["work"], fname)
+    else:
+        rep = replay_in_c(b, s["work"], fname, raw=path)
+    is_bug = names_bug(m, rep)
+    also = [x["name"] for x in m.get("also", [])
+            if names_bug({"bug": x}, rep)]
+    return is_bug, failure_kind(rep), also
+
+
+def run_round(name, b, engines, seconds, rnd, m=None, keep=False):
     """Runs the engines side by side; returns {engine: work dir, failures}.
     For a module with a known bug (m["bug"]), every failure is classified
     (s["failures"]: time, whether it is the bug, what it was; s["bug"]: the
     first time it was the bug), and the round ends when every engine has
-    found the bug or the time is up."""
+    found the bug or the time is up. keep: the engines of KEEP_GOING run on
+    past failures, each failure file classified as it appears (by its
+    input run in the C harness), and the round runs to the cap."""
     m = m or {}
     base = os.path.join(CACHE, name, "runs", "r%d" % rnd)
     shutil.rmtree(base, ignore_errors=True)
@@ -555,7 +610,8 @@ def run_round(name, b, engines, seconds, rnd, m=None):
         state[e] = {"work": w, "start": time.time(), "proc": None,
                     "first_fail": None, "restarts": 0, "log": open(
                         os.path.join(w, "log"), "ab"), "log_off": 0,
-                    "failures": [], "bug": None, "bug_input": None}
+                    "failures": [], "bug": None, "bug_input": None,
+                    "seen": set(), "kinds": {}}
     t0 = time.time()
     while True:
         now = time.time()
@@ -563,6 +619,27 @@ def run_round(name, b, engines, seconds, rnd, m=None):
         busy = False
         for e, s in state.items():
             p = s["proc"]
+            if keep and e in KEEP_GOING and m.get("bug"):
+                for path, mt in new_failures(e, s):
+                    is_bug, kind, also = classify_kept(m, b, s, path)
+                    t = round(mt - t0, 2)
+                    # libFuzzer writes every crashing input: the same
+                    # failure again is counted on its first.
+                    key = (kind, is_bug, tuple(also))
+                    if key in s["kinds"]:
+                        s["kinds"][key]["repeats"] += 1
+                        continue
+                    s["kinds"][key] = {"t": t, "bug": is_bug, "repeats": 0,
+                                       "input_bug": is_bug, "kind": kind,
+                                       "files": [os.path.basename(path)],
+                                       "also": also}
+                    s["failures"].append(s["kinds"][key])
+                    log("  round %d %-10s failure at %.1f s: %s%s%s" % (
+                        rnd, e, t, kind, " (the known bug)" if is_bug
+                        else "", "".join("; " + x.split(":")[0]
+                                         for x in also)))
+                    if is_bug and s["bug"] is None:
+                        s["bug"] = s["bug_input"] = t
             if p is not None and p.poll() is None:
                 busy = True
                 continue
@@ -581,7 +658,10 @@ def run_round(name, b, engines, seconds, rnd, m=None):
                     os.makedirs(fails, exist_ok=True)
                     shutil.move(f, os.path.join(fails, os.path.basename(f)))
                     moved.append(os.path.basename(f))
-                if failed and m.get("bug"):
+                # (A keep-going engine's failures were classified as
+                # they appeared.)
+                if failed and m.get("bug") and not (keep and
+                                                    e in KEEP_GOING):
                     s["log"].flush()
                     with open(s["log"].name, "rb") as f:
                         f.seek(s["log_off"])
@@ -602,7 +682,8 @@ def run_round(name, b, engines, seconds, rnd, m=None):
                     if inp_bug and s["bug_input"] is None:
                         s["bug_input"] = round(now - t0, 2)
             if left > 2 and (p is None or p.returncode != 0):
-                argv, cwd = engine_cmd(e, b, s["work"], left)
+                argv, cwd = engine_cmd(e, b, s["work"], left,
+                                       keep and e in KEEP_GOING)
                 s["log"].flush()
                 s["log_off"] = os.path.getsize(s["log"].name)
                 s["proc"] = subprocess.Popen(
@@ -614,6 +695,8 @@ def run_round(name, b, engines, seconds, rnd, m=None):
         all_found = m.get("bug") and all(s["bug"] is not None and
                                          s["bug_input"] is not None
                                          for s in state.values())
+        if keep:
+            all_found = False
         if left < -60 or all_found:
             for s in state.values():
                 if s["proc"] and s["proc"].poll() is None:
@@ -673,7 +756,7 @@ def engine_row(eng, work, b, first_fail=None, restarts=None):
             "first_fail": first_fail, "restarts": restarts}
 
 
-def summarize_bugs(results, seconds):
+def summarize_bugs(results, seconds, keep=False):
     """Time to each bug module's known bug: per engine the median (a miss
     counts as the cap), found in N of the rounds, each round's time."""
     log("")
@@ -718,9 +801,16 @@ def summarize_bugs(results, seconds):
         "input is the bug\": so does the input run by the libFuzzer build of "
         "the C harness.")
     log("")
-    log("(An engine's round ends when every engine has found the known bug: "
-        "the other bug's times are those of failures before that, a miss "
-        "is not found by then.)")
+    if keep:
+        log("(Every round ran to the cap; cgofuzz (-fuzzcontinue) and "
+            "libFuzzer (-fork=1 -ignore_crashes=1) ran on past failures, "
+            "each failure classified as it was written, by its input run "
+            "in the libFuzzer build of the C harness; go test -fuzz stops "
+            "at each failure and is started again.)")
+    else:
+        log("(An engine's round ends when every engine has found the known "
+            "bug: the other bug's times are those of failures before that, "
+            "a miss is not found by then.)")
     log("")
     log("Failures that were not the known bug (engine, round, time, what):")
     log("")
@@ -729,20 +819,22 @@ def summarize_bugs(results, seconds):
             for e in ENGINES:
                 for f in (r.get(e) or {}).get("failures", []):
                     if not f["bug"]:
-                        log("- %s %s round %d at %.1f s: %s%s%s" % (
+                        log("- %s %s round %d at %.1f s: %s%s%s%s" % (
                             name, e, i, f["t"], f["kind"],
                             " (its input is the known bug)"
                             if f.get("input_bug") else "",
                             "".join("; the other known bug " + x
-                                    for x in f.get("also", []))))
+                                    for x in f.get("also", [])),
+                            "; %d more like it" % f["repeats"]
+                            if f.get("repeats") else ""))
 
 
-def summarize(results, seconds):
+def summarize(results, seconds, keep=False):
     bugs = {n: r for n, r in results.items()
             if any("bug" in row.get(e, {}) for row in r for e in row)}
     results = {n: r for n, r in results.items() if n not in bugs}
     if bugs:
-        summarize_bugs(bugs, seconds)
+        summarize_bugs(bugs, seconds, keep)
     if not results:
         return
     log("")
@@ -789,6 +881,14 @@ def main():
         n for n, m in MODULES.items() if m.get("default", True)))
     ap.add_argument("--engines", default=",".join(ENGINES))
     ap.add_argument("--json")
+    ap.add_argument("--keep-going", action="store_true",
+                    help="bug modules: cgofuzz and libFuzzer run on past "
+                    "failures (-fuzzcontinue; -fork=1 -ignore_crashes=1), "
+                    "each failure classified by its input run in the C "
+                    "harness, every round to the cap")
+    ap.add_argument("--libfuzzer-runs", type=int, default=0,
+                    help="libFuzzer stops after this many inputs (-runs), "
+                    "to count its C edges at another engine's input count")
     ap.add_argument("--summarize", nargs="*")
     ap.add_argument("--recount", metavar="MODULES",
                     help="count again, with the current coverage build, the "
@@ -800,6 +900,8 @@ def main():
                     "bench/.cache/cgo/M/runs), adding whether each input is "
                     "the bug; --json gets the result")
     a = ap.parse_args()
+    global LIBFUZZER_RUNS
+    LIBFUZZER_RUNS = a.libfuzzer_runs
     if a.reclassify:
         with open(a.reclassify) as f:
             part = json.load(f)
@@ -866,16 +968,17 @@ def main():
         summarize(results, a.seconds)
         return
     if a.summarize:
-        results, seconds = {}, None
+        results, seconds, keep = {}, None, False
         for path in a.summarize:
             with open(path) as f:
                 part = json.load(f)
+            keep = keep or part.get("keep_going", False)
             if seconds not in (None, part["seconds"]):
                 sys.exit("%s: %d s, not %d s" % (path, part["seconds"], seconds))
             seconds = part["seconds"]
             for name, rounds in part["results"].items():
                 results.setdefault(name, []).extend(rounds)
-        summarize(results, seconds)
+        summarize(results, seconds, keep)
         return
     engines = a.engines.split(",")
     commit = sh(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT).stdout.strip()
@@ -889,7 +992,8 @@ def main():
         b = prepare(name, m)
         results[name] = []
         for rnd in range(a.first_round, a.first_round + a.runs):
-            st = run_round(name, b, engines, a.seconds, rnd, m)
+            st = run_round(name, b, engines, a.seconds, rnd, m,
+                           a.keep_going)
             row = {}
             for e in engines:
                 if m.get("bug"):
@@ -915,8 +1019,9 @@ def main():
             if a.json:
                 with open(a.json, "w") as f:
                     json.dump({"seconds": a.seconds, "commit": commit,
+                               "keep_going": a.keep_going,
                                "results": results}, f, indent=1)
-    summarize(results, a.seconds)
+    summarize(results, a.seconds, a.keep_going)
 
 
 if __name__ == "__main__":

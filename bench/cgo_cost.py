@@ -10,9 +10,9 @@ their ratio. Go's worker resets, snapshots and compares its whole counter
 range on every exec, so the cost grows with the number of C counters, and
 what it is worth depends on what one C call costs:
 
-  gate    tests/cgo/pkg FuzzGate: a cheap C call (a memcmp gate Go's own
+  gate    tests/cli/cgo-cc/pkg FuzzGate: a cheap C call (a memcmp gate Go's own
           fuzzer does not open), the package's 33 C counters;
-  big     tests/cgo's generated package, FuzzBigRun: a cheap C call
+  big     tests/cli/cgo-cc's generated package, FuzzBigRun: a cheap C call
           through a table, about 127,000 C counters;
   bigflat the same package's FuzzBigFlat: the last C function on a
           constant, so no input is new and the range's last counters are
@@ -51,7 +51,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cgo"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cli", "cgo-cc"))
 CGOCC = os.path.join(ROOT, "build", "bin", "cgofuzz-cgo-cc")
 
 
@@ -71,13 +71,13 @@ def targets(work, which):
     out = {}
     if "gate" in which:
         d = os.path.join(work, "pkg")
-        shutil.copytree(os.path.join(ROOT, "tests", "cgo", "pkg"), d)
+        shutil.copytree(os.path.join(ROOT, "tests", "cli", "cgo-cc", "pkg"), d)
         for kind, cc in (("plain", "clang"), ("cgocc", CGOCC)):
             build(d, os.path.join(work, "gate-%s.test" % kind), cc)
         out["gate"] = ("FuzzGate", os.path.join(work, "gate-plain.test"),
                        os.path.join(work, "gate-cgocc.test"))
     if "big" in which or "bigflat" in which:
-        import test_cgo  # the generator of tests/cgo
+        import test_cgo  # the generator of tests/cli/cgo-cc
         d = os.path.join(work, "big")
         test_cgo.FUNCS = 300  # at go's default -O2: about 127,000 counters
         test_cgo.write_big(d)

@@ -16,7 +16,7 @@ alternating, in the same run:
   strcmp_lib  strcmp against a keyword inside that library
   checksum    a payload starting "PK!" whose FNV-1a hash must equal the
               first 4 bytes (input to state on a computed value)
-  deadline    issue 13's harness (tests/cmp/planted.c)
+  deadline    issue 13's harness (tests/runtime/cmp/planted.c)
 
 Each cell is the median wall time from start to the process's exit with a
 crash over --runs runs (default 3, seeds 1..N: GODEBUG=fuzzseed=N, -seed=N),
@@ -174,7 +174,7 @@ def build(cgofuzz, harnesses, sans):
     for name in harnesses:
         path = os.path.join(src, name + ".c")
         if name == "deadline":
-            shutil.copy(os.path.join(ROOT, "tests", "cmp", "planted.c"), path)
+            shutil.copy(os.path.join(ROOT, "tests", "runtime", "cmp", "planted.c"), path)
         else:
             with open(path, "w") as f:
                 f.write(HEAD + HARNESSES[name] + "\n")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time to failure on the planted targets of tests/godict (docs/godict.md):
+"""Time to failure on the planted targets of tests/coord/godict (docs/godict.md):
 `cgofuzz fuzz` with its dictionary vs `go test -fuzz` (Go's own coordinator,
 no comparison feedback), and, when go-118-fuzz-build and clang are
 installed, the same targets as libFuzzer binaries (go-118-fuzz-build's
@@ -30,7 +30,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SRC = os.path.join(ROOT, "tests", "godict", "target")
+SRC = os.path.join(ROOT, "tests", "coord", "godict", "target")
 TARGETS = [("FuzzLoop", "godict: loop key matched"),
            ("FuzzMagic32", "godict: magic matched")]
 G118 = "github.com/AdamKorcz/go-118-fuzz-build"
@@ -184,7 +184,7 @@ def main():
     go = shutil.which("go") or "/usr/local/go/bin/go"
     work = tempfile.mkdtemp(prefix="cgofuzz-godict-bench-")
     try:
-        log("# godict benchmark: time to failure on tests/godict's planted "
+        log("# godict benchmark: time to failure on tests/coord/godict's planted "
             "targets")
         log("go:        %s" % sh([go, "version"]).stdout.strip())
         log("cgofuzz:   %s (mtime %s)" % (args.cgofuzz, time.ctime(
@@ -199,7 +199,7 @@ def main():
         r = sh([go, "test", "-c", "-fuzz=.", "-o", binary, "."], cwd=pkg)
         if r.returncode != 0:
             sys.exit("go test -c failed:\n" + r.stdout + r.stderr)
-        log("build: go test -c -fuzz=. -o godict.test  (tests/godict/target)")
+        log("build: go test -c -fuzz=. -o godict.test  (tests/coord/godict/target)")
         results = {}
         log("")
         log("## runs (wall time to exit with a crash file; cgofuzz's "

@@ -1,6 +1,10 @@
 package gofuzz
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/cgofuzz/cgofuzz/gofuzz/internal/bridge"
+)
 
 // cCounters holds the clang 8-bit counter ranges registered by instrumented C
 // code, in registration order. It is filled once, in init, and only read
@@ -33,7 +37,7 @@ func ResetCoverage() {
 }
 
 // bridgeEncode returns the bridge slot for C counter i (counting across all
-// registered ranges) with non-zero value v, and how many times bridgeHit must
+// registered ranges) with non-zero value v, and how many times bridge.Hit must
 // be called on it.
 //
 // Go's worker rounds each of its counters down to its highest set bit before
@@ -41,21 +45,21 @@ func ResetCoverage() {
 // apart per counter: 1, 2-3, 4-7, ... 128-255. The C counter's bucket is
 // 2^log2(v) too; it reaches Go in one of two ways:
 //
-//   - in the slot (default): slot (i*8 + log2(v)) mod bridgeSlots, one call.
-//     Each C counter uses 8 slots, so C counters i and i+bridgeSlots/8 share
+//   - in the slot (default): slot (i*8 + log2(v)) mod bridge.Slots, one call.
+//     Each C counter uses 8 slots, so C counters i and i+bridge.Slots/8 share
 //     slots.
-//   - in the calls (-tags gofuzz_bridge_calls): slot i mod bridgeSlots,
+//   - in the calls (-tags gofuzz_bridge_calls): slot i mod bridge.Slots,
 //     called 2^log2(v) times, so the Go counter ends in the same bucket as
 //     the C one. 2^k calls is the fewest that reach Go bucket 2^k (k+1 calls
 //     does not work: 2 and 3 calls, or 4 to 7, share a bucket), and never
-//     more than v. C counters i and i+bridgeSlots share a slot, and their
+//     more than v. C counters i and i+bridge.Slots share a slot, and their
 //     calls add up.
 func bridgeEncode(i int, v byte) (slot uint32, calls int) {
 	k := uint32(bits.Len8(v) - 1)
 	if bucketInCalls {
-		return uint32(i) & (bridgeSlots - 1), 1 << k
+		return uint32(i) & (bridge.Slots - 1), 1 << k
 	}
-	return (uint32(i)*8 + k) & (bridgeSlots - 1), 1
+	return (uint32(i)*8 + k) & (bridge.Slots - 1), 1
 }
 
 // FlushCoverage reports the C counters that are non-zero to Go's fuzzer and
@@ -81,7 +85,7 @@ func FlushCoverage() {
 			r[i] = 0
 			s, n := bridgeEncode(base+i, v)
 			for ; n > 0; n-- {
-				bridgeHit(s)
+				bridge.Hit(s)
 			}
 		}
 		base += len(r)

@@ -14,12 +14,17 @@ static int gofuzz_c_in_go_range(void) { return &cgofuzz_cgo_in_go_range != 0; }
 */
 import "C"
 
-import "unsafe"
+import (
+	"unsafe"
+
+	// The C runtime the preamble's functions come from.
+	_ "github.com/cgofuzz/cgofuzz/gofuzz/internal/rt"
+)
 
 func init() {
 	leakCheck = bool(C.cgofuzz_leak_init_(true))
-	// The runtime's coverage.c (compiled into this package through
-	// zrt_coverage.c) defines __sanitizer_cov_8bit_counters_init, which
+	// The runtime's coverage.c (compiled into the binary by internal/rt)
+	// defines __sanitizer_cov_8bit_counters_init, which
 	// clang-instrumented C code calls from constructors before the Go
 	// runtime starts; the modules it recorded are read here once.
 	inGo := C.gofuzz_c_in_go_range() != 0

@@ -3,6 +3,8 @@ package gofuzz
 import (
 	"math/bits"
 	"testing"
+
+	"github.com/cgofuzz/cgofuzz/gofuzz/internal/bridge"
 )
 
 // goCounterAfter simulates n increments of one of Go's coverage counters from
@@ -38,7 +40,7 @@ func TestBridgeEncodingBuckets(t *testing.T) {
 		for v := 1; v <= 255; v++ {
 			cBucket := goBucket(byte(v))
 			slot, calls := bridgeEncode(i, byte(v))
-			if slot >= bridgeSlots {
+			if slot >= bridge.Slots {
 				t.Fatalf("i=%d v=%d: slot %d out of range", i, v, slot)
 			}
 			if calls < 1 || calls > v {
@@ -47,8 +49,8 @@ func TestBridgeEncodingBuckets(t *testing.T) {
 			g := goBucket(goCounterAfter(calls))
 			if bucketInCalls {
 				// The slot is the counter's; the Go bucket is the C bucket.
-				if slot != uint32(i)%bridgeSlots {
-					t.Fatalf("i=%d v=%d: slot %d, want %d", i, v, slot, i%bridgeSlots)
+				if slot != uint32(i)%bridge.Slots {
+					t.Fatalf("i=%d v=%d: slot %d, want %d", i, v, slot, i%bridge.Slots)
 				}
 				if g != cBucket {
 					t.Fatalf("i=%d v=%d: %d calls give Go bucket %d, C bucket %d",
@@ -87,8 +89,8 @@ func TestBridgeEncodingBothModes(t *testing.T) {
 	}
 	// Slot encoding: the 8 buckets of counter i are slots i*8..i*8+7, so
 	// counters 512 apart share slots.
-	slot := func(i, v int) uint32 { return (uint32(i)*8 + uint32(bits.Len8(byte(v))-1)) % bridgeSlots }
-	if slot(3, 200) != slot(3+bridgeSlots/8, 200) || slot(3, 1) == slot(3, 2) {
+	slot := func(i, v int) uint32 { return (uint32(i)*8 + uint32(bits.Len8(byte(v))-1)) % bridge.Slots }
+	if slot(3, 200) != slot(3+bridge.Slots/8, 200) || slot(3, 1) == slot(3, 2) {
 		t.Fatal("slot encoding arithmetic")
 	}
 	// Collisions in the calls encoding add up: two C counters sharing a slot

@@ -57,5 +57,6 @@
 // cgofuzz's include directory (e.g. in CGO_CFLAGS).
 package gofuzz
 
-//go:generate go run gen_bridge.go
-//go:generate go run gen_runtime.go
+// The generated code is in internal/rt (the C runtime's wrappers) and
+// internal/bridge (the coverage switch); go generate ./gofuzz remakes both.
+//go:generate go generate ./internal/...

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# diff_matrix.sh: the differential test (tests/diff/difftest.py) against every
+# diff_matrix.sh: the differential test (tests/core/diff/difftest.py) against every
 # Go release cgofuzz follows, go1.18 ... go1.27, and a table of how many
 # corpus cases (encode + decode) and mutation replays agree with each
 # release's own internal/fuzz. Toolchains missing from the module cache are
@@ -29,7 +29,7 @@ status=0
 rows=()
 for rel in $releases; do
   log="$logdir/$rel.txt"
-  python3 "$here/tests/diff/difftest.py" --cdriver "$cdriver" --goversion "$rel" \
+  python3 "$here/tests/core/diff/difftest.py" --cdriver "$cdriver" --goversion "$rel" \
     --seed "$seed" --cases "$cases" >"$log" 2>&1
   rc=$?
   [ $rc -ne 0 ] && status=1

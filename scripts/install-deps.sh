@@ -86,11 +86,11 @@ if ! python3 -c "import pytest" >/dev/null 2>&1; then
   python3 -m pip install -q pytest || { echo "install-deps: pip install pytest failed"; exit 1; }
 fi
 # lizard (PyPI) for tools/check_funcs.py, the check that no C function is
-# over 150 lines (tests/funcs, which skips, visibly, without it).
+# over 150 lines (tests/tree/funcs, which skips, visibly, without it).
 if ! python3 -c "import lizard" >/dev/null 2>&1; then
   echo "install-deps: lizard for $(command -v python3) from PyPI"
   python3 -m pip install -q 'lizard==1.24.3' ||
-    echo "install-deps: WARNING: could not install lizard (tests/funcs will skip)"
+    echo "install-deps: WARNING: could not install lizard (tests/tree/funcs will skip)"
 fi
 # zig's clang (PyPI ziglang), the cross compiler of scripts/cross_build.sh
 # and tests/cross (cgofuzz built for aarch64-macos and x86_64-macos).
@@ -113,7 +113,7 @@ for p in cjson; do
   fi
 done
 # ClusterFuzz's own libFuzzer engine (PyPI clusterfuzz==2.6.0, with its
-# google-cloud-* dependencies) for tests/clusterfuzz and bench/cf_bench.py,
+# google-cloud-* dependencies) for tests/lf/clusterfuzz and bench/cf_bench.py,
 # in a venv of its own so that none of it reaches the python3 the suites run
 # under. Made once (about a minute); the tests that need it skip, visibly,
 # without it.
@@ -131,39 +131,39 @@ if ! cf_ready; then
     echo "install-deps: clusterfuzz==2.6.0 ready in $cf_venv"
   else
     echo "install-deps: WARNING: could not set up clusterfuzz==2.6.0 in $cf_venv" \
-         "(tests/clusterfuzz and bench/cf_bench.py will skip); remove it and run again"
+         "(tests/lf/clusterfuzz and bench/cf_bench.py will skip); remove it and run again"
   fi
 fi
 
 # go-118-fuzz-build and go-fuzz-headers (the code OSS-Fuzz's native Go
 # fuzzers consume their bytes with), at the versions pinned in
-# tests/corpus/go118mod/go.mod, into the default module cache: the
-# corpus_tools suite checks `cgofuzz corpus convert -from go118` against
+# tests/cli/corpus/go118mod/go.mod, into the default module cache: the
+# cli/corpus suite checks `cgofuzz corpus convert -from go118` against
 # them offline, and skips (visibly) without them. Downloaded from a copy of
 # that module, so the source tree gets no go.sum.
 if command -v go >/dev/null 2>&1; then
   g118=$(mktemp -d)
-  cp "$(dirname "$0")/../tests/corpus/go118mod/go.mod" "$g118/" &&
+  cp "$(dirname "$0")/../tests/cli/corpus/go118mod/go.mod" "$g118/" &&
     (cd "$g118" && GOFLAGS=-mod=mod go mod download \
       github.com/AdamKorcz/go-118-fuzz-build github.com/AdaLogics/go-fuzz-headers) ||
     echo "install-deps: WARNING: could not download go-118-fuzz-build and" \
-         "go-fuzz-headers (the corpus_tools go118 cases will skip)"
+         "go-fuzz-headers (the cli/corpus go118 cases will skip)"
   rm -rf "$g118"
 fi
 
-# Other Go releases (issue 14): the differential tests diff_vs_go_1_18 and
-# diff_vs_go_1_27 compare the C core with the oldest and the newest release
+# Other Go releases (issue 14): the differential tests core/diff/go1.18 and
+# core/diff/go1.27 compare the C core with the oldest and the newest release
 # cgofuzz follows. `GOTOOLCHAIN=<release> go version` downloads a toolchain
 # (about 100 MB each, once) through the Go module proxy into the module
 # cache, where the tests find it offline; they skip, visibly, without it.
 # scripts/diff_matrix.sh fetches the other releases on demand. The
-# goreleases suite (cgofuzz fuzz on test binaries of each release) also
+# go/releases suite (cgofuzz fuzz on test binaries of each release) also
 # uses go1.19.13, go1.20.14 and go1.23.12 (go1.19 is the release whose
-# counters share clang's section name); the gocmp suite (run-time comparison
+# counters share clang's section name); the coord/gocmp suite (run-time comparison
 # feedback) patches test binaries of go1.18.10 and go1.22.12.
 if command -v go >/dev/null 2>&1; then
   for gotc in go1.18.10 go1.19.13 go1.20.14 go1.22.12 go1.23.12 go1.27.4; do
     (cd / && GOTOOLCHAIN=$gotc go version >/dev/null) ||
-      echo "install-deps: WARNING: could not fetch $gotc (diff_vs_go and goreleases for it will skip)"
+      echo "install-deps: WARNING: could not fetch $gotc (core/diff and go/releases for it will skip)"
   done
 fi

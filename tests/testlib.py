@@ -45,7 +45,7 @@ def _fail(msg):
 # one run to the next (the coordinators' own scheduling is not seeded: runs
 # with several corpus entries may still differ a little). SEED is the
 # default; a suite whose budgets were tuned with another seed passes its
-# own (tests/e2e and tests/faults use 1).
+# own (tests/coord/e2e and tests/coord/faults use 1).
 SEED = 3
 # The budget of `cgofuzz fuzz` runs that the case itself ends (with a
 # signal): never reached, the hang guards end a run that was not stopped.

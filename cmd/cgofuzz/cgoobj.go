@@ -16,7 +16,8 @@ import (
 
 // The objects `cgofuzz cgo-cc` links into every cgo test binary it builds
 // (csrc/cli/cmd_cgocc.c): the counters' init callback and the comparison
-// hooks (csrc/runtime/cgo/cgo_hooks.c), and the libc interceptors
+// hooks (csrc/runtime/cgo/cgo_hooks.c), the C frames of a crash report
+// (csrc/runtime/cgo/cgo_stack.c), and the libc interceptors
 // (csrc/runtime/intercept/interceptors.c). A CMake install ships them as
 // archives; this program compiles them from its embedded sources, once, into
 // <user cache>/cgofuzz/cgo-<hash of the sources>/, and names that directory
@@ -29,6 +30,8 @@ var cgoObjects = []struct {
 	flags    []string
 }{
 	{"csrc/runtime/cgo/cgo_hooks.c", "cgofuzz_cgo.o",
+		[]string{"-fno-builtin", "-fno-sanitize=all", "-fno-stack-protector"}},
+	{"csrc/runtime/cgo/cgo_stack.c", "cgofuzz_cgo_stack.o",
 		[]string{"-fno-builtin", "-fno-sanitize=all", "-fno-stack-protector"}},
 	{"csrc/runtime/intercept/interceptors.c", "cgofuzz_interceptors.o",
 		[]string{"-D_GNU_SOURCE", "-fno-builtin", "-fno-sanitize=all"}},

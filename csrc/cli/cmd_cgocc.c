@@ -19,7 +19,9 @@
  *    an output section with Go's NOBITS counters without ld rewriting it;
  *  - links: every link gets libcgofuzz_cgo.a (the counters' init callback
  *    and the comparison hooks, cgo_hooks.c; forced in with -u unless an
- *    input already defines the hooks, as package gofuzz's runtime does)
+ *    input already defines the hooks, as package gofuzz's runtime does;
+ *    and, always, cgo_stack.c, which gives Go's report of a crash in C
+ *    the C frames, unwound by the frame pointers compiles keep)
  *    and, without ASan, MSan or TSan, whose runtimes intercept them
  *    already, the whole of libcgofuzz_interceptors.a (memcmp, strcmp, ...
  *    reporting their operands). A cgofuzz installed with `go install` has
@@ -74,6 +76,7 @@
 /* The go-installed cgofuzz's runtime objects (cmd/cgofuzz/cgoobj.go). */
 #define CGO_OBJDIR_ENV "CGOFUZZ_CGO_OBJDIR"
 #define CGO_OBJ "cgofuzz_cgo.o"
+#define STACK_OBJ "cgofuzz_cgo_stack.o"
 #define INTERCEPT_OBJ "cgofuzz_interceptors.o"
 
 typedef struct cgocc {
@@ -264,6 +267,9 @@ static int identify(cgocc *c, int argc, char **argv) {
 
 static int compile(cgocc *c, int argc, char **argv) {
   add(c, "-fsanitize-coverage=inline-8bit-counters,trace-cmp");
+  /* Frame pointers: the C frames of a crash report unwind by them
+   * (cgo_stack.c). Before the package's flags, which may say otherwise. */
+  add(c, "-fno-omit-frame-pointer");
   for (size_t i = 0; cli_cc_no_builtin[i]; i++)
     add(c, cli_cc_no_builtin[i]);
   for (int i = 0; i < argc; i++)
@@ -404,9 +410,11 @@ static int link_(cgocc *c, int argc, char **argv) {
     snprintf(scriptflag, sizeof scriptflag, "-Wl,-T,%s", script);
     add(c, scriptflag);
   }
-  static char cgolib[PATH_MAX + 32], iclib[PATH_MAX + 48];
+  static char cgolib[PATH_MAX + 32], iclib[PATH_MAX + 48],
+      stackobj[PATH_MAX + 32];
   snprintf(cgolib, sizeof cgolib, "%s/%s", c->lib,
            c->objs ? CGO_OBJ : "libcgofuzz_cgo.a");
+  snprintf(stackobj, sizeof stackobj, "%s/" STACK_OBJ, c->lib);
   snprintf(iclib, sizeof iclib, "%s/%s", c->lib,
            c->objs ? INTERCEPT_OBJ : "libcgofuzz_interceptors.a");
   bool intercept = !cli_cc_intercepting_sanitizer(argc, argv);
@@ -415,6 +423,7 @@ static int link_(cgocc *c, int argc, char **argv) {
       add(c, iclib);
     if (!hooks_defined)
       add(c, cgolib);
+    add(c, stackobj);
     return run(c);
   }
   if (intercept) {
@@ -424,6 +433,7 @@ static int link_(cgocc *c, int argc, char **argv) {
   }
   if (!hooks_defined)
     add(c, "-Wl,-u,cgofuzz_cgo_gohooks");
+  add(c, "-Wl,-u,cgofuzz_cgo_stack_init");
   add(c, cgolib);
   return run(c);
 }
@@ -439,6 +449,8 @@ static int locate_runtime(cgocc *c) {
       snprintf(p, sizeof p, "%s/" CGO_OBJ, d) < (int)sizeof p &&
       access(p, R_OK) == 0 &&
       snprintf(p, sizeof p, "%s/" INTERCEPT_OBJ, d) < (int)sizeof p &&
+      access(p, R_OK) == 0 &&
+      snprintf(p, sizeof p, "%s/" STACK_OBJ, d) < (int)sizeof p &&
       access(p, R_OK) == 0) {
     c->objs = true;
     return 0;

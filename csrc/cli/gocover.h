@@ -2,7 +2,7 @@
  * gocover.h: the reader of Go coverage profiles that gocover.c merges
  * (OSS-Fuzz's coverage run, when an input ends a run before the test
  * binary writes its profile). Only gocover.c and the self-fuzzing harness
- * (tests/selffuzz/fuzz_gocover.c) use it: the profile is a file a test
+ * (tests/selffuzz/cgofuzz/fuzz_gocover.c) use it: the profile is a file a test
  * binary of outside wrote, so its reader is fuzzed on its own.
  */
 #ifndef CGOFUZZ_CLI_GOCOVER_H

@@ -2,7 +2,7 @@
  * junit.c: the JUnit XML report of `cgofuzz fuzz -junit FILE`, the format
  * CI systems (Jenkins, GitLab, GitHub actions' reporters) read. Layout
  * (docs/campaigns.md; valid against the Jenkins xUnit plugin's
- * junit-10.xsd, which tests/campaign checks with xmllint):
+ * junit-10.xsd, which tests/cli/campaign checks with xmllint):
  *
  *   <testsuites name="cgofuzz fuzz" tests failures errors time>
  *     <testsuite name=BINARY-BASE-NAME package=BINARY-PATH tests failures

@@ -271,13 +271,31 @@ static const char *class_name(int cls) {
 
 const char *cgofuzz_death_class_name(int cls) { return class_name(cls); }
 
-bool cgofuzz_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc) {
+/* The value of the lower-case hex digits at t (at most 16), in *v; the
+ * number of digits read. */
+static size_t hex_at(const char *t, size_t n, uint64_t *v) {
+  size_t i = 0;
+  int d;
+  *v = 0;
+  for (; i < n && i < 16 && (d = cgofuzz_hexval(t[i])) >= 0; i++)
+    *v = *v << 4 | (uint64_t)d;
+  return i;
+}
+
+/* Where the last report's "signal arrived during cgo execution" line
+ * begins (at its newline), n when there is none. */
+static size_t cgo_signal_at(const uint8_t *tail, size_t n) {
   static const char cgo[] = "\nsignal arrived during cgo execution";
-  const char *t = (const char *)tail;
   size_t k = sizeof cgo - 1, at = n;
   for (size_t i = 0; tail && i + k <= n; i++)
-    if (memcmp(t + i, cgo, k) == 0)
-      at = i; /* the last report's */
+    if (memcmp(tail + i, cgo, k) == 0)
+      at = i;
+  return at;
+}
+
+bool cgofuzz_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc) {
+  const char *t = (const char *)tail;
+  size_t at = cgo_signal_at(tail, n);
   if (at == n)
     return false;
   /* The line before: "PC=0x5b93f9 m=0 sigcode=1 addr=0x0". */
@@ -286,21 +304,36 @@ bool cgofuzz_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc) {
     b--;
   if (!has_prefix(t + b, at - b, "PC=0x"))
     return false;
-  uint64_t v = 0;
-  size_t i = b + 5, digits = 0;
-  for (; i < at && digits < 16; i++, digits++) {
-    char c = t[i];
-    int d = c >= '0' && c <= '9'   ? c - '0'
-            : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                   : -1;
-    if (d < 0)
-      break;
-    v = v << 4 | (uint64_t)d;
-  }
-  if (!digits)
+  uint64_t v;
+  if (!hex_at(t + b + 5, at - b - 5, &v))
     return false;
   *pc = v;
   return true;
+}
+
+size_t cgofuzz_death_cgo_callers(const uint8_t *tail, size_t n, uint64_t *pcs,
+                                 size_t max) {
+  const char *t = (const char *)tail;
+  size_t at = cgo_signal_at(tail, n), got = 0;
+  /* The first goroutine's frames follow; a C frame's second line is
+   * "\tpc=0x..." (or "\tFILE:LINE pc=0x..."), a Go frame's has " +0x" and
+   * "fp=". The C frames end at the first Go frame. */
+  for (size_t b = at + 1; b < n && got < max;) {
+    size_t e = b;
+    while (e < n && t[e] != '\n')
+      e++;
+    const uint8_t *line = tail + b, *pc = NULL;
+    if (e - b > 1 && t[b] == '\t')
+      pc = cgofuzz_text_find(line, e - b, "pc=0x", 5);
+    if (pc && (cgofuzz_text_find(line, e - b, "fp=", 3) ||
+               cgofuzz_text_find(line, e - b, " +0x", 4)))
+      break;
+    uint64_t v;
+    if (pc && hex_at((const char *)pc + 5, (size_t)(tail + e - pc - 5), &v))
+      pcs[got++] = v;
+    b = e + 1;
+  }
+  return got;
 }
 
 int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
@@ -417,9 +450,8 @@ int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
   /* 3. The report. */
   if (d->c_frame)
     cgofuzz_buf_printf(msg,
-                       "the signal came in C code, in %s (the binary's "
-                       "symbol table; Go's traceback shows the Go frames "
-                       "only)\n",
+                       "the signal came in C code, in %s (by the "
+                       "binary's symbol table)\n",
                        d->c_frame);
   if (kind != H_NONE)
     quote_report(msg, t, n, kind, at);

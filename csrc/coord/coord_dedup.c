@@ -14,11 +14,17 @@
  * "#N 0xADDR in func file.c:L:C" (or "#N 0xADDR (binary+0xOFF)" when not
  * symbolized), and the first frame outside the sanitizer's own functions
  * and the allocator is the site (the first stack: where the bad access,
- * or the leaked allocation, happened).
+ * or the leaked allocation, happened). A signal in a cgo package's C
+ * code, in a binary cgo-cc linked, has C frames before the Go ones
+ * (csrc/runtime/cgo/cgo_stack.c: a name, then a tab-indented "pc=0x.."
+ * line): the first of the binary's (a bare name, not a library's "name
+ * (libc.so.6)" or "libc.so.6+0x..") is the site, since every C crash
+ * behind one Go call shares its Go frames.
  */
 #include <string.h>
 
 #include "coord_internal.h"
+#include "text.h"
 
 typedef struct span {
   const char *p;
@@ -75,6 +81,19 @@ static bool tab_indented(const char *p, size_t n) {
     if (p[i] == '\t')
       return true;
   return false;
+}
+
+static bool has(span s, const char *x) {
+  return cgofuzz_text_find((const uint8_t *)s.p, s.n, x, strlen(x)) != NULL;
+}
+
+/* Whether t is the second line of a C frame of Go's report ("pc=0x..",
+ * or "file.c:N pc=0x.."; a Go frame's has "+0x" and "fp=") and prev, its
+ * first, names a function of the binary: no space, "+" or "(" in it. */
+static bool binary_c_frame(span prev, span t) {
+  if (!(starts(t, "pc=0x") || has(t, " pc=0x")) || has(t, "+0x") || !prev.n)
+    return false;
+  return !has(prev, " ") && !has(prev, "+") && !has(prev, "(");
 }
 
 static bool internal_func(span f) {
@@ -147,6 +166,8 @@ int cgofuzz_fail_site(const char *msg, size_t len, cgofuzz_buf *key) {
     size_t loc = go_loc(t);
     if (loc && tabbed && prev.n && !internal_func(prev))
       return cgofuzz_buf_append(key, t.p, loc); /* a user stack frame */
+    if (tabbed && binary_c_frame(prev, t))
+      return cgofuzz_buf_append(key, prev.p, prev.n);
     if (!sframe.n)
       sframe = sanitizer_frame(t);
     if (loc && !tabbed && !tprefix.n && !starts(t, "testing.go:"))

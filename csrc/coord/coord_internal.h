@@ -451,6 +451,13 @@ typedef struct cgofuzz_death {
  * C function. */
 bool cgofuzz_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc);
 
+/* The C frames Go's report of that signal lists before the Go ones (their
+ * "pc=0x..." lines, innermost first; present when the binary's runtime
+ * gave Go a C traceback, csrc/runtime/cgo/cgo_stack.c): up to max in pcs,
+ * the number found. */
+size_t cgofuzz_death_cgo_callers(const uint8_t *tail, size_t n, uint64_t *pcs,
+                                 size_t max);
+
 /* Explains a death: appends to msg the class's headline, Go's own line
  * ("fuzzing process hung or terminated unexpectedly: exit status 2", or
  * "... no crash will be recorded: ..." for a signal from outside), the

@@ -536,24 +536,30 @@ static bool hangs_again(coord *c, slot *s, const cgofuzz_buf *data,
 }
 
 /* The C function a signal came in (cgofuzz_death_cgo_pc), looked up in
- * binary's symbol table, as "name+0xOFF" in out; NULL when the report is
- * not of a signal in C or the symbol is not found. cgo's call wrapper
- * into which the C function was inlined, _cgo_<hash>_Cfunc_NAME, is named
- * as C.NAME too. */
+ * binary's symbol table, as "name+0xOFF" in out; when the signal came in
+ * a library (libc's memcpy), the first C frame of Go's report that is the
+ * binary's, as "a library function called from name+0xOFF". NULL when the
+ * report is not of a signal in C or no symbol is found. cgo's call
+ * wrapper into which the C function was inlined, _cgo_<hash>_Cfunc_NAME,
+ * is named as C.NAME too. */
 static const char *c_frame(const char *binary, const uint8_t *tail, size_t n,
                            char *out, size_t outn) {
-  uint64_t pc, off;
+  uint64_t pcs[33], off = 0;
   cgofuzz_gobin_obj o;
-  if (!cgofuzz_death_cgo_pc(tail, n, &pc) ||
+  if (!cgofuzz_death_cgo_pc(tail, n, &pcs[0]) ||
       cgofuzz_gobin_obj_open(&o, binary, true, NULL) != 0)
     return NULL;
-  const char *name = cgofuzz_gobin_obj_func_at(&o, pc, &off), *f;
+  size_t npc = 1 + cgofuzz_death_cgo_callers(tail, n, pcs + 1, 32), k = 0;
+  const char *name = NULL, *f;
+  while (k < npc && !(name = cgofuzz_gobin_obj_func_at(&o, pcs[k], &off)))
+    k++;
+  const char *from = k ? "a library function called from " : "";
   if (name && strncmp(name, "_cgo_", 5) == 0 &&
       (f = strstr(name, "_Cfunc_")) != NULL)
-    snprintf(out, outn, "C.%s (cgo's wrapper %s+0x%llx)", f + 7, name,
+    snprintf(out, outn, "%sC.%s (cgo's wrapper %s+0x%llx)", from, f + 7, name,
              (unsigned long long)off);
   else if (name)
-    snprintf(out, outn, "%s+0x%llx", name, (unsigned long long)off);
+    snprintf(out, outn, "%s%s+0x%llx", from, name, (unsigned long long)off);
   cgofuzz_gobin_obj_close(&o);
   return name ? out : NULL;
 }

@@ -3,7 +3,7 @@
  *
  * Each fact was read from the release's own sources (internal/fuzz,
  * testing, encoding/json) and is exercised by the differential tests
- * (tests/diff, --goversion) against every release's real code.
+ * (tests/core/diff, --goversion) against every release's real code.
  */
 #include "gover.h"
 #include "isprint_table.h"

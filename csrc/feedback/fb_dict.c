@@ -312,8 +312,8 @@ static void recompute_share(fb_dsched *x) {
 static void dict_credit(fb_dsched *x, const cgofuzz_fb_dict *d, size_t added) {
   /* No token, no built calls, crossovers included: without seeds to take
    * parts from (a corpus that starts empty), built values cost a fast C
-   * worker the execs its own comparison feedback needs (tests/lf's TWO
-   * harness: 14k execs to its magic without them, 500k with them). */
+   * worker the execs its own comparison feedback needs (tests/lf/libfuzzer's
+   * TWO harness: 14k execs to its magic without them, 500k with them). */
   if (!x->any_arg || d->n == 0 || added == 0)
     return;
   if (!x->on) {
@@ -435,8 +435,8 @@ int cgofuzz_fb_dsched_next(fb_run *r) {
     return FB_CALL_NONE;
   /* Built calls wait, where the configuration says so (C workers), until
    * the workers' own calls stall: a C worker's comparison feedback takes
-   * a magic faster alone (tests/lf's TWO harness: 14k execs, 500k with
-   * built calls among them), while Magma's sqlite3 stalls within seconds
+   * a magic faster alone (tests/lf/libfuzzer's TWO harness: 14k execs, 500k
+   * with built calls among them), while Magma's sqlite3 stalls within seconds
    * and crossovers then take it from 1,369 edges to 6,000. */
   if (x->gate) {
     if (x->stall < DICT_GATE_CALLS)
@@ -686,6 +686,18 @@ static int build_cross(fb_run *r, size_t idx) {
   return 1;
 }
 
+/* One of the entry's text arguments, chosen at random, or NULL. */
+static cgofuzz_value *pick_text(fb_dsched *x) {
+  size_t elig = 0;
+  for (size_t k = 0; k < x->vals.n; k++)
+    elig += is_text_kind(x->vals.v[k].kind);
+  size_t which = elig ? rndn(x, elig) : 0;
+  for (size_t k = 0; k < x->vals.n; k++)
+    if (is_text_kind(x->vals.v[k].kind) && which-- == 0)
+      return &x->vals.v[k];
+  return NULL;
+}
+
 /* A run of one byte value (3..130 bytes, 0x00 or 0xff half the time)
  * inserted into one []byte/string argument of the built entry, or, a
  * quarter of the time, written over it: libFuzzer's InsertRepeatedBytes.
@@ -694,14 +706,7 @@ static int build_cross(fb_run *r, size_t idx) {
  * reach the end of a 64 KiB output) is out of its reach. 0, 1 when no
  * argument takes one, -1 when out of memory. */
 static int build_run(fb_dsched *x) {
-  size_t elig = 0;
-  for (size_t k = 0; k < x->vals.n; k++)
-    elig += is_text_kind(x->vals.v[k].kind);
-  size_t which = elig ? rndn(x, elig) : 0;
-  cgofuzz_value *v = NULL;
-  for (size_t k = 0; k < x->vals.n && !v; k++)
-    if (is_text_kind(x->vals.v[k].kind) && which-- == 0)
-      v = &x->vals.v[k];
+  cgofuzz_value *v = pick_text(x);
   size_t L = v ? v->s.len : 0, n = 3 + rndn(x, 128);
   if (!v || L + n > DICT_MAX_VALUE)
     return 1;
@@ -721,11 +726,40 @@ static int build_run(fb_dsched *x) {
   return set_bytes(v, &nb, rc);
 }
 
+/* A prefix of a text argument, to be mutated from: libFuzzer mutates
+ * within a length limit that starts small and grows (-len_control), so
+ * many of its inputs are a short prefix of an entry, mutated, and a read
+ * past the end of a record cut short (libwebp's webp:386, a chunk header
+ * read past a 16-byte RIFF/WEBP/VP8X prefix) is found there. Go's
+ * mutator removes a range at random, rarely a whole tail. The length is
+ * uniform below the value's half the time, else log-uniform (within
+ * [2^k, 2^(k+1)) for k uniform below log2 of the length). 1 when the
+ * value has no prefix to take. */
+static int build_prefix(fb_dsched *x) {
+  cgofuzz_value *v = pick_text(x);
+  size_t L = v ? v->s.len : 0, n;
+  if (L < 2)
+    return 1;
+  if (rndn(x, 2)) {
+    n = 1 + rndn(x, L - 1);
+  } else {
+    size_t bits = 0;
+    while (((size_t)2 << bits) <= L - 1)
+      bits++;
+    size_t lo = (size_t)1 << rndn(x, bits + 1);
+    n = lo + rndn(x, lo);
+    if (n >= L)
+      n = L - 1;
+  }
+  cgofuzz_buf nb = {0};
+  return set_bytes(v, &nb, cgofuzz_buf_append(&nb, v->s.data, n));
+}
+
 /* The chance of a crossover build, from the yields of the two kinds of
  * build (finds per use, with a prior of one find in XO_PRIOR_USES for
  * tokens and in four times that for crossovers): a fifth at first, so
  * that tokens keep most of the early builds (a magic a token completes
- * by itself is found there: tests/godict), more as crossovers pay off. */
+ * by itself is found there: tests/coord/godict), more as crossovers pay off. */
 static double cross_chance(const fb_dsched *x) {
   double yx = (x->xo_finds + 1) / (x->xo_uses + 4 * XO_PRIOR_USES);
   double yt = (x->tok_finds + 1) / (x->tok_uses + XO_PRIOR_USES);
@@ -750,7 +784,7 @@ static cgofuzz_value *pick_arg(fb_dsched *x, const dtok *t) {
  * code's constants, get their turn when they come), as a whole []byte or
  * string argument or as an integer argument: how a magic compared by
  * itself is completed (`s == "key"`, a prefix, a map key, an integer
- * constant: tests/godict's planted bugs, each found in this pass). */
+ * constant: tests/coord/godict's planted bugs, each found in this pass). */
 static int first_pass(fb_dsched *x, const cgofuzz_fb_dict *d, fb_slot *s) {
   size_t ti = x->first++;
   const dtok *t = &d->t[ti];
@@ -785,9 +819,12 @@ int cgofuzz_fb_dsched_build(fb_run *r, fb_slot *s, size_t idx,
     if (f != 0)
       return f;
   } else if (x->any_text && rnd01(x) < cross_chance(x)) {
-    /* Runs share the crossovers' calls and yields: neither uses a
-     * token. */
-    int b = rndn(x, 4) == 0 ? build_run(x) : build_cross(r, idx);
+    /* Runs and prefixes share the crossovers' calls and yields: none
+     * uses a token. */
+    size_t k = rndn(x, 8);
+    int b = k < 2   ? build_run(x)
+            : k < 4 ? build_prefix(x)
+                    : build_cross(r, idx);
     if (b < 0)
       return -1;
     s->cross = b == 0;

@@ -172,7 +172,7 @@ void cgofuzz_gobin_godict_code_free(cgofuzz_gobin_godict_job *job);
 /* The code's constants from `go tool objdump` output already in f, read as
  * cgofuzz_gobin_godict_code_poll reads objdump's: 1 with *added tokens, or
  * -1 with err set. For the self-fuzzing harness
- * tests/selffuzz/fuzz_objdump.c. */
+ * tests/selffuzz/cgofuzz/fuzz_objdump.c. */
 int cgofuzz_gobin_godict_code_read(const cgofuzz_gobin_sink *s,
                                    const char *binary, const char *target,
                                    FILE *f, size_t *added, cgofuzz_err *err);

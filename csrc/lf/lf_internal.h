@@ -159,7 +159,7 @@ int cgofuzz_lf_merge(const cgofuzz_lf_target *t, const lf_opts *o);
  * no whole line is begun again), replays its records into a mask of its
  * counters (up to 16 Mi of them) and closes it. 0 with the number of
  * records and of counters (0: no counters line), or -1 after printing why.
- * For the self-fuzzing harness tests/selffuzz/fuzz_merge.c. */
+ * For the self-fuzzing harness tests/selffuzz/cgofuzz/fuzz_merge.c. */
 int cgofuzz_lf_merge_control_check(const char *path, const char *target,
                                    size_t *records, size_t *counters);
 int cgofuzz_lf_minimize_crash(const cgofuzz_lf_target *t, const lf_opts *o);

@@ -1,8 +1,8 @@
 // Package csrcwrap lists the C sources of one layer of csrc/layers.txt and
 // the layers it may use, and renders the one-line wrappers through which a
-// Go package compiles them with cgo: package gofuzz compiles the runtime
-// layer (its zrt_*.c files), cmd/cgofuzz the cli layer (its zcli_*.c
-// files). The generators and the tests that check the wrappers are current
+// Go package compiles them with cgo: gofuzz/internal/rt compiles the
+// runtime layer for package gofuzz (its zrt_*.c files), cmd/cgofuzz the cli
+// layer (its zcli_*.c files). The generators and the tests that check the wrappers are current
 // share it.
 //
 // Go's build cache does not see a change to a file included from outside
@@ -40,8 +40,9 @@ type Set struct {
 	Defines map[string]string
 }
 
-// Runtime is what package gofuzz compiles: the worker server, the target
-// registry, the Go binding and coverage, and the layers below.
+// Runtime is what gofuzz/internal/rt compiles for package gofuzz: the
+// worker server, the target registry, the Go binding and coverage, and the
+// layers below.
 var Runtime = Set{Layer: "runtime", Prefix: "zrt_", Generator: "gen_runtime.go"}
 
 // CLI is what cmd/cgofuzz compiles: the whole command-line tool.

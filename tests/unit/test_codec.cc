@@ -386,8 +386,8 @@ int CheckJunk(const std::string &f) {
 
 TEST(CodecDecode, JunkIsRejectedOrRoundTrips) {
   // A cheap in-process check with a fixed seed (the real fuzzing runs in
-  // tests/fuzz). Half the files are random characters of the corpus
-  // syntax, half are valid lines with a few random edits, so that both
+  // tests/selffuzz/libfuzzer). Half the files are random characters of the
+  // corpus syntax, half are valid lines with a few random edits, so that both
   // verdicts are frequent.
   uint32_t x = 12345;
   auto next = [&x] {

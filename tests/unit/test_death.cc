@@ -189,6 +189,57 @@ TEST(Death, SignalInCGivesItsPc) {
       << msg;
 }
 
+TEST(Death, CFramesOfGosReportAreReadInOrder) {
+  // go1.26.8, a write through NULL in libc's memcpy called from a cgo
+  // package's C, the binary linked with cgo-cc's C traceback: the C frames
+  // (one without a file, one with) come before the first Go frame, whose
+  // "pc=" is not theirs.
+  const std::string tail =
+      "SIGSEGV: segmentation violation\n"
+      "PC=0x7f012aaab868 m=3 sigcode=1 addr=0x1\n"
+      "signal arrived during cgo execution\n\n"
+      "goroutine 172 gp=0x2444decf01e0 m=3 mp=0x2444decaf008 [syscall]:\n"
+      "libc.so.6+0x16d868\n"
+      "\tpc=0x7f012aaab868\n"
+      "copy_name\n"
+      "\tmagic.go:9 pc=0x5fea3b\n"
+      "_cgo_def882c7990e_Cfunc_copy_name\n"
+      "\tpc=0x5fe998\n"
+      "runtime.cgocall(0x5fe970, 0x2444decbd7a0)\n"
+      "\t/usr/local/go/src/runtime/cgocall.go:167 +0x4b fp=0x2444decbd778 "
+      "sp=0x2444decbd740 pc=0x4866cb\n"
+      "non-Go function\n"
+      "\tpc=0x1\n";
+  const uint8_t *t = reinterpret_cast<const uint8_t *>(tail.data());
+  uint64_t pcs[8] = {0};
+  ASSERT_EQ(cgofuzz_death_cgo_callers(t, tail.size(), pcs, 8), 3u);
+  EXPECT_EQ(pcs[0], 0x7f012aaab868u);
+  EXPECT_EQ(pcs[1], 0x5fea3bu);
+  EXPECT_EQ(pcs[2], 0x5fe998u);
+  EXPECT_EQ(cgofuzz_death_cgo_callers(t, tail.size(), pcs, 2), 2u);
+  // Without the C traceback (Go frames only), or without a signal in C:
+  // none.
+  const std::string go_only =
+      "SIGSEGV: segmentation violation\n"
+      "PC=0x5b93f9 m=0 sigcode=1 addr=0x0\n"
+      "signal arrived during cgo execution\n\n"
+      "goroutine 8 gp=0x1a277aef63c0 m=0 mp=0x7c52c0 [syscall]:\n"
+      "runtime.cgocall(0x5b9360, 0x1a277aeb17a0)\n"
+      "\t/usr/local/go/src/runtime/cgocall.go:167 +0x4b fp=0x1 sp=0x2 "
+      "pc=0x4866cb\n";
+  EXPECT_EQ(cgofuzz_death_cgo_callers(
+                reinterpret_cast<const uint8_t *>(go_only.data()),
+                go_only.size(), pcs, 8),
+            0u);
+  const std::string panic = "panic: boom\n\ngoroutine 1 [running]:\n"
+                            "main.f()\n\tpc=0x1234\n";
+  EXPECT_EQ(
+      cgofuzz_death_cgo_callers(reinterpret_cast<const uint8_t *>(panic.data()),
+                                panic.size(), pcs, 8),
+      0u);
+  EXPECT_EQ(cgofuzz_death_cgo_callers(nullptr, 0, pcs, 8), 0u);
+}
+
 TEST(Death, WhatCSaidBeforeGoSignalReportIsQuoted) {
   // go1.26.8 under a cgo package whose C assert failed: libc's message,
   // then Go's report of the SIGABRT (a line before them is not quoted).

@@ -271,4 +271,59 @@ TEST(FailSite, SanitizerReportIsTheFirstUserFrame) {
             "(/out/h+0xe1437)");
 }
 
+// A signal in a cgo package's C code, reported by Go with the C frames
+// cgo-cc's runtime adds (go1.26.8, the coordinator's quoting indentation):
+// libc's frames are skipped, the binary's first C function is the site,
+// whatever the Go frames (the same for every C crash behind one Go call).
+std::string CgoSignal(const std::string &sig, const std::string &cfunc,
+                      const std::string &pc) {
+  return "fuzzing process hung or terminated unexpectedly: exit status 2\n"
+         "its stderr ended with this report (the goroutine running the fuzz "
+         "function shown):\n"
+         "  " +
+         sig +
+         "\n"
+         "  goroutine 172 gp=0x2444decf01e0 m=3 mp=0x2444decaf008 "
+         "[syscall]:\n"
+         "  libc.so.6+0x16d868\n"
+         "  \tpc=0x7f012aaab868\n"
+         "  abort (libc.so.6)\n"
+         "  \tpc=0x7f012aa0a4f2\n"
+         "  " +
+         cfunc +
+         "\n"
+         "  \tpc=" +
+         pc +
+         "\n"
+         "  _cgo_def882c7990e_Cfunc_records\n"
+         "  \tpc=0x5fe998\n"
+         "  runtime.cgocall(0x5fe970, 0x2444decbd7a0)\n"
+         "  \t/usr/local/go/src/runtime/cgocall.go:167 +0x4b "
+         "fp=0x2444decbd778 sp=0x2444decbd740 pc=0x4866cb\n"
+         "  example.com/cgopkg._Cfunc_records(0x2444dec83b18, 0x4)\n"
+         "  \t_cgo_gotypes.go:54 +0x65 fp=0x2444decbd7a0 sp=0x2444decbd778 "
+         "pc=0x5ecc25\n"
+         "  example.com/cgopkg.Records({0x2444dec83b18, 0x4, 0x0?})\n"
+         "  \t/tmp/cs/magic.go:132 +0xa5 fp=0x2444decbd7c8 "
+         "sp=0x2444decbd7a0 pc=0x5edaa5\n";
+}
+
+TEST(FailSite, CgoSignalIsTheFirstCFunctionOfTheBinary) {
+  EXPECT_EQ(Site(CgoSignal("SIGSEGV: segmentation violation", "copy_name",
+                           "0x5fea3b")),
+            "copy_name");
+  EXPECT_EQ(Site(CgoSignal("SIGABRT: abort", "ChunkSetNth", "0x5fea3b")),
+            Site(CgoSignal("SIGABRT: abort", "ChunkSetNth", "0x5fe000")));
+  EXPECT_NE(Site(CgoSignal("SIGABRT: abort", "ChunkSetNth", "0x5fea3b")),
+            Site(CgoSignal("SIGABRT: abort", "ChunkDiskSize", "0x5fea3b")));
+  // Without C frames (a binary not linked by cgo-cc), the Go frames.
+  EXPECT_EQ(Site("  SIGSEGV: segmentation violation\n"
+                 "  goroutine 8 [syscall]:\n"
+                 "  runtime.cgocall(0x5fe970, 0x2444decbd7a0)\n"
+                 "  \t/usr/local/go/src/runtime/cgocall.go:167 +0x4b\n"
+                 "  example.com/cgopkg._Cfunc_records(0x2444dec83b18, 0x4)\n"
+                 "  \t_cgo_gotypes.go:54 +0x65\n"),
+            "_cgo_gotypes.go:54");
+}
+
 } // namespace

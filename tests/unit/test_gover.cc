@@ -1,6 +1,6 @@
 // test_gover.cc: the per-release behaviour of the core (gover.h), against
 // bytes observed with the real toolchains (go1.18.10, go1.19.13, go1.20.14,
-// go1.21.13, go1.26.11, go1.27.4; tests/diff --goversion compares tens of
+// go1.21.13, go1.26.11, go1.27.4; tests/core/diff --goversion compares tens of
 // thousands of cases per release). Each case names the release boundary it
 // pins, so a wrong boundary fails here and not only in the long run.
 #include "codec.h"

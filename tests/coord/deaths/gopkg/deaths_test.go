@@ -1,0 +1,58 @@
+// Package deaths plants one way for a fuzzing worker process to die per
+// input prefix (tests/coord/deaths/test_deaths.py): every input without one of
+// these prefixes passes.
+package deaths
+
+import (
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var sink [][]byte
+
+func FuzzDeath(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := string(data)
+		switch {
+		case strings.HasPrefix(s, "PANIC"):
+			// A panic in a goroutine of its own: nothing recovers it.
+			done := make(chan bool)
+			go func() { panic("planted panic: " + s) }()
+			<-done
+		case strings.HasPrefix(s, "MAPW"):
+			// Concurrent map writes: the runtime's fatal error.
+			m := map[int]int{}
+			var wg sync.WaitGroup
+			for g := 0; g < 4; g++ {
+				wg.Add(1)
+				go func(g int) {
+					defer wg.Done()
+					for i := 0; ; i++ {
+						m[i%64] = g
+					}
+				}(g)
+			}
+			wg.Wait()
+		case strings.HasPrefix(s, "DEAD"):
+			time.Sleep(time.Hour)
+		case strings.HasPrefix(s, "OOM"):
+			// 2 GiB, touched, in 1 MiB pieces.
+			for i := 0; i < 2048; i++ {
+				b := make([]byte, 1<<20)
+				for j := 0; j < len(b); j += 4096 {
+					b[j] = 1
+				}
+				sink = append(sink, b)
+			}
+		case strings.HasPrefix(s, "KILL"):
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			time.Sleep(time.Minute)
+		case strings.HasPrefix(s, "EXIT"):
+			os.Exit(3)
+		}
+	})
+}
