@@ -43,7 +43,7 @@ typedef struct cgofuzz_coord_fbcall {
   /* 0: a plain call of corpus entry `entry` (Go's mutator from its value);
    * else the strategy's own kind, and the value sent is `value`. */
   int kind;
-  size_t entry;      /* the corpus entry the call was made from */
+  size_t entry;      /* the corpus entry it was made from (< its size) */
   cgofuzz_buf value; /* kind != 0: an encoded corpus file */
   bool exact;        /* run the value once as it is (Limit 1, Warmup: its
                         coverage comes back with the reply) */
