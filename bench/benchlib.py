@@ -1,7 +1,20 @@
-"""What the Go benchmarks share (cmpgates_bench.py, gobugs_bench.py): the
-markdown report, running an engine with its output polled, f.Add seeds read
-from a test file and written for go-118-fuzz-build, that tool's libFuzzer
-build, and medians and ratios with misses counted as the cap.
+"""benchlib: what every benchmark shares (bench/README.md).
+
+Each benchmark is a folder of bench/ (its script, its targets); its results
+go to bench/results/<folder>/. A script finds this module with
+
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import benchlib
+
+and takes from it the tree's paths (ROOT, BENCH, RESULTS, CACHE), logging
+(log: a line of the markdown report, kept in LINES and printed; note: a
+progress line on stderr), commands (sh: output captured; sh_merged: stdout
+and stderr as one text; must: merged, exit on failure; Proc: a process
+whose output lines are timestamped), fresh directories, text tables, and
+for the Go benchmarks (cmpgates, gobugs) running an engine with its output
+polled, f.Add seeds read from a test file and written for
+go-118-fuzz-build, that tool's libFuzzer build, and medians and ratios with
+misses counted as the cap.
 
 Python 3 stdlib, Linux.
 """
@@ -15,9 +28,13 @@ import statistics
 import struct
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+RESULTS = os.path.join(BENCH, "results")  # one folder per benchmark
+CACHE = os.path.join(BENCH, ".cache")  # builds and runs kept between runs
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 from testlib import go_unquote  # noqa: E402  (shared with the tests)
 
@@ -28,16 +45,113 @@ LINES = []  # the report, markdown
 RUNNING = []  # the process group running now, killed on ^C
 
 
-def log(s=""):
+def log(*a):
+    """A line of the report: printed, and kept in LINES for write_report."""
+    s = " ".join(str(x) for x in a)
     print(s, flush=True)
     LINES.append(s)
 
 
+def note(*a):
+    """A progress line, on stderr (not part of the report)."""
+    print(*a, file=sys.stderr, flush=True)
+
+
+def result_path(bench, name):
+    """bench/results/<bench>/<today>-<name>: where a run's report goes."""
+    return os.path.join(RESULTS, bench,
+                        "%s-%s" % (datetime.date.today(), name))
+
 
 def sh(argv, cwd=None, env=None, timeout=900):
+    """Runs argv with stdout and stderr captured apart."""
     return subprocess.run(argv, cwd=cwd, env=env, capture_output=True,
                           text=True, errors="replace", timeout=timeout,
                           stdin=subprocess.DEVNULL)
+
+
+def sh_merged(argv, **kw):
+    """Runs argv with stderr merged into stdout (r.stdout is all of it)."""
+    return subprocess.run(argv, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True,
+                          errors="replace", **kw)
+
+
+def stdout_of(argv, cwd=None, env=None):
+    """The stdout of argv, which must succeed (CalledProcessError)."""
+    return subprocess.run(argv, cwd=cwd, env=env, check=True,
+                          capture_output=True, text=True).stdout
+
+
+def must(argv, cwd=None):
+    """sh_merged that must succeed: the output, or exit with it."""
+    r = sh_merged(argv, cwd=cwd)
+    if r.returncode != 0:
+        raise SystemExit("failed: %s\n%s" % (" ".join(argv), r.stdout[-3000:]))
+    return r.stdout
+
+
+def fresh(path):
+    """path, emptied (made if missing)."""
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def table(head, rows, out=print):
+    """A text table, line by line to out: the first column left-aligned,
+    the others right-aligned, a rule under the head, a blank line after."""
+    w = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+
+    def line(r):
+        return "  ".join(str(x).rjust(n) if i else str(x).ljust(n)
+                         for i, (x, n) in enumerate(zip(r, w)))
+    out(line(head))
+    out("  ".join("-" * n for n in w))
+    for r in rows:
+        out(line(r))
+    out("")
+
+
+class Proc:
+    """Runs a process, timestamps its output lines, stops on a pattern."""
+
+    def __init__(self, argv, cwd, timeout, env=None, executable=None,
+                 stop=None):
+        self.lines = []
+        self.t0 = time.monotonic()
+        self.hit = None
+        self.p = subprocess.Popen(argv, cwd=cwd, env=env,
+                                  executable=executable,
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL,
+                                  start_new_session=True)
+        t = threading.Thread(target=self._read, args=(stop,), daemon=True)
+        t.start()
+        try:
+            self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            self.p.wait()
+        t.join(5)
+        self.rc = self.p.returncode
+        self.wall = time.monotonic() - self.t0
+        self.out = "\n".join(l for _, l in self.lines)
+
+    def _read(self, stop):
+        for raw in self.p.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            now = time.monotonic() - self.t0
+            self.lines.append((now, line))
+            if stop and self.hit is None and re.search(stop, line):
+                self.hit = now
+
+    def kill(self):
+        try:
+            os.killpg(self.p.pid, 9)
+        except ProcessLookupError:
+            pass
 
 
 

@@ -51,7 +51,7 @@ apt_install g++ libgtest-dev googletest python3 valgrind \
   libcjson-dev strace python3-pytest python3-venv \
   llvm-14 chromium python3-matplotlib python3-jinja2 python3-pygments \
   python3-junitparser python3-lxml libxml2-utils
-# bench/magma_bench.py: Magma's targets regenerate their build systems
+# bench/magma/magma_bench.py: Magma's targets regenerate their build systems
 # (libpng, libxml2), sqlite3's needs tclsh, libxml2 zlib's and liblzma's
 # headers.
 apt_install git patch make autoconf automake libtool pkg-config tcl \
@@ -113,7 +113,7 @@ for p in cjson; do
   fi
 done
 # ClusterFuzz's own libFuzzer engine (PyPI clusterfuzz==2.6.0, with its
-# google-cloud-* dependencies) for tests/lf/clusterfuzz and bench/cf_bench.py,
+# google-cloud-* dependencies) for tests/lf/clusterfuzz and bench/cf/cf_bench.py,
 # in a venv of its own so that none of it reaches the python3 the suites run
 # under. Made once (about a minute); the tests that need it skip, visibly,
 # without it.
@@ -131,7 +131,7 @@ if ! cf_ready; then
     echo "install-deps: clusterfuzz==2.6.0 ready in $cf_venv"
   else
     echo "install-deps: WARNING: could not set up clusterfuzz==2.6.0 in $cf_venv" \
-         "(tests/lf/clusterfuzz and bench/cf_bench.py will skip); remove it and run again"
+         "(tests/lf/clusterfuzz and bench/cf/cf_bench.py will skip); remove it and run again"
   fi
 fi
 

@@ -20,7 +20,7 @@ os.environ: each name is set to its value, or removed when the value is
 None. fuzz_env() gives the changes of a fuzzing run (fuzzseed pinned).
 
 Also: reading the []byte values of corpus files Go (or cgofuzz) wrote
-(go_unquote, go_bytes; bench/c_bench.py uses go_unquote too), process-tree
+(go_unquote, go_bytes; bench/c/c_bench.py uses go_unquote too), process-tree
 helpers from /proc, and small file helpers."""
 import glob
 import os

@@ -1,4 +1,4 @@
-// Package cmpgates is the code under test of bench/cmpgates_bench.py
+// Package cmpgates is the code under test of bench/cmpgates/cmpgates_bench.py
 // (issue 23: comparison feedback for `cgofuzz fuzz`). Each function is one
 // way Go code commonly compares its input with a constant; the fuzz targets
 // in cmpgates_test.go panic when an input gets through one of them.

@@ -2,7 +2,7 @@ package cmpgates
 
 import "testing"
 
-// The planted targets of bench/cmpgates_bench.py, one comparison shape
+// The planted targets of bench/cmpgates/cmpgates_bench.py, one comparison shape
 // each. None of the f.Add seeds gets through its gate; an input that does
 // makes the target panic with "cmpgates: <Target> reached".
 // bench/cmpgates/known/<Target>/crash is such an input for each.

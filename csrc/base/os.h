@@ -70,7 +70,7 @@ int cgofuzz_os_fd_path(pid_t pid, int fd, char *buf, size_t size);
  * error), each with a key the caller chooses: epoll on Linux, so a wait
  * costs what is ready, not what is watched (a coordinator of 256 workers
  * watches 512 pipes: poll(2) of them all cost 13.5 us a turn,
- * bench/results/2026-11-28-coord_scale.md); poll(2) on Darwin. These
+ * bench/results/coord/2026-11-28-coord_scale.md); poll(2) on Darwin. These
  * allocate: not for forked children. */
 typedef struct cgofuzz_os_waitset cgofuzz_os_waitset;
 

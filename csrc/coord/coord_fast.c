@@ -9,7 +9,7 @@
  * worker process never runs the copy without one; a copy that cannot be
  * made leaves the workers on the user's binary, as Go's coordinator runs
  * it (-v says why). CGOFUZZ_GO_SNAPSHOT=go keeps Go's own loop, =cut cuts
- * every fuzz call's snapshot (for comparisons: bench/cgo_cost.py).
+ * every fuzz call's snapshot (for comparisons: bench/cgo/cgo_cost.py).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +46,7 @@ void cgofuzz_coord_fast_copy(coord *c) {
   const char *snap = getenv("CGOFUZZ_GO_SNAPSHOT");
   c->fast.mfd = -1;
   /* "cut": every fuzz call's snapshot as long as its last counter, even
-   * without a new bit (for comparisons: bench/cgo_cost.py). */
+   * without a new bit (for comparisons: bench/cgo/cgo_cost.py). */
   c->fuzz_ctl =
       snap && strcmp(snap, "cut") == 0 ? CGOFUZZ_CTL_CUT : CGOFUZZ_CTL_NEW;
   if (!c->mask_len || (snap && strcmp(snap, "go") == 0))

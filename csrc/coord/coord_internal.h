@@ -130,7 +130,7 @@ void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
  * a PLTE chunk, where PNG003 is, got under 0.1% of the first second's
  * execs; weighted picks of 10 ms calls brought PNG003's median time to
  * trigger from 2.45 s to 0.25 s, libFuzzer's being 0.45 s:
- * bench/results/2026-11-27-sched-ab.md).
+ * bench/results/magma/2026-11-27-sched-ab.md).
  * A new entry still weighs much: its new coverage is rare, its recency x4,
  * and until its first call x64 (an entry never picked, unless redundant):
  * with weights alone tests/lf's TWO harness, a 4-byte chain that
@@ -215,7 +215,7 @@ int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs);
  * microseconds for a C worker, about a hundred for a Go one) near 1% and
  * gives 100 picks/s per worker (Magma's libpng, weighted picks in both:
  * PNG003 and PNG006 came 2-5 times sooner with 10 ms calls than with
- * 100 ms ones, bench/results/2026-11-27-sched-ab.md). */
+ * 100 ms ones, bench/results/magma/2026-11-27-sched-ab.md). */
 #define FUZZ_SLICE_NS 10000000LL
 #define PING_TIMEOUT_MS CGOFUZZ_WORKER_PING_MS
 #define MAX_LINE CGOFUZZ_WORKER_MAX_LINE

@@ -419,7 +419,8 @@ void cgofuzz_coord_watch(coord *c) {
     int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
     if (s->watch_ms == 0) { /* a call began since the last look */
       /* /proc/vmstat once per look, not per worker (256 workers read it
-       * 2,500 times a second: bench/results/2026-11-28-coord_scale.md). */
+       * 2,500 times a second: bench/results/coord/2026-11-28-coord_scale.md).
+       */
       if (ook == -2)
         ook = cgofuzz_coord_oom_kills();
       s->oom_base = ook;

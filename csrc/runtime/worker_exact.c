@@ -82,7 +82,7 @@ int cgofuzz_worker_exact_init_(cgofuzz_worker_ *w,
   }
   w->burst_period = 4;
   /* CGOFUZZ_BURST_MAX (a power of two >= 4) overrides the back-off cap, for
-   * benchmarks (bench/c_bench.py). */
+   * benchmarks (bench/c/c_bench.py). */
   w->burst_max = CGOFUZZ_BURST_MAX_DEFAULT;
   const char *bm = getenv("CGOFUZZ_BURST_MAX");
   if (bm) {

@@ -1,5 +1,5 @@
 // Package cgofuzzbench is only a Go coordinator for C targets until C
-// targets coordinate themselves (-test.fuzz): bench/c_bench.py runs its
+// targets coordinate themselves (-test.fuzz): bench/c/c_bench.py runs its
 // test binary with argv[0] set to the C target, so Go starts the C binary
 // as its worker. The target has no seeds: they come from
 // testdata/fuzz/FuzzLibFuzzer in the working directory.

@@ -1,4 +1,4 @@
-// Package zinflate is a benchmark target for bench/gofuzz_bench.py: a C
+// Package zinflate is a benchmark target for bench/gofuzz/gofuzz_bench.py: a C
 // target (cgofuzz's C API) that inflates its input with zlib, heavier per
 // exec than examples/go/cunescape, run by gofuzz.FuzzC per exec through cgo
 // and with the exec loop in C.

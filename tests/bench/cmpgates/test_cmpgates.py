@@ -1,5 +1,5 @@
 """The planted targets of bench/cmpgates (issue 23's comparison shapes,
-timed by bench/cmpgates_bench.py): each target's known crash input
+timed by bench/cmpgates/cmpgates_bench.py): each target's known crash input
 (bench/cmpgates/known/<Target>/crash) makes plain `go test -run` fail with
 that target's own panic, and the f.Add seeds alone pass, so the benchmark
 measures getting through the gates, not starting past them. Also checks
@@ -90,12 +90,12 @@ def test_known_crash_reproduces(go, src, tmp_path, target):
 
 
 def test_bench_libfuzzer_seeds_decode_back(cgofuzz, source_dir, tmp_path):
-    """bench/cmpgates_bench.py reads the f.Add seeds of every target and
+    """bench/cmpgates/cmpgates_bench.py reads the f.Add seeds of every target and
     writes them in go-fuzz-headers' layout for libFuzzer (a length before
     each []byte and string, an order byte after each int); cgofuzz's
     go118 decoder gives back the very seeds."""
     spec = importlib.util.spec_from_file_location(
-        "cmpgates_bench", os.path.join(source_dir, "bench",
+        "cmpgates_bench", os.path.join(source_dir, "bench", "cmpgates",
                                        "cmpgates_bench.py"))
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)

@@ -511,7 +511,7 @@ func Magic(b []byte) bool { return call(b, func(p *C.uchar, n C.size_t) C.int { 
 
 import "testing"
 
-// FuzzBigRun never fails (bench/cgo_cost.py times it).
+// FuzzBigRun never fails (bench/cgo/cgo_cost.py times it).
 func FuzzBigRun(f *testing.F) {
 	f.Add([]byte("hello"))
 	f.Fuzz(func(t *testing.T, b []byte) { Run(b) })
@@ -519,7 +519,7 @@ func FuzzBigRun(f *testing.F) {
 
 // FuzzBigFlat runs the file's last function on a constant: after the
 // seed no input adds coverage, and the last counters of the range are hit
-// on every exec (bench/cgo_cost.py times it).
+// on every exec (bench/cgo/cgo_cost.py times it).
 func FuzzBigFlat(f *testing.F) {
 	f.Add([]byte("hello"))
 	f.Fuzz(func(t *testing.T, b []byte) { Magic([]byte("flat")) })

@@ -8,7 +8,7 @@ exercises what cgofuzz does under -exec: verbose output and the target's
 own log lines (chatty), TestMain run once as the coordinator (mutator), the
 body's environment reaching the workers (setenv), and -fuzz matching none
 or several targets (match); tests/cli/exec covers go test's fuzz cache.
-scripts/fuzztest.py runs them all; its last results are in bench/results/.
+scripts/fuzztest.py runs them all; its last results are in bench/results/fuzztest/.
 """
 import os
 import re

@@ -4,7 +4,7 @@ coordinator and workers; -test.fuzztime=Nx), without and with clang's C
 coverage instrumentation (-tags gofuzz_cover). A counted run passes when
 the target finds nothing in its budget; the planted bug in particular must
 not be found by a short run of the seeds and a few hundred execs
-(bench/gofuzz_bench.py measures the time to find it).
+(bench/gofuzz/gofuzz_bench.py measures the time to find it).
 
 Needs Go >= 1.22, a C compiler for cgo, zlib and cJSON headers (Debian:
 zlib1g-dev, libcjson-dev); the gofuzz_cover cases need clang and are

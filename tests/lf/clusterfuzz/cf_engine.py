@@ -3,7 +3,7 @@ package clusterfuzz==2.6.0) on a fuzz target and prints what came of it as
 JSON. It runs under the python of the venv scripts/install-deps.sh makes
 (the package and its google-cloud-* dependencies live there, not in the
 python that runs the suites); tests/lf/clusterfuzz/test_clusterfuzz_engine.py
-and bench/cf_bench.py call it.
+and bench/cf/cf_bench.py call it.
 
     <venv>/bin/python cf_engine.py '{"op": "fuzz", ...}'    (or the JSON on stdin)
 

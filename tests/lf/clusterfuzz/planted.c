@@ -1,7 +1,7 @@
 /*
  * planted.c: the planted-bug libFuzzer harness of tests/lf/clusterfuzz (and of
- * bench/cf_bench.py). Built unchanged by clang -fsanitize=address,fuzzer (the
- * libFuzzer control) and by `cgofuzz cc -fsanitize=address,fuzzer`.
+ * bench/cf/cf_bench.py). Built unchanged by clang -fsanitize=address,fuzzer
+ * (the libFuzzer control) and by `cgofuzz cc -fsanitize=address,fuzzer`.
  *
  * The bug: an input starting with "FUZZ" reads one byte past a heap copy of
  * the input (an ASan heap-buffer-overflow). The magic is checked one byte at

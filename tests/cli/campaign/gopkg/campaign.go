@@ -1,5 +1,5 @@
 // Package campaign holds four fuzz targets for tests/cli/campaign and
-// bench/campaign_bench.py: two hide planted bugs, two never fail.
+// bench/campaign/campaign_bench.py: two hide planted bugs, two never fail.
 package campaign
 
 // Parse is a toy parser whose branches give the pass targets coverage to
