@@ -311,26 +311,32 @@ bool cgofuzz_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc) {
   return true;
 }
 
+bool cgofuzz_death_c_frame_line(const uint8_t *line, size_t n) {
+  const uint8_t *pc = cgofuzz_text_find(line, n, "pc=0x", 5);
+  return pc && (pc == line || pc[-1] == ' ') &&
+         !cgofuzz_text_find(line, n, "fp=", 3) &&
+         !cgofuzz_text_find(line, n, " +0x", 4);
+}
+
 size_t cgofuzz_death_cgo_callers(const uint8_t *tail, size_t n, uint64_t *pcs,
                                  size_t max) {
   const char *t = (const char *)tail;
   size_t at = cgo_signal_at(tail, n), got = 0;
-  /* The first goroutine's frames follow; a C frame's second line is
-   * "\tpc=0x..." (or "\tFILE:LINE pc=0x..."), a Go frame's has " +0x" and
-   * "fp=". The C frames end at the first Go frame. */
+  /* The first goroutine's frames follow, each a name line and a
+   * tab-indented line; the C frames end at the first Go frame. */
   for (size_t b = at + 1; b < n && got < max;) {
     size_t e = b;
     while (e < n && t[e] != '\n')
       e++;
-    const uint8_t *line = tail + b, *pc = NULL;
-    if (e - b > 1 && t[b] == '\t')
-      pc = cgofuzz_text_find(line, e - b, "pc=0x", 5);
-    if (pc && (cgofuzz_text_find(line, e - b, "fp=", 3) ||
-               cgofuzz_text_find(line, e - b, " +0x", 4)))
-      break;
-    uint64_t v;
-    if (pc && hex_at((const char *)pc + 5, (size_t)(tail + e - pc - 5), &v))
-      pcs[got++] = v;
+    const uint8_t *line = tail + b + 1, *pc;
+    if (e - b > 1 && t[b] == '\t') {
+      if (!cgofuzz_death_c_frame_line(line, e - b - 1))
+        break;
+      pc = cgofuzz_text_find(line, e - b - 1, "pc=0x", 5);
+      uint64_t v;
+      if (hex_at((const char *)pc + 5, (size_t)(tail + e - pc - 5), &v))
+        pcs[got++] = v;
+    }
     b = e + 1;
   }
   return got;

@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "coord_internal.h"
-#include "text.h"
 
 typedef struct span {
   const char *p;
@@ -83,17 +82,16 @@ static bool tab_indented(const char *p, size_t n) {
   return false;
 }
 
-static bool has(span s, const char *x) {
-  return cgofuzz_text_find((const uint8_t *)s.p, s.n, x, strlen(x)) != NULL;
-}
-
-/* Whether t is the second line of a C frame of Go's report ("pc=0x..",
- * or "file.c:N pc=0x.."; a Go frame's has "+0x" and "fp=") and prev, its
- * first, names a function of the binary: no space, "+" or "(" in it. */
+/* Whether t is the second line of a C frame of Go's report
+ * (cgofuzz_death_c_frame_line) and prev, its first, names a function of
+ * the binary: no space, "+" or "(" in it. */
 static bool binary_c_frame(span prev, span t) {
-  if (!(starts(t, "pc=0x") || has(t, " pc=0x")) || has(t, "+0x") || !prev.n)
+  if (!prev.n || !cgofuzz_death_c_frame_line((const uint8_t *)t.p, t.n))
     return false;
-  return !has(prev, " ") && !has(prev, "+") && !has(prev, "(");
+  for (size_t i = 0; i < prev.n; i++)
+    if (prev.p[i] == ' ' || prev.p[i] == '+' || prev.p[i] == '(')
+      return false;
+  return true;
 }
 
 static bool internal_func(span f) {

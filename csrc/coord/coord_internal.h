@@ -458,6 +458,11 @@ bool cgofuzz_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc);
 size_t cgofuzz_death_cgo_callers(const uint8_t *tail, size_t n, uint64_t *pcs,
                                  size_t max);
 
+/* Whether line, a frame's second line without its indentation, is a C
+ * frame's ("pc=0x..." or "FILE:LINE pc=0x...", without the " +0x" offset
+ * and "fp=" of a Go frame's). */
+bool cgofuzz_death_c_frame_line(const uint8_t *line, size_t n);
+
 /* Explains a death: appends to msg the class's headline, Go's own line
  * ("fuzzing process hung or terminated unexpectedly: exit status 2", or
  * "... no crash will be recorded: ..." for a signal from outside), the

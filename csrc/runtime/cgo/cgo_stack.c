@@ -118,6 +118,9 @@ static int after_call(uintptr_t ret) {
   return 0;
 }
 
+/* Whether w is a return address into the binary's C code. */
+static int return_into_c(uintptr_t w) { return in_c(w) && after_call(w); }
+
 void cgofuzz_cgo_traceback(struct cgo_tb_arg *a) {
   if (a->max == 0)
     return;
@@ -138,20 +141,15 @@ void cgofuzz_cgo_traceback(struct cgo_tb_arg *a) {
      * it (a word pointing further up the stack, below a return address
      * into C). rbp itself may be a library's scratch register by now. */
     uintptr_t at = sp, w = 0, up;
-    int found = 0;
-    for (; at < sp + 4096 && !found; at += 8)
-      if (!peek(at, &w))
-        break;
-      else if (in_c(w) && after_call(w))
-        found = 1;
-    at -= 8; /* the slot found */
-    if (found) {
+    while (at < sp + 4096 && peek(at, &w) && !return_into_c(w))
+      at += 8;
+    if (at < sp + 4096 && return_into_c(w)) {
       if (n < a->max)
         a->buf[n++] = w - 1;
       floor = at;
       for (uintptr_t s = at + 8; s < at + 4096; s += 8)
         if (peek(s, &up) && up > s && up - s < (1u << 20) && peek(s + 8, &w) &&
-            in_c(w) && after_call(w)) {
+            return_into_c(w)) {
           fp = s;
           break;
         }
