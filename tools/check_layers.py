@@ -26,9 +26,14 @@ Two checks, each naming every violation it finds:
             csrc/base/os_darwin.c (comments aside): issue 25.
   prefixes  the files of a layer with one module prefix (FILE_PREFIXES:
             coord_, gobin_, fb_, lf_) are named by it, and (with --objects)
-            the global symbols the gobin and feedback layers define carry
-            theirs (SYMBOL_PREFIXES: cgofuzz_gobin_, cgofuzz_fb_), so a name
-            says its layer (issue 37).
+            the global symbols the gobin, feedback, coord, lf and cli layers
+            define carry theirs (SYMBOL_PREFIXES: cgofuzz_gobin_,
+            cgofuzz_fb_, cgofuzz_coord_, cgofuzz_lf_, cli_), so a name says
+            its layer (issue 37).
+  words     (with --objects) one meaning per name: the word after cgofuzz_
+            of every global symbol (its module: worker, cov, coord, ...) is
+            defined in one layer only, so the two ends of a protocol never
+            share a name; libFuzzer's and the sanitizers' hooks aside.
   files     no file is renamed into place and no temporary file made by
             name (rename, renameat, mkstemp) but in csrc/base/file.c, the
             one atomic writer (issue 37), and os_darwin.c's unlinked
@@ -166,7 +171,16 @@ def check_files(root, table):
 # "coord_loop.c"), and those whose global symbols do too.
 FILE_PREFIXES = {"gobin": "gobin", "coord": "coord", "feedback": "fb",
                  "lf": "lf"}
-SYMBOL_PREFIXES = {"gobin": "cgofuzz_gobin_", "feedback": "cgofuzz_fb_"}
+SYMBOL_PREFIXES = {"gobin": "cgofuzz_gobin_", "feedback": "cgofuzz_fb_",
+                   "coord": "cgofuzz_coord_", "lf": "cgofuzz_lf_",
+                   "cli": "cli_"}
+# Symbols a layer defines outside its prefix: the program's entry point.
+PREFIX_EXEMPT = {"main"}
+
+# The symbols whose names a protocol or a compiler fixes (libFuzzer's and the
+# sanitizers' hooks), exempt from the one-layer-per-word rule.
+FOREIGN_RE = re.compile(r"^(__sanitizer_|__asan_|__lsan_|__ubsan_|"
+                        r"LLVMFuzzer)")
 
 
 def check_file_prefixes(root, table):
@@ -195,11 +209,48 @@ def check_symbol_prefixes(objects_file):
             continue
         for obj, (defined, _) in sorted(nm_objects(tuple(objs)).items()):
             for sym in sorted(defined):
-                if not sym.startswith(prefix):
+                if not sym.startswith(prefix) and sym not in PREFIX_EXEMPT:
                     errors.append("%s defines %s in %s: layer %s's names "
                                   "start with %s" % (layer, sym,
                                                      os.path.basename(obj),
                                                      layer, prefix))
+    return errors
+
+
+def name_word(sym):
+    """The module word of a global name: "worker" of cgofuzz_worker_recv and
+    of cgofuzz_worker, "coord" of cgofuzz_coord_sched_pick, "cli" of
+    cli_cmd_fuzz; None for names a protocol fixes."""
+    if FOREIGN_RE.match(sym) or sym in PREFIX_EXEMPT:
+        return None
+    rest = sym[len("cgofuzz_"):] if sym.startswith("cgofuzz_") else sym
+    return rest.split("_", 1)[0] or rest
+
+
+def check_name_words(objects_file):
+    """One meaning per name: the word after cgofuzz_ (the module a name
+    belongs to) is defined by one layer only, so the runtime's end of a
+    protocol and the coordinator's never share a name (cgofuzz_worker_* is
+    the worker server in the target, cgofuzz_coord_worker_* its other end)."""
+    with open(objects_file) as f:
+        listing = [line.split() for line in f if line.strip()]
+    users = {}
+    for words in listing:
+        layer, objs = words[0], words[1:]
+        if not objs:
+            continue
+        for obj, (defined, _) in sorted(nm_objects(tuple(objs)).items()):
+            for sym in defined:
+                w = name_word(sym)
+                if w is not None:
+                    users.setdefault(w, {}).setdefault(layer, []).append(sym)
+    errors = []
+    for w, by_layer in sorted(users.items()):
+        if len(by_layer) > 1:
+            errors.append("the name word %r is defined by layers %s: %s" % (
+                w, ", ".join(sorted(by_layer)),
+                "; ".join("%s in %s" % (sorted(v)[0], k)
+                          for k, v in sorted(by_layer.items()))))
     return errors
 
 
@@ -354,8 +405,10 @@ def main():
         if not e:
             errors += check_loops(a.objects)
         errors += check_symbol_prefixes(a.objects)
+        errors += check_name_words(a.objects)
         summary += (", %d cross-object symbol uses, call loops between a "
-                    "layer's files" % nsyms)
+                    "layer's files, symbol prefixes of %s, one layer per "
+                    "name word" % (nsyms, ", ".join(sorted(SYMBOL_PREFIXES))))
     for e in errors:
         print("layer violation: " + e)
     if errors:

@@ -13,8 +13,8 @@
 
 #include "coord.h"
 
-size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap,
-                            size_t n) {
+size_t cgofuzz_coord_cov_new_bits(const uint8_t *mask, const uint8_t *snap,
+                                  size_t n) {
   size_t bits = 0;
   for (size_t i = 0; i < n; i++)
     /* A loop, not __builtin_popcount: that may need libgcc, and the
@@ -24,7 +24,7 @@ size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap,
   return bits;
 }
 
-void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n) {
+void cgofuzz_coord_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n) {
   for (size_t i = 0; i < n; i++)
     mask[i] |= snap[i];
 }

@@ -246,30 +246,30 @@ static void put_dur(cgofuzz_buf *b, int64_t ns) {
 
 static const char *class_name(int cls) {
   switch (cls) {
-  case CGOFUZZ_DEATH_HANG:
+  case CGOFUZZ_COORD_DEATH_HANG:
     return "hang";
-  case CGOFUZZ_DEATH_OOM:
+  case CGOFUZZ_COORD_DEATH_OOM:
     return "out of memory";
-  case CGOFUZZ_DEATH_PANIC:
+  case CGOFUZZ_COORD_DEATH_PANIC:
     return "Go panic";
-  case CGOFUZZ_DEATH_FATAL:
+  case CGOFUZZ_COORD_DEATH_FATAL:
     return "Go fatal error";
-  case CGOFUZZ_DEATH_SANITIZER:
+  case CGOFUZZ_COORD_DEATH_SANITIZER:
     return "sanitizer report";
-  case CGOFUZZ_DEATH_LEAK:
+  case CGOFUZZ_COORD_DEATH_LEAK:
     return "memory leak";
-  case CGOFUZZ_DEATH_SIGNAL:
+  case CGOFUZZ_COORD_DEATH_SIGNAL:
     return "killed by signal";
-  case CGOFUZZ_DEATH_EXIT:
+  case CGOFUZZ_COORD_DEATH_EXIT:
     return "exit";
-  case CGOFUZZ_DEATH_EXTERNAL:
+  case CGOFUZZ_COORD_DEATH_EXTERNAL:
     return "stopped from outside";
   default:
     return "none";
   }
 }
 
-const char *cgofuzz_death_class_name(int cls) { return class_name(cls); }
+const char *cgofuzz_coord_death_class_name(int cls) { return class_name(cls); }
 
 /* The value of the lower-case hex digits at t (at most 16), in *v; the
  * number of digits read. */
@@ -293,7 +293,7 @@ static size_t cgo_signal_at(const uint8_t *tail, size_t n) {
   return at;
 }
 
-bool cgofuzz_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc) {
+bool cgofuzz_coord_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc) {
   const char *t = (const char *)tail;
   size_t at = cgo_signal_at(tail, n);
   if (at == n)
@@ -311,15 +311,15 @@ bool cgofuzz_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc) {
   return true;
 }
 
-bool cgofuzz_death_c_frame_line(const uint8_t *line, size_t n) {
+bool cgofuzz_coord_death_c_frame_line(const uint8_t *line, size_t n) {
   const uint8_t *pc = cgofuzz_text_find(line, n, "pc=0x", 5);
   return pc && (pc == line || pc[-1] == ' ') &&
          !cgofuzz_text_find(line, n, "fp=", 3) &&
          !cgofuzz_text_find(line, n, " +0x", 4);
 }
 
-size_t cgofuzz_death_cgo_callers(const uint8_t *tail, size_t n, uint64_t *pcs,
-                                 size_t max) {
+size_t cgofuzz_coord_death_cgo_callers(const uint8_t *tail, size_t n,
+                                       uint64_t *pcs, size_t max) {
   const char *t = (const char *)tail;
   size_t at = cgo_signal_at(tail, n), got = 0;
   /* The first goroutine's frames follow, each a name line and a
@@ -330,7 +330,7 @@ size_t cgofuzz_death_cgo_callers(const uint8_t *tail, size_t n, uint64_t *pcs,
       e++;
     const uint8_t *line = tail + b + 1, *pc;
     if (e - b > 1 && t[b] == '\t') {
-      if (!cgofuzz_death_c_frame_line(line, e - b - 1))
+      if (!cgofuzz_coord_death_c_frame_line(line, e - b - 1))
         break;
       pc = cgofuzz_text_find(line, e - b - 1, "pc=0x", 5);
       uint64_t v;
@@ -342,8 +342,8 @@ size_t cgofuzz_death_cgo_callers(const uint8_t *tail, size_t n, uint64_t *pcs,
   return got;
 }
 
-int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
-                          bool *record) {
+int cgofuzz_coord_death_explain(const cgofuzz_coord_death *d, cgofuzz_buf *msg,
+                                bool *record) {
   const char *t = (const char *)d->tail;
   size_t n = d->tail ? d->tail_len : 0;
   size_t at = 0;
@@ -352,28 +352,28 @@ int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
   bool sig = WIFSIGNALED(st);
   int signo = sig ? WTERMSIG(st) : 0;
   char sts[160];
-  cgofuzz_wait_status_string(st, sts, sizeof sts);
+  cgofuzz_coord_wait_status_string(st, sts, sizeof sts);
   int64_t timeout = d->timeout_ns > 0 ? d->timeout_ns : 10LL * 1000000000;
   int cls;
   *record = true;
 
   /* 1. The headline: the class, and what tells it. */
-  if (d->stopped_for == CGOFUZZ_DEATH_HANG) {
-    cls = CGOFUZZ_DEATH_HANG;
+  if (d->stopped_for == CGOFUZZ_COORD_DEATH_HANG) {
+    cls = CGOFUZZ_COORD_DEATH_HANG;
     cgofuzz_buf_puts(msg, "fuzzing process hung: no progress for ");
     put_dur(msg, timeout);
     cgofuzz_buf_puts(msg, " on one input (-fuzztimeout); cgofuzz stopped it");
     if (kind == H_DEADLOCK)
       cgofuzz_buf_puts(msg, "; Go's own timer reported: panic: deadlocked!");
     cgofuzz_buf_putc(msg, '\n');
-  } else if (d->stopped_for == CGOFUZZ_DEATH_OOM) {
-    cls = CGOFUZZ_DEATH_OOM;
+  } else if (d->stopped_for == CGOFUZZ_COORD_DEATH_OOM) {
+    cls = CGOFUZZ_COORD_DEATH_OOM;
     cgofuzz_buf_printf(msg,
                        "fuzzing process out of memory: resident set %lld MiB, "
                        "above -fuzzrsslimitmb=%lld; cgofuzz stopped it\n",
                        (long long)d->rss_mb, (long long)d->rss_limit_mb);
   } else if (kind == H_DEADLOCK || kind == H_C_HANG) {
-    cls = CGOFUZZ_DEATH_HANG;
+    cls = CGOFUZZ_COORD_DEATH_HANG;
     if (kind == H_DEADLOCK)
       cgofuzz_buf_puts(msg, "fuzzing process hung: Go's worker gave up on one "
                             "input (its own timer, 10s before go1.27: panic: "
@@ -382,36 +382,36 @@ int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
       cgofuzz_buf_puts(msg, "fuzzing process hung: its watchdog stopped an "
                             "input that ran over its time limit\n");
   } else if (kind == H_GO_OOM || kind == H_C_OOM) {
-    cls = CGOFUZZ_DEATH_OOM;
+    cls = CGOFUZZ_COORD_DEATH_OOM;
     cgofuzz_buf_puts(msg, kind == H_GO_OOM
                               ? "fuzzing process out of memory: the Go "
                                 "runtime could not allocate\n"
                               : "fuzzing process out of memory: its watchdog "
                                 "saw the resident set above its limit\n");
   } else if (sig && signo == SIGKILL && d->oom_kills > 0) {
-    cls = CGOFUZZ_DEATH_OOM;
+    cls = CGOFUZZ_COORD_DEATH_OOM;
     cgofuzz_buf_printf(msg,
                        "fuzzing process killed by signal 9 (SIGKILL) while "
                        "the kernel's OOM killer ran (%s rose by %lld): out of "
                        "memory\n",
                        oom_source(), (long long)d->oom_kills);
   } else if (kind == H_LEAK) {
-    cls = CGOFUZZ_DEATH_LEAK;
+    cls = CGOFUZZ_COORD_DEATH_LEAK;
     cgofuzz_buf_puts(msg, "fuzzing process found a memory leak: the input "
                           "allocated memory it did not free "
                           "(LeakSanitizer)\n");
   } else if (kind == H_SANITIZER) {
-    cls = CGOFUZZ_DEATH_SANITIZER;
+    cls = CGOFUZZ_COORD_DEATH_SANITIZER;
     cgofuzz_buf_puts(msg, "fuzzing process crashed: sanitizer report\n");
   } else if (kind == H_FATAL) {
-    cls = CGOFUZZ_DEATH_FATAL;
+    cls = CGOFUZZ_COORD_DEATH_FATAL;
     cgofuzz_buf_puts(msg, "fuzzing process crashed: Go fatal error\n");
   } else if (kind == H_PANIC) {
-    cls = CGOFUZZ_DEATH_PANIC;
+    cls = CGOFUZZ_COORD_DEATH_PANIC;
     cgofuzz_buf_puts(msg, "fuzzing process crashed: Go panic (not recovered "
                           "by the fuzz function's goroutine)\n");
-  } else if (sig && !cgofuzz_is_crash_signal(signo)) {
-    cls = CGOFUZZ_DEATH_EXTERNAL;
+  } else if (sig && !cgofuzz_coord_is_crash_signal(signo)) {
+    cls = CGOFUZZ_COORD_DEATH_EXTERNAL;
     *record = d->reproduced;
     cgofuzz_buf_printf(msg, "fuzzing process killed by signal %d (%s)", signo,
                        sig_name(signo));
@@ -427,24 +427,24 @@ int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
                             "so it is the input's doing and is recorded");
     cgofuzz_buf_putc(msg, '\n');
   } else if (sig) {
-    cls = CGOFUZZ_DEATH_SIGNAL;
+    cls = CGOFUZZ_COORD_DEATH_SIGNAL;
     cgofuzz_buf_printf(msg, "fuzzing process killed by signal %d (%s)%s\n",
                        signo, sig_name(signo),
                        kind == H_GO_SIGNAL ? "" : " with no report");
   } else if (WIFEXITED(st)) {
-    cls = CGOFUZZ_DEATH_EXIT;
+    cls = CGOFUZZ_COORD_DEATH_EXIT;
     cgofuzz_buf_printf(
         msg, "fuzzing process exited with status %d%s\n", WEXITSTATUS(st),
         kind == H_GO_SIGNAL ? ""
                             : " and no report (os.Exit or exit() in the "
                               "code under test?)");
   } else {
-    cls = CGOFUZZ_DEATH_SIGNAL;
+    cls = CGOFUZZ_COORD_DEATH_SIGNAL;
     cgofuzz_buf_printf(msg, "fuzzing process ended: %s\n", sts);
   }
 
   /* 2. Go's own line. */
-  if (cls == CGOFUZZ_DEATH_EXTERNAL && !*record)
+  if (cls == CGOFUZZ_COORD_DEATH_EXTERNAL && !*record)
     cgofuzz_buf_printf(msg,
                        "fuzzing process terminated by unexpected signal; no "
                        "crash will be recorded: %s\n",
@@ -465,7 +465,7 @@ int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
     quote_tail(msg, t, n);
 
   /* 4. How it reproduces. */
-  if (cls == CGOFUZZ_DEATH_HANG && *record) {
+  if (cls == CGOFUZZ_COORD_DEATH_HANG && *record) {
     int64_t secs = (timeout + 999999999) / 1000000000;
     cgofuzz_buf_printf(
         msg,
@@ -473,7 +473,7 @@ int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
         "to the command below (-test.timeout=%llds for a test "
         "binary)\n",
         (long long)(secs + 5), (long long)(secs + 5));
-  } else if (cls == CGOFUZZ_DEATH_OOM && *record) {
+  } else if (cls == CGOFUZZ_COORD_DEATH_OOM && *record) {
     cgofuzz_buf_puts(
         msg, "a memory blow-up may need a limit to show as a failure: run "
              "the command below under `ulimit -v` (e.g. (ulimit -v 2000000; "

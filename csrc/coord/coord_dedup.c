@@ -83,10 +83,10 @@ static bool tab_indented(const char *p, size_t n) {
 }
 
 /* Whether t is the second line of a C frame of Go's report
- * (cgofuzz_death_c_frame_line) and prev, its first, names a function of
+ * (cgofuzz_coord_death_c_frame_line) and prev, its first, names a function of
  * the binary: no space, "+" or "(" in it. */
 static bool binary_c_frame(span prev, span t) {
-  if (!prev.n || !cgofuzz_death_c_frame_line((const uint8_t *)t.p, t.n))
+  if (!prev.n || !cgofuzz_coord_death_c_frame_line((const uint8_t *)t.p, t.n))
     return false;
   for (size_t i = 0; i < prev.n; i++)
     if (prev.p[i] == ' ' || prev.p[i] == '+' || prev.p[i] == '(')
@@ -147,7 +147,7 @@ static span sanitizer_frame(span t) {
   return starts(rest, "(") ? rest : none;
 }
 
-int cgofuzz_fail_site(const char *msg, size_t len, cgofuzz_buf *key) {
+int cgofuzz_coord_fail_site(const char *msg, size_t len, cgofuzz_buf *key) {
   span prev = {NULL, 0}, tprefix = {NULL, 0}, first = {NULL, 0};
   span sframe = {NULL, 0};
   key->len = 0;

@@ -71,7 +71,7 @@ void cgofuzz_coord_fast_copy(coord *c) {
     /* Without a page a slot's snapshot keeps its full length: slower, as
      * right. */
     for (size_t i = 0; i < c->n_init; i++)
-      cgofuzz_worker_ctl_init(&c->slots[i].w, c->mask_len, &err);
+      cgofuzz_coord_worker_ctl_init(&c->slots[i].w, c->mask_len, &err);
     if (cgofuzz_coord_says(c))
       fprintf(stderr,
               "cgofuzz: coverage snapshot: the workers run a copy of %s that "

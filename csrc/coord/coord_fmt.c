@@ -9,7 +9,7 @@
 
 #include "coord_internal.h"
 
-int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs) {
+int cgofuzz_coord_fmt_secs(cgofuzz_buf *b, int64_t secs) {
   if (secs < 60)
     return cgofuzz_buf_printf(b, "%" PRId64 "s", secs);
   if (secs < 3600)

@@ -45,11 +45,11 @@ const uint8_t *cgofuzz_coord_host_entry(const cgofuzz_coord_host *h, size_t i,
 }
 
 bool cgofuzz_coord_host_failing(const cgofuzz_coord_host *h, size_t i) {
-  return cgofuzz_sched_is_failing(&h->sched, i);
+  return cgofuzz_coord_sched_is_failing(&h->sched, i);
 }
 
 size_t cgofuzz_coord_host_pick(cgofuzz_coord_host *h) {
-  return cgofuzz_sched_pick_weighted(&h->sched, cgofuzz_mono_ms());
+  return cgofuzz_coord_sched_pick_weighted(&h->sched, cgofuzz_mono_ms());
 }
 
 char *const *cgofuzz_coord_host_argv(const cgofuzz_coord_host *h) {

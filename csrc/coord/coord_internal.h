@@ -98,9 +98,10 @@ static inline int64_t coord_hang_ns(const cgofuzz_coord_config *cfg) {
 /* --- coverage (coord_cov.c) */
 
 /* Number of bits set in snap and not in mask (Go's countNewCoverageBits). */
-size_t cgofuzz_cov_new_bits(const uint8_t *mask, const uint8_t *snap, size_t n);
+size_t cgofuzz_coord_cov_new_bits(const uint8_t *mask, const uint8_t *snap,
+                                  size_t n);
 /* mask |= snap. */
-void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
+void cgofuzz_coord_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
 
 /* --- scheduling (coord_sched.c) */
 
@@ -141,7 +142,7 @@ void cgofuzz_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
  * 2026-11-27-sched-ab.md). Weights are recomputed at most every 500 ms or when
  * the corpus grows, so a pick costs one O(entries) scan; the coordinator makes
  * up to ~100 picks/s per worker (FUZZ_SLICE_NS). */
-typedef struct cgofuzz_sched_entry {
+typedef struct cgofuzz_coord_sched_entry {
   uint32_t *feat; /* indexes of nonzero coverage bytes, owned */
   size_t n_feat;
   uint64_t calls, calls_at_find;
@@ -151,10 +152,10 @@ typedef struct cgofuzz_sched_entry {
   double weight;
   bool redundant; /* its warm-up added no coverage (and no find since) */
   bool failing;   /* it fails itself (a run that goes on after failures) */
-} cgofuzz_sched_entry;
+} cgofuzz_coord_sched_entry;
 
-typedef struct cgofuzz_sched {
-  cgofuzz_sched_entry *e;
+typedef struct cgofuzz_coord_sched {
+  cgofuzz_coord_sched_entry *e;
   size_t n, cap;
   uint32_t *hits; /* per coverage byte: entries hitting it */
   size_t hits_len;
@@ -162,34 +163,37 @@ typedef struct cgofuzz_sched {
   int64_t computed_ms;
   bool dirty;
   uint64_t rng;
-} cgofuzz_sched;
+} cgofuzz_coord_sched;
 
 /* Makes room for entries [0, n) (new ones start with no coverage). */
-int cgofuzz_sched_grow(cgofuzz_sched *s, size_t n, int64_t now_ms);
+int cgofuzz_coord_sched_grow(cgofuzz_coord_sched *s, size_t n, int64_t now_ms);
 /* Records the coverage snapshot of entry i (its features). */
-int cgofuzz_sched_set_cov(cgofuzz_sched *s, size_t i, const uint8_t *snap,
-                          size_t len);
+int cgofuzz_coord_sched_set_cov(cgofuzz_coord_sched *s, size_t i,
+                                const uint8_t *snap, size_t len);
 /* Entry i's warm-up run added no coverage. */
-void cgofuzz_sched_redundant(cgofuzz_sched *s, size_t i);
+void cgofuzz_coord_sched_redundant(cgofuzz_coord_sched *s, size_t i);
 /* Entry i fails when run (a starting input, in a run that goes on after
  * failures): it is never picked while another can be, since its mutants
  * mostly fail the same way and each failure costs a worker. */
-void cgofuzz_sched_failing(cgofuzz_sched *s, size_t i);
-/* Whether entry i failed (cgofuzz_sched_failing). */
-bool cgofuzz_sched_is_failing(const cgofuzz_sched *s, size_t i);
+void cgofuzz_coord_sched_failing(cgofuzz_coord_sched *s, size_t i);
+/* Whether entry i failed (cgofuzz_coord_sched_failing). */
+bool cgofuzz_coord_sched_is_failing(const cgofuzz_coord_sched *s, size_t i);
 /* A plain call of entry i ran execs inputs in ns nanoseconds. */
-void cgofuzz_sched_timed(cgofuzz_sched *s, size_t i, int64_t execs, int64_t ns);
+void cgofuzz_coord_sched_timed(cgofuzz_coord_sched *s, size_t i, int64_t execs,
+                               int64_t ns);
 /* Entry i was the parent of an input that found new coverage. */
-void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms);
+void cgofuzz_coord_sched_found(cgofuzz_coord_sched *s, size_t i,
+                               int64_t now_ms);
 /* Seeds the weighted picks. Without it the first weighted pick seeds from
  * GODEBUG=fuzzseed=N if set, else from an address (random per run). */
-void cgofuzz_sched_seed(cgofuzz_sched *s, uint64_t seed);
+void cgofuzz_coord_sched_seed(cgofuzz_coord_sched *s, uint64_t seed);
 /* The next entry to fuzz, among [0, s->n), counted as a call of it. */
-size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms);
+size_t cgofuzz_coord_sched_pick(cgofuzz_coord_sched *s, int64_t now_ms);
 /* A pick by weight alone, for a call that is not a fuzz call of the entry
  * (a built value's base): nothing is counted. */
-size_t cgofuzz_sched_pick_weighted(cgofuzz_sched *s, int64_t now_ms);
-void cgofuzz_sched_free(cgofuzz_sched *s);
+size_t cgofuzz_coord_sched_pick_weighted(cgofuzz_coord_sched *s,
+                                         int64_t now_ms);
+void cgofuzz_coord_sched_free(cgofuzz_coord_sched *s);
 
 /* --- failure dedup (coord_dedup.c) */
 
@@ -197,17 +201,17 @@ void cgofuzz_sched_free(cgofuzz_sched *s);
  * file:line of the first stack frame outside the Go runtime, testing and
  * reflect; else the "file.go:N:" prefix of a t.Error/t.Fatal line; else the
  * first line of the message (a dead worker's "exit status 3"). */
-int cgofuzz_fail_site(const char *msg, size_t len, cgofuzz_buf *key);
+int cgofuzz_coord_fail_site(const char *msg, size_t len, cgofuzz_buf *key);
 
 /* --- formatting (coord_fmt.c) */
 
 /* Appends a duration of whole seconds as Go prints a time.Duration rounded
  * to 1s: "0s", "59s", "1m0s", "2h3m4s". */
-int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs);
+int cgofuzz_coord_fmt_secs(cgofuzz_buf *b, int64_t secs);
 
 /* --- the coordinator's state (coord_loop.c, coord_min.c) */
 
-#define FUZZ_CALL_NS CGOFUZZ_WORKER_CALL_NS
+#define FUZZ_CALL_NS CGOFUZZ_COORD_WORKER_CALL_NS
 /* A plain fuzz call's time on its entry (the worker stops sooner at a
  * find). Go's coordinator gives each call 100 ms; at a C target's 500k
  * execs/s that is 50k execs of one entry, and a young corpus got a handful
@@ -217,9 +221,9 @@ int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs);
  * PNG003 and PNG006 came 2-5 times sooner with 10 ms calls than with
  * 100 ms ones, bench/results/magma/2026-11-27-sched-ab.md). */
 #define FUZZ_SLICE_NS 10000000LL
-#define PING_TIMEOUT_MS CGOFUZZ_WORKER_PING_MS
-#define MAX_LINE CGOFUZZ_WORKER_MAX_LINE
-#define STOP_GRACE_MS CGOFUZZ_WORKER_GRACE_MS
+#define PING_TIMEOUT_MS CGOFUZZ_COORD_WORKER_PING_MS
+#define MAX_LINE CGOFUZZ_COORD_WORKER_MAX_LINE
+#define STOP_GRACE_MS CGOFUZZ_COORD_WORKER_GRACE_MS
 #define MAX_JOBS 8                      /* pending minimizations; more: as is */
 #define INTERESTING_MIN_NS 2000000000LL /* cap per interesting input */
 /* New interesting inputs are minimized (as Go does: smaller entries run
@@ -236,7 +240,7 @@ int cgofuzz_fmt_secs(cgofuzz_buf *b, int64_t secs);
 enum { W_DOWN, W_IDLE, W_BUSY, W_MIN };
 
 typedef struct slot {
-  cgofuzz_worker w;
+  cgofuzz_coord_worker w;
   int state;
   size_t entry; /* corpus index of the input in flight */
   bool warmup;
@@ -252,7 +256,7 @@ typedef struct slot {
   cgofuzz_coord_fbcall call;
   /* The watch on a busy worker (coord_resp.c, cgofuzz_coord_watch): the
    * shm count last seen and when it last moved; what the coordinator
-   * stopped it for (CGOFUZZ_DEATH_HANG/_OOM, else _NONE) and the resident
+   * stopped it for (CGOFUZZ_COORD_DEATH_HANG/_OOM, else _NONE) and the resident
    * set it saw; the kernel's OOM-kill count when the call began. Once
    * the count has stood still for a look, the worker's run delay then
    * (watch_delay, ms; watch_delay_at when read, 0: not yet), so that time
@@ -304,7 +308,7 @@ typedef struct coord {
   size_t cgo_from;   /* cgofuzz_gobin_cgo_from: mask[cgo_from..] is cgo's C */
   uint64_t mask_gen; /* bumped whenever mask changes */
   bool cov_expected; /* Go counters, or a C target's (size told later) */
-  cgofuzz_sched sched;
+  cgofuzz_coord_sched sched;
   mjob jobs[MAX_JOBS]; /* jobs[0] runs first; crashers are put in front */
   size_t n_jobs;
   bool job_running; /* jobs[0] has a call in flight */
@@ -353,7 +357,7 @@ bool cgofuzz_coord_target_name_ok(const char *s);
  * that say what a worker said. */
 void cgofuzz_coord_put_bytes(cgofuzz_buf *b, const uint8_t *p, size_t n);
 /* The same for the part of a line worker w has sent and not ended. */
-void cgofuzz_coord_put_pending(cgofuzz_buf *b, const cgofuzz_worker *w);
+void cgofuzz_coord_put_pending(cgofuzz_buf *b, const cgofuzz_coord_worker *w);
 /* cgofuzz_coord_fail with msg's text ("out of memory" when it has none),
  * then frees msg. */
 void cgofuzz_coord_fail_buf(coord *c, cgofuzz_buf *msg);
@@ -411,27 +415,27 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n);
 /* --- why a worker died (coord_death.c) */
 
 enum {
-  CGOFUZZ_DEATH_NONE,
-  CGOFUZZ_DEATH_HANG,      /* no progress for the timeout, or a worker's own
-                              timer ("panic: deadlocked!") */
-  CGOFUZZ_DEATH_OOM,       /* resident set over the limit, the Go runtime out
-                              of memory, the kernel's OOM killer */
-  CGOFUZZ_DEATH_PANIC,     /* a Go panic no goroutine recovered */
-  CGOFUZZ_DEATH_FATAL,     /* a Go "fatal error:" (concurrent map writes) */
-  CGOFUZZ_DEATH_SANITIZER, /* ASan, UBSan, MSan, TSan, LSan report */
-  CGOFUZZ_DEATH_SIGNAL,    /* a crash signal (SIGSEGV, SIGABRT...) */
-  CGOFUZZ_DEATH_EXIT,      /* an exit status and no report */
-  CGOFUZZ_DEATH_EXTERNAL,  /* SIGKILL, SIGTERM... from outside: Go records
+  CGOFUZZ_COORD_DEATH_NONE,
+  CGOFUZZ_COORD_DEATH_HANG,  /* no progress for the timeout, or a worker's own
+                          timer ("panic: deadlocked!") */
+  CGOFUZZ_COORD_DEATH_OOM,   /* resident set over the limit, the Go runtime out
+                          of memory, the kernel's OOM killer */
+  CGOFUZZ_COORD_DEATH_PANIC, /* a Go panic no goroutine recovered */
+  CGOFUZZ_COORD_DEATH_FATAL, /* a Go "fatal error:" (concurrent map writes) */
+  CGOFUZZ_COORD_DEATH_SANITIZER, /* ASan, UBSan, MSan, TSan, LSan report */
+  CGOFUZZ_COORD_DEATH_SIGNAL,    /* a crash signal (SIGSEGV, SIGABRT...) */
+  CGOFUZZ_COORD_DEATH_EXIT,      /* an exit status and no report */
+  CGOFUZZ_COORD_DEATH_EXTERNAL,  /* SIGKILL, SIGTERM... from outside: Go records
                               nothing */
-  CGOFUZZ_DEATH_LEAK,      /* LeakSanitizer found that the input leaked
+  CGOFUZZ_COORD_DEATH_LEAK,      /* LeakSanitizer found that the input leaked
                               (a C worker's check, runtime/leak.c) */
 };
 
 /* What is known of a dead worker. */
-typedef struct cgofuzz_death {
+typedef struct cgofuzz_coord_death {
   int status;         /* its wait status */
-  int stopped_for;    /* CGOFUZZ_DEATH_HANG/_OOM: the coordinator stopped
-                         it for that; else CGOFUZZ_DEATH_NONE */
+  int stopped_for;    /* CGOFUZZ_COORD_DEATH_HANG/_OOM: the coordinator stopped
+                         it for that; else CGOFUZZ_COORD_DEATH_NONE */
   int64_t timeout_ns; /* the per-exec timeout in force (coord_hang_ns) */
   int64_t rss_mb;     /* _OOM: the resident set seen */
   int64_t rss_limit_mb;
@@ -440,40 +444,40 @@ typedef struct cgofuzz_death {
                           was re-run alone */
   const uint8_t *tail; /* the end of its stderr (may be NULL) */
   size_t tail_len;
-  /* A signal in C code (cgofuzz_death_cgo_pc): the C function it came in,
+  /* A signal in C code (cgofuzz_coord_death_cgo_pc): the C function it came in,
    * from the binary's symbol table ("count_tag+0x19"), or NULL. */
   const char *c_frame;
-} cgofuzz_death;
+} cgofuzz_coord_death;
 
 /* Go's report of a signal that arrived in C code ("PC=0x... m=..." and
  * "signal arrived during cgo execution", the runtime's sighandler): true
  * with the PC. Go's traceback shows only the Go frames; the PC names the
  * C function. */
-bool cgofuzz_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc);
+bool cgofuzz_coord_death_cgo_pc(const uint8_t *tail, size_t n, uint64_t *pc);
 
 /* The C frames Go's report of that signal lists before the Go ones (their
  * "pc=0x..." lines, innermost first; present when the binary's runtime
  * gave Go a C traceback, csrc/runtime/cgo/cgo_stack.c): up to max in pcs,
  * the number found. */
-size_t cgofuzz_death_cgo_callers(const uint8_t *tail, size_t n, uint64_t *pcs,
-                                 size_t max);
+size_t cgofuzz_coord_death_cgo_callers(const uint8_t *tail, size_t n,
+                                       uint64_t *pcs, size_t max);
 
 /* Whether line, a frame's second line without its indentation, is a C
  * frame's ("pc=0x..." or "FILE:LINE pc=0x...", without the " +0x" offset
  * and "fp=" of a Go frame's). */
-bool cgofuzz_death_c_frame_line(const uint8_t *line, size_t n);
+bool cgofuzz_coord_death_c_frame_line(const uint8_t *line, size_t n);
 
 /* Explains a death: appends to msg the class's headline, Go's own line
  * ("fuzzing process hung or terminated unexpectedly: exit status 2", or
  * "... no crash will be recorded: ..." for a signal from outside), the
  * report found at the end of the tail, and how to reproduce a hang or a
  * memory blow-up; no newline at the end. Returns the class
- * (CGOFUZZ_DEATH_*); *record says whether the input is a failure to write
+ * (CGOFUZZ_COORD_DEATH_*); *record says whether the input is a failure to write
  * (everything but a signal from outside that did not come again). */
-int cgofuzz_death_explain(const cgofuzz_death *d, cgofuzz_buf *msg,
-                          bool *record);
+int cgofuzz_coord_death_explain(const cgofuzz_coord_death *d, cgofuzz_buf *msg,
+                                bool *record);
 /* A short name of a class ("hang", "out of memory", "Go panic"...). */
-const char *cgofuzz_death_class_name(int cls);
+const char *cgofuzz_coord_death_class_name(int cls);
 
 /* Checks every busy worker (every WATCH_MS): stops one whose shm count has
  * not moved for the exec timeout, or whose resident set is over the
@@ -523,16 +527,16 @@ void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
 /* -fuzzcontinue: whether this failure's site was recorded; remembers it. */
 bool cgofuzz_coord_seen_failure(coord *c, const char *msg, size_t len);
 /* Queues a minimization (keep NULL: a crasher). -1: not queued. */
-int cgofuzz_mjob_queue(coord *c, bool crash, const cgofuzz_buf *data,
-                       const cgofuzz_buf *msg, const uint8_t *keep,
-                       const uint8_t *snap);
+int cgofuzz_coord_mjob_queue(coord *c, bool crash, const cgofuzz_buf *data,
+                             const cgofuzz_buf *msg, const uint8_t *keep,
+                             const uint8_t *snap);
 /* Sends the next Minimize call of jobs[0] to s, or finishes the job. */
-void cgofuzz_mjob_step(coord *c, slot *s);
-void cgofuzz_mjob_on_reply(coord *c, slot *s, const uint8_t *l, size_t n);
+void cgofuzz_coord_mjob_step(coord *c, slot *s);
+void cgofuzz_coord_mjob_on_reply(coord *c, slot *s, const uint8_t *l, size_t n);
 /* Ends jobs[0] with its current value and drops it from the queue. */
-void cgofuzz_mjob_finish(coord *c);
+void cgofuzz_coord_mjob_finish(coord *c);
 /* Time up or ^C: finishes every pending job with its current value. */
-void cgofuzz_mjob_flush(coord *c);
-void cgofuzz_mjob_free(mjob *j);
+void cgofuzz_coord_mjob_flush(coord *c);
+void cgofuzz_coord_mjob_free(mjob *j);
 
 #endif

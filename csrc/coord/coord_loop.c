@@ -134,7 +134,7 @@ static void dispatch(coord *c, slot *s) {
   /* Interesting inputs wait for the end of the warm-up (the baseline mask
    * is not complete before); a crasher from a cache entry does not. */
   if (c->n_jobs && !c->job_running && (!warmup || c->jobs[0].crash)) {
-    cgofuzz_mjob_step(c, s);
+    cgofuzz_coord_mjob_step(c, s);
     return;
   }
   if (c->minimizing)
@@ -163,14 +163,15 @@ static void dispatch(coord *c, slot *s) {
   if (warmup) {
     idx = c->warmup_next++;
   } else {
-    if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) != 0) {
+    if (cgofuzz_coord_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) !=
+        0) {
       cgofuzz_coord_failf(c, "%s", "out of memory");
       return;
     }
     /* A strategy's call starts from a value it built from an entry; the
      * slot keeps it, since replies are rebuilt from what was sent. Only
      * a plain call the scheduler picked counts as a call of its entry
-     * (cgofuzz_sched_pick: the fatigue the weights use). */
+     * (cgofuzz_coord_sched_pick: the fatigue the weights use). */
     const cgofuzz_coord_feedback *fb = cfg->feedback;
     int r = fb && fb->next ? fb->next(fb->ctx, c, (size_t)(s - c->slots),
                                       s->deaths > 0, fc)
@@ -179,7 +180,8 @@ static void dispatch(coord *c, slot *s) {
       cgofuzz_coord_failf(c, "%s", "out of memory");
       return;
     }
-    idx = r > 0 ? fc->entry : cgofuzz_sched_pick(&c->sched, cgofuzz_mono_ms());
+    idx = r > 0 ? fc->entry
+                : cgofuzz_coord_sched_pick(&c->sched, cgofuzz_mono_ms());
     if (fc->exact) {
       limit = 1; /* run once as it is: a warm-up call, with coverage */
     } else if (fc->kind && fc->limit > 0) {
@@ -490,7 +492,7 @@ static void run_loop(coord *c) {
     for (int i = 0; i < r; i++) { /* stderr first, as a death reads it */
       slot *s = key_slot(c, ready[i], &pipe);
       if (s && pipe == 1 && s->w.err_r >= 0)
-        cgofuzz_worker_drain_stderr(&s->w);
+        cgofuzz_coord_worker_drain_stderr(&s->w);
     }
     for (int i = 0; i < r && !c->done; i++) {
       slot *s = key_slot(c, ready[i], &pipe);
@@ -499,7 +501,7 @@ static void run_loop(coord *c) {
       const uint8_t *l;
       size_t n;
       cgofuzz_err err = {0};
-      int got = cgofuzz_worker_recv(&s->w, 0, MAX_LINE, &l, &n, &err);
+      int got = cgofuzz_coord_worker_recv(&s->w, 0, MAX_LINE, &l, &n, &err);
       /* As Go's decoder: bytes that cannot begin a response end the run at
        * once, whether or not their line is complete. */
       size_t npend = s->w.in.buf.len - s->w.in.consumed;
@@ -655,7 +657,8 @@ static int run_slots(coord *c) {
   /* Entries for the warm-up's coverage (their rarity, and which of them
    * added nothing): without them it would be dropped, and every starting
    * entry would look alike to the schedule. */
-  if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) != 0) {
+  if (cgofuzz_coord_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) !=
+      0) {
     cgofuzz_coord_failf(c, "%s", "out of memory");
     return -1;
   }
@@ -668,7 +671,8 @@ static int run_slots(coord *c) {
     cgofuzz_err err = {0};
     c->slots[i].state = W_DOWN;
     c->n_init = i + 1; /* worker_init leaves a failed slot safe to free */
-    if (cgofuzz_worker_init(&c->slots[i].w, CGOFUZZ_SHM_VALUE_CAP, &err) != 0) {
+    if (cgofuzz_coord_worker_init(&c->slots[i].w, CGOFUZZ_SHM_VALUE_CAP,
+                                  &err) != 0) {
       cgofuzz_coord_fail(c, err.msg, strlen(err.msg));
       return -1;
     }
@@ -714,7 +718,7 @@ static void run_fuzz(coord *c) {
   if (!c->failed && !cgofuzz_coord_interrupted() && !cfg->observer &&
       c->warmup_count > 0 && c->warmup_left == c->warmup_count)
     ran_nothing(c);
-  cgofuzz_mjob_flush(c);
+  cgofuzz_coord_mjob_flush(c);
   if (!cfg->observer) /* its finished callback has the last word */
     log_line(c);
 }
@@ -728,7 +732,7 @@ static int run_finish(coord *c) {
       c->slots[i].w.in_w = -1;
     }
   for (size_t i = 0; i < c->n_init; i++) {
-    cgofuzz_worker_free(&c->slots[i].w);
+    cgofuzz_coord_worker_free(&c->slots[i].w);
     cgofuzz_buf_free(&c->slots[i].call.value);
   }
   const cgofuzz_coord_feedback *fb = c->cfg->feedback;
@@ -745,9 +749,9 @@ static int run_finish(coord *c) {
   free(c->wargv);
   free(c->wenv);
   cgofuzz_coord_corpus_free(&c->corpus);
-  cgofuzz_sched_free(&c->sched);
+  cgofuzz_coord_sched_free(&c->sched);
   for (size_t i = 0; i < c->n_jobs; i++)
-    cgofuzz_mjob_free(&c->jobs[i]);
+    cgofuzz_coord_mjob_free(&c->jobs[i]);
   for (size_t i = 0; i < c->n_fail_keys; i++)
     free(c->fail_keys[i]);
   free(c->fail_keys);

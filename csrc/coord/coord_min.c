@@ -385,9 +385,11 @@ void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
   const cgofuzz_coord_observer *ob = c->cfg->observer;
   if (ob) {
     c->interesting++;
-    if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) == 0 &&
+    if (cgofuzz_coord_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) ==
+            0 &&
         snap)
-      cgofuzz_sched_set_cov(&c->sched, c->corpus.n - 1, snap, c->mask_len);
+      cgofuzz_coord_sched_set_cov(&c->sched, c->corpus.n - 1, snap,
+                                  c->mask_len);
     cgofuzz_coord_stats st;
     cgofuzz_coord_stats_get(c, &st);
     if (ob->new_input)
@@ -408,12 +410,13 @@ void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
   }
   free(path);
   c->interesting++;
-  if (cgofuzz_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) == 0 &&
+  if (cgofuzz_coord_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) ==
+          0 &&
       snap)
-    cgofuzz_sched_set_cov(&c->sched, c->corpus.n - 1, snap, c->mask_len);
+    cgofuzz_coord_sched_set_cov(&c->sched, c->corpus.n - 1, snap, c->mask_len);
 }
 
-void cgofuzz_mjob_free(mjob *j) {
+void cgofuzz_coord_mjob_free(mjob *j) {
   cgofuzz_buf_free(&j->data);
   cgofuzz_buf_free(&j->msg);
   cgofuzz_buf_free(&j->orig);
@@ -424,7 +427,7 @@ void cgofuzz_mjob_free(mjob *j) {
 }
 
 /* Ends jobs[0] with its current value, and drops it from the queue. */
-void cgofuzz_mjob_finish(coord *c) {
+void cgofuzz_coord_mjob_finish(coord *c) {
   mjob *j = &c->jobs[0];
   c->job_running = false;
   if (j->crash && j->orig_msg.len) {
@@ -432,8 +435,9 @@ void cgofuzz_mjob_finish(coord *c) {
      * shrink into another's ("B..." into "A"): keep the original unless
      * the minimized input still fails at the same site. */
     cgofuzz_buf k1 = {0}, k2 = {0};
-    cgofuzz_fail_site((const char *)j->orig_msg.data, j->orig_msg.len, &k1);
-    cgofuzz_fail_site((const char *)j->msg.data, j->msg.len, &k2);
+    cgofuzz_coord_fail_site((const char *)j->orig_msg.data, j->orig_msg.len,
+                            &k1);
+    cgofuzz_coord_fail_site((const char *)j->msg.data, j->msg.len, &k2);
     if (k1.len != k2.len || memcmp(k1.data, k2.data, k1.len) != 0) {
       cgofuzz_buf t = j->data;
       j->data = j->orig;
@@ -449,7 +453,7 @@ void cgofuzz_mjob_finish(coord *c) {
     cgofuzz_coord_record_failure(c, &j->data, &j->msg);
   else
     cgofuzz_coord_add_interesting(c, &j->data, j->snap);
-  cgofuzz_mjob_free(j);
+  cgofuzz_coord_mjob_free(j);
   memmove(&c->jobs[0], &c->jobs[1], (c->n_jobs - 1) * sizeof c->jobs[0]);
   c->n_jobs--;
   memset(&c->jobs[c->n_jobs], 0, sizeof c->jobs[0]);
@@ -467,7 +471,7 @@ static int push_job(coord *c, mjob *j) {
     if (last->crash)
       return -1;
     cgofuzz_coord_add_interesting(c, &last->data, last->snap);
-    cgofuzz_mjob_free(last);
+    cgofuzz_coord_mjob_free(last);
     c->n_jobs--;
   }
   size_t at = c->n_jobs;
@@ -484,7 +488,7 @@ static int push_job(coord *c, mjob *j) {
 
 /* Sends the next Minimize call of jobs[0] to s, or finishes the job when
  * no argument or budget is left. */
-void cgofuzz_mjob_step(coord *c, slot *s) {
+void cgofuzz_coord_mjob_step(coord *c, slot *s) {
   mjob *j = &c->jobs[0];
   const cgofuzz_coord_config *cfg = c->cfg;
   while (j->arg < cfg->n_kinds && cfg->kinds[j->arg] != CGOFUZZ_BYTES &&
@@ -497,7 +501,7 @@ void cgofuzz_mjob_step(coord *c, slot *s) {
       limit = left;
   }
   if (j->arg >= cfg->n_kinds || (cfg->fuzz_count && limit <= 0) || c->done) {
-    cgofuzz_mjob_finish(c);
+    cgofuzz_coord_mjob_finish(c);
     return;
   }
   if (s->state == W_DOWN && cgofuzz_coord_start_worker(c, s) != 0)
@@ -524,7 +528,8 @@ void cgofuzz_mjob_step(coord *c, slot *s) {
   cgofuzz_coord_send_call(c, s, &call, W_MIN, limit);
 }
 
-void cgofuzz_mjob_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
+void cgofuzz_coord_mjob_on_reply(coord *c, slot *s, const uint8_t *l,
+                                 size_t n) {
   mjob *j = &c->jobs[0];
   cgofuzz_minimize_resp r;
   cgofuzz_err err = {0};
@@ -563,18 +568,18 @@ void cgofuzz_mjob_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
   cgofuzz_minimize_resp_free(&r);
   j->arg++;
   if (out)
-    cgofuzz_mjob_finish(c);
+    cgofuzz_coord_mjob_finish(c);
   else
-    cgofuzz_mjob_step(c, s);
+    cgofuzz_coord_mjob_step(c, s);
 }
 
 /* Queues the minimization of a crasher (keep NULL) or of an interesting
  * input, with Go's budget; interesting inputs get at most
  * INTERESTING_MIN_NS so that a slow minimization never holds a worker
  * long. Returns -1 if not queued (the caller keeps the value as it is). */
-int cgofuzz_mjob_queue(coord *c, bool crash, const cgofuzz_buf *data,
-                       const cgofuzz_buf *msg, const uint8_t *keep,
-                       const uint8_t *snap) {
+int cgofuzz_coord_mjob_queue(coord *c, bool crash, const cgofuzz_buf *data,
+                             const cgofuzz_buf *msg, const uint8_t *keep,
+                             const uint8_t *snap) {
   const cgofuzz_coord_config *cfg = c->cfg;
   mjob j;
   memset(&j, 0, sizeof j);
@@ -603,7 +608,7 @@ int cgofuzz_mjob_queue(coord *c, bool crash, const cgofuzz_buf *data,
     goto oom;
   return 0;
 oom:
-  cgofuzz_mjob_free(&j);
+  cgofuzz_coord_mjob_free(&j);
   return -1;
 }
 
@@ -611,7 +616,7 @@ oom:
  * already; remembers it if not. */
 bool cgofuzz_coord_seen_failure(coord *c, const char *msg, size_t len) {
   cgofuzz_buf key = {0};
-  cgofuzz_fail_site(msg, len, &key);
+  cgofuzz_coord_fail_site(msg, len, &key);
   char *k = cgofuzz_buf_cstr(&key);
   for (size_t i = 0; i < c->n_fail_keys; i++)
     if (strcmp(c->fail_keys[i], k) == 0) {
@@ -629,14 +634,15 @@ bool cgofuzz_coord_seen_failure(coord *c, const char *msg, size_t len) {
 }
 
 /* Go writes an unminimized crasher when stopped while minimizing. */
-void cgofuzz_mjob_flush(coord *c) {
+void cgofuzz_coord_mjob_flush(coord *c) {
   while (c->n_jobs) {
     if (c->jobs[0].crash && c->fatal && !c->cfg->fuzz_continue) {
-      cgofuzz_mjob_free(&c->jobs[0]); /* the run failed for another reason */
+      cgofuzz_coord_mjob_free(
+          &c->jobs[0]); /* the run failed for another reason */
       memmove(&c->jobs[0], &c->jobs[1], (c->n_jobs - 1) * sizeof c->jobs[0]);
       c->n_jobs--;
       continue;
     }
-    cgofuzz_mjob_finish(c);
+    cgofuzz_coord_mjob_finish(c);
   }
 }

@@ -124,9 +124,9 @@ int cgofuzz_coord_spawn_worker(coord *c, slot *s) {
     env[k] = NULL;
   }
   s->started = true;
-  int rc =
-      cgofuzz_worker_start(&s->w, c->fast.path ? c->fast.path : c->cfg->binary,
-                           c->wargv, env, NULL, sout, out, &err);
+  int rc = cgofuzz_coord_worker_start(
+      &s->w, c->fast.path ? c->fast.path : c->cfg->binary, c->wargv, env, NULL,
+      sout, out, &err);
   if (env != c->wenv) {
     free(env);
     free(godebug);
@@ -151,10 +151,10 @@ static int greet_worker(coord *c, slot *s) {
     cgofuzz_coord_failf(c, "%s", "out of memory making a call to a worker");
     return -1;
   }
-  int got =
-      cgofuzz_worker_send(&s->w, &c->line, &err) != 0
-          ? -1
-          : cgofuzz_worker_recv(&s->w, PING_TIMEOUT_MS, MAX_LINE, &l, &n, &err);
+  int got = cgofuzz_coord_worker_send(&s->w, &c->line, &err) != 0
+                ? -1
+                : cgofuzz_coord_worker_recv(&s->w, PING_TIMEOUT_MS, MAX_LINE,
+                                            &l, &n, &err);
   if (got != 1 || cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
     /* Go's words when it died or closed its pipe; when it answered
      * something else, or nothing, say that: it is the worker's fault,
@@ -180,7 +180,7 @@ static int greet_worker(coord *c, slot *s) {
     } else {
       cgofuzz_buf_puts(&msg, "fuzzing process terminated without fuzzing: EOF");
     }
-    cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
+    cgofuzz_coord_worker_stop(&s->w, STOP_GRACE_MS);
     s->state = W_DOWN;
     cgofuzz_coord_fail_buf(c, &msg);
     return -1;
@@ -213,14 +213,14 @@ void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
   c->outstanding += limit;
   /* Only a fuzz call's snapshot may come back shortened (gobin_copy.c),
    * and only one that is no warm-up (whose reply is its snapshot) empty. */
-  cgofuzz_worker_set_ctl(&s->w, call->kind != CGOFUZZ_CALL_FUZZ
-                                    ? CGOFUZZ_CTL_FULL
-                                : call->fuzz.warmup ? CGOFUZZ_CTL_CUT
-                                                    : c->fuzz_ctl);
+  cgofuzz_coord_worker_set_ctl(&s->w, call->kind != CGOFUZZ_CALL_FUZZ
+                                          ? CGOFUZZ_CTL_FULL
+                                      : call->fuzz.warmup ? CGOFUZZ_CTL_CUT
+                                                          : c->fuzz_ctl);
   if (call->kind == CGOFUZZ_CALL_FUZZ && call->fuzz.coverage_data.has)
-    cgofuzz_worker_set_ctl_mask(&s->w, call->fuzz.coverage_data.data,
-                                call->fuzz.coverage_data.len);
-  s->lost = cgofuzz_worker_send(&s->w, &c->line, &err) != 0;
+    cgofuzz_coord_worker_set_ctl_mask(&s->w, call->fuzz.coverage_data.data,
+                                      call->fuzz.coverage_data.len);
+  s->lost = cgofuzz_coord_worker_send(&s->w, &c->line, &err) != 0;
   /* A new call is progress: the input before it finished. The watch
    * starts over at its next look; the shm count alone cannot tell, since
    * each call starts it from 0 again (a target whose every input takes

@@ -110,7 +110,7 @@ static void crash_input(coord *c, slot *s, const cgofuzz_buf *data,
   cgofuzz_buf_append(&text, msg, msg_len);
   /* A front end gets crashers as found (libFuzzer minimizes on request). */
   if (minimizable && !ob && cgofuzz_coord_can_minimize(c) &&
-      cgofuzz_mjob_queue(c, true, data, &text, NULL, NULL) == 0) {
+      cgofuzz_coord_mjob_queue(c, true, data, &text, NULL, NULL) == 0) {
     c->minimizing = !c->cfg->fuzz_continue;
     fprintf(stderr, "fuzz: minimizing %zu-byte failing input file\n",
             data->len);
@@ -187,7 +187,7 @@ static void warmup_done(coord *c, bool with_cov) {
 
 static void new_coverage(coord *c, slot *s, int64_t count,
                          const cgofuzz_wire_bytes *cov) {
-  if (cgofuzz_cov_new_bits(c->mask, cov->data, c->mask_len) == 0)
+  if (cgofuzz_coord_cov_new_bits(c->mask, cov->data, c->mask_len) == 0)
     return;
   cgofuzz_buf data = {0};
   uint8_t *keep = malloc(c->mask_len);
@@ -195,12 +195,12 @@ static void new_coverage(coord *c, slot *s, int64_t count,
     goto done;
   for (size_t i = 0; i < c->mask_len; i++)
     keep[i] = (uint8_t)(cov->data[i] & ~c->mask[i]);
-  cgofuzz_cov_merge(c->mask, cov->data, c->mask_len);
+  cgofuzz_coord_cov_merge(c->mask, cov->data, c->mask_len);
   c->mask_gen++;
-  cgofuzz_sched_found(&c->sched, s->entry, cgofuzz_mono_ms());
+  cgofuzz_coord_sched_found(&c->sched, s->entry, cgofuzz_mono_ms());
   if (!cgofuzz_coord_can_minimize(c) ||
       !cgofuzz_coord_min_affordable(c, cgofuzz_mono_ms()) ||
-      cgofuzz_mjob_queue(c, false, &data, NULL, keep, cov->data) != 0)
+      cgofuzz_coord_mjob_queue(c, false, &data, NULL, keep, cov->data) != 0)
     cgofuzz_coord_add_interesting(c, &data, cov->data);
 done:
   free(keep);
@@ -235,7 +235,7 @@ static int64_t go_slow_unit_sec(const slot *s, int64_t total_ns) {
  * counts it; else the run would wait for it forever. */
 static void continued_warmup(coord *c, slot *s) {
   if (s->warmup && !s->call.kind && c->cfg->fuzz_continue && !c->done) {
-    cgofuzz_sched_failing(&c->sched, s->entry);
+    cgofuzz_coord_sched_failing(&c->sched, s->entry);
     warmup_done(c, c->mask_len > 0);
   }
 }
@@ -257,7 +257,7 @@ static int pad_coverage(const coord *c, cgofuzz_wire_bytes *cov) {
 
 void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
   if (s->state == W_MIN) {
-    cgofuzz_mjob_on_reply(c, s, l, n);
+    cgofuzz_coord_mjob_on_reply(c, s, l, n);
     return;
   }
   cgofuzz_fuzz_resp r;
@@ -306,26 +306,28 @@ void cgofuzz_coord_on_reply(coord *c, slot *s, const uint8_t *l, size_t n) {
     if (!s->warmup || s->call.kind) /* the feedback's share follows finds */
       feedback_done(
           c, s, count,
-          r.err || (cov && cgofuzz_cov_new_bits(c->mask, r.coverage_data.data,
-                                                c->mask_len)));
+          r.err || (cov && cgofuzz_coord_cov_new_bits(
+                               c->mask, r.coverage_data.data, c->mask_len)));
     if (r.err) {
       crash(c, s, count, r.err, r.err_len, true);
       continued_warmup(c, s);
     } else if (s->warmup && !s->call.kind) {
       if (cov) {
-        if (cgofuzz_cov_new_bits(c->mask, r.coverage_data.data, c->mask_len)) {
-          cgofuzz_cov_merge(c->mask, r.coverage_data.data, c->mask_len);
+        if (cgofuzz_coord_cov_new_bits(c->mask, r.coverage_data.data,
+                                       c->mask_len)) {
+          cgofuzz_coord_cov_merge(c->mask, r.coverage_data.data, c->mask_len);
           c->mask_gen++;
         } else {
-          cgofuzz_sched_redundant(&c->sched, s->entry);
+          cgofuzz_coord_sched_redundant(&c->sched, s->entry);
         }
-        cgofuzz_sched_set_cov(&c->sched, s->entry, r.coverage_data.data,
-                              c->mask_len);
+        cgofuzz_coord_sched_set_cov(&c->sched, s->entry, r.coverage_data.data,
+                                    c->mask_len);
       }
       warmup_done(c, r.coverage_data.has);
     } else {
       if (!s->warmup && !s->call.kind)
-        cgofuzz_sched_timed(&c->sched, s->entry, count, r.total_duration_ns);
+        cgofuzz_coord_sched_timed(&c->sched, s->entry, count,
+                                  r.total_duration_ns);
       if (cov)
         new_coverage(c, s, count, &r.coverage_data);
     }
@@ -348,7 +350,7 @@ static void stop_for(coord *c, slot *s, int why) {
   s->stopped_for = why;
   if (cgofuzz_coord_go_workers(c)) {
     kill(s->w.pid, SIGQUIT);
-    if (!cgofuzz_worker_reap(&s->w, STOP_GRACE_MS * 3))
+    if (!cgofuzz_coord_worker_reap(&s->w, STOP_GRACE_MS * 3))
       kill(s->w.pid, SIGKILL);
   } else {
     kill(s->w.pid, SIGKILL);
@@ -436,7 +438,7 @@ void cgofuzz_coord_watch(coord *c) {
       if (cgofuzz_lines_pending(&s->w.in))
         stalled_mid_reply(c, s, timeout_ms);
       else
-        stop_for(c, s, CGOFUZZ_DEATH_HANG);
+        stop_for(c, s, CGOFUZZ_COORD_DEATH_HANG);
       continue;
     }
     if (cfg->rss_limit_mb > 0) {
@@ -449,7 +451,7 @@ void cgofuzz_coord_watch(coord *c) {
       if (s->rss_over_ms && now - s->rss_over_ms >= grace) {
         s->rss_mb = mb;
         s->rss_over_ms = 0;
-        stop_for(c, s, CGOFUZZ_DEATH_OOM);
+        stop_for(c, s, CGOFUZZ_COORD_DEATH_OOM);
       }
     }
   }
@@ -485,16 +487,16 @@ static int rerun_alone(coord *c, slot *s, const cgofuzz_buf *data,
   int64_t wait_ms = hang_ns / 1000000 + 5000, t0 = cgofuzz_mono_ms();
   const uint8_t *l;
   size_t n;
-  int got =
-      cgofuzz_worker_send(&s->w, &c->line, &err) != 0
-          ? -1
-          : cgofuzz_worker_recv(&s->w, (int)wait_ms, MAX_LINE, &l, &n, &err);
+  int got = cgofuzz_coord_worker_send(&s->w, &c->line, &err) != 0
+                ? -1
+                : cgofuzz_coord_worker_recv(&s->w, (int)wait_ms, MAX_LINE, &l,
+                                            &n, &err);
   *took_ms = cgofuzz_mono_ms() - t0;
   if (got == 1)
     return 1;
-  if (got == 0 || !cgofuzz_worker_reap(&s->w, 5000))
+  if (got == 0 || !cgofuzz_coord_worker_reap(&s->w, 5000))
     kill(s->w.pid, SIGKILL);
-  *status = cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
+  *status = cgofuzz_coord_worker_stop(&s->w, STOP_GRACE_MS);
   s->state = W_DOWN;
   return 0;
 }
@@ -536,7 +538,7 @@ static bool hangs_again(coord *c, slot *s, const cgofuzz_buf *data,
   return false;
 }
 
-/* The C function a signal came in (cgofuzz_death_cgo_pc), looked up in
+/* The C function a signal came in (cgofuzz_coord_death_cgo_pc), looked up in
  * binary's symbol table, as "name+0xOFF" in out; when the signal came in
  * a library (libc's memcpy), the first C frame of Go's report that is the
  * binary's, as "a library function called from name+0xOFF". NULL when the
@@ -547,10 +549,10 @@ static const char *c_frame(const char *binary, const uint8_t *tail, size_t n,
                            char *out, size_t outn) {
   uint64_t pcs[33], off = 0;
   cgofuzz_gobin_obj o;
-  if (!cgofuzz_death_cgo_pc(tail, n, &pcs[0]) ||
+  if (!cgofuzz_coord_death_cgo_pc(tail, n, &pcs[0]) ||
       cgofuzz_gobin_obj_open(&o, binary, true, NULL) != 0)
     return NULL;
-  size_t npc = 1 + cgofuzz_death_cgo_callers(tail, n, pcs + 1, 32), k = 0;
+  size_t npc = 1 + cgofuzz_coord_death_cgo_callers(tail, n, pcs + 1, 32), k = 0;
   const char *name = NULL, *f;
   while (k < npc && !(name = cgofuzz_gobin_obj_func_at(&o, pcs[k], &off)))
     k++;
@@ -569,7 +571,7 @@ static const char *c_frame(const char *binary, const uint8_t *tail, size_t n,
  * kernel's OOM killer or a person may have sent it. Re-running the input
  * alone tells: killed again, it is recorded, explained anew into why.
  * true when the death is dealt with. */
-static bool killed_from_outside(coord *c, slot *s, cgofuzz_death *d,
+static bool killed_from_outside(coord *c, slot *s, cgofuzz_coord_death *d,
                                 cgofuzz_buf *why, int st) {
   cgofuzz_buf data = {0};
   int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
@@ -581,11 +583,11 @@ static bool killed_from_outside(coord *c, slot *s, cgofuzz_death *d,
     if (d->oom_kills >= 0)
       d->oom_kills = cgofuzz_coord_oom_kills() - s->oom_base;
     cgofuzz_gobin_copy_unname(&c->fast, c->cfg->binary, s->w.tail,
-                              &s->w.tail_len, CGOFUZZ_WORKER_TAIL);
+                              &s->w.tail_len, CGOFUZZ_COORD_WORKER_TAIL);
     d->tail = s->w.tail;
     d->tail_len = s->w.tail_len;
     why->len = 0;
-    cgofuzz_death_explain(d, why, &record);
+    cgofuzz_coord_death_explain(d, why, &record);
     c->death_status = st;
     cgofuzz_coord_record_failure(c, &data, why);
     c->death_status = -1;
@@ -601,7 +603,7 @@ static bool killed_from_outside(coord *c, slot *s, cgofuzz_death *d,
  * too). Hung again, it is recorded with why. true when the death is dealt
  * with (recorded, or not a hang); false when the input could not be
  * rebuilt. */
-static bool confirmed_hang(coord *c, slot *s, const cgofuzz_death *d,
+static bool confirmed_hang(coord *c, slot *s, const cgofuzz_coord_death *d,
                            cgofuzz_buf *why) {
   cgofuzz_buf data = {0};
   int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
@@ -609,7 +611,8 @@ static bool confirmed_hang(coord *c, slot *s, const cgofuzz_death *d,
     cgofuzz_buf_free(&data);
     return false;
   }
-  if (hangs_again(c, s, &data, count, d->stopped_for != CGOFUZZ_DEATH_HANG)) {
+  if (hangs_again(c, s, &data, count,
+                  d->stopped_for != CGOFUZZ_COORD_DEATH_HANG)) {
     /* The input, rebuilt before the re-run replaced the process. */
     c->count += count;
     if (!s->warmup || s->call.kind)
@@ -636,20 +639,20 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   int state = s->state;
   s->lost = false;
   bool busy = state == W_BUSY;
-  if (!cgofuzz_worker_reap(&s->w, 5000))
-    cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
+  if (!cgofuzz_coord_worker_reap(&s->w, 5000))
+    cgofuzz_coord_worker_stop(&s->w, STOP_GRACE_MS);
   int st = s->w.wait_status;
-  cgofuzz_worker_stop(&s->w, STOP_GRACE_MS);
+  cgofuzz_coord_worker_stop(&s->w, STOP_GRACE_MS);
   s->state = W_DOWN;
   s->deaths++;
   if (busy || state == W_MIN)
     c->outstanding -= s->limit;
   char sts[160];
-  cgofuzz_wait_status_string(st, sts, sizeof sts);
+  cgofuzz_coord_wait_status_string(st, sts, sizeof sts);
   int64_t ook = s->oom_base >= 0 ? cgofuzz_coord_oom_kills() : -1;
   cgofuzz_gobin_copy_unname(&c->fast, c->cfg->binary, s->w.tail, &s->w.tail_len,
-                            CGOFUZZ_WORKER_TAIL);
-  cgofuzz_death d = {
+                            CGOFUZZ_COORD_WORKER_TAIL);
+  cgofuzz_coord_death d = {
       .status = st,
       .stopped_for = s->stopped_for,
       .timeout_ns = coord_hang_ns(c->cfg),
@@ -661,12 +664,12 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   };
   char frame[256];
   d.c_frame = c_frame(c->cfg->binary, d.tail, d.tail_len, frame, sizeof frame);
-  s->stopped_for = CGOFUZZ_DEATH_NONE;
+  s->stopped_for = CGOFUZZ_COORD_DEATH_NONE;
   s->watch_ms = 0;
   cgofuzz_buf why = {0};
   bool record;
-  int cls = cgofuzz_death_explain(&d, &why, &record);
-  if (cls == CGOFUZZ_DEATH_SANITIZER)
+  int cls = cgofuzz_coord_death_explain(&d, &why, &record);
+  if (cls == CGOFUZZ_COORD_DEATH_SANITIZER)
     cgofuzz_gobin_copy_note(&c->fast, s->w.tail, s->w.tail_len, &why);
   if (!record && busy && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL &&
       !cgofuzz_coord_interrupted() && !c->minimizing && !c->done &&
@@ -675,8 +678,8 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
     return;
   }
   if (record && busy &&
-      (d.stopped_for == CGOFUZZ_DEATH_HANG ||
-       (cls == CGOFUZZ_DEATH_HANG && cgofuzz_coord_go_workers(c))) &&
+      (d.stopped_for == CGOFUZZ_COORD_DEATH_HANG ||
+       (cls == CGOFUZZ_COORD_DEATH_HANG && cgofuzz_coord_go_workers(c))) &&
       !cgofuzz_coord_interrupted() && !c->minimizing && !c->done &&
       (!s->warmup || s->call.kind) && confirmed_hang(c, s, &d, &why)) {
     cgofuzz_buf_free(&why);
@@ -695,7 +698,7 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
       cgofuzz_buf_append(&j->msg, why.data, why.len);
     }
     cgofuzz_buf_free(&why);
-    cgofuzz_mjob_finish(c);
+    cgofuzz_coord_mjob_finish(c);
     return;
   }
   if (cgofuzz_coord_interrupted() && !d.stopped_for) {
@@ -708,7 +711,7 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
       return;
     }
     if (record && WIFEXITED(st) && WEXITSTATUS(st) == 70 &&
-        cls == CGOFUZZ_DEATH_EXIT) {
+        cls == CGOFUZZ_COORD_DEATH_EXIT) {
       cgofuzz_buf_free(&why);
       cgofuzz_coord_failf(
           c,
@@ -727,9 +730,9 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
     feedback_done(c, s, count, true);
   /* A front end is told a hang or an OOM in libFuzzer's exit codes, as a C
    * worker's own watchdog would exit under it (coord.h). */
-  c->death_status = cls == CGOFUZZ_DEATH_HANG  ? 70 << 8
-                    : cls == CGOFUZZ_DEATH_OOM ? 71 << 8
-                                               : st;
+  c->death_status = cls == CGOFUZZ_COORD_DEATH_HANG  ? 70 << 8
+                    : cls == CGOFUZZ_COORD_DEATH_OOM ? 71 << 8
+                                                     : st;
   crash(c, s, count, (const char *)why.data, why.len, false);
   continued_warmup(c, s);
   c->death_status = -1;

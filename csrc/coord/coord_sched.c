@@ -23,14 +23,14 @@
 #define REDUNDANT_FACTOR 0.125
 #define UNTRIED_FACTOR 64.0
 
-int cgofuzz_sched_grow(cgofuzz_sched *s, size_t n, int64_t now_ms) {
+int cgofuzz_coord_sched_grow(cgofuzz_coord_sched *s, size_t n, int64_t now_ms) {
   if (n <= s->n)
     return 0;
   if (n > s->cap) {
     size_t cap = s->cap ? s->cap * 2 : 64;
     while (cap < n)
       cap *= 2;
-    cgofuzz_sched_entry *e = realloc(s->e, cap * sizeof *e);
+    cgofuzz_coord_sched_entry *e = realloc(s->e, cap * sizeof *e);
     if (!e)
       return -1;
     s->e = e;
@@ -46,8 +46,8 @@ int cgofuzz_sched_grow(cgofuzz_sched *s, size_t n, int64_t now_ms) {
   return 0;
 }
 
-int cgofuzz_sched_set_cov(cgofuzz_sched *s, size_t i, const uint8_t *snap,
-                          size_t len) {
+int cgofuzz_coord_sched_set_cov(cgofuzz_coord_sched *s, size_t i,
+                                const uint8_t *snap, size_t len) {
   if (i >= s->n)
     return -1;
   if (len > s->hits_len) {
@@ -58,7 +58,7 @@ int cgofuzz_sched_set_cov(cgofuzz_sched *s, size_t i, const uint8_t *snap,
     s->hits = h;
     s->hits_len = len;
   }
-  cgofuzz_sched_entry *e = &s->e[i];
+  cgofuzz_coord_sched_entry *e = &s->e[i];
   for (size_t k = 0; k < e->n_feat; k++)
     s->hits[e->feat[k]]--;
   size_t nf = 0;
@@ -78,25 +78,26 @@ int cgofuzz_sched_set_cov(cgofuzz_sched *s, size_t i, const uint8_t *snap,
   return 0;
 }
 
-void cgofuzz_sched_redundant(cgofuzz_sched *s, size_t i) {
+void cgofuzz_coord_sched_redundant(cgofuzz_coord_sched *s, size_t i) {
   if (i < s->n) {
     s->e[i].redundant = true;
     s->dirty = true;
   }
 }
 
-void cgofuzz_sched_failing(cgofuzz_sched *s, size_t i) {
+void cgofuzz_coord_sched_failing(cgofuzz_coord_sched *s, size_t i) {
   if (i < s->n) {
     s->e[i].failing = true;
     s->dirty = true;
   }
 }
 
-bool cgofuzz_sched_is_failing(const cgofuzz_sched *s, size_t i) {
+bool cgofuzz_coord_sched_is_failing(const cgofuzz_coord_sched *s, size_t i) {
   return i < s->n && s->e[i].failing;
 }
 
-void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms) {
+void cgofuzz_coord_sched_found(cgofuzz_coord_sched *s, size_t i,
+                               int64_t now_ms) {
   if (i >= s->n)
     return;
   s->e[i].redundant = false;
@@ -105,8 +106,8 @@ void cgofuzz_sched_found(cgofuzz_sched *s, size_t i, int64_t now_ms) {
   s->dirty = true;
 }
 
-void cgofuzz_sched_timed(cgofuzz_sched *s, size_t i, int64_t execs,
-                         int64_t ns) {
+void cgofuzz_coord_sched_timed(cgofuzz_coord_sched *s, size_t i, int64_t execs,
+                               int64_t ns) {
   if (i >= s->n || execs <= 0 || ns < 0)
     return;
   s->e[i].execs += (uint64_t)execs;
@@ -117,7 +118,7 @@ void cgofuzz_sched_timed(cgofuzz_sched *s, size_t i, int64_t execs,
  * time per exec against mean, the mean over the entries timed so far of
  * theirs. (Over entries, not execs: when the slow entries take the picks
  * an exec-weighted mean slows with them and stops telling them apart.) */
-static double speed(const cgofuzz_sched_entry *e, double mean) {
+static double speed(const cgofuzz_coord_sched_entry *e, double mean) {
   if (!e->execs || mean <= 0)
     return 1;
   double r = ((double)e->ns / (double)e->execs) / mean;
@@ -136,11 +137,11 @@ static double speed(const cgofuzz_sched_entry *e, double mean) {
   return 1;
 }
 
-static void recompute(cgofuzz_sched *s, int64_t now_ms) {
+static void recompute(cgofuzz_coord_sched *s, int64_t now_ms) {
   double sum = 0, tsum = 0;
   size_t with_cov = 0, timed = 0;
   for (size_t i = 0; i < s->n; i++) {
-    cgofuzz_sched_entry *e = &s->e[i];
+    cgofuzz_coord_sched_entry *e = &s->e[i];
     double r = 0;
     for (size_t k = 0; k < e->n_feat; k++)
       r += 1.0 / (double)s->hits[e->feat[k]];
@@ -158,7 +159,7 @@ static void recompute(cgofuzz_sched *s, int64_t now_ms) {
   double tmean = timed ? tsum / (double)timed : 0;
   s->total = 0;
   for (size_t i = 0; i < s->n; i++) {
-    cgofuzz_sched_entry *e = &s->e[i];
+    cgofuzz_coord_sched_entry *e = &s->e[i];
     double w = e->n_feat && mean > 0 ? e->weight / mean : 1;
     if (w < 0.25)
       w = 0.25;
@@ -186,7 +187,7 @@ static void recompute(cgofuzz_sched *s, int64_t now_ms) {
   s->dirty = false;
 }
 
-void cgofuzz_sched_seed(cgofuzz_sched *s, uint64_t seed) {
+void cgofuzz_coord_sched_seed(cgofuzz_coord_sched *s, uint64_t seed) {
   /* splitmix64: nearby seeds (1, 2, 3...) must not give xorshift states
    * that share most of their bits, or their first picks would agree. */
   uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
@@ -196,11 +197,11 @@ void cgofuzz_sched_seed(cgofuzz_sched *s, uint64_t seed) {
   s->rng = z ? z : 0x9e3779b97f4a7c15ULL; /* xorshift never leaves 0 */
 }
 
-static uint64_t next_rand(cgofuzz_sched *s) {
+static uint64_t next_rand(cgofuzz_coord_sched *s) {
   if (!s->rng) {
     uint64_t seed;
     if (cgofuzz_godebug_fuzzseed(getenv("GODEBUG"), &seed))
-      cgofuzz_sched_seed(s, seed);
+      cgofuzz_coord_sched_seed(s, seed);
     else
       s->rng = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)s;
   }
@@ -210,7 +211,8 @@ static uint64_t next_rand(cgofuzz_sched *s) {
   return s->rng;
 }
 
-size_t cgofuzz_sched_pick_weighted(cgofuzz_sched *s, int64_t now_ms) {
+size_t cgofuzz_coord_sched_pick_weighted(cgofuzz_coord_sched *s,
+                                         int64_t now_ms) {
   if (s->n == 0)
     return 0;
   if (s->dirty || now_ms - s->computed_ms >= RECOMPUTE_MS)
@@ -227,16 +229,16 @@ size_t cgofuzz_sched_pick_weighted(cgofuzz_sched *s, int64_t now_ms) {
   return pick;
 }
 
-size_t cgofuzz_sched_pick(cgofuzz_sched *s, int64_t now_ms) {
+size_t cgofuzz_coord_sched_pick(cgofuzz_coord_sched *s, int64_t now_ms) {
   if (s->n == 0)
     return 0;
-  size_t pick = cgofuzz_sched_pick_weighted(s, now_ms);
+  size_t pick = cgofuzz_coord_sched_pick_weighted(s, now_ms);
   if (s->e[pick].calls++ == 0)
     s->dirty = true; /* its untried bonus ends */
   return pick;
 }
 
-void cgofuzz_sched_free(cgofuzz_sched *s) {
+void cgofuzz_coord_sched_free(cgofuzz_coord_sched *s) {
   for (size_t i = 0; i < s->n; i++)
     free(s->e[i].feat);
   free(s->e);

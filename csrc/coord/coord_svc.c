@@ -31,7 +31,7 @@ bool cgofuzz_coord_says(const coord *c) {
 
 void cgofuzz_coord_put_elapsed(coord *c, cgofuzz_buf *b) {
   /* Go rounds half away from zero. */
-  cgofuzz_fmt_secs(b, (cgofuzz_mono_ms() - c->start_ms + 500) / 1000);
+  cgofuzz_coord_fmt_secs(b, (cgofuzz_mono_ms() - c->start_ms + 500) / 1000);
 }
 
 void cgofuzz_coord_debugf(coord *c, const char *fmt, ...) {
@@ -122,7 +122,7 @@ void cgofuzz_coord_fail_buf(coord *c, cgofuzz_buf *msg) {
   cgofuzz_buf_free(msg);
 }
 
-void cgofuzz_coord_put_pending(cgofuzz_buf *b, const cgofuzz_worker *w) {
+void cgofuzz_coord_put_pending(cgofuzz_buf *b, const cgofuzz_coord_worker *w) {
   cgofuzz_coord_put_bytes(b, w->in.buf.data + w->in.consumed,
                           cgofuzz_lines_pending(&w->in));
 }

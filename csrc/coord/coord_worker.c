@@ -25,17 +25,18 @@
 #include <time.h>
 #include <unistd.h>
 
-int cgofuzz_worker_init(cgofuzz_worker *w, size_t value_cap, cgofuzz_err *err) {
+int cgofuzz_coord_worker_init(cgofuzz_coord_worker *w, size_t value_cap,
+                              cgofuzz_err *err) {
   memset(w, 0, sizeof *w);
   w->in_w = w->out_r = w->err_r = w->err_tee = w->ctl_fd = -1;
   w->mem.fd = -1;
   return cgofuzz_shm_create(&w->mem, value_cap, err);
 }
 
-int cgofuzz_worker_ctl_init(cgofuzz_worker *w, size_t mask_len,
-                            cgofuzz_err *err) {
+int cgofuzz_coord_worker_ctl_init(cgofuzz_coord_worker *w, size_t mask_len,
+                                  cgofuzz_err *err) {
   int fd = cgofuzz_os_anon_file("cgofuzz-ctl");
-  size_t size = cgofuzz_worker_ctl_size(mask_len);
+  size_t size = cgofuzz_gobin_ctl_size(mask_len);
   void *p = MAP_FAILED;
   /* The copy maps all of it: the file must be as long (past its end a
    * read is SIGBUS). */
@@ -54,21 +55,21 @@ int cgofuzz_worker_ctl_init(cgofuzz_worker *w, size_t mask_len,
   return 0;
 }
 
-void cgofuzz_worker_set_ctl(cgofuzz_worker *w, uint8_t kind) {
+void cgofuzz_coord_worker_set_ctl(cgofuzz_coord_worker *w, uint8_t kind) {
   if (w->ctl)
     w->ctl[0] = kind;
 }
 
-void cgofuzz_worker_set_ctl_mask(cgofuzz_worker *w, const uint8_t *mask,
-                                 size_t len) {
+void cgofuzz_coord_worker_set_ctl_mask(cgofuzz_coord_worker *w,
+                                       const uint8_t *mask, size_t len) {
   if (w->ctl && len <= w->ctl_size - CGOFUZZ_CTL_SIZE)
     memcpy(w->ctl + CGOFUZZ_CTL_SIZE, mask, len);
 }
 
-int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
-                         char *const argv[], char *const envp[],
-                         const char *dir, int stdout_fd, int stderr_fd,
-                         cgofuzz_err *err) {
+int cgofuzz_coord_worker_start(cgofuzz_coord_worker *w, const char *path,
+                               char *const argv[], char *const envp[],
+                               const char *dir, int stdout_fd, int stderr_fd,
+                               cgofuzz_err *err) {
   int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1};
   if (w->pid != 0)
     return cgofuzz_errf(err, 0, "worker already running (pid %d)", w->pid);
@@ -134,7 +135,7 @@ int cgofuzz_worker_start(cgofuzz_worker *w, const char *path,
   return 0;
 }
 
-int cgofuzz_worker_drain_stderr(cgofuzz_worker *w) {
+int cgofuzz_coord_worker_drain_stderr(cgofuzz_coord_worker *w) {
   uint8_t chunk[16 << 10];
   if (w->err_r < 0)
     return 0;
@@ -160,16 +161,16 @@ int cgofuzz_worker_drain_stderr(cgofuzz_worker *w) {
         off += m;
       }
     }
-    if (!w->tail && !(w->tail = malloc(CGOFUZZ_WORKER_TAIL)))
+    if (!w->tail && !(w->tail = malloc(CGOFUZZ_COORD_WORKER_TAIL)))
       continue; /* out of memory: drained, not kept */
     size_t n = (size_t)k;
     const uint8_t *p = chunk;
-    if (n >= CGOFUZZ_WORKER_TAIL) {
-      p += n - CGOFUZZ_WORKER_TAIL;
-      n = CGOFUZZ_WORKER_TAIL;
+    if (n >= CGOFUZZ_COORD_WORKER_TAIL) {
+      p += n - CGOFUZZ_COORD_WORKER_TAIL;
+      n = CGOFUZZ_COORD_WORKER_TAIL;
       w->tail_len = 0;
-    } else if (w->tail_len + n > CGOFUZZ_WORKER_TAIL) {
-      size_t drop = w->tail_len + n - CGOFUZZ_WORKER_TAIL;
+    } else if (w->tail_len + n > CGOFUZZ_COORD_WORKER_TAIL) {
+      size_t drop = w->tail_len + n - CGOFUZZ_COORD_WORKER_TAIL;
       memmove(w->tail, w->tail + drop, w->tail_len - drop);
       w->tail_len -= drop;
     }
@@ -178,8 +179,8 @@ int cgofuzz_worker_drain_stderr(cgofuzz_worker *w) {
   }
 }
 
-int cgofuzz_worker_send(cgofuzz_worker *w, const cgofuzz_buf *line,
-                        cgofuzz_err *err) {
+int cgofuzz_coord_worker_send(cgofuzz_coord_worker *w, const cgofuzz_buf *line,
+                              cgofuzz_err *err) {
   if (w->in_w < 0)
     return cgofuzz_errf(err, 0, "worker is not running");
   /* Callers encode into line and send it unchecked: an encoder out of
@@ -207,7 +208,7 @@ int cgofuzz_worker_send(cgofuzz_worker *w, const cgofuzz_buf *line,
 /* Reads what one read() returns. 1: a complete line is buffered; 0: not
  * yet; -1: EOF or error; -3: no memory to read into (ours, not the
  * worker's fault). */
-static int pump(cgofuzz_worker *w, size_t max_line, cgofuzz_err *err) {
+static int pump(cgofuzz_coord_worker *w, size_t max_line, cgofuzz_err *err) {
   if (w->out_r < 0)
     return cgofuzz_errf(err, 0, "worker is not running");
   long k = cgofuzz_lines_fill(&w->in, w->out_r, 64 << 10);
@@ -232,8 +233,9 @@ static int pump(cgofuzz_worker *w, size_t max_line, cgofuzz_err *err) {
   return 0; /* the caller looks for a line, then polls again */
 }
 
-int cgofuzz_worker_recv(cgofuzz_worker *w, int timeout_ms, size_t max_line,
-                        const uint8_t **line, size_t *len, cgofuzz_err *err) {
+int cgofuzz_coord_worker_recv(cgofuzz_coord_worker *w, int timeout_ms,
+                              size_t max_line, const uint8_t **line,
+                              size_t *len, cgofuzz_err *err) {
   int64_t deadline = timeout_ms < 0 ? -1 : cgofuzz_mono_ms() + timeout_ms;
   for (;;) {
     if (cgofuzz_lines_next(&w->in, line, len))
@@ -258,14 +260,14 @@ int cgofuzz_worker_recv(cgofuzz_worker *w, int timeout_ms, size_t max_line,
       continue;
     }
     if (w->err_r >= 0 && p[1].revents)
-      cgofuzz_worker_drain_stderr(w);
+      cgofuzz_coord_worker_drain_stderr(w);
     int k = p[0].revents ? pump(w, max_line, err) : 0;
     if (k < 0)
       return k == -3 ? -3 : -1;
   }
 }
 
-int cgofuzz_worker_reap(cgofuzz_worker *w, int timeout_ms) {
+int cgofuzz_coord_worker_reap(cgofuzz_coord_worker *w, int timeout_ms) {
   if (w->exited || w->pid == 0)
     return 1;
   int64_t deadline = timeout_ms < 0 ? -1 : cgofuzz_mono_ms() + timeout_ms;
@@ -288,7 +290,7 @@ int cgofuzz_worker_reap(cgofuzz_worker *w, int timeout_ms) {
     if (w->err_r >= 0) {
       struct pollfd p = {.fd = w->err_r, .events = POLLIN};
       if (poll(&p, 1, 2) > 0)
-        cgofuzz_worker_drain_stderr(w);
+        cgofuzz_coord_worker_drain_stderr(w);
       continue;
     }
     struct timespec ts = {0, 2 * 1000 * 1000};
@@ -296,18 +298,18 @@ int cgofuzz_worker_reap(cgofuzz_worker *w, int timeout_ms) {
   }
 }
 
-int cgofuzz_worker_stop(cgofuzz_worker *w, int grace_ms) {
+int cgofuzz_coord_worker_stop(cgofuzz_coord_worker *w, int grace_ms) {
   if (w->pid == 0)
     return w->wait_status;
   if (w->in_w >= 0) {
     close(w->in_w); /* EOF on fd 3 asks the worker to exit */
     w->in_w = -1;
   }
-  if (!cgofuzz_worker_reap(w, grace_ms)) {
+  if (!cgofuzz_coord_worker_reap(w, grace_ms)) {
     kill(w->pid, SIGINT);
-    if (!cgofuzz_worker_reap(w, grace_ms)) {
+    if (!cgofuzz_coord_worker_reap(w, grace_ms)) {
       kill(w->pid, SIGKILL);
-      cgofuzz_worker_reap(w, -1);
+      cgofuzz_coord_worker_reap(w, -1);
     }
   }
   if (w->out_r >= 0) {
@@ -316,7 +318,7 @@ int cgofuzz_worker_stop(cgofuzz_worker *w, int grace_ms) {
   }
   /* What it wrote before it ended is kept; a descendant that still holds
    * the pipe's other end does not keep us waiting. */
-  cgofuzz_worker_drain_stderr(w);
+  cgofuzz_coord_worker_drain_stderr(w);
   if (w->err_r >= 0) {
     close(w->err_r);
     w->err_r = -1;
@@ -326,8 +328,8 @@ int cgofuzz_worker_stop(cgofuzz_worker *w, int grace_ms) {
   return w->wait_status;
 }
 
-void cgofuzz_worker_free(cgofuzz_worker *w) {
-  cgofuzz_worker_stop(w, 1000);
+void cgofuzz_coord_worker_free(cgofuzz_coord_worker *w) {
+  cgofuzz_coord_worker_stop(w, 1000);
   cgofuzz_lines_free(&w->in);
   free(w->tail);
   w->tail = NULL;
@@ -385,7 +387,7 @@ static const char *signal_text(int sig) {
   }
 }
 
-void cgofuzz_wait_status_string(int status, char *out, size_t outlen) {
+void cgofuzz_coord_wait_status_string(int status, char *out, size_t outlen) {
   if (WIFEXITED(status)) {
     snprintf(out, outlen, "exit status %d", WEXITSTATUS(status));
   } else if (WIFSIGNALED(status)) {
@@ -403,7 +405,7 @@ void cgofuzz_wait_status_string(int status, char *out, size_t outlen) {
   }
 }
 
-bool cgofuzz_is_crash_signal(int sig) {
+bool cgofuzz_coord_is_crash_signal(int sig) {
   switch (sig) {
   case SIGILL:
   case SIGTRAP:

@@ -83,12 +83,13 @@ int cgofuzz_is_print_v(int32_t r, cgofuzz_gover g);
 
 /* Appends the %v formatting of a float64 / float32 ("1e+06", "+Inf",
  * "-0", "NaN", "0.1"). */
-int cgofuzz_format_float64(double f, cgofuzz_buf *out);
-int cgofuzz_format_float32(float f, cgofuzz_buf *out);
+int cgofuzz_numfmt_format_float64(double f, cgofuzz_buf *out);
+int cgofuzz_numfmt_format_float32(float f, cgofuzz_buf *out);
 /* The same as release g writes them: only go1.26 differs, in one exact tie
  * (float32 2^-12 is "0.00024414063" there, "0.00024414062" elsewhere). */
-int cgofuzz_format_float64_v(double f, cgofuzz_gover g, cgofuzz_buf *out);
-int cgofuzz_format_float32_v(float f, cgofuzz_gover g, cgofuzz_buf *out);
+int cgofuzz_numfmt_format_float64_v(double f, cgofuzz_gover g,
+                                    cgofuzz_buf *out);
+int cgofuzz_numfmt_format_float32_v(float f, cgofuzz_gover g, cgofuzz_buf *out);
 
 /* The name Go gives a corpus entry (internal/fuzz writeToCorpus): the first
  * 8 bytes of the SHA-256 of its encoded data, as 16 lowercase hex digits

@@ -73,8 +73,8 @@ static int int_value(const operand *o, cgofuzz_kind k, cgofuzz_value *v,
 
 static int float_value(const operand *o, bool is32, cgofuzz_value *v,
                        reason *r) {
-  int rc = is32 ? cgofuzz_parse_float32(o->val, o->len, &v->f32)
-                : cgofuzz_parse_float64(o->val, o->len, &v->f64);
+  int rc = is32 ? cgofuzz_numfmt_parse_float32(o->val, o->len, &v->f32)
+                : cgofuzz_numfmt_parse_float64(o->val, o->len, &v->f64);
   if (rc != CGOFUZZ_NUM_OK) {
     snprintf(r->msg, sizeof r->msg, "strconv.ParseFloat: parsing %.*s: %s", 200,
              o->val, num_err(rc));

@@ -68,7 +68,7 @@ int cgofuzz_codec_encode_value_v(const cgofuzz_value *v, cgofuzz_gover g,
     if ((b & 0x7FFFFFFFu) > 0x7F800000u && b != 0x7FC00000u)
       return cgofuzz_buf_printf(out, "math.Float32frombits(0x%" PRIx32 ")", b);
     if (cgofuzz_buf_puts(out, "float32(") < 0 ||
-        cgofuzz_format_float32_v(v->f32, g, out) < 0)
+        cgofuzz_numfmt_format_float32_v(v->f32, g, out) < 0)
       return -1;
     return cgofuzz_buf_putc(out, ')');
   }
@@ -79,7 +79,7 @@ int cgofuzz_codec_encode_value_v(const cgofuzz_value *v, cgofuzz_gover g,
         b != UINT64_C(0x7FF8000000000001))
       return cgofuzz_buf_printf(out, "math.Float64frombits(0x%" PRIx64 ")", b);
     if (cgofuzz_buf_puts(out, "float64(") < 0 ||
-        cgofuzz_format_float64_v(v->f64, g, out) < 0)
+        cgofuzz_numfmt_format_float64_v(v->f64, g, out) < 0)
       return -1;
     return cgofuzz_buf_putc(out, ')');
   }

@@ -43,8 +43,8 @@ int cgofuzz_unquote_char(const uint8_t *s, size_t n, int32_t *r);
 /* strconv.ParseFloat(s, 64) and ParseFloat(s, 32) (the latter already
  * rounded to float32). s may be "+Inf", "-Inf" or "NaN"; NaN is Go's
  * math.NaN() (bits 0x7FF8000000000001), or 0x7FC00000 as float32. */
-int cgofuzz_parse_float64(const char *s, size_t n, double *out);
-int cgofuzz_parse_float32(const char *s, size_t n, float *out);
+int cgofuzz_numfmt_parse_float64(const char *s, size_t n, double *out);
+int cgofuzz_numfmt_parse_float32(const char *s, size_t n, float *out);
 
 /* ---- codec_scan.c ---- */
 

@@ -211,7 +211,7 @@ static int parse_bits(const char *s, size_t n, int prec, uint64_t *bits) {
   return rc;
 }
 
-int cgofuzz_parse_float64(const char *s, size_t n, double *out) {
+int cgofuzz_numfmt_parse_float64(const char *s, size_t n, double *out) {
   uint64_t b;
   if (special(s, n, out))
     return CGOFUZZ_NUM_OK;
@@ -220,7 +220,7 @@ int cgofuzz_parse_float64(const char *s, size_t n, double *out) {
   return rc;
 }
 
-int cgofuzz_parse_float32(const char *s, size_t n, float *out) {
+int cgofuzz_numfmt_parse_float32(const char *s, size_t n, float *out) {
   double d;
   uint64_t b;
   int rc = CGOFUZZ_NUM_OK;
@@ -392,11 +392,12 @@ static int format_finite(double x, bool is32, uint64_t bits, bool neg,
   return cgofuzz_buf_append(out, s, (size_t)k);
 }
 
-int cgofuzz_format_float64(double f, cgofuzz_buf *out) {
-  return cgofuzz_format_float64_v(f, CGOFUZZ_GOVER_DEFAULT, out);
+int cgofuzz_numfmt_format_float64(double f, cgofuzz_buf *out) {
+  return cgofuzz_numfmt_format_float64_v(f, CGOFUZZ_GOVER_DEFAULT, out);
 }
 
-int cgofuzz_format_float64_v(double f, cgofuzz_gover g, cgofuzz_buf *out) {
+int cgofuzz_numfmt_format_float64_v(double f, cgofuzz_gover g,
+                                    cgofuzz_buf *out) {
   uint64_t b;
   memcpy(&b, &f, 8);
   bool neg = b >> 63;
@@ -410,11 +411,12 @@ int cgofuzz_format_float64_v(double f, cgofuzz_gover g, cgofuzz_buf *out) {
   return format_finite(f, false, mag, neg, cgofuzz_gover_float_tie_up(g), out);
 }
 
-int cgofuzz_format_float32(float f, cgofuzz_buf *out) {
-  return cgofuzz_format_float32_v(f, CGOFUZZ_GOVER_DEFAULT, out);
+int cgofuzz_numfmt_format_float32(float f, cgofuzz_buf *out) {
+  return cgofuzz_numfmt_format_float32_v(f, CGOFUZZ_GOVER_DEFAULT, out);
 }
 
-int cgofuzz_format_float32_v(float f, cgofuzz_gover g, cgofuzz_buf *out) {
+int cgofuzz_numfmt_format_float32_v(float f, cgofuzz_gover g,
+                                    cgofuzz_buf *out) {
   uint32_t b;
   memcpy(&b, &f, 4);
   bool neg = b >> 31;

@@ -428,7 +428,7 @@ int cgofuzz_test_main(int argc, char **argv) {
   /* libFuzzer's command line (a flag -name=value that is not -test.*, or a
    * corpus directory or file): the binary is a libFuzzer binary. */
   if (cgofuzz_lf_wanted(argc, argv))
-    return cgofuzz_target_libfuzzer_(argc, argv);
+    return cgofuzz_driver_libfuzzer_(argc, argv);
   /* -test.parallel defaults to the CPUs, as Go's to GOMAXPROCS. */
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   opts o = {.wk = {.timeout_ns = -1,
@@ -464,7 +464,7 @@ int cgofuzz_test_main(int argc, char **argv) {
     if (!f)
       return 2;
     o.fz.verbose = o.verbose;
-    return cgofuzz_target_fuzz_(f, argc, argv, &o.fz);
+    return cgofuzz_driver_fuzz_(f, argc, argv, &o.fz);
   }
 
   matcher m;

@@ -59,7 +59,7 @@ static char *default_cache(const char *argv0) {
   return s;
 }
 
-int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
+int cgofuzz_driver_fuzz_(cgofuzz_f *f, int argc, char **argv,
                          const cgofuzz_fuzz_opts_ *o) {
   cgofuzz_coord_config cfg;
   memset(&cfg, 0, sizeof cfg);
@@ -94,7 +94,7 @@ int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
   cfg.parallel = o->parallel > 0 ? o->parallel : (int)(cpus > 0 ? cpus : 1);
   cfg.verbose = o->verbose;
   char self[PATH_MAX];
-  cfg.binary = cgofuzz_self_path_(argv[0], self, sizeof self);
+  cfg.binary = cgofuzz_driver_self_path_(argv[0], self, sizeof self);
   cfg.extra_args = argv + 1;
   cfg.n_extra = (size_t)(argc - 1);
   cfg.target = f->name;
@@ -104,14 +104,15 @@ int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
   cfg.kinds = f->kinds;
   cfg.n_kinds = f->nkinds;
   int rc = 1;
-  if (cfg.cache_root && cgofuzz_encode_seeds_(f, &cfg.seeds, &cfg.n_seeds) == 0)
+  if (cfg.cache_root &&
+      cgofuzz_driver_encode_seeds_(f, &cfg.seeds, &cfg.n_seeds) == 0)
     rc = cgofuzz_coord_run(&cfg);
-  cgofuzz_free_seeds_(cfg.seeds, cfg.n_seeds);
+  cgofuzz_driver_free_seeds_(cfg.seeds, cfg.n_seeds);
   free(cache);
   return rc;
 }
 
-const char *cgofuzz_self_path_(const char *argv0, char *buf, size_t n) {
+const char *cgofuzz_driver_self_path_(const char *argv0, char *buf, size_t n) {
   /* execv needs a path; a bare argv[0] came from a PATH lookup. A path is
    * kept as given, so that starting this binary under another argv[0]
    * (Go's exec -a, the discovery trick) makes that program the worker. */
@@ -120,7 +121,7 @@ const char *cgofuzz_self_path_(const char *argv0, char *buf, size_t n) {
   return cgofuzz_os_self_exe(buf, n) == 0 ? buf : argv0;
 }
 
-int cgofuzz_encode_seeds_(cgofuzz_f *f, cgofuzz_buf **out, size_t *n) {
+int cgofuzz_driver_encode_seeds_(cgofuzz_f *f, cgofuzz_buf **out, size_t *n) {
   cgofuzz_target_seed_(f);
   *n = 0;
   *out = calloc(f->nseeds ? f->nseeds : 1, sizeof **out);
@@ -140,7 +141,7 @@ int cgofuzz_encode_seeds_(cgofuzz_f *f, cgofuzz_buf **out, size_t *n) {
   return 0;
 }
 
-void cgofuzz_free_seeds_(cgofuzz_buf *seeds, size_t n) {
+void cgofuzz_driver_free_seeds_(cgofuzz_buf *seeds, size_t n) {
   for (size_t i = 0; i < n; i++)
     cgofuzz_buf_free(&seeds[i]);
   free(seeds);

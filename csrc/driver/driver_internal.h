@@ -17,21 +17,21 @@ typedef struct {
 
 /* Fuzzes f with cgofuzz's coordinator, workers being argv[0]; returns the
  * exit status (0 PASS, 1 FAIL, 2 usage). */
-int cgofuzz_target_fuzz_(cgofuzz_f *f, int argc, char **argv,
+int cgofuzz_driver_fuzz_(cgofuzz_f *f, int argc, char **argv,
                          const cgofuzz_fuzz_opts_ *o);
 
 /* The path this binary runs its workers from: argv0 when it has a slash,
  * else /proc/self/exe (in buf). */
-const char *cgofuzz_self_path_(const char *argv0, char *buf, size_t n);
+const char *cgofuzz_driver_self_path_(const char *argv0, char *buf, size_t n);
 
 /* f's f.Add seeds encoded as corpus files (malloc'd array in *out, even on
- * failure; free with cgofuzz_free_seeds_). -1 after printing why. */
-int cgofuzz_encode_seeds_(cgofuzz_f *f, cgofuzz_buf **out, size_t *n);
-void cgofuzz_free_seeds_(cgofuzz_buf *seeds, size_t n);
+ * failure; free with cgofuzz_driver_free_seeds_). -1 after printing why. */
+int cgofuzz_driver_encode_seeds_(cgofuzz_f *f, cgofuzz_buf **out, size_t *n);
+void cgofuzz_driver_free_seeds_(cgofuzz_buf *seeds, size_t n);
 
 /* libFuzzer's command line (driver_lf.c, csrc/lf/lf.h): fuzzes, merges,
  * minimizes or runs files with the binary's one fuzz target (or the one
  * $CGOFUZZ_TARGET names). Returns the exit status. */
-int cgofuzz_target_libfuzzer_(int argc, char **argv);
+int cgofuzz_driver_libfuzzer_(int argc, char **argv);
 
 #endif

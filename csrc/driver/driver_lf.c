@@ -42,7 +42,7 @@ static cgofuzz_f *pick_target(void) {
   return NULL;
 }
 
-int cgofuzz_target_libfuzzer_(int argc, char **argv) {
+int cgofuzz_driver_libfuzzer_(int argc, char **argv) {
   cgofuzz_f *f = pick_target();
   if (!f)
     return 1;
@@ -51,15 +51,15 @@ int cgofuzz_target_libfuzzer_(int argc, char **argv) {
   cgofuzz_buf *seeds = NULL;
   size_t n_seeds = 0;
   int rc = 1;
-  t.binary = cgofuzz_self_path_(argv[0], self, sizeof self);
+  t.binary = cgofuzz_driver_self_path_(argv[0], self, sizeof self);
   t.name = f->name;
   t.kinds = f->kinds;
   t.n_kinds = f->nkinds;
-  if (cgofuzz_encode_seeds_(f, &seeds, &n_seeds) == 0) {
+  if (cgofuzz_driver_encode_seeds_(f, &seeds, &n_seeds) == 0) {
     t.seeds = seeds;
     t.n_seeds = n_seeds;
     rc = cgofuzz_lf_main(argc, argv, &t);
   }
-  cgofuzz_free_seeds_(seeds, n_seeds);
+  cgofuzz_driver_free_seeds_(seeds, n_seeds);
   return rc;
 }

@@ -83,7 +83,7 @@ typedef struct chain {
 
 struct cgofuzz_fb_cmp {
   cgofuzz_gobin_copy copy; /* the traced copy */
-  cgofuzz_worker w;
+  cgofuzz_coord_worker w;
   bool up;
   bool starting;   /* started, its ping answer not read yet */
   bool blocking;   /* -fuzztime=Nx: each step waits, traces a whole entry */
@@ -189,7 +189,7 @@ static void publish(cmp *m) {
 
 static void stop_worker(cmp *m) {
   if (m->up || m->starting)
-    cgofuzz_worker_stop(&m->w, CGOFUZZ_WORKER_GRACE_MS);
+    cgofuzz_coord_worker_stop(&m->w, CGOFUZZ_COORD_WORKER_GRACE_MS);
   m->up = m->starting = false;
 }
 
@@ -198,15 +198,15 @@ static void stop_worker(cmp *m) {
 static int start_worker(fb_run *r, cmp *m) {
   cgofuzz_err err = {0};
   m->w.keep_stderr = false;
-  if (cgofuzz_worker_start(&m->w, m->copy.path, cgofuzz_coord_host_argv(r->h),
-                           cgofuzz_coord_host_envp(r->h), NULL, -1, -1,
-                           &err) != 0)
+  if (cgofuzz_coord_worker_start(
+          &m->w, m->copy.path, cgofuzz_coord_host_argv(r->h),
+          cgofuzz_coord_host_envp(r->h), NULL, -1, -1, &err) != 0)
     return -1;
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
   m->line.len = 0;
   cgofuzz_wire_encode_call(&call, &m->line);
-  if (cgofuzz_worker_send(&m->w, &m->line, &err) != 0) {
-    cgofuzz_worker_stop(&m->w, CGOFUZZ_WORKER_GRACE_MS);
+  if (cgofuzz_coord_worker_send(&m->w, &m->line, &err) != 0) {
+    cgofuzz_coord_worker_stop(&m->w, CGOFUZZ_COORD_WORKER_GRACE_MS);
     return -1;
   }
   m->starting = true;
@@ -215,15 +215,16 @@ static int start_worker(fb_run *r, cmp *m) {
 }
 
 /* 1 once the started worker has answered its ping (it is up), 0 while it
- * has not yet, -1 when it died or took longer than CGOFUZZ_WORKER_PING_MS.
- * Waits for the answer when m->blocking. */
+ * has not yet, -1 when it died or took longer than
+ * CGOFUZZ_COORD_WORKER_PING_MS. Waits for the answer when m->blocking. */
 static int ping_answered(cmp *m) {
   cgofuzz_err err = {0};
   const uint8_t *l;
   size_t n;
-  int got = cgofuzz_worker_recv(&m->w, m->blocking ? CGOFUZZ_WORKER_PING_MS : 0,
-                                CGOFUZZ_WORKER_MAX_LINE, &l, &n, &err);
-  if (got == 0 && cgofuzz_mono_ms() - m->ping_ms < CGOFUZZ_WORKER_PING_MS)
+  int got = cgofuzz_coord_worker_recv(
+      &m->w, m->blocking ? CGOFUZZ_COORD_WORKER_PING_MS : 0,
+      CGOFUZZ_COORD_WORKER_MAX_LINE, &l, &n, &err);
+  if (got == 0 && cgofuzz_mono_ms() - m->ping_ms < CGOFUZZ_COORD_WORKER_PING_MS)
     return 0;
   if (got != 1 || cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
     stop_worker(m);
@@ -256,16 +257,17 @@ static int trace(cmp *m, const uint8_t *val, size_t len, bool *failed) {
   memcpy(t + 8, &zero, 8);
   __atomic_store_n(t, (uint8_t)1, __ATOMIC_SEQ_CST);
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
-  call.fuzz.timeout_ns = CGOFUZZ_WORKER_CALL_NS;
+  call.fuzz.timeout_ns = CGOFUZZ_COORD_WORKER_CALL_NS;
   call.fuzz.limit = 1;
   call.fuzz.warmup = true;
   m->line.len = 0;
   cgofuzz_wire_encode_call(&call, &m->line);
   const uint8_t *l;
   size_t n;
-  int got = cgofuzz_worker_send(&m->w, &m->line, &err) == 0
-                ? cgofuzz_worker_recv(&m->w, CMP_TRACE_MS,
-                                      CGOFUZZ_WORKER_MAX_LINE, &l, &n, &err)
+  int got = cgofuzz_coord_worker_send(&m->w, &m->line, &err) == 0
+                ? cgofuzz_coord_worker_recv(&m->w, CMP_TRACE_MS,
+                                            CGOFUZZ_COORD_WORKER_MAX_LINE, &l,
+                                            &n, &err)
                 : -1;
   __atomic_store_n(t, (uint8_t)0, __ATOMIC_SEQ_CST);
   cgofuzz_fuzz_resp r = {0};
@@ -545,7 +547,7 @@ void cgofuzz_fb_cmp_start(fb_run *r) {
                           &err) != 0)
     goto off;
   m->trace_size = info.trace_size;
-  if (cgofuzz_worker_init(
+  if (cgofuzz_coord_worker_init(
           &m->w, m->trace_off - CGOFUZZ_SHM_HEADER_SIZE + m->trace_size,
           &err) != 0)
     goto off;
@@ -591,7 +593,7 @@ void cgofuzz_fb_cmp_stop(fb_run *r) {
             (unsigned long long)m->runs, (unsigned long long)m->found);
   stop_worker(m);
   if (m->w.mem.fd >= 0 || m->w.mem.region)
-    cgofuzz_worker_free(&m->w);
+    cgofuzz_coord_worker_free(&m->w);
   cgofuzz_gobin_copy_free(&m->copy);
   for (size_t i = 0; m->q && i < m->qn; i++)
     free(m->q[(m->qh + i) % CMP_QUEUE_MAX].data);

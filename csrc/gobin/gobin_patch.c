@@ -770,7 +770,7 @@ static size_t patch_snapshot(image *im, const cgofuzz_gobin_obj *obj,
   uint64_t ctl = seg + PAGE, call = 0;
   uint64_t site = redzone ? fuzz_call_site(im, obj, ph, nph, &call) : 0;
   if (!nfn || emit_entry(code, seg, (uint32_t)ctl,
-                         (uint32_t)cgofuzz_worker_ctl_size(cnt->size),
+                         (uint32_t)cgofuzz_gobin_ctl_size(cnt->size),
                          CGOFUZZ_CTL_FD, 0, eh->e_entry) != 0) {
     code->len = 0;
     return 0;
@@ -917,7 +917,7 @@ int cgofuzz_gobin_patch(const char *binary, const char *out, uint64_t trace_off,
   const cgofuzz_gobin_obj_sect *cnt = cgofuzz_gobin_go_section(&obj);
   uint64_t tsize = flags & CGOFUZZ_GOBIN_PATCH_HOOKS
                        ? (trace_size + PAGE - 1) & ~(PAGE - 1)
-                       : cgofuzz_worker_ctl_size(cnt ? cnt->size : 0);
+                       : cgofuzz_gobin_ctl_size(cnt ? cnt->size : 0);
   if (trace + tsize > MAX_ADDR || trace_off > 0xffffffffull ||
       (trace_off & (PAGE - 1))) {
     cgofuzz_errf(err, 0, "its address space leaves no room below 2 GiB");

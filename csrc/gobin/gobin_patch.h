@@ -104,7 +104,7 @@ enum {
 };
 /* The size of a control page followed by a mask of mask_len bytes, in
  * whole pages. */
-#define cgofuzz_worker_ctl_size(mask_len)                                      \
+#define cgofuzz_gobin_ctl_size(mask_len)                                       \
   (CGOFUZZ_CTL_SIZE + (((size_t)(mask_len) + 4095) & ~(size_t)4095))
 
 #ifdef __cplusplus

@@ -44,7 +44,7 @@ int cgofuzz_lf_exec_init(lf_exec *x, const cgofuzz_lf_target *t,
   x->stdout_fd = (o->close_fd_mask & 1) ? -1 : output_fd;
   x->status = -1;
   cgofuzz_err err = {0};
-  if (cgofuzz_worker_init(&x->w, CGOFUZZ_SHM_VALUE_CAP, &err) != 0) {
+  if (cgofuzz_coord_worker_init(&x->w, CGOFUZZ_SHM_VALUE_CAP, &err) != 0) {
     fprintf(stderr, "ERROR: %s\n", err.msg);
     return -1;
   }
@@ -76,7 +76,7 @@ int cgofuzz_lf_exec_init(lf_exec *x, const cgofuzz_lf_target *t,
 }
 
 void cgofuzz_lf_exec_free(lf_exec *x) {
-  cgofuzz_worker_free(&x->w);
+  cgofuzz_coord_worker_free(&x->w);
   cgofuzz_coord_free_names(x->argv, x->nargv);
   free(x->envp);
   free(x->cov);
@@ -89,20 +89,21 @@ static int start(lf_exec *x) {
   cgofuzz_err err = {0};
   const uint8_t *l;
   size_t n;
-  if (cgofuzz_worker_start(&x->w, x->t->binary, x->argv, x->envp, NULL,
-                           x->stdout_fd, x->output_fd, &err) != 0) {
+  if (cgofuzz_coord_worker_start(&x->w, x->t->binary, x->argv, x->envp, NULL,
+                                 x->stdout_fd, x->output_fd, &err) != 0) {
     fprintf(stderr, "ERROR: %s\n", err.msg);
     return -1;
   }
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
   x->line.len = 0;
   cgofuzz_wire_encode_call(&call, &x->line);
-  if (cgofuzz_worker_send(&x->w, &x->line, &err) != 0 ||
-      cgofuzz_worker_recv(&x->w, LF_PING_MS, LF_MAX_LINE, &l, &n, &err) != 1 ||
+  if (cgofuzz_coord_worker_send(&x->w, &x->line, &err) != 0 ||
+      cgofuzz_coord_worker_recv(&x->w, LF_PING_MS, LF_MAX_LINE, &l, &n, &err) !=
+          1 ||
       cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
-    int st = cgofuzz_worker_stop(&x->w, 1000);
+    int st = cgofuzz_coord_worker_stop(&x->w, 1000);
     char sts[128];
-    cgofuzz_wait_status_string(st, sts, sizeof sts);
+    cgofuzz_coord_wait_status_string(st, sts, sizeof sts);
     fprintf(stderr,
             "ERROR: the fuzz target %s of %s did not start as a worker "
             "(%s)\n",
@@ -135,17 +136,17 @@ static void died(lf_exec *x, bool hung, lf_outcome *out) {
   int st;
   if (hung) {
     kill(x->w.pid, SIGKILL);
-    st = cgofuzz_worker_stop(&x->w, 0);
+    st = cgofuzz_coord_worker_stop(&x->w, 0);
   } else {
-    if (!cgofuzz_worker_reap(&x->w, 5000))
-      cgofuzz_worker_stop(&x->w, 1000);
+    if (!cgofuzz_coord_worker_reap(&x->w, 5000))
+      cgofuzz_coord_worker_stop(&x->w, 1000);
     st = x->w.wait_status;
-    cgofuzz_worker_stop(&x->w, 0);
+    cgofuzz_coord_worker_stop(&x->w, 0);
   }
   x->have_worker = false;
   x->status = st;
   char sts[128];
-  cgofuzz_wait_status_string(st, sts, sizeof sts);
+  cgofuzz_coord_wait_status_string(st, sts, sizeof sts);
   x->msg.len = 0;
   if (hung) {
     *out = LF_TIMEOUT;
@@ -177,7 +178,7 @@ int cgofuzz_lf_exec_run(lf_exec *x, const uint8_t *enc, size_t len,
   call.fuzz.warmup = true;
   x->line.len = 0;
   cgofuzz_wire_encode_call(&call, &x->line);
-  if (cgofuzz_worker_send(&x->w, &x->line, &err) != 0) {
+  if (cgofuzz_coord_worker_send(&x->w, &x->line, &err) != 0) {
     died(x, false, out);
     return 0;
   }
@@ -185,7 +186,8 @@ int cgofuzz_lf_exec_run(lf_exec *x, const uint8_t *enc, size_t len,
       x->o->timeout > 0 ? (int)(x->o->timeout * 1000) + LF_GRACE_MS : -1;
   const uint8_t *l;
   size_t n;
-  int got = cgofuzz_worker_recv(&x->w, wait_ms, LF_MAX_LINE, &l, &n, &err);
+  int got =
+      cgofuzz_coord_worker_recv(&x->w, wait_ms, LF_MAX_LINE, &l, &n, &err);
   if (got != 1) {
     died(x, got == 0, out);
     return 0;

@@ -118,7 +118,7 @@ typedef enum { LF_OK, LF_CRASH, LF_TIMEOUT, LF_OOM, LF_LEAK } lf_outcome;
 typedef struct lf_exec {
   const cgofuzz_lf_target *t;
   const lf_opts *o;
-  cgofuzz_worker w;
+  cgofuzz_coord_worker w;
   bool have_worker;
   char **argv, **envp;
   size_t nargv;

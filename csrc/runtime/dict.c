@@ -132,7 +132,7 @@ static bool replace(cgofuzz_pcg *r, uint8_t *b, size_t *len, size_t cap,
 
 static bool from_runs(cgofuzz_pcg *r, uint8_t *b, size_t *len, size_t cap,
                       cgofuzz_token_ *tok) {
-  const cgofuzz_cmp_log_ *l = &cgofuzz_cmp_log;
+  const cgofuzz_cmp_log_ *l = &cgofuzz_cmp_log_table_;
   size_t nr = l->nruns < CGOFUZZ_CMP_RUNS ? l->nruns : CGOFUZZ_CMP_RUNS;
   if (!nr)
     return false;
@@ -152,7 +152,7 @@ static bool from_runs(cgofuzz_pcg *r, uint8_t *b, size_t *len, size_t cap,
 
 static bool from_pairs(cgofuzz_pcg *r, uint8_t *b, size_t *len, size_t cap,
                        cgofuzz_token_ *tok) {
-  const cgofuzz_cmp_log_ *l = &cgofuzz_cmp_log;
+  const cgofuzz_cmp_log_ *l = &cgofuzz_cmp_log_table_;
   size_t np = l->npairs < CGOFUZZ_CMP_PAIRS ? l->npairs : CGOFUZZ_CMP_PAIRS;
   if (!np)
     return false;
@@ -183,8 +183,9 @@ static bool from_pairs(cgofuzz_pcg *r, uint8_t *b, size_t *len, size_t cap,
  * hooks could have mixed two entries). */
 static const cgofuzz_torc_entry_ *torc_at(size_t i, bool fresh_only,
                                           size_t *alen, size_t *blen) {
-  const cgofuzz_torc_entry_ *e = &cgofuzz_torc.e[i & (CGOFUZZ_TORC_N - 1)];
-  if (!e->gen || (fresh_only && e->gen != cgofuzz_torc.gen))
+  const cgofuzz_torc_entry_ *e =
+      &cgofuzz_torc_table_.e[i & (CGOFUZZ_TORC_N - 1)];
+  if (!e->gen || (fresh_only && e->gen != cgofuzz_torc_table_.gen))
     return NULL;
   *alen = e->alen <= CGOFUZZ_TORC_MAX ? e->alen : CGOFUZZ_TORC_MAX;
   *blen = e->blen <= CGOFUZZ_TORC_MAX ? e->blen : CGOFUZZ_TORC_MAX;

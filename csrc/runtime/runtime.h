@@ -101,7 +101,7 @@ typedef struct {
   cgofuzz_cmp_pair_ pairs[CGOFUZZ_CMP_PAIRS];
   cgofuzz_cmp_run_ runs[CGOFUZZ_CMP_RUNS];
 } cgofuzz_cmp_log_;
-extern cgofuzz_cmp_log_ cgofuzz_cmp_log;
+extern cgofuzz_cmp_log_ cgofuzz_cmp_log_table_;
 /* Starts a new exec's log: empties the comparison log and makes every TORC
  * entry stale (one increment: the TORC itself persists). */
 void cgofuzz_cmp_reset_(void);
@@ -117,7 +117,7 @@ void cgofuzz_cmp_reset_(void);
  * keeps several entries (an entry goes to the first of CGOFUZZ_TORC_WAYS
  * slots from its hash that holds it already or holds no entry of the
  * current exec); entries persist across execs, and those written by the
- * current exec (gen == cgofuzz_torc.gen) are the fresh ones that
+ * current exec (gen == cgofuzz_torc_table_.gen) are the fresh ones that
  * input-to-state replacement uses. Written only while CGOFUZZ_CMP_REC is
  * on; the hooks never allocate, lock or call an intercepted function. */
 #define CGOFUZZ_TORC_N 128  /* entries, a power of two */
@@ -134,10 +134,10 @@ enum {
   CGOFUZZ_TORC_MEMMEM
 };
 typedef struct {
-  uint64_t gen;       /* cgofuzz_torc.gen when written; 0: never written */
-  uint64_t hash;      /* of pc and both operands: which slots it may take */
-  uintptr_t pc;       /* the caller of the compared function */
-  uint8_t fn;         /* CGOFUZZ_TORC_*, which function */
+  uint64_t gen;  /* cgofuzz_torc_table_.gen when written; 0: never written */
+  uint64_t hash; /* of pc and both operands: which slots it may take */
+  uintptr_t pc;  /* the caller of the compared function */
+  uint8_t fn;    /* CGOFUZZ_TORC_*, which function */
   uint8_t alen, blen; /* alen 0: b is a needle to insert, no operand a */
   uint8_t a[CGOFUZZ_TORC_MAX], b[CGOFUZZ_TORC_MAX];
 } cgofuzz_torc_entry_;
@@ -146,7 +146,7 @@ typedef struct {
   uint64_t nrec; /* entries written, ever (statistics) */
   cgofuzz_torc_entry_ e[CGOFUZZ_TORC_N];
 } cgofuzz_torc_;
-extern cgofuzz_torc_ cgofuzz_torc;
+extern cgofuzz_torc_ cgofuzz_torc_table_;
 
 /* Value profile (tracecmp.c, torc.c; libFuzzer's -use_value_profile):
  * while CGOFUZZ_CMP_VP is on, each comparison measures how far apart its

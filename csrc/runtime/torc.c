@@ -9,7 +9,7 @@
  *  - ASan, MSan and TSan intercept those functions and call the hooks
  *    after the real function (their runtimes define empty weak defaults;
  *    these strong definitions win, this object being linked for
- *    cgofuzz_torc and cgofuzz_cmp_reset_);
+ *    cgofuzz_torc_table_ and cgofuzz_cmp_reset_);
  *  - other builds link libcgofuzz_interceptors.a (csrc/runtime/intercept/),
  *    whose definitions of the functions call the real ones and then these
  *    hooks, as libFuzzer's fuzzer_interceptors does.
@@ -27,15 +27,15 @@
  */
 #include "runtime.h"
 
-cgofuzz_torc_ cgofuzz_torc = {.gen = 1};
+cgofuzz_torc_ cgofuzz_torc_table_ = {.gen = 1};
 
 /* Before a recorded exec: the comparison log (tracecmp.c) is emptied and
  * the TORC's entries of earlier execs stop being fresh. Here rather than
  * in tracecmp.c, whose hooks then need nothing of this file. */
 void cgofuzz_cmp_reset_(void) {
-  cgofuzz_cmp_log.npairs = 0;
-  cgofuzz_cmp_log.nruns = 0;
-  cgofuzz_torc.gen++;
+  cgofuzz_cmp_log_table_.npairs = 0;
+  cgofuzz_cmp_log_table_.nruns = 0;
+  cgofuzz_torc_table_.gen++;
 }
 
 /* Bytes of s before its NUL, at most max. */
@@ -91,7 +91,7 @@ static void note(uintptr_t pc, int fn, const uint8_t *a, size_t alen,
   h = (h ^ 0xff) * 0x100000001b3ull;
   for (size_t i = 0; i < blen; i++)
     h = (h ^ b[i]) * 0x100000001b3ull;
-  cgofuzz_torc_ *t = &cgofuzz_torc;
+  cgofuzz_torc_ *t = &cgofuzz_torc_table_;
   size_t home = (size_t)(h ^ (h >> 32));
   cgofuzz_torc_entry_ *e = NULL;
   for (size_t i = 0; i < CGOFUZZ_TORC_WAYS; i++) {

@@ -28,7 +28,7 @@
 #include "runtime.h"
 
 int cgofuzz_cmp_on_;
-cgofuzz_cmp_log_ cgofuzz_cmp_log;
+cgofuzz_cmp_log_ cgofuzz_cmp_log_table_;
 uint64_t cgofuzz_vp_map_[CGOFUZZ_VP_SITES * CGOFUZZ_VP_DIST / 64];
 int cgofuzz_vp_new_;
 
@@ -42,7 +42,7 @@ static void vp_cmp(uintptr_t pc, uint64_t a, uint64_t b) {
 }
 
 static void note(uintptr_t pc, uint64_t a, uint64_t b, unsigned size) {
-  cgofuzz_cmp_log_ *l = &cgofuzz_cmp_log;
+  cgofuzz_cmp_log_ *l = &cgofuzz_cmp_log_table_;
   if (cgofuzz_cmp_on_ & CGOFUZZ_CMP_VP)
     vp_cmp(pc, a, b);
   if (!(cgofuzz_cmp_on_ & CGOFUZZ_CMP_REC))
@@ -57,7 +57,7 @@ static void note(uintptr_t pc, uint64_t a, uint64_t b, unsigned size) {
 }
 
 static void note1(uintptr_t pc, uint8_t a, uint8_t b) {
-  cgofuzz_cmp_log_ *l = &cgofuzz_cmp_log;
+  cgofuzz_cmp_log_ *l = &cgofuzz_cmp_log_table_;
   if (!(cgofuzz_cmp_on_ & CGOFUZZ_CMP_REC)) {
     note(pc, a, b, 1); /* the value profile only */
     return;

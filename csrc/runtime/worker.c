@@ -357,7 +357,7 @@ static void write_stats(cgofuzz_worker_ *w) {
       (long long)w->st_burst_execs, (long long)w->st_burst_finds,
       (long long)w->st_min_calls, (double)w->st_min_ns / 1e9,
       (long long)w->st_min_execs, w->mask_len, cgofuzz_cov_ncounters_(),
-      (unsigned long long)cgofuzz_torc.nrec, w->autod ? w->autod->n : 0,
+      (unsigned long long)cgofuzz_torc_table_.nrec, w->autod ? w->autod->n : 0,
       (long long)w->st_vp_inputs, (long long)w->st_pool_bursts);
   /* Replaced whole: a reader never sees it empty or cut. */
   if (n > 0 && (size_t)n < sizeof line)

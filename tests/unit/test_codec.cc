@@ -477,7 +477,7 @@ TEST(CodecQuote, Strings) {
 TEST(CodecFloat, FormatsLikeGo) {
   auto f64 = [](double d) {
     cgofuzz_buf b{};
-    cgofuzz_format_float64(d, &b);
+    cgofuzz_numfmt_format_float64(d, &b);
     std::string r((const char *)b.data, b.len);
     cgofuzz_buf_free(&b);
     return r;

@@ -1,4 +1,4 @@
-// test_dedup.cc: cgofuzz_fail_site, the key by which -fuzzcontinue tells
+// test_dedup.cc: cgofuzz_coord_fail_site, the key by which -fuzzcontinue tells
 // failures apart. The messages are what go1.26.8 workers put in a fuzz
 // reply's Err (captured from `go test -fuzz` runs of a small package:
 // the "--- FAIL" block Go prints, without the coordinator's indentation),
@@ -15,7 +15,7 @@ namespace {
 
 std::string Site(const std::string &msg) {
   cgofuzz_buf key{};
-  EXPECT_EQ(cgofuzz_fail_site(msg.data(), msg.size(), &key), 0);
+  EXPECT_EQ(cgofuzz_coord_fail_site(msg.data(), msg.size(), &key), 0);
   std::string s(reinterpret_cast<const char *>(key.data), key.len);
   cgofuzz_buf_free(&key);
   return s;
@@ -209,8 +209,8 @@ TEST(FailSite, DegenerateMessages) {
   // The key buffer is reset, not appended to.
   cgofuzz_buf key{};
   std::string a = "a_test.go:1: x", b = "b_test.go:2: y";
-  ASSERT_EQ(cgofuzz_fail_site(a.data(), a.size(), &key), 0);
-  ASSERT_EQ(cgofuzz_fail_site(b.data(), b.size(), &key), 0);
+  ASSERT_EQ(cgofuzz_coord_fail_site(a.data(), a.size(), &key), 0);
+  ASSERT_EQ(cgofuzz_coord_fail_site(b.data(), b.size(), &key), 0);
   EXPECT_EQ(std::string(reinterpret_cast<const char *>(key.data), key.len),
             "b_test.go:2");
   cgofuzz_buf_free(&key);

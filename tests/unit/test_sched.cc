@@ -23,11 +23,11 @@ constexpr double kRedundant = 0.125;
 constexpr double kUntried = 64.0;
 
 struct Sched {
-  cgofuzz_sched s{};
+  cgofuzz_coord_sched s{};
   Sched() = default;
   Sched(const Sched &) = delete;
   Sched &operator=(const Sched &) = delete;
-  ~Sched() { cgofuzz_sched_free(&s); }
+  ~Sched() { cgofuzz_coord_sched_free(&s); }
 
   // Records that entry i hits exactly the coverage bytes in bytes (of a
   // snapshot of len bytes).
@@ -35,13 +35,13 @@ struct Sched {
     std::vector<uint8_t> snap(len, 0);
     for (size_t b : bytes)
       snap[b] = 1;
-    ASSERT_EQ(cgofuzz_sched_set_cov(&s, i, snap.data(), snap.size()), 0);
+    ASSERT_EQ(cgofuzz_coord_sched_set_cov(&s, i, snap.data(), snap.size()), 0);
   }
 
   // Makes n entries that all hit coverage byte 0 alone: the same rarity,
   // so only the factor a test looks at sets them apart.
   void Alike(size_t n) {
-    ASSERT_EQ(cgofuzz_sched_grow(&s, n, 0), 0);
+    ASSERT_EQ(cgofuzz_coord_sched_grow(&s, n, 0), 0);
     for (size_t i = 0; i < n; i++)
       Cov(i, {0});
   }
@@ -57,7 +57,7 @@ struct Sched {
   std::vector<size_t> Picks(int k, int64_t now) {
     std::vector<size_t> out;
     for (int i = 0; i < k; i++)
-      out.push_back(cgofuzz_sched_pick(&s, now));
+      out.push_back(cgofuzz_coord_sched_pick(&s, now));
     return out;
   }
 };
@@ -67,8 +67,8 @@ double Recency(double age) { return 1 + 3 * kRecencyMs / (kRecencyMs + age); }
 
 TEST(Sched, EmptyCorpusPicksZero) {
   Sched s;
-  EXPECT_EQ(cgofuzz_sched_pick(&s.s, 0), 0u);
-  EXPECT_EQ(cgofuzz_sched_grow(&s.s, 0, 0), 0);
+  EXPECT_EQ(cgofuzz_coord_sched_pick(&s.s, 0), 0u);
+  EXPECT_EQ(cgofuzz_coord_sched_grow(&s.s, 0, 0), 0);
   EXPECT_EQ(s.s.n, 0u);
 }
 
@@ -78,14 +78,14 @@ TEST(Sched, NewEntriesAreWeighedNotQueued) {
   // never emptied starved Magma's libpng PLTE seed), though each weighs
   // x64 until its first call, so it gets one soon.
   Sched s;
-  cgofuzz_sched_seed(&s.s, 1);
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 2, 0), 0);
+  cgofuzz_coord_sched_seed(&s.s, 1);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, 2, 0), 0);
   s.Cov(0, {0, 1});
   s.Cov(1, {0, 9}); // byte 9: only entry 1
   std::vector<int> count(12);
   for (size_t k = 2; k < 12; k++) {
     // Each round a new entry arrives, sharing entry 0's coverage.
-    ASSERT_EQ(cgofuzz_sched_grow(&s.s, k + 1, 0), 0);
+    ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, k + 1, 0), 0);
     s.Cov(k, {0, 1});
     for (size_t p : s.Picks(10, 0))
       count[p]++;
@@ -104,7 +104,7 @@ TEST(Sched, NewEntriesAreWeighedNotQueued) {
   }
   EXPECT_EQ(later + count[0] + count[1], 100);
   // Growing to a smaller or equal size changes nothing.
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 3, 0), 0);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, 3, 0), 0);
   EXPECT_EQ(s.s.n, 12u);
   // Each pick counts as a call of its entry; a weighted-only pick
   // (a built value's base) does not.
@@ -112,7 +112,7 @@ TEST(Sched, NewEntriesAreWeighedNotQueued) {
   for (size_t i = 0; i < s.s.n; i++)
     calls += s.s.e[i].calls;
   EXPECT_EQ(calls, 100u);
-  cgofuzz_sched_pick_weighted(&s.s, 0);
+  cgofuzz_coord_sched_pick_weighted(&s.s, 0);
   calls = 0;
   for (size_t i = 0; i < s.s.n; i++)
     calls += s.s.e[i].calls;
@@ -122,9 +122,9 @@ TEST(Sched, NewEntriesAreWeighedNotQueued) {
 TEST(Sched, GrowSurvivesReallocation) {
   // 64 is the first capacity: go past it and check old entries survive.
   Sched s;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 3, 0), 0);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, 3, 0), 0);
   s.Cov(2, {5, 7});
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 200, 5), 0);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, 200, 5), 0);
   EXPECT_GE(s.s.cap, 200u);
   ASSERT_EQ(s.s.e[2].n_feat, 2u);
   EXPECT_EQ(s.s.e[2].feat[0], 5u);
@@ -133,12 +133,12 @@ TEST(Sched, GrowSurvivesReallocation) {
   EXPECT_EQ(s.s.e[199].n_feat, 0u);
   EXPECT_EQ(s.s.e[199].last_find_ms, 5);
   for (size_t i = 0; i < 200; i++)
-    ASSERT_LT(cgofuzz_sched_pick(&s.s, 5), 200u);
+    ASSERT_LT(cgofuzz_coord_sched_pick(&s.s, 5), 200u);
 }
 
 TEST(Sched, SetCovReplacesFeaturesAndHitCounts) {
   Sched s;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 2, 0), 0);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, 2, 0), 0);
   s.Cov(0, {1, 2}, 4);
   s.Cov(1, {2, 3}, 4);
   EXPECT_EQ(std::vector<uint32_t>(s.s.hits, s.s.hits + 4),
@@ -154,20 +154,20 @@ TEST(Sched, SetCovReplacesFeaturesAndHitCounts) {
   EXPECT_EQ(std::vector<uint32_t>(s.s.hits, s.s.hits + 8),
             (std::vector<uint32_t>{0, 0, 0, 1, 0, 0, 1, 0}));
   uint8_t snap[1] = {1};
-  EXPECT_EQ(cgofuzz_sched_set_cov(&s.s, 2, snap, 1), -1); // no entry 2
+  EXPECT_EQ(cgofuzz_coord_sched_set_cov(&s.s, 2, snap, 1), -1); // no entry 2
 }
 
 TEST(Sched, WeightsFollowTheFormula) {
   // A and B share byte 0; C alone hits byte 1. Rarity: A = B = 1/2,
   // C = 1; mean 2/3, so relative rarity 3/4, 3/4, 3/2.
   Sched s;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 3, 0), 0);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, 3, 0), 0);
   s.Cov(0, {0});
   s.Cov(1, {0});
   s.Cov(2, {1});
   s.OneCallEach();
-  cgofuzz_sched_seed(&s.s, 7);
-  cgofuzz_sched_pick(&s.s, 0); // recomputes: the corpus changed
+  cgofuzz_coord_sched_seed(&s.s, 7);
+  cgofuzz_coord_sched_pick(&s.s, 0); // recomputes: the corpus changed
   // Everything was added at time 0 (x4 recency) and each entry had one
   // call since (the first round).
   double fat = 1 + 1 / kFatigueCalls;
@@ -186,13 +186,13 @@ TEST(Sched, RarityIsClampedAndEntriesWithoutCoverageCountOne) {
   // coverage counts as average (1), whatever the others do.
   Sched s;
   const size_t n = 18;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, n, 0), 0);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, n, 0), 0);
   for (size_t i = 0; i < 16; i++)
     s.Cov(i, {0, 1, 2, 3});
   s.Cov(16, {4, 5, 6, 7, 8, 9, 10, 11});
   s.OneCallEach();
-  cgofuzz_sched_seed(&s.s, 7);
-  cgofuzz_sched_pick(&s.s, 0);
+  cgofuzz_coord_sched_seed(&s.s, 7);
+  cgofuzz_coord_sched_pick(&s.s, 0);
   // mean = (16 * 0.25 + 8) / 17 = 12/17: shared 0.25 / mean = 17/48
   // (not clamped), the rare one 8 / mean = 11.33 -> 4.
   double k = 4 / (1 + 1 / kFatigueCalls);
@@ -203,25 +203,25 @@ TEST(Sched, RarityIsClampedAndEntriesWithoutCoverageCountOne) {
   // Lower clamp: 40 entries share byte 0 and one hits 8 bytes alone:
   // mean = (40/40 + 8)/41, shared = (1/40)/mean = 41/360 < 1/4.
   Sched t;
-  ASSERT_EQ(cgofuzz_sched_grow(&t.s, 41, 0), 0);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&t.s, 41, 0), 0);
   for (size_t i = 0; i < 40; i++)
     t.Cov(i, {0});
   t.Cov(40, {1, 2, 3, 4, 5, 6, 7, 8});
   t.OneCallEach();
-  cgofuzz_sched_seed(&t.s, 7);
-  cgofuzz_sched_pick(&t.s, 0);
+  cgofuzz_coord_sched_seed(&t.s, 7);
+  cgofuzz_coord_sched_pick(&t.s, 0);
   EXPECT_DOUBLE_EQ(t.s.e[0].weight, 0.25 * k);
   EXPECT_DOUBLE_EQ(t.s.e[40].weight, 4 * k);
 }
 
 TEST(Sched, RareCoverageIsPickedMoreOften) {
   Sched s;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 3, 0), 0);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, 3, 0), 0);
   s.Cov(0, {0, 1});
   s.Cov(1, {0, 1});
   s.Cov(2, {2, 3}); // same amount of coverage, but nobody else has it
   s.OneCallEach();
-  cgofuzz_sched_seed(&s.s, 12345);
+  cgofuzz_coord_sched_seed(&s.s, 12345);
   // Weights stay fixed while the time does not move and nothing is found
   // (no recompute), so this samples 1 : 1 : 2 exactly.
   std::vector<int> count(3);
@@ -236,25 +236,25 @@ TEST(Sched, RecentFindsWeighMore) {
   // Same coverage for both; entry 1 just found something, entry 0's last
   // find (its addition) is 50 s old.
   Sched s;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 2, 0), 0);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, 2, 0), 0);
   s.Cov(0, {0});
   s.Cov(1, {0});
   s.OneCallEach();
-  cgofuzz_sched_found(&s.s, 1, 50000);
-  cgofuzz_sched_seed(&s.s, 3);
-  cgofuzz_sched_pick(&s.s, 50000);
+  cgofuzz_coord_sched_found(&s.s, 1, 50000);
+  cgofuzz_coord_sched_seed(&s.s, 3);
+  cgofuzz_coord_sched_pick(&s.s, 50000);
   // The find also reset entry 1's fatigue (calls_at_find = calls).
   EXPECT_DOUBLE_EQ(s.s.e[0].weight, Recency(50000) / (1 + 1 / kFatigueCalls));
   EXPECT_DOUBLE_EQ(s.s.e[1].weight, Recency(0));
   EXPECT_DOUBLE_EQ(Recency(0), 4.0);
   EXPECT_DOUBLE_EQ(Recency(50000), 1.5);
   // A find of an entry out of range is ignored.
-  cgofuzz_sched_found(&s.s, 9, 1);
+  cgofuzz_coord_sched_found(&s.s, 9, 1);
   // A minute later entry 1's bonus has decayed to Recency(60 s); entry 0
   // found something "in the future" (clock skew), which counts as age 0.
   uint64_t calls1 = s.s.e[1].calls - s.s.e[1].calls_at_find;
-  cgofuzz_sched_found(&s.s, 0, 200000);
-  cgofuzz_sched_pick(&s.s, 110000);
+  cgofuzz_coord_sched_found(&s.s, 0, 200000);
+  cgofuzz_coord_sched_pick(&s.s, 110000);
   EXPECT_DOUBLE_EQ(s.s.e[0].weight, 4.0);
   EXPECT_DOUBLE_EQ(s.s.e[1].weight,
                    Recency(60000) / (1 + (double)calls1 / kFatigueCalls));
@@ -262,7 +262,7 @@ TEST(Sched, RecentFindsWeighMore) {
 
 TEST(Sched, FatigueLowersAndAFindRestores) {
   Sched s;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 2, 0), 0);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, 2, 0), 0);
   s.Cov(0, {0});
   s.Cov(1, {0});
   s.OneCallEach();
@@ -270,18 +270,18 @@ TEST(Sched, FatigueLowersAndAFindRestores) {
   // divided by 1 + 513/256; entry 1 by 1 + 1/256.
   s.s.e[0].calls += 512;
   s.s.dirty = true;
-  cgofuzz_sched_seed(&s.s, 5);
-  cgofuzz_sched_pick(&s.s, 0);
+  cgofuzz_coord_sched_seed(&s.s, 5);
+  cgofuzz_coord_sched_pick(&s.s, 0);
   EXPECT_DOUBLE_EQ(s.s.e[0].weight, 4 / (1 + 513 / kFatigueCalls));
   EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4 / (1 + 1 / kFatigueCalls));
   // Never below 1/16 of its energy, however long it went without a find.
   s.s.e[0].calls += 1000000;
   s.s.dirty = true;
-  cgofuzz_sched_pick(&s.s, 0);
+  cgofuzz_coord_sched_pick(&s.s, 0);
   EXPECT_DOUBLE_EQ(s.s.e[0].weight, 4.0 / 16);
   // A find resets the fatigue.
-  cgofuzz_sched_found(&s.s, 0, 0);
-  cgofuzz_sched_pick(&s.s, 0);
+  cgofuzz_coord_sched_found(&s.s, 0, 0);
+  cgofuzz_coord_sched_pick(&s.s, 0);
   EXPECT_DOUBLE_EQ(s.s.e[0].weight, 4.0);
 }
 
@@ -290,22 +290,22 @@ TEST(Sched, RedundantEntriesWeighLess) {
   // eighth of the formula's, until one of them is the parent of a find.
   Sched s;
   s.Alike(5);
-  cgofuzz_sched_redundant(&s.s, 1);
-  cgofuzz_sched_redundant(&s.s, 3);
+  cgofuzz_coord_sched_redundant(&s.s, 1);
+  cgofuzz_coord_sched_redundant(&s.s, 3);
   for (size_t i : {0, 2, 4})
     s.s.e[i].calls = 1;
-  cgofuzz_sched_seed(&s.s, 3);
-  cgofuzz_sched_pick(&s.s, 0);
+  cgofuzz_coord_sched_seed(&s.s, 3);
+  cgofuzz_coord_sched_pick(&s.s, 0);
   double fat1 = 1 + 1 / kFatigueCalls;
   EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4 * kRedundant);
   EXPECT_DOUBLE_EQ(s.s.e[2].weight, 4 / fat1);
   s.s.e[1].calls = 1; // a parent of a find has been fuzzed
-  cgofuzz_sched_found(&s.s, 1, 0);
+  cgofuzz_coord_sched_found(&s.s, 1, 0);
   EXPECT_FALSE(s.s.e[1].redundant);
-  cgofuzz_sched_pick(&s.s, 0);
+  cgofuzz_coord_sched_pick(&s.s, 0);
   EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4.0);
   // Out of range: ignored.
-  cgofuzz_sched_redundant(&s.s, 99);
+  cgofuzz_coord_sched_redundant(&s.s, 99);
 }
 
 TEST(Sched, FailingEntriesAreNeverPickedWhileOthersCanBe) {
@@ -313,13 +313,13 @@ TEST(Sched, FailingEntriesAreNeverPickedWhileOthersCanBe) {
   // weighs nothing.
   Sched s;
   s.Alike(3);
-  cgofuzz_sched_failing(&s.s, 1);
-  cgofuzz_sched_seed(&s.s, 7);
+  cgofuzz_coord_sched_failing(&s.s, 1);
+  cgofuzz_coord_sched_seed(&s.s, 7);
   for (int k = 0; k < 200; k++)
-    EXPECT_NE(cgofuzz_sched_pick(&s.s, 0), 1u);
+    EXPECT_NE(cgofuzz_coord_sched_pick(&s.s, 0), 1u);
   EXPECT_DOUBLE_EQ(s.s.e[1].weight, 0.0);
   // Out of range: ignored.
-  cgofuzz_sched_failing(&s.s, 99);
+  cgofuzz_coord_sched_failing(&s.s, 99);
 }
 
 TEST(Sched, SlowEntriesWeighLessFastOnesMore) {
@@ -332,21 +332,21 @@ TEST(Sched, SlowEntriesWeighLessFastOnesMore) {
   s.Alike(6);
   s.OneCallEach();
   for (size_t i = 0; i < 4; i++)
-    cgofuzz_sched_timed(&s.s, i, 50, 5000);
-  cgofuzz_sched_timed(&s.s, 4, 10, 10000);
-  cgofuzz_sched_timed(&s.s, 9, 10, 10000); // out of range: ignored
-  cgofuzz_sched_timed(&s.s, 5, 0, 10000);  // no execs: ignored
-  cgofuzz_sched_seed(&s.s, 3);
-  cgofuzz_sched_pick(&s.s, 0);
+    cgofuzz_coord_sched_timed(&s.s, i, 50, 5000);
+  cgofuzz_coord_sched_timed(&s.s, 4, 10, 10000);
+  cgofuzz_coord_sched_timed(&s.s, 9, 10, 10000); // out of range: ignored
+  cgofuzz_coord_sched_timed(&s.s, 5, 0, 10000);  // no execs: ignored
+  cgofuzz_coord_sched_seed(&s.s, 3);
+  cgofuzz_coord_sched_pick(&s.s, 0);
   double k = 4 / (1 + 1 / kFatigueCalls);
   EXPECT_DOUBLE_EQ(s.s.e[0].weight, 1.5 * k);
   EXPECT_DOUBLE_EQ(s.s.e[4].weight, 0.25 * k);
   EXPECT_DOUBLE_EQ(s.s.e[5].weight, 1 * k);
   // The steps further out: 100 ns against a mean dragged to (4x100 +
   // 1000 + 5000)/6 = 1067 ns is under a tenth: x3; 5000 is over 4x: x1/10.
-  cgofuzz_sched_timed(&s.s, 5, 1, 5000);
+  cgofuzz_coord_sched_timed(&s.s, 5, 1, 5000);
   s.s.dirty = true;
-  cgofuzz_sched_pick(&s.s, 0);
+  cgofuzz_coord_sched_pick(&s.s, 0);
   EXPECT_DOUBLE_EQ(s.s.e[0].weight, 3 * k);
   EXPECT_DOUBLE_EQ(s.s.e[5].weight, 0.1 * k);
 }
@@ -359,13 +359,13 @@ TEST(Sched, UntriedEntriesWeighMoreUntilTheirFirstCall) {
   Sched s;
   s.Alike(3);
   s.s.e[0].calls = 1;
-  cgofuzz_sched_redundant(&s.s, 2);
-  cgofuzz_sched_seed(&s.s, 11);
-  EXPECT_EQ(cgofuzz_sched_pick(&s.s, 0), 1u); // 256 against 4/(1+1/256)
+  cgofuzz_coord_sched_redundant(&s.s, 2);
+  cgofuzz_coord_sched_seed(&s.s, 11);
+  EXPECT_EQ(cgofuzz_coord_sched_pick(&s.s, 0), 1u); // 256 against 4/(1+1/256)
   EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4 * kUntried);
   EXPECT_DOUBLE_EQ(s.s.e[2].weight, 4 * kRedundant);
   EXPECT_TRUE(s.s.dirty);
-  cgofuzz_sched_pick(&s.s, 0);
+  cgofuzz_coord_sched_pick(&s.s, 0);
   EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4 / (1 + 1 / kFatigueCalls));
 }
 
@@ -373,13 +373,13 @@ TEST(Sched, FatiguedEntryYieldsToOthers) {
   // Picked many times with nothing found, an entry's share falls; the
   // weights are recomputed every 500 ms of scheduler time.
   Sched s;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 2, 0), 0);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, 2, 0), 0);
   s.Cov(0, {0});
   s.Cov(1, {0});
   s.OneCallEach();
   s.s.e[0].calls += 4096; // fatigue 16 against about 1
   s.s.dirty = true;
-  cgofuzz_sched_seed(&s.s, 99);
+  cgofuzz_coord_sched_seed(&s.s, 99);
   std::vector<int> count(2);
   for (size_t p : s.Picks(1700, 0))
     count[p]++;
@@ -389,19 +389,19 @@ TEST(Sched, FatiguedEntryYieldsToOthers) {
 
 TEST(Sched, WeightsAreCachedFor500ms) {
   Sched s;
-  ASSERT_EQ(cgofuzz_sched_grow(&s.s, 2, 0), 0);
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, 2, 0), 0);
   s.Cov(0, {0});
   s.Cov(1, {1});
   s.OneCallEach();
-  cgofuzz_sched_seed(&s.s, 1);
-  cgofuzz_sched_pick(&s.s, 1000);
+  cgofuzz_coord_sched_seed(&s.s, 1);
+  cgofuzz_coord_sched_pick(&s.s, 1000);
   EXPECT_EQ(s.s.computed_ms, 1000);
-  cgofuzz_sched_pick(&s.s, 1499); // within the 500 ms: no recompute
+  cgofuzz_coord_sched_pick(&s.s, 1499); // within the 500 ms: no recompute
   EXPECT_EQ(s.s.computed_ms, 1000);
-  cgofuzz_sched_pick(&s.s, 1500);
+  cgofuzz_coord_sched_pick(&s.s, 1500);
   EXPECT_EQ(s.s.computed_ms, 1500);
   s.Cov(1, {1, 2}); // new coverage: recomputed at once
-  cgofuzz_sched_pick(&s.s, 1600);
+  cgofuzz_coord_sched_pick(&s.s, 1600);
   EXPECT_EQ(s.s.computed_ms, 1600);
 }
 
@@ -424,12 +424,12 @@ TEST(Sched, MinimizingInterestingInputsHasAShare) {
 std::vector<size_t> SeededRun(uint64_t seed, bool use_seed = true) {
   Sched s;
   if (use_seed)
-    cgofuzz_sched_seed(&s.s, seed);
-  EXPECT_EQ(cgofuzz_sched_grow(&s.s, 8, 0), 0);
+    cgofuzz_coord_sched_seed(&s.s, seed);
+  EXPECT_EQ(cgofuzz_coord_sched_grow(&s.s, 8, 0), 0);
   for (size_t i = 0; i < 8; i++)
     s.Cov(i, {i, i + 1, (i * 3) % 16});
   std::vector<size_t> out = s.Picks(300, 100);
-  cgofuzz_sched_found(&s.s, 3, 200);
+  cgofuzz_coord_sched_found(&s.s, 3, 200);
   std::vector<size_t> more = s.Picks(300, 900);
   out.insert(out.end(), more.begin(), more.end());
   return out;
@@ -493,7 +493,7 @@ TEST(Sched, WithoutFuzzseedSeedsDifferently) {
   Godebug g("gctrace=0");
   Sched a, b;
   for (Sched *s : {&a, &b}) {
-    ASSERT_EQ(cgofuzz_sched_grow(&s->s, 8, 0), 0);
+    ASSERT_EQ(cgofuzz_coord_sched_grow(&s->s, 8, 0), 0);
     for (size_t i = 0; i < 8; i++)
       s->Cov(i, {i});
   }

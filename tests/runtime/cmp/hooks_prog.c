@@ -57,8 +57,8 @@ static void hex(const uint8_t *p, size_t n) {
 
 static void dump(const char *name) {
   for (size_t i = 0; i < CGOFUZZ_TORC_N; i++) {
-    const cgofuzz_torc_entry_ *e = &cgofuzz_torc.e[i];
-    if (e->gen != cgofuzz_torc.gen)
+    const cgofuzz_torc_entry_ *e = &cgofuzz_torc_table_.e[i];
+    if (e->gen != cgofuzz_torc_table_.gen)
       continue;
     printf("%s %d", name, e->fn);
     hex(e->a, e->alen);

@@ -48,8 +48,8 @@ struct Entry {
 // The entries the current exec wrote.
 std::set<Entry> Fresh() {
   std::set<Entry> out;
-  for (const cgofuzz_torc_entry_ &e : cgofuzz_torc.e)
-    if (e.gen == cgofuzz_torc.gen)
+  for (const cgofuzz_torc_entry_ &e : cgofuzz_torc_table_.e)
+    if (e.gen == cgofuzz_torc_table_.gen)
       out.insert({e.fn,
                   std::string(reinterpret_cast<const char *>(e.a), e.alen),
                   std::string(reinterpret_cast<const char *>(e.b), e.blen)});
@@ -72,10 +72,10 @@ protected:
 };
 
 TEST_F(Torc, NothingRecordedWhileOff) {
-  uint64_t before = cgofuzz_torc.nrec;
+  uint64_t before = cgofuzz_torc_table_.nrec;
   __sanitizer_weak_hook_memcmp(kPC, "abcdef", "ABCDEF", 6, 1);
   __sanitizer_weak_hook_strcmp(kPC, "abc", "xyz", -1);
-  EXPECT_EQ(cgofuzz_torc.nrec, before);
+  EXPECT_EQ(cgofuzz_torc_table_.nrec, before);
   EXPECT_TRUE(Fresh().empty());
 }
 
@@ -151,17 +151,17 @@ TEST_F(Torc, ResetMakesEntriesStaleNotGone) {
   cgofuzz_cmp_reset_();
   EXPECT_TRUE(Fresh().empty());
   int stale = 0;
-  for (const cgofuzz_torc_entry_ &e : cgofuzz_torc.e)
+  for (const cgofuzz_torc_entry_ &e : cgofuzz_torc_table_.e)
     stale += e.gen != 0 && memcmp(e.b, "KEYabc", 6) == 0;
   EXPECT_GE(stale, 1);
 }
 
 TEST_F(Torc, ValueProfileOnlyFeedsFeatures) {
-  uint64_t before = cgofuzz_torc.nrec;
+  uint64_t before = cgofuzz_torc_table_.nrec;
   cgofuzz_vp_new_ = 0;
   Rec([&] { __sanitizer_weak_hook_memcmp(kPC, "vp-aaaa", "vp-abcd", 7, -1); },
       CGOFUZZ_CMP_VP);
-  EXPECT_EQ(cgofuzz_torc.nrec, before); // no TORC entry
+  EXPECT_EQ(cgofuzz_torc_table_.nrec, before); // no TORC entry
   EXPECT_EQ(cgofuzz_vp_new_, 1);
   cgofuzz_vp_new_ = 0;
   Rec([&] { __sanitizer_weak_hook_memcmp(kPC, "vp-aaaa", "vp-abcd", 7, -1); },

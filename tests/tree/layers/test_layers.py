@@ -214,3 +214,36 @@ def test_symbol_without_its_layers_prefix_fails(tree, tool, tmp_path):
     assert r.returncode == 1, r.stdout
     assert ("gobin defines cgofuzz_obj_open in gobin_obj.c.o: layer gobin's "
             "names start with cgofuzz_gobin_") in r.stdout, r.stdout
+
+
+def test_two_layers_sharing_a_name_word_fail(tree, tool, tmp_path):
+    """One meaning per name: the runtime's worker server is cgofuzz_worker_*
+    and the coordinator's end of the same pipe cgofuzz_coord_worker_*; a
+    second layer defining a cgofuzz_worker_* name is named with both."""
+    objs = {"runtime": [compile_c(tool, tmp_path, "worker",
+                                  "int cgofuzz_worker_recv(void) "
+                                  "{ return 0; }")],
+            "coord": [compile_c(tool, tmp_path, "coord_worker",
+                                "int cgofuzz_coord_worker_recv(void) "
+                                "{ return 0; }")]}
+    r = run_check(tree, write_listing(tree, tmp_path, objs))
+    assert r.returncode == 0, r.stdout
+    objs["core"] = [compile_c(tool, tmp_path, "shm",
+                              "int cgofuzz_worker_ctl(void) { return 0; }")]
+    r = run_check(tree, write_listing(tree, tmp_path, objs))
+    assert r.returncode == 1, r.stdout
+    assert ("the name word 'worker' is defined by layers core, runtime: "
+            "cgofuzz_worker_ctl in core; cgofuzz_worker_recv in runtime"
+            in r.stdout), r.stdout
+    # The coordinator's end named as the runtime's is both a shared word and
+    # a name outside coord's prefix.
+    objs = {"runtime": objs["runtime"],
+            "coord": [compile_c(tool, tmp_path, "coord_worker",
+                                "int cgofuzz_worker_send(void) "
+                                "{ return 0; }")]}
+    r = run_check(tree, write_listing(tree, tmp_path, objs))
+    assert r.returncode == 1, r.stdout
+    assert "the name word 'worker' is defined by layers coord, runtime" \
+        in r.stdout, r.stdout
+    assert ("coord defines cgofuzz_worker_send in coord_worker.c.o: layer "
+            "coord's names start with cgofuzz_coord_") in r.stdout, r.stdout

@@ -20,28 +20,29 @@ namespace {
 constexpr int kArrives = 30000;
 
 struct Worker {
-  cgofuzz_worker w;
+  cgofuzz_coord_worker w;
   cgofuzz_err err{};
   explicit Worker(size_t cap = 4096) {
     signal(SIGPIPE, SIG_IGN);
-    EXPECT_EQ(cgofuzz_worker_init(&w, cap, &err), 0) << err.msg;
+    EXPECT_EQ(cgofuzz_coord_worker_init(&w, cap, &err), 0) << err.msg;
   }
-  ~Worker() { cgofuzz_worker_free(&w); }
+  ~Worker() { cgofuzz_coord_worker_free(&w); }
   int start(const std::string &script) {
     char *argv[] = {(char *)"sh", (char *)"-c", (char *)script.c_str(),
                     nullptr};
-    return cgofuzz_worker_start(&w, "/bin/sh", argv, nullptr, nullptr, -1, -1,
-                                &err);
+    return cgofuzz_coord_worker_start(&w, "/bin/sh", argv, nullptr, nullptr, -1,
+                                      -1, &err);
   }
   int send(const std::string &s) {
     cgofuzz_buf b = {(uint8_t *)s.data(), s.size(), s.size(), false};
-    return cgofuzz_worker_send(&w, &b, &err);
+    return cgofuzz_coord_worker_send(&w, &b, &err);
   }
   // Returns the line, or "<timeout>" / "<eof>".
   std::string recv(int timeout_ms, size_t max_line = 1 << 20) {
     const uint8_t *line;
     size_t len;
-    int r = cgofuzz_worker_recv(&w, timeout_ms, max_line, &line, &len, &err);
+    int r =
+        cgofuzz_coord_worker_recv(&w, timeout_ms, max_line, &line, &len, &err);
     if (r == 0)
       return "<timeout>";
     if (r < 0)
@@ -50,7 +51,7 @@ struct Worker {
   }
 };
 
-TEST(WorkerClient, ExchangesLinesOverFd3AndFd4) {
+TEST(CoordWorker, ExchangesLinesOverFd3AndFd4) {
   Worker k;
   ASSERT_EQ(k.start("while read -r l <&3; do echo \"got $l\" >&4; done"), 0)
       << k.err.msg;
@@ -58,18 +59,18 @@ TEST(WorkerClient, ExchangesLinesOverFd3AndFd4) {
   EXPECT_EQ(k.recv(kArrives), "got one");
   EXPECT_EQ(k.recv(kArrives), "got two");
   EXPECT_EQ(k.recv(50), "<timeout>");
-  int st = cgofuzz_worker_stop(&k.w, 2000);
+  int st = cgofuzz_coord_worker_stop(&k.w, 2000);
   EXPECT_TRUE(WIFEXITED(st)) << st; // EOF on fd 3 ended the loop
   EXPECT_EQ(WEXITSTATUS(st), 0);
 }
 
-TEST(WorkerClient, Fd5IsTheSharedMemoryFile) {
+TEST(CoordWorker, Fd5IsTheSharedMemoryFile) {
   Worker k(1000);
   ASSERT_EQ(k.start("stat -L -c %s /proc/self/fd/5 >&4"), 0) << k.err.msg;
   EXPECT_EQ(k.recv(kArrives), std::to_string(1000 + CGOFUZZ_SHM_HEADER_SIZE));
 }
 
-TEST(WorkerClient, WorkerHoldsOnlyItsOwnDescriptors) {
+TEST(CoordWorker, WorkerHoldsOnlyItsOwnDescriptors) {
   Worker a, b;
   ASSERT_EQ(a.start("sleep 5"), 0);
   // ls's own directory descriptor shows up too; everything else must be
@@ -86,7 +87,7 @@ TEST(WorkerClient, WorkerHoldsOnlyItsOwnDescriptors) {
 // A coordinator started with fds 3..5 closed (the usual case for a command
 // run from a shell) must not let /dev/null or anything else land on the
 // worker's 3/4/5 or turn its stderr into the shared memory.
-TEST(WorkerClient, LowDescriptorsFreeInTheCoordinator) {
+TEST(CoordWorker, LowDescriptorsFreeInTheCoordinator) {
   int saved[3];
   for (int fd = 3; fd <= 5; fd++) {
     saved[fd - 3] = fcntl(fd, F_DUPFD_CLOEXEC, 100); // -1 if fd was closed
@@ -109,49 +110,49 @@ TEST(WorkerClient, LowDescriptorsFreeInTheCoordinator) {
   }
 }
 
-TEST(WorkerClient, CrashIsSeenAsEofWithSignal) {
+TEST(CoordWorker, CrashIsSeenAsEofWithSignal) {
   Worker k;
   ASSERT_EQ(k.start("read -r l <&3; kill -SEGV $$"), 0);
   ASSERT_EQ(k.send("go\n"), 0);
   EXPECT_EQ(k.recv(kArrives), "<eof>");
-  EXPECT_EQ(cgofuzz_worker_reap(&k.w, 5000), 1);
+  EXPECT_EQ(cgofuzz_coord_worker_reap(&k.w, 5000), 1);
   ASSERT_TRUE(WIFSIGNALED(k.w.wait_status));
   EXPECT_EQ(WTERMSIG(k.w.wait_status), SIGSEGV);
   char s[64];
-  cgofuzz_wait_status_string(k.w.wait_status, s, sizeof s);
+  cgofuzz_coord_wait_status_string(k.w.wait_status, s, sizeof s);
   EXPECT_EQ(std::string(s).rfind("signal: segmentation fault", 0), 0u) << s;
-  EXPECT_TRUE(cgofuzz_is_crash_signal(SIGSEGV));
-  EXPECT_FALSE(cgofuzz_is_crash_signal(SIGKILL));
-  EXPECT_FALSE(cgofuzz_is_crash_signal(SIGINT));
+  EXPECT_TRUE(cgofuzz_coord_is_crash_signal(SIGSEGV));
+  EXPECT_FALSE(cgofuzz_coord_is_crash_signal(SIGKILL));
+  EXPECT_FALSE(cgofuzz_coord_is_crash_signal(SIGINT));
 }
 
-TEST(WorkerClient, ExitStatusIsReportedLikeGo) {
+TEST(CoordWorker, ExitStatusIsReportedLikeGo) {
   Worker k;
   ASSERT_EQ(k.start("exit 3"), 0);
   EXPECT_EQ(k.recv(kArrives), "<eof>");
-  ASSERT_EQ(cgofuzz_worker_reap(&k.w, 5000), 1);
+  ASSERT_EQ(cgofuzz_coord_worker_reap(&k.w, 5000), 1);
   char s[64];
-  cgofuzz_wait_status_string(k.w.wait_status, s, sizeof s);
+  cgofuzz_coord_wait_status_string(k.w.wait_status, s, sizeof s);
   EXPECT_STREQ(s, "exit status 3");
   // Sending to a dead worker fails cleanly instead of raising SIGPIPE.
   EXPECT_EQ(k.send("x\n"), -1);
 }
 
-TEST(WorkerClient, HungWorkerIsInterruptedThenKilled) {
+TEST(CoordWorker, HungWorkerIsInterruptedThenKilled) {
   Worker k;
   ASSERT_EQ(k.start("exec sleep 30"), 0);
   EXPECT_EQ(k.recv(100), "<timeout>");
-  int st = cgofuzz_worker_stop(&k.w, 200);
+  int st = cgofuzz_coord_worker_stop(&k.w, 200);
   ASSERT_TRUE(WIFSIGNALED(st));
   EXPECT_EQ(WTERMSIG(st), SIGINT);
 
   ASSERT_EQ(k.start("trap '' INT; sleep 30 & wait; sleep 30"), 0);
-  st = cgofuzz_worker_stop(&k.w, 200);
+  st = cgofuzz_coord_worker_stop(&k.w, 200);
   ASSERT_TRUE(WIFSIGNALED(st));
   EXPECT_EQ(WTERMSIG(st), SIGKILL);
 }
 
-TEST(WorkerClient, FloodWithoutNewlineIsAnError) {
+TEST(CoordWorker, FloodWithoutNewlineIsAnError) {
   Worker k;
   ASSERT_EQ(k.start("head -c 200000 /dev/zero >&4; sleep 5"), 0);
   EXPECT_EQ(k.recv(kArrives, 1000), "<eof>");
@@ -159,11 +160,11 @@ TEST(WorkerClient, FloodWithoutNewlineIsAnError) {
       << k.err.msg;
 }
 
-TEST(WorkerClient, MissingBinaryNamesThePath) {
+TEST(CoordWorker, MissingBinaryNamesThePath) {
   Worker k;
   char *argv[] = {(char *)"x", nullptr};
-  EXPECT_EQ(cgofuzz_worker_start(&k.w, "/nonexistent/worker", argv, nullptr,
-                                 nullptr, -1, -1, &k.err),
+  EXPECT_EQ(cgofuzz_coord_worker_start(&k.w, "/nonexistent/worker", argv,
+                                       nullptr, nullptr, -1, -1, &k.err),
             -1);
   EXPECT_NE(std::string(k.err.msg).find("/nonexistent/worker"),
             std::string::npos);
@@ -171,11 +172,11 @@ TEST(WorkerClient, MissingBinaryNamesThePath) {
   EXPECT_EQ(k.w.pid, 0);
 }
 
-TEST(WorkerClient, RestartReusesSharedMemory) {
+TEST(CoordWorker, RestartReusesSharedMemory) {
   Worker k;
   cgofuzz_shm_hdr(&k.w.mem)->count = 42;
   ASSERT_EQ(k.start("exit 0"), 0);
-  cgofuzz_worker_stop(&k.w, 1000);
+  cgofuzz_coord_worker_stop(&k.w, 1000);
   ASSERT_EQ(k.start("od -A n -t d8 -N 8 /proc/self/fd/5 | tr -d ' ' >&4"), 0);
   EXPECT_EQ(k.recv(kArrives), "42");
 }
@@ -184,14 +185,14 @@ TEST(WorkerClient, RestartReusesSharedMemory) {
 
 namespace {
 
-std::string Tail(const cgofuzz_worker &w) {
+std::string Tail(const cgofuzz_coord_worker &w) {
   return std::string(reinterpret_cast<const char *>(w.tail), w.tail_len);
 }
 
 // keep_stderr: a worker writing far more than a pipe holds on stderr
 // before it answers is not blocked (recv drains it), only the last
-// CGOFUZZ_WORKER_TAIL bytes are kept, and they outlive the process.
-TEST(WorkerClient, StderrIsDrainedAndItsTailKept) {
+// CGOFUZZ_COORD_WORKER_TAIL bytes are kept, and they outlive the process.
+TEST(CoordWorker, StderrIsDrainedAndItsTailKept) {
   Worker k;
   k.w.keep_stderr = true;
   ASSERT_EQ(k.start("head -c 300000 /dev/zero | tr '\\0' x >&2; "
@@ -199,33 +200,33 @@ TEST(WorkerClient, StderrIsDrainedAndItsTailKept) {
             0)
       << k.err.msg;
   EXPECT_EQ(k.recv(kArrives), "ready");
-  cgofuzz_worker_stop(&k.w, 100);
+  cgofuzz_coord_worker_stop(&k.w, 100);
   std::string t = Tail(k.w);
-  EXPECT_EQ(t.size(), CGOFUZZ_WORKER_TAIL);
+  EXPECT_EQ(t.size(), CGOFUZZ_COORD_WORKER_TAIL);
   EXPECT_EQ(t.substr(t.size() - 11), "last words\n");
   EXPECT_EQ(t.find_first_not_of('x'), t.size() - 11) << t.substr(0, 40);
   // A new process starts a new tail.
   ASSERT_EQ(k.start("echo again >&2"), 0);
-  EXPECT_EQ(cgofuzz_worker_reap(&k.w, 5000), 1);
-  cgofuzz_worker_stop(&k.w, 100);
+  EXPECT_EQ(cgofuzz_coord_worker_reap(&k.w, 5000), 1);
+  cgofuzz_coord_worker_stop(&k.w, 100);
   EXPECT_EQ(Tail(k.w), "again\n");
 }
 
 // With a stderr_fd as well, everything captured is copied there too (a
 // front end's stderr keeps showing sanitizer reports).
-TEST(WorkerClient, StderrIsCopiedToStderrFd) {
+TEST(CoordWorker, StderrIsCopiedToStderrFd) {
   int p[2];
   ASSERT_EQ(pipe(p), 0);
   Worker k;
   k.w.keep_stderr = true;
   char *argv[] = {(char *)"sh", (char *)"-c",
                   (char *)"echo report >&2; echo done >&4", nullptr};
-  ASSERT_EQ(cgofuzz_worker_start(&k.w, "/bin/sh", argv, nullptr, nullptr, -1,
-                                 p[1], &k.err),
+  ASSERT_EQ(cgofuzz_coord_worker_start(&k.w, "/bin/sh", argv, nullptr, nullptr,
+                                       -1, p[1], &k.err),
             0);
   EXPECT_EQ(k.recv(kArrives), "done");
-  EXPECT_EQ(cgofuzz_worker_reap(&k.w, 5000), 1);
-  cgofuzz_worker_stop(&k.w, 100);
+  EXPECT_EQ(cgofuzz_coord_worker_reap(&k.w, 5000), 1);
+  cgofuzz_coord_worker_stop(&k.w, 100);
   close(p[1]);
   char buf[64] = {0};
   EXPECT_EQ(read(p[0], buf, sizeof buf - 1), 7);
