@@ -20,6 +20,7 @@
 #include "coord_discover.h"
 #include "coord_report.h"
 #include "flags.h"
+#include "gobin_discover.h"
 #include "gover.h"
 
 #define CLI_EXIT_OK 0

@@ -512,19 +512,19 @@ static int exec_coordinator_args(exec_run *x) {
     return CLI_EXIT_FAIL;
   char **env = x->env, **av = x->av;
   for (size_t i = 0; i < nenv; i++)
-    if (strncmp(environ[i], CGOFUZZ_DISCOVER_ENV "=",
-                strlen(CGOFUZZ_DISCOVER_ENV) + 1) != 0)
+    if (strncmp(environ[i], CGOFUZZ_GOBIN_DISCOVER_ENV "=",
+                strlen(CGOFUZZ_GOBIN_DISCOVER_ENV) + 1) != 0)
       env[i] = environ[i];
   size_t ne = 0;
   for (size_t i = 0; i < nenv; i++)
     if (env[i])
       env[ne++] = env[i];
-  cgofuzz_buf_printf(&x->e1, "%s=%s", CGOFUZZ_DISCOVER_ENV,
+  cgofuzz_buf_printf(&x->e1, "%s=%s", CGOFUZZ_GOBIN_DISCOVER_ENV,
                      (char *)x->recs.data);
   if (cgofuzz_buf_putc(&x->e1, 0))
     return CLI_EXIT_FAIL;
   env[ne++] = (char *)x->e1.data;
-  env[ne++] = CGOFUZZ_DISCOVER_NAME_ENV "=1";
+  env[ne++] = CGOFUZZ_GOBIN_DISCOVER_NAME_ENV "=1";
   env[ne] = NULL;
   size_t k = 0;
   av[k++] = x->self;
@@ -557,7 +557,7 @@ static int exec_coordinator(exec_run *x) {
     fprintf(stderr, "cgofuzz: cannot run %s: %s\n", binary, strerror(errno));
     return CLI_EXIT_FAIL;
   }
-  if (!cgofuzz_coord_records_have_input((char *)x->recs.data) ||
+  if (!cgofuzz_gobin_records_have_input((char *)x->recs.data) ||
       !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     /* It never fuzzed (a test failed, the target failed, skipped or
      * returned before f.Fuzz, -test.fuzz matched none or several): its
@@ -570,7 +570,7 @@ static int exec_coordinator(exec_run *x) {
   }
   cgofuzz_err err = {0};
   cgofuzz_gobin_gover(binary, &x->disc.gover, &err);
-  if (!(x->target = cgofuzz_coord_cache_target((char *)x->cache.data)))
+  if (!(x->target = cgofuzz_gobin_cache_target((char *)x->cache.data)))
     x->target = list_target(binary, x->a);
   if (!x->target || cgofuzz_coord_discovered(&x->disc, (char *)x->recs.data,
                                              x->target, &err) != 0) {

@@ -55,7 +55,7 @@
 #include "os.h"
 #include "spawn.h"
 
-int cli_fake_worker(void) { return cgofuzz_coord_fake_worker(); }
+int cli_fake_worker(void) { return cgofuzz_gobin_fake_worker(); }
 
 /* Runs the tests matching run_re (the fuzz target skipped), as go test
  * does before fuzzing. Their output is passed on, except the binary's
@@ -676,7 +676,7 @@ static int fuzz_list_targets(fuzz_run *r) {
     } else {
       int home = cli_enter_dir(b->dir);
       lrc =
-          cgofuzz_coord_list_targets(b->path, r->o.fuzz_re ? r->o.fuzz_re : ".",
+          cgofuzz_gobin_list_targets(b->path, r->o.fuzz_re ? r->o.fuzz_re : ".",
                                      &b->names, &b->n, &r->err);
       cli_leave_dir(home);
     }
@@ -740,8 +740,8 @@ static int fuzz_plan(fuzz_run *r) {
    * from its package's directory takes the path from go list. */
   char *goenv[] = {"go", "env", "GOCACHE", NULL};
   char *golist[] = {"go", "list", NULL};
-  if (cgofuzz_coord_cmd_line(goenv, &r->gocache) != 0 ||
-      (!r->npat && cgofuzz_coord_cmd_line(golist, &r->imp) != 0)) {
+  if (cgofuzz_gobin_cmd_line(goenv, &r->gocache) != 0 ||
+      (!r->npat && cgofuzz_gobin_cmd_line(golist, &r->imp) != 0)) {
     fprintf(stderr,
             "cgofuzz fuzz: cannot find the cache dir with `go env "
             "GOCACHE`%s; pass -fuzzcachedir\n",

@@ -504,7 +504,7 @@ static int gf_build(gofuzzer *f) {
 static int gf_check_target(gofuzzer *f) {
   if (cgofuzz_buf_printf(&f->re, "^%s$%c", f->func, 0) != 0)
     return gf_oom();
-  if (cgofuzz_coord_list_targets(f->bin, (const char *)f->re.data, &f->names,
+  if (cgofuzz_gobin_list_targets(f->bin, (const char *)f->re.data, &f->names,
                                  &f->nnames, &f->err) != 0) {
     fprintf(stderr, CMD ": %s\n", f->err.msg);
     return CLI_EXIT_FAIL;

@@ -188,7 +188,7 @@ static int pick_target(const merge_cli *m, const char *bin, char **out) {
   cgofuzz_err err = {0};
   int rc = -1;
   const char *want = m->fuzz ? m->fuzz : ".";
-  if (cgofuzz_coord_list_targets(bin, want, &names, &n, &err) != 0) {
+  if (cgofuzz_gobin_list_targets(bin, want, &names, &n, &err) != 0) {
     fprintf(stderr, "cgofuzz %s: %s\n", m->cmd, err.msg);
   } else if (n != 1) {
     fprintf(stderr, "cgofuzz %s: -fuzz %s matches %zu fuzz targets of %s",

@@ -45,7 +45,7 @@ static cgofuzz_gover from_go_env(void) {
   char *argv[] = {"go", "env", "GOVERSION", NULL};
   char *line = NULL;
   cgofuzz_gover g = 0;
-  if (cgofuzz_coord_cmd_line(argv, &line) == 0 &&
+  if (cgofuzz_gobin_cmd_line(argv, &line) == 0 &&
       parse_goversion(line, &g) != 0)
     g = 0;
   free(line);

@@ -64,7 +64,7 @@ int main(int argc, char **argv) {
    * argv[0] -test.fuzzworker ...: with argv[0] pointing at us, we are the
    * worker. */
   if (argc >= 2 && strcmp(argv[1], "-test.fuzzworker") == 0 &&
-      getenv(CGOFUZZ_DISCOVER_ENV) != NULL)
+      getenv(CGOFUZZ_GOBIN_DISCOVER_ENV) != NULL)
     return cli_fake_worker();
   /* A copy of this program with a Go test binary appended (written by
    * compile-go-fuzzer) is that fuzz target's launcher (golaunch.c). */

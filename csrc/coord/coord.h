@@ -13,7 +13,7 @@
  *
  * The coordinator's other headers, each one concern: coord_report.h (what
  * a run tells its caller), coord_feedback.h (the strategies a caller
- * registers), coord_discover.h (a binary's targets, learnt from outside),
+ * registers), coord_discover.h (a run's target as gobin_discover.h learns it),
  * coord_worker.h (one worker process).
  */
 #ifndef CGOFUZZ_COORD_H

@@ -345,13 +345,6 @@ typedef struct coord {
 
 /* --- services every part of the run uses (coord_svc.c) */
 
-/* Whether s could be a Go identifier as far as a path is concerned: ASCII
- * letters, digits and '_', and the bytes of non-ASCII UTF-8 letters (not
- * checked further). A target's name becomes a directory's name
- * (testdata/fuzz/<name>, the cache's, the failure fallback's): names from
- * -test.list are refused otherwise, and no fallback is made of one. */
-bool cgofuzz_coord_target_name_ok(const char *s);
-
 /* Appends n bytes a worker sent, in quotes, printable ASCII as it is and
  * other bytes as \xNN, at most 120 of them (then the length), for messages
  * that say what a worker said. */

@@ -18,6 +18,7 @@
 
 #include "codec.h"
 #include "coord_internal.h"
+#include "gobin_discover.h"
 #include "scratch.h"
 
 bool cgofuzz_coord_can_minimize(coord *c) {
@@ -283,7 +284,7 @@ static char *write_failure(coord *c, const cgofuzz_buf *data) {
   const char *t = c->cfg->target;
   /* The target's name becomes a directory's name: only a plain name may
    * (a name from -test.list could hold "../"). */
-  bool plain = t && cgofuzz_coord_target_name_ok(t);
+  bool plain = t && cgofuzz_gobin_target_name_ok(t);
   cgofuzz_buf top = {0}, alt1 = {0}, alt2 = {0};
   cgofuzz_buf_printf(&top, "%s/cgofuzz-failures", tmp);
   cgofuzz_buf_printf(&alt1, "%s/cgofuzz-failures/%s", tmp, plain ? t : "");

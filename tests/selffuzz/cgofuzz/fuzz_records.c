@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "coord_discover.h"
+#include "gobin_discover.h"
 
 #include "harness_file.h"
 
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 65536)
     return 0;
   const char *path = harness_file(data, size);
-  bool has = cgofuzz_coord_records_have_input(path);
+  bool has = cgofuzz_gobin_records_have_input(path);
   cgofuzz_coord_config cfg;
   memset(&cfg, 0, sizeof cfg);
   cgofuzz_err err = {0};
