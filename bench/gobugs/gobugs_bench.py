@@ -496,8 +496,8 @@ class Bench:
             return self.gs_why
         if bug["go"]:
             return ("n/a: a bug of %s's standard library; gosentry is a Go "
-                    "toolchain of its own (%s)" % (bug["go"],
-                                                   self.gs["version"]))
+                    "toolchain of its own (%s)" % (
+                        bug["go"], " ".join(self.gs["version"].split()[2:3])))
         return None
 
     def run_gosentry(self, bug):
@@ -550,7 +550,8 @@ class Bench:
                 kind = os.path.basename(os.path.dirname(r.inputs[0]))
                 note = ("%s/ input reproduces (decoded; runner started at "
                         "%.1fs, exit at %.1fs)" % (kind, r.start, r.wall)
-                        if ok else other_failure(rc, out, r.out))
+                        if ok else "its %s/ input: %s" % (
+                            kind, other_failure(rc, out, r.out)))
         shutil.rmtree(libafl, ignore_errors=True)
         shutil.rmtree(d, ignore_errors=True)
         return t, note
