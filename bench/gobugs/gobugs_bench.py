@@ -211,8 +211,11 @@ def load_gosentry(path):
             return None, ("not built: no %s/gosentry-*/peer.json (bench/"
                           "peers/build_peers.py builds it)" % GOSENTRY_PEERS)
         path = found[-1]
-    if os.path.isdir(path):
+    if not path.endswith(".json"):
         path = os.path.join(path, "peer.json")
+    if not os.path.exists(path):
+        return None, ("not built: no %s (bench/peers/build_peers.py writes "
+                      "it)" % path)
     try:
         with open(path) as f:
             gs = json.load(f)
@@ -299,7 +302,8 @@ def gosentry_decode(types, data):
 def failure_line(out):
     """The line that says what failed, for a report row."""
     for pat in (r"^panic: .*", r"^fatal error: .*", r"^\s*\w[^\n]*\.go:\d+: .*",
-                r"fuzzing process .*"):
+                r"fuzzing process .*",
+                r"^Found \d+ (?:crashing|hanging) input\(s\)\."):  # gosentry
         m = re.search(pat, out, re.M)
         if m:
             return m.group(0).strip()[:120]
