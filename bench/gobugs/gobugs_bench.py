@@ -58,7 +58,8 @@ failure counts as the cap.
 Writes a markdown report (bench/results/gobugs/<date>-gobugs.md; -quick with
 --quick: one run per engine, 20 s caps, cgofuzz and go only). Python 3
 stdlib, Linux; needs go on PATH (and the Go module proxy), a built cgofuzz,
-and for libFuzzer clang.
+for libFuzzer clang, and for gosentry a build of it (bench/peers/
+build_peers.py).
 """
 import argparse
 import datetime
