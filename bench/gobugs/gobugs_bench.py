@@ -27,7 +27,8 @@ by run (the order rotates):
   gosentry   GOSENTRY/bin/go test -fuzz=^T$ -timeout=0 --focus-on-new-code=false
              --catch-races=false --catch-leaks=false [--libafl-config=CFG] .
              with the toolchain --gosentry names (a directory with the
-             peer.json that bench/peers/build_peers.py writes): go test
+             peer.json describing a gosentry built outside this tree by its
+             own README, bench/README.md): go test
              builds the target as a c-archive with Go's libFuzzer
              instrumentation and cargo links gosentry's LibAFL runner
              (golibafl) against it, then runs it; CFG gives it
@@ -58,8 +59,8 @@ failure counts as the cap.
 Writes a markdown report (bench/results/gobugs/<date>-gobugs.md; -quick with
 --quick: one run per engine, 20 s caps, cgofuzz and go only). Python 3
 stdlib, Linux; needs go on PATH (and the Go module proxy), a built cgofuzz,
-for libFuzzer clang, and for gosentry a build of it (bench/peers/
-build_peers.py).
+for libFuzzer clang, and for gosentry a build of it outside this tree,
+described by a peer.json (bench/README.md).
 """
 import argparse
 import datetime
@@ -97,7 +98,7 @@ HANG_REPRO = 20
 # Address space of a reproduction: a memory blow-up fails instead of
 # taking the machine.
 REPRO_AS = 8 << 30
-# gosentry: where bench/peers/build_peers.py puts its builds (the newest
+# gosentry: where its builds are looked for (the newest
 # peer.json there is the default --gosentry), how long go test may take to
 # build the harness and link golibafl before the runner starts, and the
 # line cargo prints as it starts the runner (the cap counts from there).
@@ -209,14 +210,15 @@ def load_gosentry(path):
                                               "peer.json")),
                        key=os.path.getmtime)
         if not found:
-            return None, ("not built: no %s/gosentry-*/peer.json (bench/"
-                          "peers/build_peers.py builds it)" % GOSENTRY_PEERS)
+            return None, ("not built: no %s/gosentry-*/peer.json (build "
+                          "gosentry by its README and describe it: "
+                          "bench/README.md)" % GOSENTRY_PEERS)
         path = found[-1]
     if not path.endswith(".json"):
         path = os.path.join(path, "peer.json")
     if not os.path.exists(path):
-        return None, ("not built: no %s (bench/peers/build_peers.py writes "
-                      "it)" % path)
+        return None, ("not built: no %s (bench/README.md says what it "
+                      "holds)" % path)
     try:
         with open(path) as f:
             gs = json.load(f)
@@ -820,7 +822,7 @@ def main():
                                                       "cgofuzz"))
     ap.add_argument("--gosentry", metavar="DIR",
                     help="gosentry's build: a directory with the peer.json "
-                    "bench/peers/build_peers.py writes (default: the newest "
+                    "describing a gosentry build, bench/README.md (default: the newest "
                     "%s/gosentry-*)" % GOSENTRY_PEERS)
     ap.add_argument("--out", help="the markdown report (default "
                     "bench/results/gobugs/<date>-gobugs[-quick].md)")
