@@ -526,3 +526,26 @@ def go118_seeds(cgofuzz, work, d, types, seeds):
                                                  values):
             problems.append("seed %d does not decode back" % k)
     return problems
+
+
+def kill_session(sid, sig=signal.SIGKILL):
+    """Sends sig to every process of session sid (a process started with
+    start_new_session=True has its pid as sid): also those that moved to a
+    process group of their own, as go test -fuzz does with gosentry's
+    LibAFL runner, which killpg on the first group would miss. The pids
+    signalled."""
+    hit = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                stat = f.read()
+            # pid (comm) state ppid pgrp session ...: comm may hold spaces
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[3]) == sid:
+                os.kill(int(pid), sig)
+                hit.append(int(pid))
+        except (OSError, ValueError, IndexError):
+            pass
+    return hit

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Real bugs fixed upstream in Go modules and in older standard libraries
-(issue 26): time until `cgofuzz fuzz`, `go test -fuzz` and libFuzzer (through
-go-118-fuzz-build) first trigger each one.
+(issue 26): time until `cgofuzz fuzz`, `go test -fuzz`, libFuzzer (through
+go-118-fuzz-build) and gosentry (LibAFL under its `go test -fuzz`) first
+trigger each one.
 
 bench/gobugs/<name>/ holds one bug each: a module pinned (go.mod, go.sum) to
 the last version with the bug (for a standard-library bug, bug.json's "go"
@@ -23,6 +24,20 @@ by run (the order rotates):
   libfuzzer  the target built by go-118-fuzz-build and clang -fsanitize=fuzzer,
              run with -use_value_profile=1 -fork=2 -timeout=10
              -max_total_time=CAP on the f.Add seeds in go-fuzz-headers' layout
+  gosentry   GOSENTRY/bin/go test -fuzz=^T$ -timeout=0 --focus-on-new-code=false
+             --catch-races=false --catch-leaks=false [--libafl-config=CFG] .
+             with the toolchain --gosentry names (a directory with the
+             peer.json describing a gosentry built outside this tree by its
+             own README, bench/README.md): go test
+             builds the target as a c-archive with Go's libFuzzer
+             instrumentation and cargo links gosentry's LibAFL runner
+             (golibafl) against it, then runs it; CFG gives it
+             {"cores": "0,...,P-1"} for -parallel P > 1 (one LibAFL client
+             per core; one client is its default). It has no time limit of
+             its own: the cap counts from the runner's start (cargo's
+             "Running `target/release/golibafl fuzz ..."), SIGINT at the
+             cap. Not for the standard-library bugs (bug.json's "go"):
+             gosentry is a Go toolchain of its own.
 
 bug.test is built once per bug with `go test -c -fuzz=^T$`; every run starts
 in a fresh copy of the bug's directory with a fresh fuzz cache, no seed
@@ -33,14 +48,19 @@ run's time is the wall time from its start until a failure shows (go test's
 it counts only when the failing input the engine wrote, re-run with
 `bug.test -test.run=^T$/^NAME$` in the run's copy, fails with output matching
 the bug's signature (libFuzzer's file first goes through `cgofuzz corpus
-convert -from go118`). A failure that is another bug, or an input not written
+convert -from go118`; gosentry's, the first file in its LibAFL output
+directory's crashes/ or hangs/ (under GOCACHE/fuzz/<package>/libafl/), is
+decoded as gosentry's testing package decodes inputs into arguments and
+written as a go test fuzz v1 file). gosentry's time runs from its runner's
+start to that file's appearance. A failure that is another bug, or an input not written
 (go test -fuzz does not write hangs), is not counted; a run without a counted
 failure counts as the cap.
 
 Writes a markdown report (bench/results/gobugs/<date>-gobugs.md; -quick with
 --quick: one run per engine, 20 s caps, cgofuzz and go only). Python 3
 stdlib, Linux; needs go on PATH (and the Go module proxy), a built cgofuzz,
-and for libFuzzer clang.
+for libFuzzer clang, and for gosentry a build of it outside this tree,
+described by a peer.json (bench/README.md).
 """
 import argparse
 import datetime
@@ -50,6 +70,7 @@ import os
 import re
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -57,13 +78,14 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from benchlib import (G118, ROOT, clang_version, fmt_time,  # noqa: E402
-                      fuzz_signature, go118_build, go118_seeds,
-                      go118_to_corpus, go118_tool, header, kill_running, log,
-                      run_polled, sh, summary_cells, tail, write_report)
+from benchlib import (G118, ROOT, RUNNING, clang_version,  # noqa: E402
+                      fmt_time, fuzz_signature, go118_build, go118_seeds,
+                      go118_to_corpus, go118_tool, go_corpus_file, header,
+                      kill_running, kill_session, log, run_polled, sh,
+                      summary_cells, tail, write_report)
 
 BUGS = os.path.join(ROOT, "bench", "gobugs")
-ENGINES = ["cgofuzz", "go", "libfuzzer"]
+ENGINES = ["cgofuzz", "go", "libfuzzer", "gosentry"]
 KINDS = ("panic", "hang", "oom", "stack")
 FOUND = re.compile(r"fuzz: minimizing|--- FAIL")
 CRASHFILE = re.compile(r"Failing input written to testdata/fuzz/(\w+)/(\S+)")
@@ -76,6 +98,15 @@ HANG_REPRO = 20
 # Address space of a reproduction: a memory blow-up fails instead of
 # taking the machine.
 REPRO_AS = 8 << 30
+# gosentry: where its builds are looked for (the newest
+# peer.json there is the default --gosentry), how long go test may take to
+# build the harness and link golibafl before the runner starts, and the
+# line cargo prints as it starts the runner (the cap counts from there).
+GOSENTRY_PEERS = "/tmp/cgofuzz-peers"
+GOSENTRY_BUILD_LIMIT = 1800
+GOSENTRY_START = re.compile(r"^\s*Running `\S*golibafl\S* fuzz", re.M)
+GOSENTRY_FLAGS = ["--focus-on-new-code=false", "--catch-races=false",
+                  "--catch-leaks=false"]
 
 
 def read_bugs(names=None):
@@ -170,10 +201,112 @@ def other_failure(rc, out, engine_out):
     return "another failure: %s" % failure_line(out)
 
 
+def load_gosentry(path):
+    """The gosentry build that path names (a peer.json or its directory;
+    None: the newest under GOSENTRY_PEERS): (its peer.json as a dict,
+    None) or (None, why it cannot run)."""
+    if path is None:
+        found = sorted(glob.glob(os.path.join(GOSENTRY_PEERS, "gosentry-*",
+                                              "peer.json")),
+                       key=os.path.getmtime)
+        if not found:
+            return None, ("not built: no %s/gosentry-*/peer.json (build "
+                          "gosentry by its README and describe it: "
+                          "bench/README.md)" % GOSENTRY_PEERS)
+        path = found[-1]
+    if not path.endswith(".json"):
+        path = os.path.join(path, "peer.json")
+    if not os.path.exists(path):
+        return None, ("not built: no %s (bench/README.md says what it "
+                      "holds)" % path)
+    try:
+        with open(path) as f:
+            gs = json.load(f)
+    except (OSError, ValueError) as e:
+        return None, "not built: %s" % e
+    if "smoke" not in gs.get("steps", {}):
+        return None, "not built: %s records no passing smoke step" % path
+    env = gosentry_env(gs, None)
+    r = sh([gs["go"], "version"], env=env)
+    if r.returncode != 0:
+        return None, "not built: %s version: %s" % (
+            gs["go"], (r.stdout + r.stderr).strip()[-200:])
+    gs["version"] = r.stdout.strip()
+    gs["file"] = path
+    return gs, None
+
+
+def gosentry_env(gs, bug):
+    """The environment of a gosentry go test: the bug's, with its own
+    toolchain forced (GOTOOLCHAIN=local), cargo's home and the GOCACHE of
+    its build (peer.json's env), its go and rustup's cargo first on PATH."""
+    env = go_env(bug, toolchain="local") if bug else dict(os.environ)
+    env.pop("GOROOT", None)
+    env.update(gs["env"])
+    env["PATH"] = os.pathsep.join(gs["path"] + [env.get("PATH", "")])
+    return env
+
+
+def gosentry_decode(types, data):
+    """The arguments gosentry's testing package (libaflUnmarshalArgs)
+    passes the fuzz function for the LibAFL input data: a lone []byte or
+    string is the input itself (a string cut at 1 MiB); otherwise each
+    argument in turn, strings and []byte as a uvarint length (cut to what
+    is left) and the bytes, integers little-endian, missing bytes zero."""
+    maxlen = 1 << 20
+    if types == ["[]byte"]:
+        return [data]
+    if types == ["string"]:
+        return [data[:maxlen]]
+    pos = 0
+
+    def take(n):
+        nonlocal pos
+        b = data[pos:pos + max(n, 0)]
+        pos += len(b)
+        return b
+
+    def uvarint():
+        # encoding/binary.Uvarint; a bad one consumes a byte and reads 0.
+        nonlocal pos
+        if pos >= len(data):
+            return 0
+        x = s = 0
+        for i, c in enumerate(data[pos:]):
+            if i == 10 or (i == 9 and c > 1 and c < 0x80):
+                break
+            if c < 0x80:
+                pos += i + 1
+                return x | c << s
+            x |= (c & 0x7f) << s
+            s += 7
+        pos += 1
+        return 0
+
+    sizes = {"int": 8, "int64": 8, "uint": 8, "uint64": 8, "int32": 4,
+             "uint32": 4, "rune": 4, "int16": 2, "uint16": 2, "int8": 1,
+             "uint8": 1, "byte": 1}
+    vals = []
+    for t in types:
+        if t in ("[]byte", "string"):
+            n = min(uvarint(), len(data) - pos, maxlen)
+            vals.append(take(n))
+        elif t in sizes:
+            n = sizes[t]
+            v = int.from_bytes(take(n).ljust(n, b"\0"), "little")
+            if not t.startswith("u") and t != "byte" and v >> (8 * n - 1):
+                v -= 1 << (8 * n)
+            vals.append(v)
+        else:
+            raise ValueError("type %s is not decoded here" % t)
+    return vals
+
+
 def failure_line(out):
     """The line that says what failed, for a report row."""
     for pat in (r"^panic: .*", r"^fatal error: .*", r"^\s*\w[^\n]*\.go:\d+: .*",
-                r"fuzzing process .*"):
+                r"fuzzing process .*",
+                r"^Found \d+ (?:crashing|hanging) input\(s\)\."):  # gosentry
         m = re.search(pat, out, re.M)
         if m:
             return m.group(0).strip()[:120]
@@ -186,6 +319,9 @@ class Bench:
         self.n = 0
         self.commands = {}
         self.bins, self.lf_bins, self.lf_seeds = {}, {}, {}
+        self.gs, self.gs_why = None, None
+        if "gosentry" in (args.engines or []):
+            self.gs, self.gs_why = load_gosentry(args.gosentry)
 
     def fresh(self, tag, bug):
         self.n += 1
@@ -361,7 +497,163 @@ class Bench:
         return t, note
 
 
-def summary(bugs, engines, cap, results):
+    def gosentry_skip(self, bug):
+        """Why gosentry does not run on bug, or None."""
+        if self.gs is None:
+            return self.gs_why
+        if bug["go"]:
+            return ("n/a: a bug of %s's standard library; gosentry is a Go "
+                    "toolchain of its own (%s)" % (
+                        bug["go"], " ".join(self.gs["version"].split()[2:3])))
+        return None
+
+    def run_gosentry(self, bug):
+        a, gs = self.args, self.gs
+        d, pkg, _ = self.fresh("gosentry-" + bug["name"], bug)
+        target = bug["target"]
+        env = gosentry_env(gs, bug)
+        with open(os.path.join(pkg, "go.mod")) as f:
+            module = re.search(r"^module\s+(\S+)", f.read(), re.M).group(1)
+        # go test keeps LibAFL's campaign (input/, queue/, crashes/, hangs/)
+        # in GOCACHE/fuzz/<package>/libafl/<module dir>-<hash>/<target>/ and
+        # resumes it on a rerun: each run starts without one.
+        libafl = os.path.join(env["GOCACHE"], "fuzz", module, "libafl")
+        shutil.rmtree(libafl, ignore_errors=True)
+        argv = [gs["go"], "test", "-fuzz=^%s$" % target, "-timeout=0"] + \
+            GOSENTRY_FLAGS
+        if a.parallel > 1:
+            cfg = os.path.join(d, "libafl.jsonc")
+            with open(cfg, "w") as f:
+                json.dump({"cores": ",".join(str(i) for i in
+                                             range(a.parallel))}, f)
+            argv.append("--libafl-config=" + cfg)
+        argv.append(".")
+        self.note_command("gosentry", argv, d)
+        r = run_gosentry_polled(argv, pkg, env, a.cap, libafl, target)
+        if r.start is None:
+            t, note = None, "the runner did not start in %d s (rc=%s): %s" % (
+                GOSENTRY_BUILD_LIMIT, r.rc, failure_line(r.out))
+        elif not r.inputs:
+            t, note = None, "not found (rc=%s%s; runner started at %.1fs)" % (
+                r.rc, ", stopped at the cap" if r.timed_out else "", r.start)
+        else:
+            name = "gosentry-" + os.path.basename(r.inputs[0])
+            corpus = os.path.join(pkg, "testdata", "fuzz", target)
+            os.makedirs(corpus, exist_ok=True)
+            try:
+                with open(r.inputs[0], "rb") as f:
+                    values = gosentry_decode(bug["types"], f.read())
+                with open(os.path.join(corpus, name), "w") as f:
+                    f.write(go_corpus_file(bug["types"], values))
+            except (OSError, ValueError) as e:
+                values, why = None, "%s cannot be read back: %s" % (
+                    r.inputs[0], e)
+            if values is None:
+                t, note = None, why
+            else:
+                ok, out, rc = reproduce(bug, self.bins[bug["name"]], pkg,
+                                        name)
+                t = r.found if ok else None
+                kind = os.path.basename(os.path.dirname(r.inputs[0]))
+                note = ("%s/ input reproduces (decoded; runner started at "
+                        "%.1fs, exit at %.1fs)" % (kind, r.start, r.wall)
+                        if ok else "its %s/ input: %s" % (
+                            kind, other_failure(rc, out, r.out)))
+        shutil.rmtree(libafl, ignore_errors=True)
+        shutil.rmtree(d, ignore_errors=True)
+        return t, note
+
+
+def run_gosentry_polled(argv, cwd, env, cap, libafl, target):
+    """Runs gosentry's go test -fuzz in a session of its own, output to a
+    file in cwd, polled as run_polled does once the runner has started
+    (cargo's Running line; GOSENTRY_BUILD_LIMIT before that): .start is
+    that time from launch, .found the time from .start until the first
+    file shows in the campaign's crashes/ or hangs/, .inputs those files
+    (oldest first). SIGINT to the session at the cap (go test passes it on
+    to the runner's process group), SIGKILL to all of it 15 s later and
+    at the end. .wall, .rc, .out, .timed_out."""
+    outp = os.path.join(cwd, ".bench.out")
+    r = type("Run", (), {})()
+    r.start = r.found = None
+    r.timed_out, r.inputs = False, []
+    campaign = None
+
+    def inputs():
+        files = []
+        for k in ("crashes", "hangs"):
+            dd = os.path.join(campaign, k)
+            try:
+                names = os.listdir(dd)
+            except OSError:
+                continue
+            files += [os.path.join(dd, n) for n in names
+                      if not n.startswith(".") and
+                      os.path.isfile(os.path.join(dd, n))]
+        return sorted(files, key=os.path.getmtime)
+
+    with open(outp, "w") as out:
+        t0 = time.monotonic()
+        p = subprocess.Popen(argv, cwd=cwd, stdout=out,
+                             stderr=subprocess.STDOUT, env=env,
+                             stdin=subprocess.DEVNULL, start_new_session=True)
+    RUNNING[:] = [p.pid]
+    size, killed = -1, 0
+    try:
+        while p.poll() is None:
+            now = time.monotonic() - t0
+            if r.start is None:
+                sz = os.path.getsize(outp)
+                if sz != size:
+                    size = sz
+                    with open(outp, errors="replace") as f:
+                        if GOSENTRY_START.search(f.read()):
+                            r.start = now
+                if r.start is None and now > GOSENTRY_BUILD_LIMIT:
+                    break
+            if campaign is None:
+                found = glob.glob(os.path.join(libafl, "*", target))
+                campaign = found[0] if len(found) == 1 else None
+            since = None if r.start is None else now - r.start
+            if since is not None and r.found is None and campaign and \
+                    inputs():
+                r.found = since
+            if since is not None and since > cap and killed == 0:
+                r.timed_out = True
+                kill_session(p.pid, signal.SIGINT)
+                killed = 1
+            elif since is not None and since > cap + 15 and killed == 1:
+                kill_session(p.pid)
+                killed = 2
+            t = since if since is not None else 0
+            time.sleep(0.005 if t < 1 else 0.02 if t < 10 else 0.05)
+    finally:
+        if p.poll() is None:
+            kill_session(p.pid, signal.SIGINT)
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                pass
+        kill_session(p.pid)  # the runner's process group, if left
+        p.wait()
+        RUNNING[:] = []
+    r.wall = time.monotonic() - t0
+    r.rc = p.returncode
+    with open(outp, errors="replace") as f:
+        r.out = f.read()
+    if campaign is None:
+        m = re.search(r"^libafl output dir:\s+(\S+)", r.out, re.M)
+        campaign = m.group(1) if m else None
+    if r.start is None and GOSENTRY_START.search(r.out):
+        r.start = r.wall  # started and ended between two polls
+    if campaign:
+        r.inputs = inputs()
+        if r.inputs and r.found is None and r.start is not None:
+            r.found = r.wall - r.start
+    return r
+
+
+def summary(bugs, engines, cap, results, gaps=None):
     log("## summary")
     log("")
     log("median seconds to the bug (a miss counts as the cap, %d s), "
@@ -376,6 +668,10 @@ def summary(bugs, engines, cap, results):
         cells, meds = summary_cells(
             lambda e: results.get((bug["name"], e), []), engines,
             {e: cap for e in engines}, heads)
+        for k, e in enumerate(engines):
+            why = (gaps or {}).get((bug["name"], e))
+            if why and not cells[k]:
+                cells[k] = "%s (no runs)" % why.split(":")[0]
         for e, m in meds.items():
             stats[e][bug["name"]] = m
         log("| %s | %s | %s |" % (bug["name"], bug["kind"],
@@ -383,13 +679,20 @@ def summary(bugs, engines, cap, results):
     log("")
     log("`>=`: the median is the cap (most runs missed), so the real one is "
         "higher; a ratio marked `>=` or `<=` is a bound.")
+    if gaps:
+        log("`n/a`, `not built` (no runs): the engine was not run on the "
+            "bug; the runs table says why.")
     log("")
     for e in engines:
         found = [n for n, s in stats[e].items() if s[0]]
-        log("- %s found %d of %d bugs (%d of %d runs)" % (
+        gap = sorted(n for n, g in (gaps or {}) if g == e and
+                     n not in stats[e])
+        log("- %s found %d of %d bugs (%d of %d runs)%s" % (
             e, len(found), len(stats[e]),
             sum(s[0] for s in stats[e].values()),
-            sum(s[1] for s in stats[e].values())))
+            sum(s[1] for s in stats[e].values()),
+            "; not run on %d: %s" % (len(gap), ", ".join(gap))
+            if gap else ""))
     if "cgofuzz" in engines and "go" in engines:
         criteria(stats)
 
@@ -424,8 +727,11 @@ def criteria(stats):
             ", ".join(neither))
 
 
-RUN_ROW = re.compile(r"^\| ([\w.-]+) \| (cgofuzz|go|libfuzzer) \| (\d+) \| "
-                     r"(miss|[\d.]+) \| (.*) \|$")
+RUN_ROW = re.compile(r"^\| ([\w.-]+) \| (cgofuzz|go|libfuzzer|gosentry) \| "
+                     r"(\d+) \| (miss|[\d.]+) \| (.*) \|$")
+# A bug an engine was not run on (a peer not built, a bug it cannot take):
+# no run, no time, and why.
+GAP_ROW = re.compile(r"^\| ([\w.-]+) \| (gosentry) \| - \| - \| (.*) \|$")
 CAP_LINE = re.compile(r"^- settings: .*; cap (\d+) s for every engine")
 
 
@@ -435,7 +741,7 @@ def summarize(args):
     and engine's runs come from the last report, in the order given, that
     has runs of them: a rerun supersedes (a bug entry mended after its
     runs, a run taken again whole)."""
-    results, caps, sources = {}, set(), []
+    results, caps, sources, gaps = {}, set(), [], {}
     for path in args.summarize:
         n, mine = 0, {}
         with open(path) as f:
@@ -443,6 +749,9 @@ def summarize(args):
                 m = CAP_LINE.match(line)
                 if m:
                     caps.add(int(m.group(1)))
+                m = GAP_ROW.match(line.rstrip("\n"))
+                if m:
+                    gaps[(m.group(1), m.group(2))] = m.group(3)
                 m = RUN_ROW.match(line.rstrip("\n"))
                 if m:
                     t = None if m.group(4) == "miss" else float(m.group(4))
@@ -459,13 +768,15 @@ def summarize(args):
     if len(caps) != 1:
         sys.exit("the reports' caps differ or are missing: %s" % sorted(caps))
     cap = caps.pop()
-    names = {n for n, _ in results}
+    gaps = {k: v for k, v in gaps.items() if k not in results}
+    names = {n for n, _ in results} | {n for n, _ in gaps}
     bugs = [b for b in read_bugs() if b["name"] in names]
     unknown = names - {b["name"] for b in bugs}
     if unknown:
         sys.exit("runs of bugs not in bench/gobugs: %s" % ", ".join(
             sorted(unknown)))
-    engines = [e for e in ENGINES if any(k[1] == e for k in results)]
+    engines = [e for e in ENGINES if any(k[1] == e for k in results) or
+               any(k[1] == e for k in gaps)]
     if not args.out:
         args.out = os.path.join(ROOT, "bench", "results", "gobugs",
                                 "%s-gobugs-summary.md" %
@@ -475,7 +786,7 @@ def summarize(args):
     log("- date: %s" % datetime.datetime.now().strftime("%Y-%m-%d %H:%M"))
     log("- from: " + "; ".join(sources))
     log("")
-    summary(bugs, engines, cap, results)
+    summary(bugs, engines, cap, results, gaps)
     write_report(args.out)
 
 
@@ -509,6 +820,10 @@ def main():
                     "machine: the builds may overlap it, the runs must not)")
     ap.add_argument("--cgofuzz", default=os.path.join(ROOT, "build", "bin",
                                                       "cgofuzz"))
+    ap.add_argument("--gosentry", metavar="DIR",
+                    help="gosentry's build: a directory with the peer.json "
+                    "describing a gosentry build, bench/README.md (default: the newest "
+                    "%s/gosentry-*)" % GOSENTRY_PEERS)
     ap.add_argument("--out", help="the markdown report (default "
                     "bench/results/gobugs/<date>-gobugs[-quick].md)")
     args = ap.parse_args()
@@ -566,6 +881,18 @@ def time_all(args, go, work, bugs):
     log("# gobugs: time to real bugs fixed upstream (issue 26)")
     log("")
     header(args, go, True)
+    if "gosentry" in engines:
+        if b.gs:
+            st = b.gs.get("steps", {})
+            log("- gosentry: %s at %s (%s; LibAFL-git-aware %s; %s), built "
+                "%s into %s" % (
+                    b.gs["repo"], b.gs["commit"][:12], b.gs["version"],
+                    b.gs["libafl_commit"][:12],
+                    st.get("cargo-fetch", {}).get("rustc", "rustc ?"),
+                    st.get("smoke", {}).get("at", "?"),
+                    os.path.dirname(b.gs["file"])))
+        else:
+            log("- gosentry: %s" % b.gs_why)
     log("- settings: %d runs per engine and bug, engines alternating; "
         "-parallel %d; cap %d s for every engine; a miss counts as the cap"
         % (args.runs, args.parallel, args.cap))
@@ -581,7 +908,7 @@ def time_all(args, go, work, bugs):
             bug["target"], bug["target_origin"], bug["kind"],
             ", ".join(bug["source"][:2])))
     log("")
-    ready, lf_skip = [], {}
+    ready, lf_skip, gaps = [], {}, {}
     for bug in bugs:
         why = b.build(bug)
         if why:
@@ -592,6 +919,10 @@ def time_all(args, go, work, bugs):
             why = b.build_libfuzzer(bug)
             if why:
                 lf_skip[bug["name"]] = why
+        if "gosentry" in engines:
+            why = b.gosentry_skip(bug)
+            if why:
+                gaps[(bug["name"], "gosentry")] = why
     log("build: `go test -c -fuzz=^T$ -o bug.test .` in a copy of "
         "bench/gobugs/<bug> (GOTOOLCHAIN as bug.json's \"go\"); each "
         "crasher checked to fail it with the bug's signature")
@@ -601,6 +932,12 @@ def time_all(args, go, work, bugs):
             "f.Add seeds in go-fuzz-headers' layout" % clang_version())
         for n, why in lf_skip.items():
             log("- libFuzzer skipped for %s: %s" % (n, why.splitlines()[0]))
+    if "gosentry" in engines:
+        log("gosentry: its own `go test -fuzz` per run (it builds the "
+            "harness and links its LibAFL runner each time; the cap and the "
+            "time count from the runner's start); its failing input decoded "
+            "and re-run with the bug.test above; a bug it is not run on has "
+            "a row with `-` saying why")
     if args.wait_pid:
         t0 = time.monotonic()
         while os.path.exists("/proc/%d" % args.wait_pid):
@@ -617,14 +954,22 @@ def time_all(args, go, work, bugs):
     try:
         for bug in ready:
             mine = [e for e in engines
-                    if not (e == "libfuzzer" and bug["name"] in lf_skip)]
-            if not mine:  # only libFuzzer asked for, and it does not build
+                    if not (e == "libfuzzer" and bug["name"] in lf_skip)
+                    and (bug["name"], e) not in gaps]
+            for e in engines:
+                if (bug["name"], e) in gaps:
+                    log("| %s | %s | - | - | %s |" % (
+                        bug["name"], e,
+                        gaps[(bug["name"], e)].replace("|", "\\|")))
+            if not mine:  # only peers asked for, and none runs on it
                 continue
             for i in range(args.runs):
                 k = i % len(mine)
                 for e in mine[k:] + mine[:k]:
                     if e == "libfuzzer":
                         t, note = b.run_libfuzzer(bug)
+                    elif e == "gosentry":
+                        t, note = b.run_gosentry(bug)
                     else:
                         t, note = b.run_go_tool(e, bug)
                     log("| %s | %s | %d | %s | %s |" % (
@@ -635,7 +980,7 @@ def time_all(args, go, work, bugs):
         log("")
         log("**interrupted**: the summary covers the runs above")
     log("")
-    summary(ready, engines, args.cap, results)
+    summary(ready, engines, args.cap, results, gaps)
     log("")
     log("## commands")
     log("")
@@ -646,6 +991,9 @@ def time_all(args, go, work, bugs):
         log("- %s: `%s`" % (e, c))
     log("- check: `bug.test -test.run=^T$/^NAME$` in the run's copy, output "
         "matched against bug.json's signature (go-118-fuzz-build %s)" % G118)
+    if "gosentry" in b.commands:
+        log("- gosentry's environment: GOTOOLCHAIN=local, and peer.json's "
+            "env (its CARGO_HOME, GOCACHE, CARGO_NET_OFFLINE=true)")
 
 
 if __name__ == "__main__":
