@@ -33,6 +33,8 @@
 #define PF_R 4
 #define SHT_SYMTAB 2
 #define SHT_NOBITS 8
+#define SHT_GROUP 17
+#define GRP_COMDAT 1
 #define SHF_ALLOC 0x2
 #define SHF_EXECINSTR 0x4
 #define STT_OBJECT 1

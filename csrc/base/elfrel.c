@@ -83,15 +83,149 @@ static bool named(const obj *o, const Elf64_Shdr *s, const char *name) {
   return s->sh_name < o->shstr_size && strcmp(o->shstr + s->sh_name, name) == 0;
 }
 
+void cgofuzz_elfrel_groups_free(cgofuzz_elfrel_groups *g) {
+  free(g->h);
+  memset(g, 0, sizeof *g);
+}
+
+/* Adds h (never 0) to g; 1 when it was new, 0 when there, -1 out of
+ * memory. */
+static int groups_add(cgofuzz_elfrel_groups *g, uint64_t h) {
+  h |= 1;
+  if (2 * (g->n + 1) > g->cap) {
+    size_t cap = g->cap ? 2 * g->cap : 256;
+    uint64_t *t = calloc(cap, sizeof *t);
+    if (!t)
+      return -1;
+    for (size_t i = 0; i < g->cap; i++) {
+      if (!g->h[i])
+        continue;
+      size_t j = (size_t)(g->h[i] * 0x9e3779b97f4a7c15ull) & (cap - 1);
+      while (t[j])
+        j = (j + 1) & (cap - 1);
+      t[j] = g->h[i];
+    }
+    free(g->h);
+    g->h = t;
+    g->cap = cap;
+  }
+  size_t j = (size_t)(h * 0x9e3779b97f4a7c15ull) & (g->cap - 1);
+  for (; g->h[j]; j = (j + 1) & (g->cap - 1))
+    if (g->h[j] == h)
+      return 0;
+  g->h[j] = h;
+  g->n++;
+  return 1;
+}
+
+/* The symbol names of one symbol table, for the groups' signatures. */
+typedef struct symtab {
+  Elf64_Sym *syms;
+  uint64_t nsyms;
+  char *strs;
+  uint64_t nstrs;
+} symtab;
+
+static void symtab_free(symtab *t) {
+  free(t->syms);
+  free(t->strs);
+  memset(t, 0, sizeof *t);
+}
+
+/* Reads the symbol table of section index i. 0, or -1 when malformed or
+ * out of memory. */
+static int symtab_read(const obj *o, uint64_t i, symtab *t) {
+  memset(t, 0, sizeof *t);
+  if (i >= o->eh.e_shnum)
+    return -1;
+  const Elf64_Shdr *s = &o->sh[i];
+  if (s->sh_type != SHT_SYMTAB || s->sh_link >= o->eh.e_shnum ||
+      s->sh_entsize != sizeof(Elf64_Sym) || s->sh_offset > o->size ||
+      s->sh_size > o->size - s->sh_offset)
+    return -1;
+  const Elf64_Shdr *st = &o->sh[s->sh_link];
+  if (st->sh_offset > o->size || st->sh_size > o->size - st->sh_offset)
+    return -1;
+  t->nsyms = s->sh_size / sizeof(Elf64_Sym);
+  t->nstrs = st->sh_size;
+  t->syms = malloc(s->sh_size ? s->sh_size : 1);
+  t->strs = malloc(st->sh_size + 1);
+  if (!t->syms || !t->strs ||
+      cgofuzz_pread_all(o->fd, t->syms, s->sh_size, s->sh_offset) != 0 ||
+      cgofuzz_pread_all(o->fd, t->strs, st->sh_size, st->sh_offset) != 0) {
+    symtab_free(t);
+    return -1;
+  }
+  t->strs[st->sh_size] = 0;
+  return 0;
+}
+
+/* Marks in dropped[] the sections of o's COMDAT groups whose signature g
+ * holds already, and adds the others' signatures to g. 0, or -1 with err
+ * set. */
+static int drop_kept_groups(const obj *o, const char *path,
+                            cgofuzz_elfrel_groups *g, bool *dropped,
+                            cgofuzz_err *err) {
+  symtab t = {0};
+  uint64_t t_index = UINT64_MAX;
+  int rc = 0;
+  for (uint64_t i = 0; i < o->eh.e_shnum && rc == 0; i++) {
+    const Elf64_Shdr *s = &o->sh[i];
+    if (s->sh_type != SHT_GROUP)
+      continue;
+    if (s->sh_link != t_index) { /* the groups' table, read once */
+      symtab_free(&t);
+      t_index = s->sh_link;
+      if (symtab_read(o, s->sh_link, &t) != 0)
+        t_index = UINT64_MAX;
+    }
+    uint32_t *w = NULL;
+    if (t_index == UINT64_MAX || s->sh_offset > o->size ||
+        s->sh_size > o->size - s->sh_offset || s->sh_size < 4 ||
+        s->sh_size % 4 || s->sh_info >= t.nsyms ||
+        t.syms[s->sh_info].st_name >= t.nstrs || !(w = malloc(s->sh_size)) ||
+        cgofuzz_pread_all(o->fd, w, s->sh_size, s->sh_offset) != 0) {
+      free(w);
+      rc = cgofuzz_errf(err, 0, "%s: a malformed section group", path);
+      break;
+    }
+    if (w[0] & GRP_COMDAT) {
+      uint64_t h = 1469598103934665603ull;
+      for (const char *p = t.strs + t.syms[s->sh_info].st_name; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+      int added = groups_add(g, h);
+      if (added < 0)
+        rc = cgofuzz_errf(err, 0, "out of memory");
+      for (uint64_t k = 1; added == 0 && k < s->sh_size / 4; k++)
+        if (w[k] < o->eh.e_shnum)
+          dropped[w[k]] = true;
+    }
+    free(w);
+  }
+  symtab_free(&t);
+  return rc;
+}
+
 int cgofuzz_elfrel_append_size(const char *path, const char *name, uint64_t *at,
+                               cgofuzz_elfrel_groups *groups,
                                cgofuzz_err *err) {
   obj o;
   int r = obj_open(&o, path, false, err);
   if (r <= 0)
     return r;
+  bool *dropped = calloc(o.eh.e_shnum, sizeof *dropped);
+  if (!dropped) {
+    obj_close(&o);
+    return cgofuzz_errf(err, 0, "out of memory");
+  }
+  if (groups && drop_kept_groups(&o, path, groups, dropped, err) != 0) {
+    free(dropped);
+    obj_close(&o);
+    return -1;
+  }
   for (uint64_t i = 0; i < o.eh.e_shnum; i++) {
     const Elf64_Shdr *s = &o.sh[i];
-    if (!named(&o, s, name))
+    if (!named(&o, s, name) || dropped[i])
       continue;
     uint64_t a = s->sh_addralign ? s->sh_addralign : 1;
     uint64_t start = (*at + a - 1) / a * a;
@@ -100,6 +234,7 @@ int cgofuzz_elfrel_append_size(const char *path, const char *name, uint64_t *at,
     if ((a & (a - 1)) != 0 || *at > UINT64_MAX - (a - 1) ||
         s->sh_size > UINT64_MAX - start) {
       unsigned long long size = s->sh_size; /* s goes with o */
+      free(dropped);
       obj_close(&o);
       return cgofuzz_errf(err, 0,
                           "%s: section %s of %llu bytes aligned to %llu "
@@ -108,6 +243,7 @@ int cgofuzz_elfrel_append_size(const char *path, const char *name, uint64_t *at,
     }
     *at = start + s->sh_size;
   }
+  free(dropped);
   obj_close(&o);
   return 0;
 }

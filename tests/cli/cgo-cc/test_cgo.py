@@ -354,6 +354,11 @@ def test_asan_red_zone_after_the_input(go, cgofuzz, cgoenv, tmp_path):
 
 
 def test_cxx_magic(go, cgofuzz, cgoenv, tmp_path):
+    """The C++ twin of the magic, in a package whose two C++ files share an
+    inline template (pkg/cxxshared.h): each object has the template's
+    counters in a COMDAT group, the linker keeps one, and cgo-cc counts that
+    one (counted twice, the link's check that Go's range ends where the C
+    counters end failed: bep/golibsass did not link)."""
     d = copy_pkg(tmp_path)
     r = run([go, "test", "-exec=" + cgofuzz, "-run=^FuzzCxx$",
              "-fuzz=^FuzzCxx$", "-fuzztime=%dx" % BUDGET, "-parallel=1", "."],

@@ -61,9 +61,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   uint64_t at = 3, before = at;
   err.msg[0] = '\0';
-  int rc = cgofuzz_elfrel_append_size(path, "__sancov_cntrs", &at, &err);
+  int rc = cgofuzz_elfrel_append_size(path, "__sancov_cntrs", &at, NULL, &err);
   check_rc(rc, &err);
   CHECK(rc != 0 || at >= before);
+  /* With the COMDAT groups read: the same object twice counts its grouped
+   * counters once, so never more than without them. */
+  cgofuzz_elfrel_groups groups = {0};
+  uint64_t g1 = before, g2;
+  err.msg[0] = '\0';
+  int rg =
+      cgofuzz_elfrel_append_size(path, "__sancov_cntrs", &g1, &groups, &err);
+  check_rc(rg, &err);
+  g2 = g1;
+  if (rg == 0) {
+    err.msg[0] = '\0';
+    check_rc(
+        cgofuzz_elfrel_append_size(path, "__sancov_cntrs", &g2, &groups, &err),
+        &err);
+    CHECK(rc != 0 || g1 == at);
+  }
+  cgofuzz_elfrel_groups_free(&groups);
   (void)cgofuzz_elfrel_defines(path, "__sanitizer_cov_trace_cmp1");
   check_size(path, size);
 

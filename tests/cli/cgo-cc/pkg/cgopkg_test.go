@@ -82,4 +82,7 @@ func TestSeeds(t *testing.T) {
 	if ParseRecord([]byte("RC\x02ab")) != 'a' {
 		t.Fatal("ParseRecord")
 	}
+	if CxxPairs([]byte("abab")) != 2 {
+		t.Fatal("CxxPairs")
+	}
 }
