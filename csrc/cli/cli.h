@@ -70,6 +70,11 @@ extern const char *const cli_cc_no_builtin[];
  * sanitizer whose runtime intercepts memcmp and its kin (ASan, MSan,
  * TSan), so cgofuzz's interceptors must stay out (cmd_cc.c). */
 bool cli_cc_intercepting_sanitizer(int argc, char **argv);
+/* $CGOFUZZ_CC_VERBOSE: the compiler command about to run, av[0..n), as one
+ * line: appended to the file it names when it holds a '/', else written to
+ * stderr. A file keeps it out of go's build cache, which replays a cgo
+ * compile's stderr on every later build that reuses it (cmd_cc.c). */
+void cli_cc_log(char *const *av, size_t n);
 
 /* --- fileio.c */
 /* A program found in $PATH (default /usr/local/bin:/usr/bin:/bin), as a

@@ -34,6 +34,7 @@
  * The compiler is $CGOFUZZ_CLANG (or $CGOFUZZ_CLANGXX), else clang
  * (clang++).
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,12 +247,25 @@ int cli_cmd_cc(int argc, char **argv, bool cxx) {
     av[n++] = "-lm";
   }
   av[n] = NULL;
-  if (getenv("CGOFUZZ_CC_VERBOSE")) {
-    for (size_t i = 0; i < n; i++)
-      fprintf(stderr, "%s%s", i ? " " : "", av[i]);
-    fputc('\n', stderr);
-  }
+  cli_cc_log(av, n);
   execvp(cc, av);
   fprintf(stderr, "cgofuzz cc: cannot run %s\n", cc);
   return CLI_EXIT_FAIL;
+}
+
+void cli_cc_log(char *const *av, size_t n) {
+  const char *to = getenv("CGOFUZZ_CC_VERBOSE");
+  if (!to)
+    return;
+  FILE *f = strchr(to, '/') ? fopen(to, "a") : stderr;
+  if (!f) {
+    fprintf(stderr, "cgofuzz: CGOFUZZ_CC_VERBOSE=%s: %s\n", to,
+            strerror(errno));
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    fprintf(f, "%s%s", i ? " " : "", av[i]);
+  fputc('\n', f);
+  if (f != stderr)
+    fclose(f);
 }

@@ -179,11 +179,7 @@ static const char *output_of(int argc, char **argv) {
 /* Runs the command built so far; its exit status (or 127 when it cannot
  * start, with a message). */
 static int run(const cgocc *c) {
-  if (getenv("CGOFUZZ_CC_VERBOSE")) {
-    for (size_t i = 0; i < c->n; i++)
-      fprintf(stderr, "%s%s", i ? " " : "", c->av[i]);
-    fputc('\n', stderr);
-  }
+  cli_cc_log(c->av, c->n);
   pid_t pid = fork();
   if (pid == 0) {
     execvp(c->cc, c->av);

@@ -440,6 +440,18 @@ def test_cgofuzz_fuzz_says_when_c_stays_invisible(cgofuzz, tool, tmp_path):
             assert "CC is not a clang" in r.stderr, r
 
 
+def test_cc_verbose_to_a_file_stays_out_of_go_output(go, cgoenv, tmp_path):
+    """CGOFUZZ_CC_VERBOSE=FILE logs each compiler command there, not on
+    stderr, which go's build cache would replay on every later build."""
+    d = copy_pkg(tmp_path)
+    log = str(tmp_path / "cc.log")
+    r = run([go, "test", "-c", "-o", os.devnull, "."], d,
+            go_env(dict(cgoenv, CGOFUZZ_CC_VERBOSE=log)))
+    assert r.rc == 0, r
+    assert "-fsanitize-coverage=inline-8bit-counters" in testlib.read(log)
+    assert "fsanitize-coverage" not in r.out, r
+
+
 def test_gcc_is_refused_in_one_line(go, cgoenv, tool, tmp_path):
     gcc = tool("gcc")
     d = copy_pkg(tmp_path)
