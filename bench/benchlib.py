@@ -250,6 +250,19 @@ class Run:
 
 
 
+def start_session(argv, cwd, outp, env=None):
+    """Starts argv in its own session (killed as a group on ^C, RUNNING),
+    stdout and stderr into the file outp: (the process, its start on the
+    monotonic clock)."""
+    with open(outp, "w") as out:
+        t0 = time.monotonic()
+        p = subprocess.Popen(argv, cwd=cwd, stdout=out,
+                             stderr=subprocess.STDOUT, env=env,
+                             stdin=subprocess.DEVNULL, start_new_session=True)
+    RUNNING[:] = [p.pid]
+    return p, t0
+
+
 def run_polled(argv, cwd, limit, found, env=None):
     """Runs argv in its own session, output to files in cwd, polling every
     5 ms in the first second, 20 ms up to 10 s and 50 ms after (a bug found
@@ -260,12 +273,7 @@ def run_polled(argv, cwd, limit, found, env=None):
     outp = os.path.join(cwd, ".bench.out")
     r = Run()
     r.found, r.timed_out = None, False
-    with open(outp, "w") as out:
-        t0 = time.monotonic()
-        p = subprocess.Popen(argv, cwd=cwd, stdout=out,
-                             stderr=subprocess.STDOUT, env=env,
-                             stdin=subprocess.DEVNULL, start_new_session=True)
-    RUNNING[:] = [p.pid]
+    p, t0 = start_session(argv, cwd, outp, env)
     size, killed = -1, 0
     while p.poll() is None:
         now = time.monotonic() - t0

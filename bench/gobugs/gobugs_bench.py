@@ -82,6 +82,7 @@ from benchlib import (G118, ROOT, RUNNING, clang_version,  # noqa: E402
                       fmt_time, fuzz_signature, go118_build, go118_seeds,
                       go118_to_corpus, go118_tool, go_corpus_file, header,
                       kill_running, kill_session, log, run_polled, sh,
+                      start_session,
                       summary_cells, tail, write_report)
 
 BUGS = os.path.join(ROOT, "bench", "gobugs")
@@ -592,12 +593,7 @@ def run_gosentry_polled(argv, cwd, env, cap, libafl, target):
                       os.path.isfile(os.path.join(dd, n))]
         return sorted(files, key=os.path.getmtime)
 
-    with open(outp, "w") as out:
-        t0 = time.monotonic()
-        p = subprocess.Popen(argv, cwd=cwd, stdout=out,
-                             stderr=subprocess.STDOUT, env=env,
-                             stdin=subprocess.DEVNULL, start_new_session=True)
-    RUNNING[:] = [p.pid]
+    p, t0 = start_session(argv, cwd, outp, env)
     size, killed = -1, 0
     try:
         while p.poll() is None:
