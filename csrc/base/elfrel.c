@@ -83,41 +83,6 @@ static bool named(const obj *o, const Elf64_Shdr *s, const char *name) {
   return s->sh_name < o->shstr_size && strcmp(o->shstr + s->sh_name, name) == 0;
 }
 
-void cgofuzz_elfrel_groups_free(cgofuzz_elfrel_groups *g) {
-  free(g->h);
-  memset(g, 0, sizeof *g);
-}
-
-/* Adds h (never 0) to g; 1 when it was new, 0 when there, -1 out of
- * memory. */
-static int groups_add(cgofuzz_elfrel_groups *g, uint64_t h) {
-  h |= 1;
-  if (2 * (g->n + 1) > g->cap) {
-    size_t cap = g->cap ? 2 * g->cap : 256;
-    uint64_t *t = calloc(cap, sizeof *t);
-    if (!t)
-      return -1;
-    for (size_t i = 0; i < g->cap; i++) {
-      if (!g->h[i])
-        continue;
-      size_t j = (size_t)(g->h[i] * 0x9e3779b97f4a7c15ull) & (cap - 1);
-      while (t[j])
-        j = (j + 1) & (cap - 1);
-      t[j] = g->h[i];
-    }
-    free(g->h);
-    g->h = t;
-    g->cap = cap;
-  }
-  size_t j = (size_t)(h * 0x9e3779b97f4a7c15ull) & (g->cap - 1);
-  for (; g->h[j]; j = (j + 1) & (g->cap - 1))
-    if (g->h[j] == h)
-      return 0;
-  g->h[j] = h;
-  g->n++;
-  return 1;
-}
-
 /* The symbol names of one symbol table, for the groups' signatures. */
 typedef struct symtab {
   Elf64_Sym *syms;
@@ -163,9 +128,8 @@ static int symtab_read(const obj *o, uint64_t i, symtab *t) {
 /* Marks in dropped[] the sections of o's COMDAT groups whose signature g
  * holds already, and adds the others' signatures to g. 0, or -1 with err
  * set. */
-static int drop_kept_groups(const obj *o, const char *path,
-                            cgofuzz_elfrel_groups *g, bool *dropped,
-                            cgofuzz_err *err) {
+static int drop_kept_groups(const obj *o, const char *path, cgofuzz_hashset *g,
+                            bool *dropped, cgofuzz_err *err) {
   symtab t = {0};
   uint64_t t_index = UINT64_MAX;
   int rc = 0;
@@ -193,7 +157,7 @@ static int drop_kept_groups(const obj *o, const char *path,
       uint64_t h = 1469598103934665603ull;
       for (const char *p = t.strs + t.syms[s->sh_info].st_name; *p; p++)
         h = (h ^ (unsigned char)*p) * 1099511628211ull;
-      int added = groups_add(g, h);
+      int added = cgofuzz_hashset_add(g, h);
       if (added < 0)
         rc = cgofuzz_errf(err, 0, "out of memory");
       for (uint64_t k = 1; added == 0 && k < s->sh_size / 4; k++)
@@ -207,8 +171,7 @@ static int drop_kept_groups(const obj *o, const char *path,
 }
 
 int cgofuzz_elfrel_append_size(const char *path, const char *name, uint64_t *at,
-                               cgofuzz_elfrel_groups *groups,
-                               cgofuzz_err *err) {
+                               cgofuzz_hashset *groups, cgofuzz_err *err) {
   obj o;
   int r = obj_open(&o, path, false, err);
   if (r <= 0)

@@ -19,26 +19,21 @@
 #include <stdint.h>
 
 #include "buf.h"
-
-/* The COMDAT groups a link has kept so far: the signatures of the groups
- * of the objects appended before, in link order (a set of their hashes). */
-typedef struct cgofuzz_elfrel_groups {
-  uint64_t *h;
-  size_t n, cap;
-} cgofuzz_elfrel_groups;
-void cgofuzz_elfrel_groups_free(cgofuzz_elfrel_groups *g);
+#include "hashset.h"
 
 /* The bytes sections named name take when appended, in the order of the
  * file's section table, at offset *at (aligned as each requires); *at is
  * advanced past them. A section in a COMDAT group whose signature groups
- * already holds takes none, since the linker keeps the first object's copy
- * of a group and drops the others (C++'s inline and template functions,
- * each object's copy of their counters); the file's groups are added to
- * it. groups may be NULL (every section counts). 0, or -1 with err set for
+ * already holds (the hashes of the signatures of the groups of the
+ * objects appended before, in link order) takes none, since the linker
+ * keeps the first object's copy of a group and drops the others (C++'s
+ * inline and template functions, each object's copy of their counters);
+ * the file's groups are added to it. groups may be NULL (every section
+ * counts). 0, or -1 with err set for
  * an unreadable ELF file or a section that cannot be placed (an alignment
  * that is not a power of two, an offset past 2^64). */
 int cgofuzz_elfrel_append_size(const char *path, const char *name, uint64_t *at,
-                               cgofuzz_elfrel_groups *groups, cgofuzz_err *err);
+                               cgofuzz_hashset *groups, cgofuzz_err *err);
 
 /* Makes every section named name SHT_NOBITS (its bytes must be zero: the
  * file keeps them, the loader no longer reads them). Sets *count to the

@@ -318,17 +318,17 @@ static int place_counters(const cgocc *c, int argc, char **argv,
   at = go_n;
   /* In link order, each COMDAT group once: the linker keeps the first
    * object's copy of a C++ inline or template function and its counters. */
-  cgofuzz_elfrel_groups groups = {0};
+  cgofuzz_hashset groups = {0};
   for (int i = 0; i < argc; i++) {
     if (!ends_with(argv[i], ".o") || strcmp(argv[i], goo) == 0)
       continue;
     if (cgofuzz_elfrel_append_size(argv[i], C_CNTRS, &at, &groups, &err) != 0) {
-      cgofuzz_elfrel_groups_free(&groups);
+      cgofuzz_hashset_free(&groups);
       fprintf(stderr, "%s: %s\n", c->tool, err.msg);
       return -1;
     }
   }
-  cgofuzz_elfrel_groups_free(&groups);
+  cgofuzz_hashset_free(&groups);
   uint64_t m = at - go_n;
   *instrumented = m > 0;
   if (m == 0 || has == 0)

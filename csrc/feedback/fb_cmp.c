@@ -53,6 +53,7 @@
 #include "coord_worker.h"
 #include "dir.h"
 #include "fb_internal.h"
+#include "hashset.h"
 #include "mutator.h"
 #include "os.h"
 
@@ -101,8 +102,7 @@ struct cgofuzz_fb_cmp {
   size_t qh, qn;
   cand *fresh; /* this trace's candidates, in order, until it ends */
   size_t nfresh, fresh_cap;
-  uint64_t *tried; /* hashes of candidates queued so far (a set) */
-  size_t tried_cap, tried_n;
+  cgofuzz_hashset tried; /* hashes of candidates queued so far */
   cgofuzz_gobin_cmprec *recs;
   size_t nrecs;
   const char *dump; /* $CGOFUZZ_CMP_DUMP */
@@ -122,39 +122,10 @@ static uint64_t hash_bytes(const uint8_t *p, size_t n) {
   return h | 1;
 }
 
-/* Adds h to the set of tried candidates; false when it was there. */
-static bool tried_add(cmp *m, uint64_t h) {
-  if (2 * (m->tried_n + 1) > m->tried_cap) {
-    size_t cap = m->tried_cap ? 2 * m->tried_cap : 4096;
-    uint64_t *t = calloc(cap, sizeof *t);
-    if (!t)
-      return false;
-    for (size_t i = 0; i < m->tried_cap; i++) {
-      uint64_t v = m->tried[i];
-      if (!v)
-        continue;
-      size_t j = (size_t)(v * 0x9e3779b97f4a7c15ull) & (cap - 1);
-      while (t[j])
-        j = (j + 1) & (cap - 1);
-      t[j] = v;
-    }
-    free(m->tried);
-    m->tried = t;
-    m->tried_cap = cap;
-  }
-  size_t j = (size_t)(h * 0x9e3779b97f4a7c15ull) & (m->tried_cap - 1);
-  for (; m->tried[j]; j = (j + 1) & (m->tried_cap - 1))
-    if (m->tried[j] == h)
-      return false;
-  m->tried[j] = h;
-  m->tried_n++;
-  return true;
-}
-
 /* Keeps a candidate of the current trace (see publish). */
 static void enqueue(cmp *m, const uint8_t *p, size_t n) {
   if (m->nfresh >= CMP_PER_TRACE + CMP_CHAINS ||
-      !tried_add(m, hash_bytes(p, n)))
+      cgofuzz_hashset_add(&m->tried, hash_bytes(p, n)) != 1)
     return;
   if (m->nfresh == m->fresh_cap) {
     size_t cap = m->fresh_cap ? 2 * m->fresh_cap : 64;
@@ -604,7 +575,7 @@ void cgofuzz_fb_cmp_stop(fb_run *r) {
   for (size_t i = 0; i < CMP_CHAINS; i++)
     cgofuzz_buf_free(&m->chains[i].data);
   free(m->q);
-  free(m->tried);
+  cgofuzz_hashset_free(&m->tried);
   free(m->recs);
   cgofuzz_values_free(&m->vals);
   cgofuzz_buf_free(&m->enc);

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "fb_internal.h"
+#include "hashset.h"
 
 #define I2S_MAX_HITS 4
 #define I2S_MAX_SEQ 64
@@ -297,21 +298,6 @@ typedef struct site {
   size_t n;
 } site;
 
-/* Inserts h (never 0) into an open-addressing set of cap slots (a power
- * of two, never full); false when it was there. */
-static bool set_add(uint64_t *set, size_t cap, uint64_t h) {
-  h |= 1;
-  for (size_t i = (size_t)(h * 0x9e3779b97f4a7c15ull) & (cap - 1);;
-       i = (i + 1) & (cap - 1)) {
-    if (set[i] == h)
-      return false;
-    if (!set[i]) {
-      set[i] = h;
-      return true;
-    }
-  }
-}
-
 size_t cgofuzz_fb_i2s_site_len(const cgofuzz_gobin_cmprec *r, size_t n,
                                uint32_t pc) {
   size_t len = 0;
@@ -326,16 +312,10 @@ int cgofuzz_fb_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
                    cgofuzz_fb_i2s_emit emit, void *ctx) {
   i2s st = {.in = in, .emit = emit, .ctx = ctx, .left = max};
   site *sites = calloc(I2S_MAX_SITES, sizeof *sites);
-  size_t cap = 64;
-  while (cap < 2 * n)
-    cap *= 2;
-  uint64_t *seen = calloc(cap, sizeof *seen);
+  cgofuzz_hashset seen = {0}; /* the comparisons tried */
   size_t nsites = 0;
-  if (!sites || !seen) {
-    free(sites);
-    free(seen);
+  if (!sites)
     return -1;
-  }
   for (size_t i = 0; i < n && st.rc == 0 && st.left; i++) {
     const cgofuzz_gobin_cmprec *c = &r[i];
     uint32_t k = c->kind;
@@ -366,7 +346,10 @@ int cgofuzz_fb_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
     for (size_t q = 0; q < lb; q++)
       h = (h ^ c->a1[q]) * 1099511628211ull;
     h = (h ^ lb) * 1099511628211ull;
-    if (!set_add(seen, cap, h))
+    int added = cgofuzz_hashset_add(&seen, h);
+    if (added < 0)
+      st.rc = -1;
+    if (added != 1)
       continue;
     if (k & (CMP_K_STR | CMP_K_FOLD)) {
       /* A string longer than the record holds cannot be written back. */
@@ -395,6 +378,6 @@ int cgofuzz_fb_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
   }
   cgofuzz_values_free(&st.tmp);
   free(sites);
-  free(seen);
+  cgofuzz_hashset_free(&seen);
   return st.rc;
 }

@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "dir.h"
 #include "file.h"
+#include "hashset.h"
 #include "lines.h"
 #include "os.h"
 #include "spawn.h"
@@ -28,6 +29,23 @@ namespace {
 
 std::string str(const cgofuzz_buf &b) {
   return std::string(reinterpret_cast<const char *>(b.data), b.len);
+}
+
+// Every value once, across the table's growth; the low bit is not part of
+// the value (0 marks an empty slot).
+TEST(HashSet, AddsEachValueOnceAcrossGrowth) {
+  cgofuzz_hashset s{};
+  for (uint64_t i = 0; i < 5000; i++)
+    EXPECT_EQ(cgofuzz_hashset_add(&s, i * 2654435761u * 2), 1) << i;
+  EXPECT_EQ(s.n, 5000u);
+  EXPECT_LE(2 * s.n, s.cap);
+  for (uint64_t i = 0; i < 5000; i++)
+    EXPECT_EQ(cgofuzz_hashset_add(&s, i * 2654435761u * 2), 0) << i;
+  EXPECT_EQ(cgofuzz_hashset_add(&s, 1), 0); /* 0 | 1 was added first */
+  cgofuzz_hashset_free(&s);
+  EXPECT_EQ(s.slot, nullptr);
+  EXPECT_EQ(cgofuzz_hashset_add(&s, 7), 1);
+  cgofuzz_hashset_free(&s);
 }
 
 TEST(Spawn, RunCapturesStdoutAndStatus) {

@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   CHECK(rc != 0 || at >= before);
   /* With the COMDAT groups read: the same object twice counts its grouped
    * counters once, so never more than without them. */
-  cgofuzz_elfrel_groups groups = {0};
+  cgofuzz_hashset groups = {0};
   uint64_t g1 = before, g2;
   err.msg[0] = '\0';
   int rg =
@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         &err);
     CHECK(rc != 0 || g1 == at);
   }
-  cgofuzz_elfrel_groups_free(&groups);
+  cgofuzz_hashset_free(&groups);
   (void)cgofuzz_elfrel_defines(path, "__sanitizer_cov_trace_cmp1");
   check_size(path, size);
 
