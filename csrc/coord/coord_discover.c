@@ -107,13 +107,14 @@ int cgofuzz_coord_discovered(cgofuzz_coord_config *cfg, const char *records,
 }
 
 void cgofuzz_coord_free_discovery(cgofuzz_coord_config *cfg) {
-  for (size_t i = 0; i < cfg->n_seeds; i++)
-    cgofuzz_buf_free(&cfg->seeds[i]);
-  free(cfg->seeds);
-  free(cfg->kinds);
-  for (size_t i = 0; i < cfg->n_disc_env; i++)
-    free(cfg->disc_env[i]);
-  free(cfg->disc_env);
+  /* take_found's fields, freed as gobin frees what it found. */
+  cgofuzz_gobin_found f = {.kinds = cfg->kinds,
+                           .n_kinds = cfg->n_kinds,
+                           .seeds = cfg->seeds,
+                           .n_seeds = cfg->n_seeds,
+                           .env = cfg->disc_env,
+                           .n_env = cfg->n_disc_env};
+  cgofuzz_gobin_found_free(&f);
   cfg->seeds = NULL;
   cfg->kinds = NULL;
   cfg->disc_env = NULL;
