@@ -4,8 +4,10 @@
  * The only place in csrc/ where a file is renamed into place or a
  * temporary file is made (tools/check_layers.py fails the build on a
  * rename or mkstemp anywhere else), so that every writer gets the same
- * guarantees: a whole file or the old one, fsynced, and no temporary that
- * a corpus reader could take for an entry.
+ * guarantees: a whole file or the old one, fsynced (unless the caller
+ * asked for CGOFUZZ_FILE_NO_SYNC), and no temporary that a corpus reader
+ * could take for an entry. The unnamed file of a new unsynced one comes
+ * from the OS layer (cgofuzz_os_unnamed_file).
  */
 #include "file.h"
 
@@ -18,6 +20,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "os.h"
 
 int cgofuzz_file_read(const char *path, cgofuzz_buf *out) {
   size_t was = out->len;
@@ -151,9 +155,10 @@ static int sync_dir(const char *dir) {
   return r;
 }
 
-/* Renames t's temporary to path, removes the subdirectory and syncs the
- * directory. On a failed rename t is removed; *step names what failed. */
-static int tmp_finish(tmp *t, const char *path, const char **step) {
+/* Renames t's temporary to path, removes the subdirectory and, if sync,
+ * syncs the directory. On a failed rename t is removed; *step names what
+ * failed. */
+static int tmp_finish(tmp *t, const char *path, bool sync, const char **step) {
   if (rename(t->file, path) != 0) {
     *step = "rename";
     tmp_abort(t);
@@ -161,13 +166,55 @@ static int tmp_finish(tmp *t, const char *path, const char **step) {
   }
   t->made = false;
   rmdir(t->sub); /* empty now; if it stays, every reader skips it */
-  int r = sync_dir(t->dir);
+  int r = sync ? sync_dir(t->dir) : 0;
   int e = errno;
   tmp_free(t);
   if (r != 0)
     *step = "sync";
   errno = e;
   return r;
+}
+
+/* A new file without a temporary name (file.h, CGOFUZZ_FILE_NO_SYNC): an
+ * unnamed file in path's directory (O_TMPFILE), written, then given its
+ * name by linkat, which never replaces one (an existing file, whose mode
+ * KEEP_MODE would keep, is replaced the other way). Neither the mkdtemp and
+ * rmdir of a named temporary (half a millisecond on ext4) nor anything left
+ * behind by a writer killed before the link. 1: written; 0: not taken
+ * (no O_TMPFILE on this system or file system, no /proc, or path exists
+ * and must be replaced the other way), nothing made; -1: the write
+ * failed, errno and *step set. */
+static int write_unnamed(const char *path, const void *data, size_t len,
+                         unsigned mode, unsigned flags, const char **step) {
+  const char *slash = strrchr(path, '/');
+  char dir[4096];
+  if (!*(slash ? slash + 1 : path))
+    return 0; /* "dir/": the other way names the error */
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else if (slash == path)
+    snprintf(dir, sizeof dir, "/");
+  else if ((size_t)(slash - path) < sizeof dir)
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+  else
+    return 0;
+  int fd = cgofuzz_os_unnamed_file(dir, mode);
+  if (fd < 0)
+    return 0;
+  const char *what = NULL;
+  if ((flags & CGOFUZZ_FILE_EXACT_MODE) && fchmod(fd, (mode_t)(mode & 0777)))
+    what = "chmod";
+  else if (cgofuzz_write_all(fd, data, len) != 0)
+    what = "write";
+  int e = errno;
+  int linked = what ? -1 : cgofuzz_os_link_unnamed(fd, path);
+  close(fd); /* an unnamed file is gone with its last descriptor */
+  if (what) {
+    *step = what;
+    errno = e;
+    return -1;
+  }
+  return linked == 0 ? 1 : 0;
 }
 
 int cgofuzz_file_write_atomic(const char *path, const void *data, size_t len,
@@ -177,6 +224,12 @@ int cgofuzz_file_write_atomic(const char *path, const void *data, size_t len,
   if (!step)
     step = &unused;
   *step = "create";
+  if (flags & CGOFUZZ_FILE_NO_SYNC) {
+    int r = write_unnamed(path, data, len, mode, flags, step);
+    if (r != 0)
+      return r > 0 ? 0 : -1;
+    *step = "create";
+  }
   tmp t;
   if (tmp_make(&t, path) != 0)
     return -1;
@@ -208,7 +261,7 @@ int cgofuzz_file_write_atomic(const char *path, const void *data, size_t len,
     what = "chmod";
   else if (cgofuzz_write_all(fd, data, len) != 0)
     what = "write";
-  else if (fsync(fd) != 0)
+  else if (!(flags & CGOFUZZ_FILE_NO_SYNC) && fsync(fd) != 0)
     what = "fsync";
   int e = errno;
   if (close(fd) != 0 && !what) {
@@ -221,7 +274,7 @@ int cgofuzz_file_write_atomic(const char *path, const void *data, size_t len,
     tmp_abort(&t);
     return -1;
   }
-  return tmp_finish(&t, path, step);
+  return tmp_finish(&t, path, !(flags & CGOFUZZ_FILE_NO_SYNC), step);
 }
 
 int cgofuzz_file_symlink_atomic(const char *target, const char *path) {
@@ -234,7 +287,7 @@ int cgofuzz_file_symlink_atomic(const char *target, const char *path) {
     return -1;
   }
   t.made = true;
-  return tmp_finish(&t, path, &step);
+  return tmp_finish(&t, path, true, &step);
 }
 
 int cgofuzz_file_move(const char *from, const char *to) {

@@ -61,6 +61,18 @@ int cgofuzz_os_pipe(int fds[2], int nonblock);
  * Its descriptor, or -1 with errno set. Not for a forked child. */
 int cgofuzz_os_anon_file(const char *name);
 
+/* An unnamed regular file in directory dir, open for writing,
+ * close-on-exec, with mode less the umask (Linux: O_TMPFILE): nothing
+ * shows in dir until cgofuzz_os_link_unnamed names it, and it is gone
+ * when closed unnamed. -1 with errno set, also where the system or dir's
+ * file system makes none (Darwin: ENOTSUP; Linux: EOPNOTSUPP, EISDIR). */
+int cgofuzz_os_unnamed_file(const char *dir, unsigned mode);
+
+/* Gives fd, from cgofuzz_os_unnamed_file, the name path, which must not
+ * exist: an existing file is never replaced (EEXIST). 0, or -1 with
+ * errno set. */
+int cgofuzz_os_link_unnamed(int fd, const char *path);
+
 /* A path by which another process can open or exec descriptor fd of
  * process pid (0: this one) into buf. 0, or -1 (ENOSYS on Darwin for
  * another process; ENAMETOOLONG). */

@@ -80,6 +80,18 @@ int cgofuzz_os_pipe(int fds[2], int nonblock) {
   return 0;
 }
 
+int cgofuzz_os_unnamed_file(const char *dir, unsigned mode) {
+  (void)dir, (void)mode;
+  errno = ENOTSUP;
+  return -1;
+}
+
+int cgofuzz_os_link_unnamed(int fd, const char *path) {
+  (void)fd, (void)path;
+  errno = ENOTSUP;
+  return -1;
+}
+
 int cgofuzz_os_anon_file(const char *name) {
   (void)name;
   char path[PATH_MAX];

@@ -138,6 +138,19 @@ int cgofuzz_os_anon_file(const char *name) {
   return memfd_create(name, MFD_CLOEXEC);
 }
 
+int cgofuzz_os_unnamed_file(const char *dir, unsigned mode) {
+  return open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)(mode & 0777));
+}
+
+/* By the descriptor's /proc path: linkat's AT_EMPTY_PATH on the
+ * descriptor itself needs CAP_DAC_READ_SEARCH. */
+int cgofuzz_os_link_unnamed(int fd, const char *path) {
+  char self[64];
+  if (cgofuzz_os_fd_path(0, fd, self, sizeof self) != 0)
+    return -1;
+  return linkat(AT_FDCWD, self, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}
+
 int cgofuzz_os_fd_path(pid_t pid, int fd, char *buf, size_t size) {
   int n = pid ? snprintf(buf, size, "/proc/%d/fd/%d", (int)pid, fd)
               : snprintf(buf, size, "/proc/self/fd/%d", fd);

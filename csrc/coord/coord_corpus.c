@@ -172,12 +172,12 @@ int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
  * cgofuzz_coord_corpus_load_dir skip. */
 int cgofuzz_coord_corpus_write(const char *dir, const uint8_t *data, size_t len,
                                char **path, cgofuzz_err *err) {
-  return cgofuzz_coord_corpus_write_v(dir, data, len, 0, path, err);
+  return cgofuzz_coord_corpus_write_v(dir, data, len, 0, 0, path, err);
 }
 
 int cgofuzz_coord_corpus_write_v(const char *dir, const uint8_t *data,
-                                 size_t len, int gover, char **path,
-                                 cgofuzz_err *err) {
+                                 size_t len, int gover, unsigned file_flags,
+                                 char **path, cgofuzz_err *err) {
   char name[CGOFUZZ_CODEC_NAME_MAX];
   cgofuzz_codec_name_v(data, len, gover ? gover : CGOFUZZ_GOVER_NEWEST, name);
   size_t pl = strlen(dir) + 2 + CGOFUZZ_CODEC_NAME_MAX;
@@ -186,10 +186,19 @@ int cgofuzz_coord_corpus_write_v(const char *dir, const uint8_t *data,
     return cgofuzz_errf(err, 0, "out of memory");
   snprintf(p, pl, "%s/%s", dir, name);
   const char *what = "mkdir";
-  /* mode 0666 & ~umask, as Go's os.WriteFile. */
-  if (cgofuzz_dir_make_all(dir, 0777) != 0 ||
-      cgofuzz_file_write_atomic(p, data, len, 0666, CGOFUZZ_FILE_UMASK,
-                                &what) != 0) {
+  /* mode 0666 & ~umask, as Go's os.WriteFile. The directory is made when
+   * the write finds none (its first entry), not before every write: a
+   * mkdir of each of its parents costs about as much as the write. What
+   * is in the way of the directory is then named by the mkdir. */
+  unsigned fl = CGOFUZZ_FILE_UMASK | file_flags;
+  int r = cgofuzz_file_write_atomic(p, data, len, 0666, fl, &what);
+  if (r != 0 && (errno == ENOENT || errno == ENOTDIR)) {
+    what = "mkdir";
+    r = cgofuzz_dir_make_all(dir, 0777) != 0
+            ? -1
+            : cgofuzz_file_write_atomic(p, data, len, 0666, fl, &what);
+  }
+  if (r != 0) {
     cgofuzz_errf(err, 0, "writing %s: %s failed: %s", p, what, strerror(errno));
     free(p);
     return -1;

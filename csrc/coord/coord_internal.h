@@ -69,10 +69,12 @@ int cgofuzz_coord_corpus_load_dir(cgofuzz_coord_corpus *c, const char *dir,
 int cgofuzz_coord_corpus_write(const char *dir, const uint8_t *data, size_t len,
                                char **path, cgofuzz_err *err);
 /* The same, named as release gover names it (64 hex digits in go1.18 and
- * go1.19, 16 from go1.20; 0: the newest). */
+ * go1.19, 16 from go1.20; 0: the newest), with file_flags of
+ * cgofuzz_file_write_atomic (CGOFUZZ_FILE_NO_SYNC for the cache's new
+ * inputs; 0, synced, for a failing input). */
 int cgofuzz_coord_corpus_write_v(const char *dir, const uint8_t *data,
-                                 size_t len, int gover, char **path,
-                                 cgofuzz_err *err);
+                                 size_t len, int gover, unsigned file_flags,
+                                 char **path, cgofuzz_err *err);
 
 /* The release cfg follows (cfg->gover, 0 meaning the newest). Used for
  * every codec call, file name and timer that differs between releases. */

@@ -18,6 +18,7 @@
 
 #include "codec.h"
 #include "coord_internal.h"
+#include "file.h"
 #include "gobin_discover.h"
 #include "scratch.h"
 
@@ -311,7 +312,8 @@ static char *write_failure(coord *c, const cgofuzz_buf *data) {
     if ((i == 1 && (private_dir((const char *)top.data, &err) != 0 ||
                     private_dir(dirs[i], &err) != 0)) ||
         cgofuzz_coord_corpus_write_v(dirs[i], data->data, data->len,
-                                     coord_gover(c->cfg), &path, &err) != 0) {
+                                     coord_gover(c->cfg), 0, &path,
+                                     &err) != 0) {
       path = NULL;
       fprintf(stderr,
               "cgofuzz: could not write the failing input to %s%s%s: %s\n",
@@ -399,8 +401,12 @@ void cgofuzz_coord_add_interesting(coord *c, const cgofuzz_buf *data,
   }
   char *path = NULL;
   cgofuzz_err err = {0};
+  /* Not synced (file.h): the run's own death never loses it, and two
+   * fsyncs for each new input cost more than the fuzzing where inputs are
+   * new a hundred times a second. */
   if (cgofuzz_coord_corpus_write_v(c->cache_dir, data->data, data->len,
-                                   coord_gover(c->cfg), &path, &err) != 0) {
+                                   coord_gover(c->cfg), CGOFUZZ_FILE_NO_SYNC,
+                                   &path, &err) != 0) {
     /* The input stays in the in-memory corpus; only resuming loses it. */
     if (!c->cache_warned)
       fprintf(stderr,

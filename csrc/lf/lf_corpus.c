@@ -133,13 +133,14 @@ int cgofuzz_lf_raw(const cgofuzz_lf_target *t, const uint8_t *enc, size_t len,
   return 0;
 }
 
-int cgofuzz_lf_write_file(const char *path, const uint8_t *data, size_t len) {
+int cgofuzz_lf_write_file(const char *path, const uint8_t *data, size_t len,
+                          unsigned file_flags) {
   /* The temporary is a hidden subdirectory beside the file (file.h), so
    * corpus readers skip it; mode 0666 less the umask, as libFuzzer's
    * files. */
   const char *what;
-  if (cgofuzz_file_write_atomic(path, data, len, 0666, CGOFUZZ_FILE_UMASK,
-                                &what) == 0)
+  if (cgofuzz_file_write_atomic(path, data, len, 0666,
+                                CGOFUZZ_FILE_UMASK | file_flags, &what) == 0)
     return 0;
   int e = errno;
   if (strcmp(what, "create") == 0)
@@ -152,7 +153,7 @@ int cgofuzz_lf_write_file(const char *path, const uint8_t *data, size_t len) {
 }
 
 int cgofuzz_lf_write_named(const char *dir, const uint8_t *raw, size_t len,
-                           char **path) {
+                           unsigned file_flags, char **path) {
   char hex[41];
   cgofuzz_sha1_hex(raw, len, hex);
   size_t pl = strlen(dir) + 43;
@@ -163,7 +164,7 @@ int cgofuzz_lf_write_named(const char *dir, const uint8_t *raw, size_t len,
   int rc = 0;
   if (access(p, F_OK) != 0) {
     mkdir(dir, 0777); /* libFuzzer's first corpus dir may not exist yet */
-    rc = cgofuzz_lf_write_file(p, raw, len);
+    rc = cgofuzz_lf_write_file(p, raw, len, file_flags);
   }
   if (path && rc == 0)
     *path = p;
@@ -195,7 +196,7 @@ int cgofuzz_lf_write_unit(const lf_opts *o, const char *kind,
   if (path.failed)
     fprintf(stderr, "ERROR: out of memory naming the %s file\n", kind);
   else
-    rc = cgofuzz_lf_write_file((const char *)path.data, raw, len);
+    rc = cgofuzz_lf_write_file((const char *)path.data, raw, len, 0);
   if (rc == 0)
     fprintf(stderr, "artifact_prefix='%s'; Test unit written to %s\n",
             o->artifact_prefix, (const char *)path.data);

@@ -35,6 +35,7 @@
 #include "coord_report.h"
 #include "exact.h"
 #include "fb.h"
+#include "file.h"
 #include "gobin.h"
 #include "godebug.h"
 #include "lf_internal.h"
@@ -92,8 +93,8 @@ static void on_new(void *ctx, const uint8_t *data, size_t len,
     /* A failed write is said (cgofuzz_lf_write_file) and fuzzing goes on:
      * the input stays in the in-memory corpus. After a failure the
      * directory is not tried again (a full disk would flood the log). */
-    if (r->out_dir &&
-        cgofuzz_lf_write_named(r->out_dir, raw.data, raw.len, NULL) != 0) {
+    if (r->out_dir && cgofuzz_lf_write_named(r->out_dir, raw.data, raw.len,
+                                             CGOFUZZ_FILE_NO_SYNC, NULL) != 0) {
       fprintf(stderr,
               "WARNING: new inputs are no longer written to %s; fuzzing "
               "goes on\n",

@@ -94,11 +94,16 @@ void cgofuzz_lf_inputs_free(lf_inputs *in);
 int cgofuzz_lf_raw(const cgofuzz_lf_target *t, const uint8_t *enc, size_t len,
                    cgofuzz_buf *raw);
 /* Writes raw to dir/<sha1 of raw>, unless that file exists; -1 after
- * printing why. *path (if not NULL) gets the malloc'd path. */
+ * printing why. file_flags as cgofuzz_lf_write_file's. *path (if not
+ * NULL) gets the malloc'd path. */
 int cgofuzz_lf_write_named(const char *dir, const uint8_t *raw, size_t len,
-                           char **path);
-/* Writes data to path (atomically: a temporary beside it, then rename). */
-int cgofuzz_lf_write_file(const char *path, const uint8_t *data, size_t len);
+                           unsigned file_flags, char **path);
+/* Writes data to path (atomically: a temporary beside it, then rename),
+ * with cgofuzz_file_write_atomic's file_flags: CGOFUZZ_FILE_NO_SYNC for a
+ * new input of the fuzzing loop (libFuzzer never syncs its corpus), 0 for
+ * artifacts and what a merge keeps. */
+int cgofuzz_lf_write_file(const char *path, const uint8_t *data, size_t len,
+                          unsigned file_flags);
 /* Prints libFuzzer's artifact lines and writes the artifact: to
  * -exact_artifact_path if given, else <prefix><kind>-<sha1>. Returns 0 or
  * -1 (then the bytes are printed in full so nothing is lost). */

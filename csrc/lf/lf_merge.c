@@ -721,7 +721,7 @@ static void lf_loaded(void *ctx, size_t n, size_t n_initial,
 
 static int lf_keep(void *ctx, const cgofuzz_lf_merge_input *in) {
   lf_merge_ctx *c = ctx;
-  return cgofuzz_lf_write_named(c->dir, in->raw, in->raw_len, NULL);
+  return cgofuzz_lf_write_named(c->dir, in->raw, in->raw_len, 0, NULL);
 }
 
 int cgofuzz_lf_merge(const cgofuzz_lf_target *t, const lf_opts *o) {

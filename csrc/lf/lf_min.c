@@ -152,7 +152,7 @@ int cgofuzz_lf_minimize_crash(const cgofuzz_lf_target *t, const lf_opts *o) {
     cgofuzz_buf_printf(&path, "%sminimized-from-%s", o->artifact_prefix, hex);
   }
   cgofuzz_buf_putc(&path, '\0');
-  rc = cgofuzz_lf_write_file((const char *)path.data, raw.data, raw.len) == 0
+  rc = cgofuzz_lf_write_file((const char *)path.data, raw.data, raw.len, 0) == 0
            ? 0
            : LF_EXIT_USAGE;
   fprintf(stderr,
@@ -194,7 +194,7 @@ int cgofuzz_lf_cleanse_crash(const cgofuzz_lf_target *t, const lf_opts *o) {
       raw.data[i] = orig;
     }
   }
-  rc = cgofuzz_lf_write_file(o->exact_artifact_path, raw.data, raw.len) == 0
+  rc = cgofuzz_lf_write_file(o->exact_artifact_path, raw.data, raw.len, 0) == 0
            ? 0
            : LF_EXIT_USAGE;
   fprintf(stderr, "CLEANSE: %zu of %zu bytes replaced; written to %s\n",

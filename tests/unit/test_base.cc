@@ -529,6 +529,46 @@ TEST_F(File, FailuresLeaveNoTemporary) {
   EXPECT_EQ(Names(dir), (std::vector<std::string>{"kept", "plain", "taken"}));
 }
 
+// CGOFUZZ_FILE_NO_SYNC (a run's new inputs): the same files, modes and
+// failures as the synced writer; a new name is an unnamed file linked into
+// place, an existing one replaced the named way, nothing left behind.
+TEST_F(File, NoSyncWritesTheSameFiles) {
+  Umask u(022);
+  const unsigned ns = CGOFUZZ_FILE_NO_SYNC;
+  std::string p = dir + "/f";
+  ASSERT_EQ(Write(p, "first", 0666, CGOFUZZ_FILE_UMASK | ns), 0);
+  EXPECT_EQ(Read(p), "first");
+  EXPECT_EQ(Mode(p), 0644u);
+  ASSERT_EQ(Write(p, "second, longer", 0666, CGOFUZZ_FILE_UMASK | ns), 0);
+  EXPECT_EQ(Read(p), "second, longer");
+  ASSERT_EQ(Write(dir + "/x", "", 0751, CGOFUZZ_FILE_EXACT_MODE | ns), 0);
+  EXPECT_EQ(Read(dir + "/x"), "");
+  EXPECT_EQ(Mode(dir + "/x"), 0751u);
+  ASSERT_EQ(chmod(p.c_str(), 0600), 0);
+  ASSERT_EQ(Write(p, "kept mode", 0666, CGOFUZZ_FILE_KEEP_MODE | ns), 0);
+  EXPECT_EQ(Mode(p), 0600u);
+  EXPECT_EQ(Names(dir), (std::vector<std::string>{"f", "x"}));
+  const char *step = nullptr;
+  errno = 0;
+  EXPECT_EQ(Write(dir + "/no/such/f", "x", 0644, ns, &step), -1);
+  EXPECT_EQ(errno, ENOENT);
+  EXPECT_STREQ(step, "create");
+  // A new file's write fails (the file size limit): no file, no temporary.
+  struct rlimit lim, small = {2, 2};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &lim), 0);
+  small.rlim_max = lim.rlim_max;
+  void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  int rc = Write(dir + "/big", "too long", 0644, ns, &step);
+  int e = errno;
+  setrlimit(RLIMIT_FSIZE, &lim);
+  signal(SIGXFSZ, was);
+  EXPECT_EQ(rc, -1);
+  EXPECT_EQ(e, EFBIG);
+  EXPECT_STREQ(step, "write");
+  EXPECT_EQ(Names(dir), (std::vector<std::string>{"f", "x"}));
+}
+
 TEST_F(File, ReadOnlyDirectory) {
   std::string ro = dir + "/ro";
   ASSERT_EQ(mkdir(ro.c_str(), 0555), 0);

@@ -3,7 +3,7 @@
  * (csrc/base/file.h), for test_atomic.py, which kills it and then checks
  * that every file left is whole.
  *
- * usage: atomic_writer DIR COUNT [--naive] [--kill-at CALL:N]
+ * usage: atomic_writer DIR COUNT [--naive | --no-sync] [--kill-at CALL:N]
  *
  * Writes COUNT files (0: until killed) into DIR, cycling through the names
  * f0 ... f4, so that most writes replace a file. File number seq holds a
@@ -12,13 +12,14 @@
  * itself. After each write "NAME SEQ" goes to stdout, flushed.
  *
  * --naive writes in place (open with O_TRUNC, write, close) instead: the
- * writer the test must catch. --kill-at CALL:N sends this process SIGKILL
- * at the N-th call of CALL (mkdtemp, open, write, fsync, close, rename,
- * rmdir) made by the writer: before the call, or for write after half its
- * bytes, so a kill lands exactly between two steps of a write, or in the
- * middle of one. The calls are caught with the linker's --wrap (see
- * tests/coord/faults/CMakeLists.txt), so what is counted is the writer's own
- * calls, not stdio's.
+ * writer the test must catch. --no-sync writes with CGOFUZZ_FILE_NO_SYNC
+ * (a new file unnamed, then linked; no fsync). --kill-at CALL:N sends this
+ * process SIGKILL at the N-th call of CALL (mkdtemp, open, write, fsync,
+ * close, rename, rmdir, linkat) made by the writer: before the call, or for
+ * write after half its bytes, so a kill lands exactly between two steps of a
+ * write, or in the middle of one. The calls are caught with the linker's --wrap
+ * (see tests/coord/faults/CMakeLists.txt), so what is counted is the writer's
+ * own calls, not stdio's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +51,7 @@ int __real_fsync(int);
 int __real_close(int);
 int __real_rename(const char *, const char *);
 int __real_rmdir(const char *);
+int __real_linkat(int, const char *, int, const char *, int);
 
 char *__wrap_mkdtemp(char *t) {
   step("mkdtemp");
@@ -93,6 +95,11 @@ int __wrap_rmdir(const char *p) {
   return __real_rmdir(p);
 }
 
+int __wrap_linkat(int fd, const char *a, int nfd, const char *b, int fl) {
+  step("linkat");
+  return __real_linkat(fd, a, nfd, b, fl);
+}
+
 /* The writer the test must catch: in place, no temporary. */
 static int write_naive(const char *path, const void *data, size_t len) {
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -127,16 +134,19 @@ static int contents(long seq, cgofuzz_buf *out) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: atomic_writer DIR COUNT [--naive] "
+    fprintf(stderr, "usage: atomic_writer DIR COUNT [--naive | --no-sync] "
                     "[--kill-at CALL:N]\n");
     return 2;
   }
   const char *dir = argv[1];
   long count = atol(argv[2]);
   int naive = 0;
+  unsigned flags = CGOFUZZ_FILE_UMASK;
   for (int i = 3; i < argc; i++) {
     if (strcmp(argv[i], "--naive") == 0) {
       naive = 1;
+    } else if (strcmp(argv[i], "--no-sync") == 0) {
+      flags |= CGOFUZZ_FILE_NO_SYNC;
     } else if (strcmp(argv[i], "--kill-at") == 0 && i + 1 < argc) {
       char *c = strchr(argv[++i], ':');
       if (!c)
@@ -158,10 +168,10 @@ int main(int argc, char **argv) {
       return 1;
     }
     const char *what = "write";
-    int r = naive ? write_naive((const char *)path.data, data.data, data.len)
-                  : cgofuzz_file_write_atomic((const char *)path.data,
-                                              data.data, data.len, 0644,
-                                              CGOFUZZ_FILE_UMASK, &what);
+    int r = naive
+                ? write_naive((const char *)path.data, data.data, data.len)
+                : cgofuzz_file_write_atomic((const char *)path.data, data.data,
+                                            data.len, 0644, flags, &what);
     if (r != 0) {
       fprintf(stderr, "atomic_writer: %s: %s failed: %s\n",
               (const char *)path.data, what, strerror(errno));

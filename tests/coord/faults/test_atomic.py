@@ -85,10 +85,11 @@ def reports(text):
     return out
 
 
-def run_killed_at(writer, d, call, n, naive=False):
-    """The writer killed at the n-th call of call; its reports."""
+def run_killed_at(writer, d, call, n, mode=None):
+    """The writer killed at the n-th call of call; its reports. mode:
+    "--naive" or "--no-sync" (CGOFUZZ_FILE_NO_SYNC)."""
     argv = [writer, str(d), "12", "--kill-at", "%s:%d" % (call, n)]
-    r = subprocess.run(argv + (["--naive"] if naive else []),
+    r = subprocess.run(argv + ([mode] if mode else []),
                        capture_output=True, timeout=120)
     assert r.returncode == -signal.SIGKILL, (
         "the writer was to be killed at %s #%d: rc %d, %s"
@@ -159,6 +160,50 @@ def test_killed_from_outside_at_pinned_moments(writer, tmp_path, after,
 def test_the_checks_catch_a_writer_in_place(writer, tmp_path, n):
     """The same kill in the middle of a write(2) fails a writer that
     writes in place: its file is cut (the check can fail)."""
-    reported = run_killed_at(writer, tmp_path, "write", n, naive=True)
+    reported = run_killed_at(writer, tmp_path, "write", n, mode="--naive")
     bad = problems(tmp_path, reported)
     assert any("f%d: " % ((n - 1) % 5) in b for b in bad), bad
+
+
+def unnamed_files_here(d):
+    """Whether d's file system makes unnamed files (O_TMPFILE), which
+    CGOFUZZ_FILE_NO_SYNC writes new files with (else it names a temporary,
+    as the synced writes above)."""
+    try:
+        fd = os.open(str(d), os.O_TMPFILE | os.O_WRONLY, 0o600)
+    except (AttributeError, OSError):
+        return False
+    os.close(fd)
+    return True
+
+
+# --no-sync: the first write of each name (seq 0-4) is an unnamed file
+# (open with O_TMPFILE, write, linkat, close); a replacement (seq 5 on)
+# tries the same, its linkat finds the file, and it goes the named way
+# (mkdtemp, open, write, close, rename, rmdir), without fsyncs. n picks a
+# first write (1), a replacement's unnamed try (6) and its named write.
+NO_SYNC_CALLS = [("open", 1), ("write", 1), ("linkat", 1), ("close", 1),
+                 ("linkat", 6), ("write", 6), ("write", 7), ("mkdtemp", 1),
+                 ("rename", 1), ("rmdir", 1)]
+
+
+@pytest.mark.parametrize("call,n", NO_SYNC_CALLS,
+                         ids=["%s-%d" % c for c in NO_SYNC_CALLS])
+def test_no_sync_killed_at_each_step_leaves_whole_files(writer, tmp_path,
+                                                        call, n):
+    """CGOFUZZ_FILE_NO_SYNC (the cache's new inputs): a writer killed at
+    any step leaves whole files and loses no reported write (what the
+    kernel has survives the writer's death; only a machine crash could
+    lose an unsynced file). A new file's unnamed temporary leaves nothing
+    behind; a kill at the linkat is the test that the way is taken."""
+    if not unnamed_files_here(tmp_path):
+        pytest.skip("%s's file system makes no O_TMPFILE files" % tmp_path)
+    reported = run_killed_at(writer, tmp_path, call, n, mode="--no-sync")
+    assert problems(tmp_path, reported) == [], (call, n, os.listdir(tmp_path))
+    temps = [e for e in os.listdir(tmp_path) if e.startswith(".")]
+    named = call in ("rename", "rmdir") or (call, n) == ("write", 7)
+    assert len(temps) == (1 if named else 0), (call, n, temps)
+    r = subprocess.run([writer, str(tmp_path), "6", "--no-sync"],
+                       capture_output=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert problems(tmp_path, reports(r.stdout.decode())) == []

@@ -802,9 +802,10 @@ def test_cache_unwritable(env, tool, block_dir, how):
     """New interesting inputs cannot be saved in the cache: one warning
     naming the cache directory, fuzzing goes on (the inputs stay in
     memory), PASS. immutable: the cache directory is immutable; ENOSPC
-    (disk full): strace fails every rename(2) of the coordinator (here its
-    only renames are cache writes), so the temporary files must not pile
-    up in the cache either."""
+    (disk full): strace fails every rename(2) and linkat(2) of the
+    coordinator (here its only ones are cache writes: a new input is an
+    unnamed file linked into place, else a temporary renamed), so the
+    temporary files must not pile up in the cache either."""
     d = os.path.join(env.cache, "FuzzClean")
     cmd = env.cmd("FuzzClean", [CLEAN_BUDGET])
     run_env = env.env()
@@ -814,7 +815,7 @@ def test_cache_unwritable(env, tool, block_dir, how):
         strace = tool("strace")
         os.makedirs(d)
         run_env = strace_env(env, env.tmpdir)
-        ren = ",".join("?" + r for r in RENAMES)
+        ren = ",".join("?" + r for r in RENAMES + ("linkat",))
         cmd = [strace, "-qq", "-o", os.path.join(env.tmp, "cache.log"),
                "-e", "trace=" + ren, "-e", "inject=%s:error=ENOSPC" % ren] + cmd
     try:
