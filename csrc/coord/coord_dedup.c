@@ -12,9 +12,12 @@
  * those too) reports "target.c:N: message" lines in the same layout.
  * A C worker that died quoted a sanitizer's report: its frames read
  * "#N 0xADDR in func file.c:L:C" (or "#N 0xADDR (binary+0xOFF)" when not
- * symbolized), and the first frame outside the sanitizer's own functions
- * and the allocator is the site (the first stack: where the bad access,
- * or the leaked allocation, happened). A signal in a cgo package's C
+ * symbolized), and the first three frames outside the sanitizer's own
+ * functions and the allocator are the site (of the first stack: where the
+ * bad access, or the leaked allocation, happened). Three, as ClusterFuzz's
+ * crash state: the first alone is often a helper every caller inlines
+ * (libwebp's GetLE16 under both GetLE32 and GetLE24), which made two bugs
+ * one. A signal in a cgo package's C
  * code, in a binary cgo-cc linked, has C frames before the Go ones
  * (csrc/runtime/cgo/cgo_stack.c: a name, then a tab-indented "pc=0x.."
  * line): the first of the binary's (a bare name, not a library's "name
@@ -147,9 +150,25 @@ static span sanitizer_frame(span t) {
   return starts(rest, "(") ? rest : none;
 }
 
+/* The frame number of a sanitizer's frame line ("#N 0x..."), or -1. */
+static long frame_number(span t) {
+  if (t.n < 2 || t.p[0] != '#' || t.p[1] < '0' || t.p[1] > '9')
+    return -1;
+  long n = 0;
+  for (size_t i = 1; i < t.n && t.p[i] >= '0' && t.p[i] <= '9' && n < 1000000;
+       i++)
+    n = n * 10 + (t.p[i] - '0');
+  return n;
+}
+
+/* How many frames of a sanitizer's first stack make its site. */
+#define SANITIZER_SITE_FRAMES 3
+
 int cgofuzz_coord_fail_site(const char *msg, size_t len, cgofuzz_buf *key) {
   span prev = {NULL, 0}, tprefix = {NULL, 0}, first = {NULL, 0};
-  span sframe = {NULL, 0};
+  span sframe[SANITIZER_SITE_FRAMES];
+  size_t nsframe = 0;
+  long last_frame = -1; /* -2: the first stack is over */
   key->len = 0;
   for (size_t i = 0; i < len;) {
     size_t j = i;
@@ -166,16 +185,27 @@ int cgofuzz_coord_fail_site(const char *msg, size_t len, cgofuzz_buf *key) {
       return cgofuzz_buf_append(key, t.p, loc); /* a user stack frame */
     if (tabbed && binary_c_frame(prev, t))
       return cgofuzz_buf_append(key, prev.p, prev.n);
-    if (!sframe.n)
-      sframe = sanitizer_frame(t);
+    long fno = frame_number(t);
+    if (last_frame >= 0 && fno <= last_frame)
+      last_frame = -2; /* not a frame, or a new stack's #0 */
+    if (last_frame != -2 && fno >= 0) {
+      last_frame = fno;
+      span f = sanitizer_frame(t);
+      if (f.n && nsframe < SANITIZER_SITE_FRAMES)
+        sframe[nsframe++] = f;
+    }
     if (loc && !tabbed && !tprefix.n && !starts(t, "testing.go:"))
       tprefix = (span){t.p, loc};
     if (!first.n && !starts(t, "--- FAIL"))
       first = t;
     prev = t;
   }
-  if (sframe.n)
-    return cgofuzz_buf_append(key, sframe.p, sframe.n);
+  for (size_t k = 0; k < nsframe; k++)
+    if ((k && cgofuzz_buf_append(key, " < ", 3) != 0) ||
+        cgofuzz_buf_append(key, sframe[k].p, sframe[k].n) != 0)
+      return -1;
+  if (nsframe)
+    return 0;
   if (tprefix.n)
     return cgofuzz_buf_append(key, tprefix.p, tprefix.n);
   if (first.n)

@@ -243,9 +243,12 @@ std::string AsanDeath(const std::string &pid, const std::string &addr,
          func + " /src/harness.c:45:13\n";
 }
 
-TEST(FailSite, SanitizerReportIsTheFirstUserFrame) {
+TEST(FailSite, SanitizerReportIsTheFirstUserFrames) {
+  // Up to three frames of the first stack; the allocation's stack is not
+  // the site.
   EXPECT_EQ(Site(AsanDeath("12", "0x6020001", "second_bug", "47")),
-            "second_bug /src/harness.c:47");
+            "second_bug /src/harness.c:47 < LLVMFuzzerTestOneInput "
+            "/src/harness.c:95");
   EXPECT_EQ(Site(AsanDeath("12", "0x6020001", "second_bug", "47")),
             Site(AsanDeath("99", "0x6077777", "second_bug", "47")));
   EXPECT_NE(Site(AsanDeath("12", "0x6020001", "second_bug", "47")),
@@ -264,6 +267,26 @@ TEST(FailSite, SanitizerReportIsTheFirstUserFrame) {
                  "      #0 0x5558 in __interceptor_free (/out/h+0x1)\n"
                  "      #1 0x5559 in freelist_pop /src/pool.c:31:3\n"),
             "freelist_pop /src/pool.c:31");
+  // Two bugs behind one inlined helper (libwebp 1.0.0 under cgo: webp:386
+  // reads a chunk header past the input through GetLE32, oss-fuzz:9100 the
+  // VP8X canvas size through GetLE24): the same first frame, two sites.
+  std::string h = "fuzzing process crashed: sanitizer report\n"
+                  "  ==9==ERROR: AddressSanitizer: heap-buffer-overflow\n"
+                  "      #0 0x99929e in GetLE16 /w/utils/utils.h:51:33\n";
+  std::string tail = "      #3 0x86aeac in WebPMuxCreate /w/webp/mux.h:134:10\n"
+                     "      #4 0x86aeac in webpSetEXIF /w/webp.c:331:17\n";
+  std::string b386 =
+      h + "      #1 0x99929e in GetLE32 /w/utils/utils.h:59:20\n" +
+      "      #2 0x99929e in ChunkVerifyAndAssign /w/mux/muxread.c:61:16\n" +
+      tail;
+  std::string b9100 =
+      h + "      #1 0x9992f0 in GetLE24 /w/utils/utils.h:55:20\n" +
+      "      #2 0x9992f0 in WebPMuxCreateInternal /w/mux/muxread.c:256:34\n" +
+      tail;
+  EXPECT_EQ(Site(b386), "GetLE16 /w/utils/utils.h:51 < GetLE32 "
+                        "/w/utils/utils.h:59 < ChunkVerifyAndAssign "
+                        "/w/mux/muxread.c:61");
+  EXPECT_NE(Site(b386), Site(b9100));
   // Not symbolized (symbolize=0): the module and offset.
   EXPECT_EQ(Site("fuzzing process crashed: sanitizer report\n"
                  "  ==7==ERROR: AddressSanitizer: SEGV on unknown address\n"
