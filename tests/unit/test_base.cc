@@ -345,6 +345,23 @@ protected:
     chmod(dir.c_str(), 0700);
     cgofuzz_dir_remove_all(dir.c_str());
   }
+  // Writes 8 bytes to p under a file size limit of 2 (SIGXFSZ ignored):
+  // the write(2) fails with EFBIG. The result, *step set, *e errno.
+  static int WriteOverSizeLimit(const std::string &p, unsigned flags,
+                                const char **step, int *e) {
+    struct rlimit lim, small = {2, 2};
+    if (getrlimit(RLIMIT_FSIZE, &lim) != 0)
+      return -2;
+    small.rlim_max = lim.rlim_max;
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    int rc = setrlimit(RLIMIT_FSIZE, &small) != 0
+                 ? -2
+                 : Write(p, "too long", 0644, flags, step);
+    *e = errno;
+    setrlimit(RLIMIT_FSIZE, &lim);
+    signal(SIGXFSZ, was);
+    return rc;
+  }
   // Every name in d, hidden ones included.
   static std::vector<std::string> Names(const std::string &d) {
     char **names;
@@ -513,16 +530,8 @@ TEST_F(File, FailuresLeaveNoTemporary) {
   EXPECT_TRUE(Names(dir + "/taken").empty());
   // The write fails (the file size limit): the old file stays whole.
   ASSERT_EQ(Write(dir + "/kept", "old", 0644, 0), 0);
-  struct rlimit lim, small = {2, 2};
-  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &lim), 0);
-  small.rlim_max = lim.rlim_max;
-  void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
-  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
-  int rc = Write(dir + "/kept", "too long", 0644, 0, &step);
-  int e = errno;
-  setrlimit(RLIMIT_FSIZE, &lim);
-  signal(SIGXFSZ, was);
-  EXPECT_EQ(rc, -1);
+  int e = 0;
+  EXPECT_EQ(WriteOverSizeLimit(dir + "/kept", 0, &step, &e), -1);
   EXPECT_EQ(e, EFBIG);
   EXPECT_STREQ(step, "write");
   EXPECT_EQ(Read(dir + "/kept"), "old");
@@ -554,16 +563,8 @@ TEST_F(File, NoSyncWritesTheSameFiles) {
   EXPECT_EQ(errno, ENOENT);
   EXPECT_STREQ(step, "create");
   // A new file's write fails (the file size limit): no file, no temporary.
-  struct rlimit lim, small = {2, 2};
-  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &lim), 0);
-  small.rlim_max = lim.rlim_max;
-  void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
-  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
-  int rc = Write(dir + "/big", "too long", 0644, ns, &step);
-  int e = errno;
-  setrlimit(RLIMIT_FSIZE, &lim);
-  signal(SIGXFSZ, was);
-  EXPECT_EQ(rc, -1);
+  int e = 0;
+  EXPECT_EQ(WriteOverSizeLimit(dir + "/big", ns, &step, &e), -1);
   EXPECT_EQ(e, EFBIG);
   EXPECT_STREQ(step, "write");
   EXPECT_EQ(Names(dir), (std::vector<std::string>{"f", "x"}));
