@@ -98,20 +98,36 @@ static void tmp_abort(tmp *t) {
   errno = e;
 }
 
+/* The directory path is in, malloc'd: "." for a bare name, "/" for a
+ * name in the root. NULL when memory ran out (errno ENOMEM). */
+static char *dir_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    return strdup(".");
+  if (slash == path)
+    return strdup("/");
+  return strndup(path, (size_t)(slash - path));
+}
+
+/* The file name at the end of path ("" for "dir/"). */
+static const char *base_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
 /* Makes t's subdirectory (mode 0700, a name no one else has: mkdtemp) for
  * a temporary of path. 0, or -1 with errno set and nothing made. */
 static int tmp_make(tmp *t, const char *path) {
   memset(t, 0, sizeof *t);
-  const char *slash = strrchr(path, '/');
-  const char *name = slash ? slash + 1 : path;
-  size_t dl = slash ? (size_t)(slash - path) : 1;
+  const char *name = base_of(path);
   size_t nl = strlen(name);
   if (nl == 0) {
     errno = EISDIR; /* "dir/": no file name */
     return -1;
   }
   size_t part = nl < TMP_NAME_PART ? nl : TMP_NAME_PART;
-  t->dir = malloc(dl + 1);
+  t->dir = dir_of(path);
+  size_t dl = t->dir ? strlen(t->dir) : 0;
   t->sub = malloc(dl + part + 16);
   t->file = malloc(dl + part + nl + 18);
   if (!t->dir || !t->sub || !t->file) {
@@ -119,16 +135,8 @@ static int tmp_make(tmp *t, const char *path) {
     errno = ENOMEM;
     return -1;
   }
-  if (!slash)
-    memcpy(t->dir, ".", 2);
-  else if (dl == 0)
-    memcpy(t->dir, "/", 2);
-  else {
-    memcpy(t->dir, path, dl);
-    t->dir[dl] = 0;
-  }
   snprintf(t->sub, dl + part + 16, "%s/.%.*s.tmp-XXXXXX",
-           slash && dl == 0 ? "" : t->dir, (int)part, name);
+           strcmp(t->dir, "/") == 0 ? "" : t->dir, (int)part, name);
   if (!mkdtemp(t->sub)) {
     free(t->sub);
     t->sub = NULL;
@@ -186,19 +194,11 @@ static int tmp_finish(tmp *t, const char *path, bool sync, const char **step) {
  * failed, errno and *step set. */
 static int write_unnamed(const char *path, const void *data, size_t len,
                          unsigned mode, unsigned flags, const char **step) {
-  const char *slash = strrchr(path, '/');
-  char dir[4096];
-  if (!*(slash ? slash + 1 : path))
-    return 0; /* "dir/": the other way names the error */
-  if (!slash)
-    snprintf(dir, sizeof dir, ".");
-  else if (slash == path)
-    snprintf(dir, sizeof dir, "/");
-  else if ((size_t)(slash - path) < sizeof dir)
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-  else
-    return 0;
+  char *dir = *base_of(path) ? dir_of(path) : NULL;
+  if (!dir)
+    return 0; /* "dir/" or no memory: the other way names the error */
   int fd = cgofuzz_os_unnamed_file(dir, mode);
+  free(dir);
   if (fd < 0)
     return 0;
   const char *what = NULL;
