@@ -107,6 +107,22 @@ static bool internal_func(span f) {
   return false;
 }
 
+/* The frame number N of a sanitizer's frame line ("#N 0xADDR ..."), *addr
+ * the index of ADDR; -1 when t is no such line. */
+static long frame_number(span t, size_t *addr) {
+  if (t.n < 2 || t.p[0] != '#' || t.p[1] < '0' || t.p[1] > '9')
+    return -1;
+  long n = 0;
+  size_t i = 1;
+  for (; i < t.n && t.p[i] >= '0' && t.p[i] <= '9'; i++)
+    if (n < 1000000)
+      n = n * 10 + (t.p[i] - '0');
+  if (i + 3 > t.n || memcmp(t.p + i, " 0x", 3) != 0)
+    return -1;
+  *addr = i + 3;
+  return n;
+}
+
 /* The site a sanitizer's stack frame line names ("in func file:L" without
  * the column, or "(binary+0xOFF)"), or an empty span when t is not such a
  * frame or is one of the sanitizer's or the allocator's. */
@@ -118,14 +134,9 @@ static span sanitizer_frame(span t) {
   static const char *const skip_func[] = {
       "malloc", "calloc", "realloc", "free", "memalign", "posix_memalign"};
   span none = {NULL, 0};
-  size_t i = 1;
-  if (!starts(t, "#") || t.n < 2 || t.p[1] < '0' || t.p[1] > '9')
+  size_t i;
+  if (frame_number(t, &i) < 0)
     return none;
-  while (i < t.n && t.p[i] >= '0' && t.p[i] <= '9')
-    i++;
-  if (i + 3 > t.n || memcmp(t.p + i, " 0x", 3) != 0)
-    return none;
-  i += 3;
   while (i < t.n && t.p[i] != ' ')
     i++;
   span rest = trim(t.p + i, t.n - i);
@@ -148,17 +159,6 @@ static span sanitizer_frame(span t) {
     return (span){f.p, end};
   }
   return starts(rest, "(") ? rest : none;
-}
-
-/* The frame number of a sanitizer's frame line ("#N 0x..."), or -1. */
-static long frame_number(span t) {
-  if (t.n < 2 || t.p[0] != '#' || t.p[1] < '0' || t.p[1] > '9')
-    return -1;
-  long n = 0;
-  for (size_t i = 1; i < t.n && t.p[i] >= '0' && t.p[i] <= '9' && n < 1000000;
-       i++)
-    n = n * 10 + (t.p[i] - '0');
-  return n;
 }
 
 /* How many frames of a sanitizer's first stack make its site. */
@@ -185,7 +185,8 @@ int cgofuzz_coord_fail_site(const char *msg, size_t len, cgofuzz_buf *key) {
       return cgofuzz_buf_append(key, t.p, loc); /* a user stack frame */
     if (tabbed && binary_c_frame(prev, t))
       return cgofuzz_buf_append(key, prev.p, prev.n);
-    long fno = frame_number(t);
+    size_t addr;
+    long fno = frame_number(t, &addr);
     if (last_frame >= 0 && fno <= last_frame)
       last_frame = -2; /* not a frame, or a new stack's #0 */
     if (last_frame != -2 && fno >= 0) {
