@@ -35,6 +35,21 @@
  * (Time, not execs: an exact run's round trip, with its coverage snapshot,
  * costs 5 to 15 of a target's execs.)
  *
+ * Mutants are traced too, once the corpus is traced and fewer than
+ * CMP_MUTANT_BELOW candidates wait: a random entry, cut to a prefix a
+ * quarter of the time (cgofuzz_fb_prefix_len: libFuzzer's -len_control
+ * keeps many of its inputs short) and given Go's mutations. Tracing only
+ * what found coverage misses the compares of an input that takes a path
+ * already covered: a record cut short fails its size check as many other
+ * inputs did before, so it is never traced, and the size it was compared
+ * with is never written (libwebp's oss-fuzz:9100 needs an input of 20-29
+ * bytes whose RIFF size is at most its length). libFuzzer's table of recent
+ * compares takes them from every exec; cgofuzz from a sample of mutants,
+ * within the same budgets. A mutant's candidates queue behind the
+ * entries' (which would otherwise wait behind an endless line of mutants),
+ * and a mutant that fails in the tracing worker is queued as it is, for the
+ * user's workers to judge.
+ *
  * A candidate from a width-1 call site (a literal compared byte by byte in
  * a loop) is followed before it is queued: while re-running it shows the
  * site's loop going further, the next candidate of that site is taken
@@ -53,6 +68,7 @@
 #include "coord_worker.h"
 #include "dir.h"
 #include "fb_internal.h"
+#include "godebug.h"
 #include "hashset.h"
 #include "mutator.h"
 #include "os.h"
@@ -70,6 +86,7 @@
 #define CMP_TRACE_MS 2000    /* one traced exec; slower: the worker restarts*/
 #define CMP_SLICE_MS 5       /* of tracing per step of the loop */
 #define CMP_MAX_DEATHS 3     /* in a row: tracing stops */
+#define CMP_MUTANT_BELOW 64  /* queued candidates: fewer, a mutant is traced*/
 
 typedef struct cand {
   uint8_t *data;
@@ -110,8 +127,12 @@ struct cgofuzz_fb_cmp {
   size_t nchains;
   cgofuzz_values vals;
   cgofuzz_buf enc, next, line; /* line: a call being sent */
+  bool mutants;                /* mutants are traced ($CGOFUZZ_CMP_MUTANTS) */
+  bool behind;                 /* the current trace is a mutant's */
+  cgofuzz_mutator mut;         /* makes them; its own stream */
+  cgofuzz_buf mutant;          /* the one being traced, encoded */
   int64_t start_ms, spent_ms, cand_ms;
-  uint64_t traces, records, queued, runs, found, chain_steps;
+  uint64_t traces, records, queued, runs, found, chain_steps, mutant_traces;
 };
 typedef struct cgofuzz_fb_cmp cmp;
 
@@ -144,9 +165,16 @@ static void enqueue(cmp *m, const uint8_t *p, size_t n) {
 }
 
 /* Puts the current trace's candidates in front of the queue, in order,
- * dropping the oldest when it is full. */
+ * dropping the oldest when it is full; a mutant's go behind the rest,
+ * dropped when it is full. */
 static void publish(cmp *m) {
-  for (size_t i = m->nfresh; i-- > 0;) {
+  for (size_t i = 0; m->behind && i < m->nfresh; i++) {
+    if (m->qn == CMP_QUEUE_MAX)
+      free(m->fresh[i].data);
+    else
+      m->q[(m->qh + m->qn++) % CMP_QUEUE_MAX] = m->fresh[i];
+  }
+  for (size_t i = m->behind ? 0 : m->nfresh; i-- > 0;) {
     if (m->qn == CMP_QUEUE_MAX) {
       free(m->q[(m->qh + m->qn - 1) % CMP_QUEUE_MAX].data);
       m->qn--;
@@ -381,6 +409,7 @@ static void trace_entry(fb_run *r, cmp *m, size_t idx) {
   cgofuzz_err err = {0};
   bool failed;
   m->parent = idx;
+  m->behind = false;
   m->nchains = m->chain_at = 0;
   m->chain_step = 0;
   if (!trace(m, data, len, &failed) || failed)
@@ -390,6 +419,69 @@ static void trace_entry(fb_run *r, cmp *m, size_t idx) {
     return;
   cgofuzz_fb_i2s(m->recs, m->nrecs, &m->vals, CMP_PER_TRACE, 0, on_candidate,
                  r);
+}
+
+static size_t mut_rndn(void *ctx, size_t n) {
+  cmp *m = ctx;
+  uint64_t v =
+      (uint64_t)cgofuzz_pcg_u32(&m->mut.r) << 32 | cgofuzz_pcg_u32(&m->mut.r);
+  return (size_t)(v % n);
+}
+
+/* A mutant of a random corpus entry, decoded in m->vals and encoded in
+ * m->mutant; its entry's index, or SIZE_MAX when none could be made. */
+static size_t make_mutant(fb_run *r, cmp *m) {
+  size_t n = cgofuzz_coord_host_corpus(r->h), len;
+  if (!n)
+    return SIZE_MAX;
+  size_t idx = mut_rndn(m, n);
+  const uint8_t *data = cgofuzz_coord_host_entry(r->h, idx, &len);
+  cgofuzz_err err = {0};
+  if (cgofuzz_codec_decode_v(data, len, cgofuzz_coord_host_gover(r->h),
+                             &m->vals, &err) != 0 ||
+      !m->vals.n)
+    return SIZE_MAX;
+  size_t muts = 1 + mut_rndn(m, CGOFUZZ_CHAINED_MUTATIONS);
+  cgofuzz_value *v = &m->vals.v[mut_rndn(m, m->vals.n)];
+  if ((v->kind == CGOFUZZ_BYTES || v->kind == CGOFUZZ_STRING) &&
+      v->s.len >= 2 && mut_rndn(m, 4) == 0) {
+    /* A prefix, then at most two mutations (none a third of the time). */
+    v->s.len = cgofuzz_fb_prefix_len(v->s.len, mut_rndn, m);
+    muts = mut_rndn(m, 3);
+  }
+  for (size_t i = 0; i < muts; i++)
+    if (cgofuzz_mutate(&m->mut, m->vals.v, m->vals.n, CGOFUZZ_SHM_VALUE_CAP,
+                       &err) != 0)
+      return SIZE_MAX;
+  m->mutant.len = 0;
+  if (cgofuzz_codec_encode_v(m->vals.v, m->vals.n,
+                             cgofuzz_coord_host_gover(r->h), &m->mutant,
+                             &err) != 0)
+    return SIZE_MAX;
+  return idx;
+}
+
+/* Traces a mutant (make_mutant) and queues its candidates as its entry's;
+ * a mutant that fails there is queued itself. false: none was made. */
+static bool trace_mutant(fb_run *r, cmp *m) {
+  size_t idx = make_mutant(r, m);
+  bool failed;
+  if (idx == SIZE_MAX)
+    return false;
+  m->parent = idx;
+  m->behind = true;
+  m->nchains = m->chain_at = 0;
+  m->chain_step = 0;
+  m->mutant_traces++;
+  if (!trace(m, m->mutant.data, m->mutant.len, &failed))
+    return true;
+  if (failed) {
+    enqueue(m, m->mutant.data, m->mutant.len);
+    return true;
+  }
+  cgofuzz_fb_i2s(m->recs, m->nrecs, &m->vals, CMP_PER_TRACE, 0, on_candidate,
+                 r);
+  return true;
 }
 
 /* The newest entry not traced yet, or SIZE_MAX. */
@@ -449,10 +541,12 @@ bool cgofuzz_fb_cmp_step(fb_run *r) {
       break;
     } else {
       size_t idx = next_todo(r, m);
-      if (idx == SIZE_MAX)
+      if (idx != SIZE_MAX)
+        trace_entry(r, m, idx);
+      else if (!m->mutants || m->qn + m->nfresh >= CMP_MUTANT_BELOW)
         more = false;
       else
-        trace_entry(r, m, idx);
+        more = trace_mutant(r, m);
       traced = true;
     }
     publish(m);
@@ -523,6 +617,13 @@ void cgofuzz_fb_cmp_start(fb_run *r) {
           &err) != 0)
     goto off;
   m->dump = getenv("CGOFUZZ_CMP_DUMP");
+  const char *mutants = getenv("CGOFUZZ_CMP_MUTANTS");
+  m->mutants = !mutants || strcmp(mutants, "0") != 0;
+  uint64_t seed;
+  if (!cgofuzz_godebug_fuzzseed(getenv("GODEBUG"), &seed))
+    seed = (uint64_t)(uintptr_t)m ^ ((uint64_t)cgofuzz_mono_ms() << 20);
+  cgofuzz_mutator_init(&m->mut, 0, 1);
+  cgofuzz_pcg_seed(&m->mut.r, seed ^ 0x6d7574616e74ull /* "mutant" */, 1);
   m->q = calloc(CMP_QUEUE_MAX, sizeof *m->q);
   m->recs = malloc(m->trace_size);
   if (!m->q || !m->recs) {
@@ -556,12 +657,13 @@ void cgofuzz_fb_cmp_stop(fb_run *r) {
     return;
   if (cgofuzz_coord_host_says(r->h) && m->traces)
     fprintf(stderr,
-            "cgofuzz: comparison feedback: %llu traced runs (%llu records, "
-            "%llu byte-loop steps), %llu candidates queued, %llu run, %llu "
-            "found something\n",
-            (unsigned long long)m->traces, (unsigned long long)m->records,
-            (unsigned long long)m->chain_steps, (unsigned long long)m->queued,
-            (unsigned long long)m->runs, (unsigned long long)m->found);
+            "cgofuzz: comparison feedback: %llu traced runs (%llu of mutants, "
+            "%llu records, %llu byte-loop steps), %llu candidates queued, "
+            "%llu run, %llu found something\n",
+            (unsigned long long)m->traces, (unsigned long long)m->mutant_traces,
+            (unsigned long long)m->records, (unsigned long long)m->chain_steps,
+            (unsigned long long)m->queued, (unsigned long long)m->runs,
+            (unsigned long long)m->found);
   stop_worker(m);
   if (m->w.mem.fd >= 0 || m->w.mem.region)
     cgofuzz_coord_worker_free(&m->w);
@@ -577,7 +679,9 @@ void cgofuzz_fb_cmp_stop(fb_run *r) {
   free(m->q);
   cgofuzz_hashset_free(&m->tried);
   free(m->recs);
-  cgofuzz_values_free(&m->vals);
+  cgofuzz_values_free(&m->vals); /* before the mutator: values borrow scratch */
+  cgofuzz_mutator_free(&m->mut);
+  cgofuzz_buf_free(&m->mutant);
   cgofuzz_buf_free(&m->enc);
   cgofuzz_buf_free(&m->next);
   cgofuzz_buf_free(&m->line);

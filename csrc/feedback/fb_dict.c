@@ -731,28 +731,30 @@ static int build_run(fb_dsched *x) {
  * many of its inputs are a short prefix of an entry, mutated, and a read
  * past the end of a record cut short (libwebp's webp:386, a chunk header
  * read past a 16-byte RIFF/WEBP/VP8X prefix) is found there. Go's
- * mutator removes a range at random, rarely a whole tail. The length is
- * uniform below the value's half the time, else log-uniform (within
- * [2^k, 2^(k+1)) for k uniform below log2 of the length). 1 when the
- * value has no prefix to take. */
+ * mutator removes a range at random, rarely a whole tail. The length:
+ * cgofuzz_fb_prefix_len. 1 when the value has no prefix to take. */
+static size_t dsched_rndn(void *x, size_t n) { return rndn(x, n); }
+
 static int build_prefix(fb_dsched *x) {
   cgofuzz_value *v = pick_text(x);
-  size_t L = v ? v->s.len : 0, n;
+  size_t L = v ? v->s.len : 0;
   if (L < 2)
     return 1;
-  if (rndn(x, 2)) {
-    n = 1 + rndn(x, L - 1);
-  } else {
-    size_t bits = 0;
-    while (((size_t)2 << bits) <= L - 1)
-      bits++;
-    size_t lo = (size_t)1 << rndn(x, bits + 1);
-    n = lo + rndn(x, lo);
-    if (n >= L)
-      n = L - 1;
-  }
+  size_t n = cgofuzz_fb_prefix_len(L, dsched_rndn, x);
   cgofuzz_buf nb = {0};
   return set_bytes(v, &nb, cgofuzz_buf_append(&nb, v->s.data, n));
+}
+
+size_t cgofuzz_fb_prefix_len(size_t L, size_t (*rndn)(void *, size_t),
+                             void *ctx) {
+  if (rndn(ctx, 2))
+    return 1 + rndn(ctx, L - 1);
+  size_t bits = 0;
+  while (((size_t)2 << bits) <= L - 1)
+    bits++;
+  size_t lo = (size_t)1 << rndn(ctx, bits + 1);
+  size_t n = lo + rndn(ctx, lo);
+  return n >= L ? L - 1 : n;
 }
 
 /* The chance of a crossover build, from the yields of the two kinds of

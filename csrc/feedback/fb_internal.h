@@ -147,6 +147,12 @@ int cgofuzz_fb_dsched_next(fb_run *r);
  * this entry (send a plain call), -1 when out of memory. */
 int cgofuzz_fb_dsched_build(fb_run *r, fb_slot *fs, size_t idx,
                             cgofuzz_buf *out);
+/* The length of a prefix of a value L >= 2 bytes long: 1..L-1, uniform
+ * half the time, else log-uniform (within [2^k, 2^(k+1)) for k uniform up
+ * to log2(L-1)), so that short prefixes of long values are common. rndn
+ * gives a uniform draw in [0, n) from ctx's stream (2 or 3 draws). */
+size_t cgofuzz_fb_prefix_len(size_t L, size_t (*rndn)(void *ctx, size_t n),
+                             void *ctx);
 /* The Limit of a FB_CALL_BASE call. */
 int64_t cgofuzz_fb_dsched_base_limit(void);
 /* A fuzz call of kind (FB_CALL_*, not _CMP) ended (reply or death) after

@@ -13,6 +13,7 @@ one-line note and is fuzzed as before. Each case fuzzes in its own copy of
 the package with its own cache and $TMPDIR, under a pinned fuzzseed and an
 exec budget.
 """
+import ast
 import hashlib
 import os
 import re
@@ -211,7 +212,29 @@ def test_parsed_number_found(case):
     assert data == 'go test fuzz v1\nstring("len=31337")\n', data
 
 
-@pytest.mark.parametrize("target", ["FuzzLoopKey", "FuzzAtoi"])
+def test_cut_record_found_from_a_mutants_trace(case):
+    """A record whose size must be its length, under 24 bytes: a cut of a
+    seed fails the size check as the second seed did (no new coverage, so
+    it is never traced as an entry); the trace of a mutant cut short shows
+    the length the size is compared with, and its candidate fails."""
+    data = found(case, "FuzzShortRecord", "gocmp: short record",
+                 "-autodict=false")
+    m = re.fullmatch(r'go test fuzz v1\n\[\]byte\((".*")\)\n', data)
+    assert m, data
+    b = ast.literal_eval("b" + m.group(1))
+    assert b[:4] == b"RIFF" and int.from_bytes(b[4:8], "little") == len(b) \
+        and len(b) < 24, data
+
+
+def test_cut_record_not_found_without_mutant_traces(case):
+    """The control: the same run with only corpus entries traced."""
+    r = case.fuzz("FuzzShortRecord", BUDGET, "-autodict=false",
+                  env={"CGOFUZZ_CMP_MUTANTS": "0"})
+    assert r.rc == 0 and r.stdout.endswith("PASS\n"), str(r)
+
+
+@pytest.mark.parametrize("target", ["FuzzLoopKey", "FuzzAtoi",
+                                    "FuzzShortRecord"])
 def test_not_found_without_feedback(case, target):
     """The control: -cmpfeedback=false (and no dictionary), same budget."""
     r = case.fuzz(target, BUDGET, "-autodict=false", "-cmpfeedback=false")

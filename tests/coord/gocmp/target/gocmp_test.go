@@ -35,3 +35,18 @@ func FuzzShallow(f *testing.F) {
 		}
 	})
 }
+
+func FuzzShortRecord(f *testing.F) {
+	long := make([]byte, 300)
+	copy(long, "RIFF\x2c\x01\x00\x00")
+	for i := 8; i < len(long); i++ {
+		long[i] = byte('a' + i%26)
+	}
+	f.Add(long)
+	f.Add([]byte("RIFF\x04\x03\x02\x01 a record whose size is wrong"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if ShortRecord(b) {
+			panic("gocmp: short record")
+		}
+	})
+}
