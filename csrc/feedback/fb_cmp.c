@@ -38,7 +38,7 @@
  * Mutants are traced too, once the corpus is traced and fewer than
  * CMP_MUTANT_BELOW candidates wait: a random entry, cut to a prefix a
  * quarter of the time (cgofuzz_fb_prefix_len: libFuzzer's -len_control
- * keeps many of its inputs short) and given Go's mutations. Tracing only
+ * keeps many of its inputs short), else given Go's mutations. Tracing only
  * what found coverage misses the compares of an input that takes a path
  * already covered: a record cut short fails its size check as many other
  * inputs did before, so it is never traced, and the size it was compared
@@ -87,6 +87,8 @@
 #define CMP_SLICE_MS 5       /* of tracing per step of the loop */
 #define CMP_MAX_DEATHS 3     /* in a row: tracing stops */
 #define CMP_MUTANT_BELOW 64  /* queued candidates: fewer, a mutant is traced*/
+#define CMP_FOLLOWS 4        /* a mutant's first candidates, traced in turn */
+#define CMP_PER_MUTANT 12    /* candidates from a mutant's (or follow's) run */
 
 typedef struct cand {
   uint8_t *data;
@@ -129,10 +131,16 @@ struct cgofuzz_fb_cmp {
   cgofuzz_buf enc, next, line; /* line: a call being sent */
   bool mutants;                /* mutants are traced ($CGOFUZZ_CMP_MUTANTS) */
   bool behind;                 /* the current trace is a mutant's */
-  cgofuzz_mutator mut;         /* makes them; its own stream */
-  cgofuzz_buf mutant;          /* the one being traced, encoded */
+  cgofuzz_buf follows[CMP_FOLLOWS]; /* a mutant's candidates to trace */
+  size_t nfollow, follow_at;        /* follows[follow_at..nfollow) to go */
+  bool following;                   /* tracing one: its candidates are not */
+  bool no_follows;                  /* $CGOFUZZ_CMP_MUTANTS=trace */
+  cgofuzz_mutator mut;              /* makes them; its own stream */
+  cgofuzz_buf mutant;               /* the one being traced, encoded */
+  size_t mutant_len;                /* its text_len */
   int64_t start_ms, spent_ms, cand_ms;
-  uint64_t traces, records, queued, runs, found, chain_steps, mutant_traces;
+  uint64_t traces, records, queued, runs, found, chain_steps, mutant_traces,
+      followed;
 };
 typedef struct cgofuzz_fb_cmp cmp;
 
@@ -143,25 +151,27 @@ static uint64_t hash_bytes(const uint8_t *p, size_t n) {
   return h | 1;
 }
 
-/* Keeps a candidate of the current trace (see publish). */
-static void enqueue(cmp *m, const uint8_t *p, size_t n) {
-  if (m->nfresh >= CMP_PER_TRACE + CMP_CHAINS ||
+/* Keeps a candidate of the current trace (see publish); false when it
+ * was queued before (or there is no room). */
+static bool enqueue(cmp *m, const uint8_t *p, size_t n) {
+  if (m->nfresh >= CMP_PER_TRACE + CMP_CHAINS + CMP_FOLLOWS ||
       cgofuzz_hashset_add(&m->tried, hash_bytes(p, n)) != 1)
-    return;
+    return false;
   if (m->nfresh == m->fresh_cap) {
     size_t cap = m->fresh_cap ? 2 * m->fresh_cap : 64;
     cand *f = realloc(m->fresh, cap * sizeof *f);
     if (!f)
-      return;
+      return false;
     m->fresh = f;
     m->fresh_cap = cap;
   }
   uint8_t *d = malloc(n ? n : 1);
   if (!d)
-    return;
+    return false;
   memcpy(d, p, n);
   m->fresh[m->nfresh++] = (cand){.data = d, .len = n, .parent = m->parent};
   m->queued++;
+  return true;
 }
 
 /* Puts the current trace's candidates in front of the queue, in order,
@@ -324,6 +334,15 @@ static void dump(cmp *m, size_t len) {
   fclose(f);
 }
 
+/* The bytes of v's []byte and string arguments. */
+static size_t text_len(const cgofuzz_values *v) {
+  size_t n = 0;
+  for (size_t k = 0; k < v->n; k++)
+    if (v->v[k].kind == CGOFUZZ_BYTES || v->v[k].kind == CGOFUZZ_STRING)
+      n += v->v[k].s.len;
+  return n;
+}
+
 static int on_candidate(void *ctx, const cgofuzz_values *v, uint32_t pc,
                         int how) {
   fb_run *r = ctx;
@@ -345,7 +364,17 @@ static int on_candidate(void *ctx, const cgofuzz_values *v, uint32_t pc,
     }
     return 0;
   }
-  enqueue(m, m->enc.data, m->enc.len);
+  /* Followed: a mutant's first candidates that keep its length (one made
+   * of a length compared, a cut or an extension, is seldom what the next
+   * comparison waits for). */
+  if (enqueue(m, m->enc.data, m->enc.len) && m->behind && !m->following &&
+      !m->no_follows && m->nfollow < CMP_FOLLOWS &&
+      text_len(v) == m->mutant_len) {
+    cgofuzz_buf *f = &m->follows[m->nfollow];
+    f->len = 0;
+    if (cgofuzz_buf_append(f, m->enc.data, m->enc.len) == 0)
+      m->nfollow++;
+  }
   return 0;
 }
 
@@ -410,6 +439,7 @@ static void trace_entry(fb_run *r, cmp *m, size_t idx) {
   bool failed;
   m->parent = idx;
   m->behind = false;
+  m->nfollow = m->follow_at = 0;
   m->nchains = m->chain_at = 0;
   m->chain_step = 0;
   if (!trace(m, data, len, &failed) || failed)
@@ -445,20 +475,41 @@ static size_t make_mutant(fb_run *r, cmp *m) {
   cgofuzz_value *v = &m->vals.v[mut_rndn(m, m->vals.n)];
   if ((v->kind == CGOFUZZ_BYTES || v->kind == CGOFUZZ_STRING) &&
       v->s.len >= 2 && mut_rndn(m, 4) == 0) {
-    /* A prefix, then at most two mutations (none a third of the time). */
+    /* A prefix alone: a mutation more would mostly hit the header a short
+     * prefix is made of, which the prefix's candidates are to mend. */
     v->s.len = cgofuzz_fb_prefix_len(v->s.len, mut_rndn, m);
-    muts = mut_rndn(m, 3);
+    muts = 0;
   }
   for (size_t i = 0; i < muts; i++)
     if (cgofuzz_mutate(&m->mut, m->vals.v, m->vals.n, CGOFUZZ_SHM_VALUE_CAP,
                        &err) != 0)
       return SIZE_MAX;
+  m->mutant_len = text_len(&m->vals);
   m->mutant.len = 0;
   if (cgofuzz_codec_encode_v(m->vals.v, m->vals.n,
                              cgofuzz_coord_host_gover(r->h), &m->mutant,
                              &err) != 0)
     return SIZE_MAX;
   return idx;
+}
+
+/* Traces the next of a mutant's first candidates (follows) and queues its
+ * own candidates: a candidate that passed one comparison (a size made to
+ * fit) meets the next one (a chunk's size), and, as it is seldom new
+ * coverage, would not be traced as an entry. */
+static void follow_candidate(fb_run *r, cmp *m) {
+  cgofuzz_buf *f = &m->follows[m->follow_at++];
+  cgofuzz_err err = {0};
+  bool failed;
+  m->followed++;
+  if (!trace(m, f->data, f->len, &failed) || failed ||
+      cgofuzz_codec_decode_v(f->data, f->len, cgofuzz_coord_host_gover(r->h),
+                             &m->vals, &err) != 0)
+    return; /* (a failing one is queued already) */
+  m->following = true;
+  cgofuzz_fb_i2s(m->recs, m->nrecs, &m->vals, CMP_PER_MUTANT, 0, on_candidate,
+                 r);
+  m->following = false;
 }
 
 /* Traces a mutant (make_mutant) and queues its candidates as its entry's;
@@ -470,6 +521,7 @@ static bool trace_mutant(fb_run *r, cmp *m) {
     return false;
   m->parent = idx;
   m->behind = true;
+  m->nfollow = m->follow_at = 0;
   m->nchains = m->chain_at = 0;
   m->chain_step = 0;
   m->mutant_traces++;
@@ -479,7 +531,7 @@ static bool trace_mutant(fb_run *r, cmp *m) {
     enqueue(m, m->mutant.data, m->mutant.len);
     return true;
   }
-  cgofuzz_fb_i2s(m->recs, m->nrecs, &m->vals, CMP_PER_TRACE, 0, on_candidate,
+  cgofuzz_fb_i2s(m->recs, m->nrecs, &m->vals, CMP_PER_MUTANT, 0, on_candidate,
                  r);
   return true;
 }
@@ -537,6 +589,8 @@ bool cgofuzz_fb_cmp_step(fb_run *r) {
   while (more && m->up) {
     if (m->chain_at < m->nchains) {
       follow_step(r, m);
+    } else if (m->follow_at < m->nfollow) {
+      follow_candidate(r, m);
     } else if (m->blocking && traced) {
       break;
     } else {
@@ -617,8 +671,10 @@ void cgofuzz_fb_cmp_start(fb_run *r) {
           &err) != 0)
     goto off;
   m->dump = getenv("CGOFUZZ_CMP_DUMP");
+  /* $CGOFUZZ_CMP_MUTANTS: 0, none; trace, their candidates not traced. */
   const char *mutants = getenv("CGOFUZZ_CMP_MUTANTS");
   m->mutants = !mutants || strcmp(mutants, "0") != 0;
+  m->no_follows = mutants && strcmp(mutants, "trace") == 0;
   uint64_t seed;
   if (!cgofuzz_godebug_fuzzseed(getenv("GODEBUG"), &seed))
     seed = (uint64_t)(uintptr_t)m ^ ((uint64_t)cgofuzz_mono_ms() << 20);
@@ -633,10 +689,11 @@ void cgofuzz_fb_cmp_start(fb_run *r) {
   if (cgofuzz_coord_host_says(r->h))
     fprintf(stderr,
             "cgofuzz: run-time comparison feedback: %zu hooks patched in a "
-            "copy of %s%s%s\n",
+            "copy of %s%s%s%s\n",
             info.hooks, cfg->binary,
             info.strings ? "" : " (no string hooks before go1.19)",
-            info.c_hooks ? ", and the cgo C code's compares" : "");
+            info.c_hooks ? ", and the cgo C code's compares" : "",
+            info.trace_start ? "" : " (the worker's decoding traced too)");
   cgofuzz_buf_free(&out);
   r->cmp = m;
   return;
@@ -658,12 +715,12 @@ void cgofuzz_fb_cmp_stop(fb_run *r) {
   if (cgofuzz_coord_host_says(r->h) && m->traces)
     fprintf(stderr,
             "cgofuzz: comparison feedback: %llu traced runs (%llu of mutants, "
-            "%llu records, %llu byte-loop steps), %llu candidates queued, "
-            "%llu run, %llu found something\n",
+            "%llu of their candidates, %llu records, %llu byte-loop steps), "
+            "%llu candidates queued, %llu run, %llu found something\n",
             (unsigned long long)m->traces, (unsigned long long)m->mutant_traces,
-            (unsigned long long)m->records, (unsigned long long)m->chain_steps,
-            (unsigned long long)m->queued, (unsigned long long)m->runs,
-            (unsigned long long)m->found);
+            (unsigned long long)m->followed, (unsigned long long)m->records,
+            (unsigned long long)m->chain_steps, (unsigned long long)m->queued,
+            (unsigned long long)m->runs, (unsigned long long)m->found);
   stop_worker(m);
   if (m->w.mem.fd >= 0 || m->w.mem.region)
     cgofuzz_coord_worker_free(&m->w);
@@ -676,6 +733,8 @@ void cgofuzz_fb_cmp_stop(fb_run *r) {
   free(m->todo);
   for (size_t i = 0; i < CMP_CHAINS; i++)
     cgofuzz_buf_free(&m->chains[i].data);
+  for (size_t i = 0; i < CMP_FOLLOWS; i++)
+    cgofuzz_buf_free(&m->follows[i]);
   free(m->q);
   cgofuzz_hashset_free(&m->tried);
   free(m->recs);

@@ -24,6 +24,16 @@
  *    strings. An early-exit loop shows only the literal's prefix up to the
  *    first difference, so the caller re-runs such a candidate and goes on
  *    while the loop goes further (fb_cmp.c).
+ * A size field is often compared after a header's size was added to it
+ * (libwebp compares a RIFF size plus 8 with the input's length): when x
+ * (at least I2S_ARITH_MIN, not an argument's length) is in no binary
+ * encoding of the input, a value
+ * within I2S_ARITH_MAX of it is looked for there (the same widths and byte
+ * orders, in an argument's first I2S_ARITH_SPAN bytes, at most
+ * I2S_ARITH_SPOTS places), and y less the difference
+ * written in its place, and one less
+ * (a strict "greater than", or a size rounded up to even, passes at one
+ * less): AFL++'s arithmetic input-to-state.
  * A width-1 record also sets a byte or int8 argument equal to x. An 8-byte
  * x equal to the length of a []byte or string argument makes that
  * argument y long, and y+1 (the hooks do not say which relation was
@@ -41,7 +51,11 @@
 #define I2S_MAX_HITS 4
 #define I2S_MAX_SEQ 64
 #define I2S_MAX_SITES 256
-#define I2S_MAX_LEN 4096 /* the longest argument a length gives */
+#define I2S_MAX_LEN 4096    /* the longest argument a length gives */
+#define I2S_ARITH_MIN 16    /* smaller operands are near too many bytes */
+#define I2S_ARITH_MAX 16    /* the largest difference looked for */
+#define I2S_ARITH_SPOTS 2   /* places near an operand: more, none is taken */
+#define I2S_ARITH_SPAN 4096 /* of each argument's first bytes, looked at */
 
 typedef struct i2s {
   const cgofuzz_values *in;
@@ -228,6 +242,65 @@ static void lengths(i2s *st, uint64_t x, uint64_t y, uint32_t pc) {
   }
 }
 
+static uint64_t get_int(const uint8_t *p, int w, bool be) {
+  uint64_t v = 0;
+  for (int i = 0; i < w; i++)
+    v |= (uint64_t)p[be ? w - 1 - i : i] << (8 * i);
+  return v;
+}
+
+/* x not found as it is: the places where a field of w bytes or narrower
+ * (down to least), either byte order, differs from x by d, 0 < |d| <=
+ * I2S_ARITH_MAX, get y - d and y - d - 1 (see the head), the widest field
+ * at each place; nothing when there are more than I2S_ARITH_SPOTS such
+ * places (an operand near that many bytes is no field of the input). */
+static void arith(i2s *st, uint64_t x, uint64_t y, int w, int least,
+                  uint32_t pc) {
+  struct spot {
+    size_t k, at;
+    int nw;
+    bool be;
+    int64_t d;
+  } h[I2S_ARITH_SPOTS];
+  size_t nh = 0;
+  for (size_t k = 0; k < st->in->n; k++) {
+    const cgofuzz_value *v = &st->in->v[k];
+    size_t span = v->s.len < I2S_ARITH_SPAN ? v->s.len : I2S_ARITH_SPAN;
+    for (size_t at = 0; is_bytes(v->kind) && at < span; at++)
+      for (int nw = w, got = 0; !got && nw >= least; nw /= 2)
+        for (int be = 0; !got && be < 2; be++) {
+          if (at + (size_t)nw > v->s.len)
+            continue;
+          int64_t d = (int64_t)(x - get_int(v->s.data + at, nw, be));
+          if (d == 0 || d > I2S_ARITH_MAX || d < -I2S_ARITH_MAX)
+            continue;
+          if (nh == I2S_ARITH_SPOTS)
+            return;
+          h[nh++] = (struct spot){k, at, nw, be, d};
+          got = 1;
+        }
+  }
+  uint8_t b[8];
+  for (size_t i = 0; i < nh; i++)
+    for (uint64_t less = 0; less < 2; less++) {
+      uint64_t d = (uint64_t)h[i].d, to = y - d - less;
+      if ((h[i].d > 0 && y < d + less) || (to & ~width_mask(h[i].nw)))
+        continue; /* below 0, or past the field's width */
+      (h[i].be ? put_be : put_le)(b, to, h[i].nw);
+      splice(st, h[i].k, h[i].at, (size_t)h[i].nw, b, (size_t)h[i].nw, pc,
+             I2S_PLAIN);
+    }
+}
+
+/* Whether x is the length of a []byte or string argument (lengths()
+ * answers that comparison; a field near it is a coincidence). */
+static bool is_a_length(const i2s *st, uint64_t x) {
+  for (size_t k = 0; k < st->in->n; k++)
+    if (is_bytes(st->in->v[k].kind) && st->in->v[k].s.len == x)
+      return true;
+  return false;
+}
+
 /* x -> y for integers of width w. */
 static void ints_pair(i2s *st, uint64_t x, uint64_t y, int w, uint32_t pc) {
   uint64_t m = width_mask(w);
@@ -258,14 +331,19 @@ static void ints_pair(i2s *st, uint64_t x, uint64_t y, int w, uint32_t pc) {
   if (w == 1)
     return;
   uint8_t ex[24] = {0}, ey[24] = {0};
+  size_t found = 0;
+  int least = w;
   for (int nw = w; nw >= 2; nw /= 2) {
     if (nw < w && ((x | y) & ~width_mask(nw)))
       break;
-    replace_all(st, ex, put_le(ex, x, nw), ey, put_le(ey, y, nw), false, pc,
-                I2S_PLAIN);
-    replace_all(st, ex, put_be(ex, x, nw), ey, put_be(ey, y, nw), false, pc,
-                I2S_PLAIN);
+    least = nw;
+    found += replace_all(st, ex, put_le(ex, x, nw), ey, put_le(ey, y, nw),
+                         false, pc, I2S_PLAIN);
+    found += replace_all(st, ex, put_be(ex, x, nw), ey, put_be(ey, y, nw),
+                         false, pc, I2S_PLAIN);
   }
+  if (!found && x >= I2S_ARITH_MIN && !is_a_length(st, x))
+    arith(st, x, y, w, least, pc);
   /* Numbers that went through strconv: unsigned, then signed. */
   replace_all(st, ex, put_dec(ex, x, false), ey, put_dec(ey, y, false), false,
               pc, I2S_PLAIN);

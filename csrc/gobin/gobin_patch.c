@@ -797,10 +797,30 @@ static size_t patch_snapshot(image *im, const cgofuzz_gobin_obj *obj,
   return nfn;
 }
 
+/* The start of a traced call's records: testing's call of the fuzz
+ * function (fn.Call(args), fuzz_call_site) goes through this stub, which
+ * sets the trace area's record count to 0 and jumps to reflect.Value.Call
+ * with every register as it was. What the worker compared before (its
+ * decoding of the input's corpus encoding: go/scanner, strconv, hundreds
+ * of records per input, as many candidates that change nothing the fuzz
+ * function reads) is dropped; what it compares after the call (its reply)
+ * stays, behind the fuzz function's own records. */
+static int emit_trace_start(cgofuzz_buf *b, uint32_t count, uint64_t at,
+                            uint64_t call) {
+  uint8_t c[] = {
+      0x48, 0xc7, 0x04, 0x25, 0, 0, 0, 0, 0, 0, 0, 0, /* mov qword [count], 0 */
+      0xe9, 0,    0,    0,    0, /* jmp reflect.Value.Call */
+  };
+  put32(c + 4, count);
+  put32(c + 13, (uint32_t)(call - (at + sizeof c)));
+  return emit(b, c, sizeof c);
+}
+
 /* The comparison hooks: each hook's RET becomes a jump to its stub, and
  * the entry point the stub that maps the trace area (at seg + PAGE, tsize
  * bytes, from trace_off of fd 5). The stubs are appended to code, which
- * starts the segment at seg. */
+ * starts the segment at seg. The fuzz function's call, where it is found,
+ * goes through emit_trace_start's stub (info->trace_start). */
 static int patch_hooks(image *im, const cgofuzz_gobin_obj *obj, Elf64_Phdr *ph,
                        size_t nph, cgofuzz_buf *code, uint64_t seg,
                        uint64_t trace_off, uint64_t tsize,
@@ -834,12 +854,21 @@ static int patch_hooks(image *im, const cgofuzz_gobin_obj *obj, Elf64_Phdr *ph,
     if (emit_stub(code, (uint32_t)trace, hooks[i].kind) != 0)
       return cgofuzz_errf(err, 0, "out of memory");
   }
+  uint64_t call = 0, site = fuzz_call_site(im, obj, ph, nph, &call);
+  uint64_t start = seg + code->len;
+  if (site && emit_trace_start(code, (uint32_t)(trace + 8), start, call) != 0)
+    return cgofuzz_errf(err, 0, "out of memory");
   for (size_t i = 0; i < N_HOOKS; i++) {
     if (!hook_at[i])
       continue;
     put_jmp(im, ph, nph, hook_at[i], stub_at[i]);
     info->hooks++;
     info->strings |= (hooks[i].kind & (CMP_K_STR | CMP_K_FOLD)) != 0;
+  }
+  if (site) { /* CALL reflect.Value.Call becomes CALL the start stub */
+    put32(im->p + text_offset(ph, nph, site) + 1,
+          (uint32_t)(start - (site + 5)));
+    info->trace_start = true;
   }
   info->c_hooks = fill_c_table(im, ph, nph, hook_at);
   eh->e_entry = seg;

@@ -53,6 +53,9 @@ typedef struct cgofuzz_gobin_patched {
                           time stub (0: Go's own loop runs) */
   bool redzone;        /* the fuzz function's []byte inputs get an ASan
                           red zone (CGOFUZZ_GOBIN_PATCH_REDZONE) */
+  bool trace_start;    /* a traced call's records start at the fuzz
+                          function's call (HOOKS: the worker's decoding of
+                          the input is not recorded) */
 } cgofuzz_gobin_patched;
 
 /* What cgofuzz_gobin_patch patches: the comparison hooks (and the entry

@@ -246,3 +246,50 @@ TEST(I2S, LengthComparedMakesTheArgumentThatLong) {
 }
 
 } // namespace
+
+namespace {
+
+// libwebp's WebPMuxCreate: the RIFF size plus 8, rounded up to even,
+// compared with the input's length (size_t, both variable).
+std::string Riff(uint32_t size, size_t total) {
+  std::string s = "RIFF" + LE(size, 4) + "WEBPVP8X" + LE(10, 4);
+  s.resize(total, 'x');
+  return s;
+}
+
+TEST(I2S, SizeFieldPlusAHeaderIsSetFromTheOtherSide) {
+  // A seed's 220 + 8 against a cut of 25 bytes: 228 is nowhere in the
+  // input, 220 is; the field gets 25 - 8 and 25 - 9.
+  Vals in;
+  in.Bytes(Riff(220, 25));
+  Got g = Derive({Int(8, 1, 228, 25)}, in);
+  EXPECT_TRUE(g.set().count(Riff(17, 25) + "\n"));
+  EXPECT_TRUE(g.set().count(Riff(16, 25) + "\n"));
+  // Big-endian, and the difference on the other side (a field 8 more
+  // than the operand).
+  Vals be;
+  be.Bytes("hd" + BE(0x1008, 4) + "rest");
+  g = Derive({Int(8, 1, 0x1000, 0x2000)}, be);
+  EXPECT_TRUE(g.set().count("hd" + BE(0x2008, 4) + "rest\n"));
+}
+
+TEST(I2S, NoArithmeticWhereTheOperandIsFoundOrNearManyBytes) {
+  // Found as it is: only the exact replacement.
+  Vals in;
+  in.Bytes(Riff(228, 40));
+  Got g = Derive({Int(8, 1, 228, 25)}, in);
+  EXPECT_TRUE(g.set().count(Riff(25, 40) + "\n"));
+  EXPECT_FALSE(g.set().count(Riff(17, 40) + "\n"));
+  // Three places near the operand: none is taken as its field.
+  Vals many;
+  many.Bytes(LE(300, 4) + LE(301, 4) + LE(302, 4));
+  g = Derive({Int(CMP_K_CONST | 4, 1, 5000, 310)}, many);
+  EXPECT_TRUE(g.all.empty());
+  // A small operand (below I2S_ARITH_MIN) is near too many bytes.
+  Vals small;
+  small.Bytes("ab" + LE(9, 4));
+  g = Derive({Int(CMP_K_CONST | 4, 1, 100, 12)}, small);
+  EXPECT_TRUE(g.all.empty());
+}
+
+} // namespace

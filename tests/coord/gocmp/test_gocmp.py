@@ -213,17 +213,21 @@ def test_parsed_number_found(case):
 
 
 def test_cut_record_found_from_a_mutants_trace(case):
-    """A record whose size must be its length, under 24 bytes: a cut of a
-    seed fails the size check as the second seed did (no new coverage, so
-    it is never traced as an entry); the trace of a mutant cut short shows
-    the length the size is compared with, and its candidate fails."""
-    data = found(case, "FuzzShortRecord", "gocmp: short record",
+    """A record cut to 20-40 bytes whose two sizes are mended (libwebp's
+    oss-fuzz:9100 shape, gocmp.RecordTail): no cut is new coverage (the
+    seeds took each failing path), so only a traced mutant (a prefix of the
+    64-byte seed) shows the length its size plus 8 is compared with, an
+    arithmetic candidate sets the field to the length less 8, and only the
+    trace of that candidate shows the chunk's size. The failing input is
+    such a record, and plain go test reproduces it."""
+    data = found(case, "FuzzShortRecord", "index out of range",
                  "-autodict=false")
     m = re.fullmatch(r'go test fuzz v1\n\[\]byte\((".*")\)\n', data)
     assert m, data
     b = ast.literal_eval("b" + m.group(1))
-    assert b[:4] == b"RIFF" and int.from_bytes(b[4:8], "little") == len(b) \
-        and len(b) < 24, data
+    size, chunk = (int.from_bytes(b[i:i + 4], "little") for i in (4, 16))
+    assert b[:4] == b"RIFF" and 20 <= len(b) <= 40 and size + 8 == len(b) \
+        and chunk + 8 == len(b) - 12, data
 
 
 def test_cut_record_not_found_without_mutant_traces(case):

@@ -72,17 +72,25 @@ func Length(s string) bool {
 	return err == nil && n == 31337
 }
 
-// ShortRecord reports whether b is a record ("RIFF" and a 4-byte
-// little-endian size equal to b's length) of under 24 bytes. Its seeds are
-// a long record and a record whose size is wrong, so an input cut short
-// takes a path the second seed took first: no cut is new coverage, and
-// only the trace of a mutant shows the size a cut would have to say.
-func ShortRecord(b []byte) bool {
-	if len(b) < 8 || string(b[:4]) != "RIFF" {
-		return false
+// RecordTail returns the byte at 40 of a RIFF-like record: "RIFF", a size
+// that with the 8 bytes before it is len(b), and a chunk at 12 whose size
+// with its 8-byte header is what follows the first 12 bytes (libwebp's
+// WebPMuxCreate checks both so, as upper bounds). A record of 20 to 40
+// bytes passes the checks and reads past its end (libwebp's oss-fuzz:9100
+// reads a VP8X chunk's 10 bytes so). Its seeds are a 64-byte record, one
+// whose size is wrong and one whose chunk's is: a cut of the first takes a
+// path a seed took, so no cut is new coverage; only a mutant's trace shows
+// the length its size is compared with (plus 8: a field near it is set),
+// and only the trace of the candidate that set it shows the chunk's.
+func RecordTail(b []byte) byte {
+	if len(b) < 20 || string(b[:4]) != "RIFF" {
+		return 0
 	}
-	if int(binary.LittleEndian.Uint32(b[4:])) != len(b) {
-		return false
+	if int(binary.LittleEndian.Uint32(b[4:]))+8 != len(b) {
+		return 0
 	}
-	return len(b) < 24
+	if int(binary.LittleEndian.Uint32(b[16:]))+8 != len(b)-12 {
+		return 0
+	}
+	return b[40]
 }

@@ -1,6 +1,9 @@
 package gocmp
 
-import "testing"
+import (
+	"encoding/binary"
+	"testing"
+)
 
 func FuzzHooks(f *testing.F) {
 	f.Add([]byte("ABCDEFGH"), "hello", int64(5), uint16(0x1234), uint32(0x11223344), uint8(0x42))
@@ -37,16 +40,20 @@ func FuzzShallow(f *testing.F) {
 }
 
 func FuzzShortRecord(f *testing.F) {
-	long := make([]byte, 300)
-	copy(long, "RIFF\x2c\x01\x00\x00")
-	for i := 8; i < len(long); i++ {
-		long[i] = byte('a' + i%26)
-	}
-	f.Add(long)
-	f.Add([]byte("RIFF\x04\x03\x02\x01 a record whose size is wrong"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if ShortRecord(b) {
-			panic("gocmp: short record")
+	record := func(size, chunk uint32, n int) []byte {
+		b := make([]byte, n)
+		copy(b, "RIFF\x00\x00\x00\x00WEBPVP8X")
+		binary.LittleEndian.PutUint32(b[4:], size)
+		binary.LittleEndian.PutUint32(b[16:], chunk)
+		for i := 20; i < n; i++ {
+			b[i] = byte('a' + i%26)
 		}
+		return b
+	}
+	f.Add(record(56, 44, 64))
+	f.Add(record(1000, 20, 64))
+	f.Add(record(56, 1000, 64))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		Sink += int(RecordTail(b))
 	})
 }
