@@ -36,19 +36,24 @@
  * costs 5 to 15 of a target's execs.)
  *
  * Mutants are traced too, once the corpus is traced and fewer than
- * CMP_MUTANT_BELOW candidates wait: a random entry, cut to a prefix a
- * quarter of the time (cgofuzz_fb_prefix_len: libFuzzer's -len_control
- * keeps many of its inputs short), else given Go's mutations. Tracing only
- * what found coverage misses the compares of an input that takes a path
- * already covered: a record cut short fails its size check as many other
- * inputs did before, so it is never traced, and the size it was compared
- * with is never written (libwebp's oss-fuzz:9100 needs an input of 20-29
- * bytes whose RIFF size is at most its length). libFuzzer's table of recent
- * compares takes them from every exec; cgofuzz from a sample of mutants,
- * within the same budgets. A mutant's candidates queue behind the
- * entries' (which would otherwise wait behind an endless line of mutants),
- * and a mutant that fails in the tracing worker is queued as it is, for the
- * user's workers to judge.
+ * CMP_MUTANT_BELOW of their candidates wait: a random entry, cut to a
+ * prefix a quarter of the time (cgofuzz_fb_prefix_len: libFuzzer's
+ * -len_control keeps many of its inputs short), else given Go's mutations.
+ * Tracing only what found coverage misses the compares of an input that
+ * takes a path already covered: a record cut short fails its size check
+ * as many other inputs did before, so it is never traced, and the length
+ * its size was compared with is never written (libwebp's oss-fuzz:9100
+ * needs an input of 20-29 bytes whose RIFF size is at most its length).
+ * libFuzzer's table of recent compares takes operands from every exec;
+ * cgofuzz from a sample of mutants, within the same budgets. A mutant
+ * gives at most CMP_PER_MUTANT candidates (its trace begins with the fuzz
+ * function's compares, the worker's reply's come last), and its first
+ * CMP_FOLLOWS candidates that keep its length are traced in turn: one that
+ * mended a size meets the next check (a chunk's size), and is seldom new
+ * coverage. Mutants' candidates wait in a ring of their own, which takes
+ * turns with the entries' (in one queue, either would starve the other:
+ * webp's entries queue thousands), and a mutant that fails in the tracing
+ * worker is queued as it is, for the user's workers to judge.
  *
  * A candidate from a width-1 call site (a literal compared byte by byte in
  * a loop) is followed before it is queued: while re-running it shows the
@@ -101,6 +106,12 @@ typedef struct chain {
   size_t len; /* the site's records when it was made */
 } chain;
 
+/* Candidates waiting, the next at c[h]; CMP_QUEUE_MAX of them. */
+typedef struct ring {
+  cand *c;
+  size_t h, n;
+} ring;
+
 struct cgofuzz_fb_cmp {
   cgofuzz_gobin_copy copy; /* the traced copy */
   cgofuzz_coord_worker w;
@@ -117,9 +128,9 @@ struct cgofuzz_fb_cmp {
   size_t *todo; /* entries to trace, the newest last */
   size_t ntodo, todo_cap;
   size_t parent; /* the entry being traced */
-  cand *q;       /* a ring of queued candidates, the next at qh */
-  size_t qh, qn;
-  cand *fresh; /* this trace's candidates, in order, until it ends */
+  ring q[2];     /* queued candidates: [0] the entries', [1] mutants' */
+  bool turn;     /* the ring cgofuzz_fb_cmp_next took from last */
+  cand *fresh;   /* this trace's candidates, in order, until it ends */
   size_t nfresh, fresh_cap;
   cgofuzz_hashset tried; /* hashes of candidates queued so far */
   cgofuzz_gobin_cmprec *recs;
@@ -130,7 +141,7 @@ struct cgofuzz_fb_cmp {
   cgofuzz_values vals;
   cgofuzz_buf enc, next, line; /* line: a call being sent */
   bool mutants;                /* mutants are traced ($CGOFUZZ_CMP_MUTANTS) */
-  bool behind;                 /* the current trace is a mutant's */
+  bool of_mutant;              /* the current trace is a mutant's */
   cgofuzz_buf follows[CMP_FOLLOWS]; /* a mutant's candidates to trace */
   size_t nfollow, follow_at;        /* follows[follow_at..nfollow) to go */
   bool following;                   /* tracing one: its candidates are not */
@@ -174,25 +185,35 @@ static bool enqueue(cmp *m, const uint8_t *p, size_t n) {
   return true;
 }
 
-/* Puts the current trace's candidates in front of the queue, in order,
- * dropping the oldest when it is full; a mutant's go behind the rest,
- * dropped when it is full. */
+/* Puts c in front of ring q, dropping its oldest when it is full. */
+static void ring_push(ring *q, cand c) {
+  if (q->n == CMP_QUEUE_MAX) {
+    free(q->c[(q->h + q->n - 1) % CMP_QUEUE_MAX].data);
+    q->n--;
+  }
+  q->h = (q->h + CMP_QUEUE_MAX - 1) % CMP_QUEUE_MAX;
+  q->c[q->h] = c;
+  q->n++;
+}
+
+static cand ring_pop(ring *q) {
+  cand c = q->c[q->h];
+  q->h = (q->h + 1) % CMP_QUEUE_MAX;
+  q->n--;
+  return c;
+}
+
+static void ring_free(ring *q) {
+  for (size_t i = 0; q->c && i < q->n; i++)
+    free(q->c[(q->h + i) % CMP_QUEUE_MAX].data);
+  free(q->c);
+}
+
+/* Puts the current trace's candidates in front of their ring (the
+ * entries' or the mutants'), in order. */
 static void publish(cmp *m) {
-  for (size_t i = 0; m->behind && i < m->nfresh; i++) {
-    if (m->qn == CMP_QUEUE_MAX)
-      free(m->fresh[i].data);
-    else
-      m->q[(m->qh + m->qn++) % CMP_QUEUE_MAX] = m->fresh[i];
-  }
-  for (size_t i = m->behind ? 0 : m->nfresh; i-- > 0;) {
-    if (m->qn == CMP_QUEUE_MAX) {
-      free(m->q[(m->qh + m->qn - 1) % CMP_QUEUE_MAX].data);
-      m->qn--;
-    }
-    m->qh = (m->qh + CMP_QUEUE_MAX - 1) % CMP_QUEUE_MAX;
-    m->q[m->qh] = m->fresh[i];
-    m->qn++;
-  }
+  for (size_t i = m->nfresh; i-- > 0;)
+    ring_push(&m->q[m->of_mutant], m->fresh[i]);
   m->nfresh = 0;
 }
 
@@ -367,7 +388,7 @@ static int on_candidate(void *ctx, const cgofuzz_values *v, uint32_t pc,
   /* Followed: a mutant's first candidates that keep its length (one made
    * of a length compared, a cut or an extension, is seldom what the next
    * comparison waits for). */
-  if (enqueue(m, m->enc.data, m->enc.len) && m->behind && !m->following &&
+  if (enqueue(m, m->enc.data, m->enc.len) && m->of_mutant && !m->following &&
       !m->no_follows && m->nfollow < CMP_FOLLOWS &&
       text_len(v) == m->mutant_len) {
     cgofuzz_buf *f = &m->follows[m->nfollow];
@@ -438,7 +459,7 @@ static void trace_entry(fb_run *r, cmp *m, size_t idx) {
   cgofuzz_err err = {0};
   bool failed;
   m->parent = idx;
-  m->behind = false;
+  m->of_mutant = false;
   m->nfollow = m->follow_at = 0;
   m->nchains = m->chain_at = 0;
   m->chain_step = 0;
@@ -520,7 +541,7 @@ static bool trace_mutant(fb_run *r, cmp *m) {
   if (idx == SIZE_MAX)
     return false;
   m->parent = idx;
-  m->behind = true;
+  m->of_mutant = true;
   m->nfollow = m->follow_at = 0;
   m->nchains = m->chain_at = 0;
   m->chain_step = 0;
@@ -597,7 +618,7 @@ bool cgofuzz_fb_cmp_step(fb_run *r) {
       size_t idx = next_todo(r, m);
       if (idx != SIZE_MAX)
         trace_entry(r, m, idx);
-      else if (!m->mutants || m->qn + m->nfresh >= CMP_MUTANT_BELOW)
+      else if (!m->mutants || m->q[1].n >= CMP_MUTANT_BELOW)
         more = false;
       else
         more = trace_mutant(r, m);
@@ -613,22 +634,22 @@ bool cgofuzz_fb_cmp_step(fb_run *r) {
 
 int cgofuzz_fb_cmp_next(fb_run *r, fb_slot *s, cgofuzz_buf *out, size_t *idx) {
   cmp *m = r->cmp;
-  if (!m || !m->qn)
+  if (!m || !(m->q[0].n + m->q[1].n))
     return 0;
   int64_t now = cgofuzz_mono_ms();
   if ((double)m->cand_ms > CMP_SHARE * (double)(now - m->start_ms) *
                                    (double)cgofuzz_coord_host_workers(r->h) +
                                CMP_ALLOWANCE_MS)
     return 0;
-  cand *k = &m->q[m->qh];
-  m->qh = (m->qh + 1) % CMP_QUEUE_MAX;
-  m->qn--;
+  /* The two rings take turns; either, when the other is empty. */
+  m->turn = !m->turn;
+  cand k = ring_pop(&m->q[m->q[!m->turn].n ? !m->turn : m->turn]);
   out->len = 0;
-  int rc = cgofuzz_buf_append(out, k->data, k->len);
-  free(k->data);
-  if (rc != 0 || k->parent >= cgofuzz_coord_host_corpus(r->h))
+  int rc = cgofuzz_buf_append(out, k.data, k.len);
+  free(k.data);
+  if (rc != 0 || k.parent >= cgofuzz_coord_host_corpus(r->h))
     return 0;
-  *idx = k->parent;
+  *idx = k.parent;
   s->ntok = 0;
   s->cross = false;
   s->cmp_sent_ms = now;
@@ -680,9 +701,10 @@ void cgofuzz_fb_cmp_start(fb_run *r) {
     seed = (uint64_t)(uintptr_t)m ^ ((uint64_t)cgofuzz_mono_ms() << 20);
   cgofuzz_mutator_init(&m->mut, 0, 1);
   cgofuzz_pcg_seed(&m->mut.r, seed ^ 0x6d7574616e74ull /* "mutant" */, 1);
-  m->q = calloc(CMP_QUEUE_MAX, sizeof *m->q);
+  m->q[0].c = calloc(CMP_QUEUE_MAX, sizeof *m->q[0].c);
+  m->q[1].c = calloc(CMP_QUEUE_MAX, sizeof *m->q[1].c);
   m->recs = malloc(m->trace_size);
-  if (!m->q || !m->recs) {
+  if (!m->q[0].c || !m->q[1].c || !m->recs) {
     snprintf(err.msg, sizeof err.msg, "out of memory");
     goto off;
   }
@@ -725,8 +747,6 @@ void cgofuzz_fb_cmp_stop(fb_run *r) {
   if (m->w.mem.fd >= 0 || m->w.mem.region)
     cgofuzz_coord_worker_free(&m->w);
   cgofuzz_gobin_copy_free(&m->copy);
-  for (size_t i = 0; m->q && i < m->qn; i++)
-    free(m->q[(m->qh + i) % CMP_QUEUE_MAX].data);
   for (size_t i = 0; i < m->nfresh; i++)
     free(m->fresh[i].data);
   free(m->fresh);
@@ -735,7 +755,8 @@ void cgofuzz_fb_cmp_stop(fb_run *r) {
     cgofuzz_buf_free(&m->chains[i].data);
   for (size_t i = 0; i < CMP_FOLLOWS; i++)
     cgofuzz_buf_free(&m->follows[i]);
-  free(m->q);
+  ring_free(&m->q[0]);
+  ring_free(&m->q[1]);
   cgofuzz_hashset_free(&m->tried);
   free(m->recs);
   cgofuzz_values_free(&m->vals); /* before the mutator: values borrow scratch */
