@@ -451,6 +451,16 @@ static void follow_step(fb_run *r, cmp *m) {
   m->chain_step = 0;
 }
 
+/* A new trace, of entry idx or of a mutant of it: the last one's byte
+ * loops and follows are dropped. */
+static void begin_trace(cmp *m, size_t idx, bool of_mutant) {
+  m->parent = idx;
+  m->of_mutant = of_mutant;
+  m->nfollow = m->follow_at = 0;
+  m->nchains = m->chain_at = 0;
+  m->chain_step = 0;
+}
+
 /* Traces corpus entry idx and queues its candidates; the byte loops it
  * shows are followed by the next steps (follow_step). */
 static void trace_entry(fb_run *r, cmp *m, size_t idx) {
@@ -458,11 +468,7 @@ static void trace_entry(fb_run *r, cmp *m, size_t idx) {
   const uint8_t *data = cgofuzz_coord_host_entry(r->h, idx, &len);
   cgofuzz_err err = {0};
   bool failed;
-  m->parent = idx;
-  m->of_mutant = false;
-  m->nfollow = m->follow_at = 0;
-  m->nchains = m->chain_at = 0;
-  m->chain_step = 0;
+  begin_trace(m, idx, false);
   if (!trace(m, data, len, &failed) || failed)
     return;
   if (cgofuzz_codec_decode_v(data, len, cgofuzz_coord_host_gover(r->h),
@@ -540,11 +546,7 @@ static bool trace_mutant(fb_run *r, cmp *m) {
   bool failed;
   if (idx == SIZE_MAX)
     return false;
-  m->parent = idx;
-  m->of_mutant = true;
-  m->nfollow = m->follow_at = 0;
-  m->nchains = m->chain_at = 0;
-  m->chain_step = 0;
+  begin_trace(m, idx, true);
   m->mutant_traces++;
   if (!trace(m, m->mutant.data, m->mutant.len, &failed))
     return true;

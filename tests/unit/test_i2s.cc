@@ -285,6 +285,14 @@ TEST(I2S, NoArithmeticWhereTheOperandIsFoundOrNearManyBytes) {
   many.Bytes(LE(300, 4) + LE(301, 4) + LE(302, 4));
   g = Derive({Int(CMP_K_CONST | 4, 1, 5000, 310)}, many);
   EXPECT_TRUE(g.all.empty());
+  // The input's length compared (lengths() answers that): the field near
+  // it (25, near 30) is left alone.
+  Vals len30;
+  len30.Bytes(Riff(25, 30));
+  g = Derive({Int(CMP_K_CONST | 8, 1, 100, 30)}, len30);
+  EXPECT_FALSE(g.all.empty());
+  for (const std::string &c : g.all)
+    EXPECT_EQ(c.substr(4, 4), LE(25, 4)) << c;
   // A small operand (below I2S_ARITH_MIN) is near too many bytes.
   Vals small;
   small.Bytes("ab" + LE(9, 4));
