@@ -27,13 +27,12 @@
  * A size field is often compared after a header's size was added to it
  * (libwebp compares a RIFF size plus 8 with the input's length): when x
  * (at least I2S_ARITH_MIN, not an argument's length) is in no binary
- * encoding of the input, a value
- * within I2S_ARITH_MAX of it is looked for there (the same widths and byte
- * orders, in an argument's first I2S_ARITH_SPAN bytes, at most
- * I2S_ARITH_SPOTS places), and y less the difference
- * written in its place, and one less
- * (a strict "greater than", or a size rounded up to even, passes at one
- * less): AFL++'s arithmetic input-to-state.
+ * encoding of the input, a value within I2S_ARITH_MAX of it is looked for
+ * there (the same widths and byte orders, in an argument's first
+ * I2S_ARITH_SPAN bytes, at most I2S_ARITH_SPOTS places), and y less the
+ * difference written in its place, and one less (a strict "greater than",
+ * or a size rounded up to even, passes at one less): AFL++'s arithmetic
+ * input-to-state.
  * A width-1 record also sets a byte or int8 argument equal to x. An 8-byte
  * x equal to the length of a []byte or string argument makes that
  * argument y long, and y+1 (the hooks do not say which relation was

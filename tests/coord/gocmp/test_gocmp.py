@@ -143,7 +143,8 @@ def test_operands_of_each_hook_reach_the_coordinator(cgofuzz, go, release,
     release, reports its operands for the seed (the string hooks exist from
     go1.19; go1.18 binaries are patched without them). A stripped binary
     (as go test links them under -exec) is patched too: its hooks are found
-    in Go's own function table."""
+    in Go's own function table. A trace starts at the fuzz function's
+    call (its site found in every one)."""
     pkg, exe = build(go, tmp_path_factory, release,
                      ["-ldflags=-s -w"] if strip else [])
     c = Case(cgofuzz, go, exe, str(tmp_path))
@@ -154,6 +155,9 @@ def test_operands_of_each_hook_reach_the_coordinator(cgofuzz, go, release,
     hooks = "8 hooks" if release == "go1.18.10" else "10 hooks"
     assert "run-time comparison feedback: %s patched" % hooks in r.stderr, \
         str(r)
+    # The fuzz function's call was found: traces start there, without the
+    # worker's decoding of the input.
+    assert "decoding traced too" not in r.stderr, str(r)
     recs = records(dump)
     assert recs, str(r)
     for kind, ops in WANT_INTS:
