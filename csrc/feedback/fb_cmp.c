@@ -359,7 +359,7 @@ static void dump(cmp *m, size_t len) {
 static size_t text_len(const cgofuzz_values *v) {
   size_t n = 0;
   for (size_t k = 0; k < v->n; k++)
-    if (v->v[k].kind == CGOFUZZ_BYTES || v->v[k].kind == CGOFUZZ_STRING)
+    if (fb_is_text(v->v[k].kind))
       n += v->v[k].s.len;
   return n;
 }
@@ -500,8 +500,7 @@ static size_t make_mutant(fb_run *r, cmp *m) {
     return SIZE_MAX;
   size_t muts = 1 + mut_rndn(m, CGOFUZZ_CHAINED_MUTATIONS);
   cgofuzz_value *v = &m->vals.v[mut_rndn(m, m->vals.n)];
-  if ((v->kind == CGOFUZZ_BYTES || v->kind == CGOFUZZ_STRING) &&
-      v->s.len >= 2 && mut_rndn(m, 4) == 0) {
+  if (fb_is_text(v->kind) && v->s.len >= 2 && mut_rndn(m, 4) == 0) {
     /* A prefix alone: a mutation more would mostly hit the header a short
      * prefix is made of, which the prefix's candidates are to mend. */
     v->s.len = cgofuzz_fb_prefix_len(v->s.len, mut_rndn, m);

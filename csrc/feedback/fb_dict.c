@@ -61,10 +61,6 @@
 
 /* --- tokens from the corpus */
 
-static bool is_text_kind(cgofuzz_kind k) {
-  return k == CGOFUZZ_BYTES || k == CGOFUZZ_STRING;
-}
-
 /* An integer kind's width, 0 for one byte too: nothing to learn. */
 static int kind_width(cgofuzz_kind k) {
   int w = fb_int_width(k);
@@ -358,7 +354,7 @@ int cgofuzz_fb_dsched_start(fb_run *r, cgofuzz_err *err) {
             fb->dict_code ? "; its code's constants follow" : "");
   x->gate = fb->dict_when_stalled;
   for (size_t i = 0; i < cfg->n_kinds; i++) {
-    x->any_text = x->any_text || is_text_kind(cfg->kinds[i]);
+    x->any_text = x->any_text || fb_is_text(cfg->kinds[i]);
     x->any_arg = x->any_arg || x->any_text || kind_width(cfg->kinds[i]);
   }
   if (!x->any_arg)
@@ -673,13 +669,13 @@ static int build_cross(fb_run *r, size_t idx) {
     return 1;
   size_t elig = 0;
   for (size_t k = 0; k < x->vals.n; k++)
-    elig += is_text_kind(x->vals.v[k].kind) && x->other.v[k].s.len > 0;
+    elig += fb_is_text(x->vals.v[k].kind) && x->other.v[k].s.len > 0;
   if (!elig)
     return 1;
   size_t which = rndn(x, elig);
   for (size_t k = 0; k < x->vals.n; k++) {
     const cgofuzz_value *q = &x->other.v[k];
-    if (!is_text_kind(x->vals.v[k].kind) || !q->s.len || which--)
+    if (!fb_is_text(x->vals.v[k].kind) || !q->s.len || which--)
       continue;
     return cross(x, &x->vals.v[k], q->s.data, q->s.len);
   }
@@ -690,10 +686,10 @@ static int build_cross(fb_run *r, size_t idx) {
 static cgofuzz_value *pick_text(fb_dsched *x) {
   size_t elig = 0;
   for (size_t k = 0; k < x->vals.n; k++)
-    elig += is_text_kind(x->vals.v[k].kind);
+    elig += fb_is_text(x->vals.v[k].kind);
   size_t which = elig ? rndn(x, elig) : 0;
   for (size_t k = 0; k < x->vals.n; k++)
-    if (is_text_kind(x->vals.v[k].kind) && which-- == 0)
+    if (fb_is_text(x->vals.v[k].kind) && which-- == 0)
       return &x->vals.v[k];
   return NULL;
 }
@@ -793,7 +789,7 @@ static int first_pass(fb_dsched *x, const cgofuzz_fb_dict *d, fb_slot *s) {
   cgofuzz_value *v = pick_arg(x, t);
   if (!v)
     return 1;
-  if (is_text_kind(v->kind)) {
+  if (fb_is_text(v->kind)) {
     cgofuzz_buf nb = {0};
     if (set_bytes(v, &nb, cgofuzz_buf_append(&nb, t->b, t->len)) != 0)
       return -1;
@@ -842,7 +838,7 @@ int cgofuzz_fb_dsched_build(fb_run *r, fb_slot *s, size_t idx,
     cgofuzz_value *v = pick_arg(x, t);
     if (!v)
       continue;
-    if (is_text_kind(v->kind)) {
+    if (fb_is_text(v->kind)) {
       if (put_bytes(x, v, t, number) != 0)
         return -1;
     } else {

@@ -69,10 +69,6 @@ static uint64_t width_mask(int w) {
   return w >= 8 ? ~0ull : (1ull << (8 * w)) - 1;
 }
 
-static bool is_bytes(cgofuzz_kind k) {
-  return k == CGOFUZZ_BYTES || k == CGOFUZZ_STRING;
-}
-
 /* Hands st->tmp to the caller. */
 static void give(i2s *st, uint32_t pc, int how) {
   if (st->rc != 0 || !st->left)
@@ -140,7 +136,7 @@ static size_t replace_all(i2s *st, const uint8_t *x, size_t xn,
     return 0;
   for (size_t k = 0; k < st->in->n; k++) {
     const cgofuzz_value *v = &st->in->v[k];
-    if (!is_bytes(v->kind) || v->s.len < xn)
+    if (!fb_is_text(v->kind) || v->s.len < xn)
       continue;
     size_t hits = 0;
     for (size_t at = 0; at + xn <= v->s.len && hits < I2S_MAX_HITS; at++) {
@@ -164,7 +160,7 @@ static void strings_pair(i2s *st, const uint8_t *x, size_t xn, const uint8_t *y,
   /* A whole empty argument compared with a word: becomes the word. */
   if (xn == 0 && yn)
     for (size_t k = 0; k < st->in->n; k++)
-      if (is_bytes(st->in->v[k].kind) && st->in->v[k].s.len == 0)
+      if (fb_is_text(st->in->v[k].kind) && st->in->v[k].s.len == 0)
         splice(st, k, 0, 0, y, yn, pc, how);
 }
 
@@ -223,7 +219,7 @@ static void lengths(i2s *st, uint64_t x, uint64_t y, uint32_t pc) {
     return;
   for (size_t k = 0; k < st->in->n; k++) {
     const cgofuzz_value *v = &st->in->v[k];
-    if (!is_bytes(v->kind) || v->s.len != x)
+    if (!fb_is_text(v->kind) || v->s.len != x)
       continue;
     if (y <= x) {
       splice(st, k, (size_t)y, (size_t)(x - y), NULL, 0, pc, I2S_PLAIN);
@@ -265,7 +261,7 @@ static void arith(i2s *st, uint64_t x, uint64_t y, int w, int least,
   for (size_t k = 0; k < st->in->n; k++) {
     const cgofuzz_value *v = &st->in->v[k];
     size_t span = v->s.len < I2S_ARITH_SPAN ? v->s.len : I2S_ARITH_SPAN;
-    for (size_t at = 0; is_bytes(v->kind) && at < span; at++)
+    for (size_t at = 0; fb_is_text(v->kind) && at < span; at++)
       for (int nw = w, got = 0; !got && nw >= least; nw /= 2)
         for (int be = 0; !got && be < 2; be++) {
           if (at + (size_t)nw > v->s.len)
@@ -295,7 +291,7 @@ static void arith(i2s *st, uint64_t x, uint64_t y, int w, int least,
  * answers that comparison; a field near it is a coincidence). */
 static bool is_a_length(const i2s *st, uint64_t x) {
   for (size_t k = 0; k < st->in->n; k++)
-    if (is_bytes(st->in->v[k].kind) && st->in->v[k].s.len == x)
+    if (fb_is_text(st->in->v[k].kind) && st->in->v[k].s.len == x)
       return true;
   return false;
 }

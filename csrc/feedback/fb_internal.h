@@ -47,6 +47,12 @@ static inline int fb_int_width(cgofuzz_kind k) {
   }
 }
 
+/* Whether a kind is a []byte or a string (bytes the mutator and the
+ * candidates cut, splice and search). */
+static inline bool fb_is_text(cgofuzz_kind k) {
+  return k == CGOFUZZ_BYTES || k == CGOFUZZ_STRING;
+}
+
 /* Whether an integer kind is signed (its values are kept sign-extended). */
 static inline bool fb_int_signed(cgofuzz_kind k) {
   return k == CGOFUZZ_INT || (k >= CGOFUZZ_INT8 && k <= CGOFUZZ_INT64);
