@@ -60,6 +60,7 @@
 #include "cli.h"
 #include "dir.h"
 #include "gobin.h"
+#include "gobin_patch.h"
 #include "os.h"
 #include "scratch.h"
 #include "spawn.h"
@@ -70,10 +71,10 @@ static const struct {
   const char *name;
   bool is_bool;
 } exec_flags[] = {
-    {"fuzzcontinue", true},    {"autodict", true}, {"cmpfeedback", true},
-    {"dict", false},           {"dictout", false}, {"fuzztimeout", false},
-    {"fuzzrsslimitmb", false}, {"junit", false},   {"fuzzstats", false},
-    {"fuzztimeper", false},
+    {"fuzzcontinue", true},    {"autodict", true},  {"cmpfeedback", true},
+    {"dict", false},           {"dictout", false},  {"fuzztimeout", false},
+    {"fuzzrsslimitmb", false}, {"junit", false},    {"fuzzstats", false},
+    {"fuzztimeper", false},    {"panic-on", false},
 };
 
 /* The -test.* flags that take no value (Go's bool flags of package
@@ -679,6 +680,58 @@ static int exec_fuzz(const char *binary, exec_args *a) {
   return x.pass_st >= 0 ? cli_exit_like(x.pass_st) : rc;
 }
 
+/* The -panic-on list among a's own flags (the last one given), or NULL. */
+static const char *panic_on(const exec_args *a) {
+  const char *list = NULL;
+  for (size_t i = 0; i < a->nown; i++)
+    if (strncmp(a->own[i], "-panic-on=", 10) == 0)
+      list = a->own[i] + 10;
+  return list;
+}
+
+/* A run that is not fuzzing under -panic-on (CGOFUZZ_FLAGS or -args; go
+ * test -run re-running what such a run found): *cp gets a copy of the
+ * binary in which the functions' calls panic, as in the fuzzing workers
+ * (gobin_patch.h), for the caller to run instead; without -panic-on it is
+ * left empty. 0, or 1 with the list refused (said on stderr), -1 out of
+ * memory. */
+static int exec_traps(const char *binary, exec_args *a,
+                      cgofuzz_gobin_copy *cp) {
+  memset(cp, 0, sizeof *cp);
+  cp->mfd = -1;
+  int e = env_flags(a);
+  const char *list = e == 0 ? panic_on(a) : NULL;
+  if (e != 0 || !list || !*list)
+    return e > 0 ? 1 : e;
+  char **names;
+  size_t n;
+  if (cgofuzz_gobin_traps_split(list, &names, &n) != 0)
+    return -1;
+  cgofuzz_buf out = {0};
+  cgofuzz_err err = {0};
+  cgofuzz_gobin_traps t = {(const char *const *)names, n};
+  cgofuzz_gobin_patched info;
+  int rc = 0;
+  if (cgofuzz_gobin_copy_path(cp, binary, "cgofuzz-traps", false, &out, &err) !=
+          0 ||
+      cgofuzz_gobin_patch(binary, cgofuzz_buf_cstr(&out), 0, 0, 0, &t, &info,
+                          &err) != 0) {
+    fprintf(stderr, "cgofuzz: %s: %s\n", binary, err.msg);
+    cgofuzz_gobin_copy_free(cp);
+    rc = 1;
+  } else {
+    /* go test shows it above the failure: the panic is a nil dereference */
+    fprintf(stderr,
+            "cgofuzz: -panic-on: a call of %s panics (the run's binary is a "
+            "copy whose entr%s fault%s at 0x%x and up: a nil dereference "
+            "there is that call)\n",
+            list, n == 1 ? "y" : "ies", n == 1 ? "s" : "", CGOFUZZ_TRAP_ADDR);
+  }
+  cgofuzz_buf_free(&out);
+  cgofuzz_gobin_traps_free(names, n);
+  return rc;
+}
+
 int cli_exec_main(int argc, char **argv) {
   const char *binary = argv[0];
   exec_args a;
@@ -709,7 +762,15 @@ int cli_exec_main(int argc, char **argv) {
       return CLI_EXIT_FAIL;
     }
   }
-  /* Not fuzzing: the binary, as if run directly, cgofuzz's flags out. */
+  /* Not fuzzing: the binary, as if run directly, cgofuzz's flags out;
+   * under -panic-on, its trapping copy. */
+  cgofuzz_gobin_copy traps;
+  int e = exec_traps(binary, &a, &traps);
+  if (e != 0) {
+    free_args(&a);
+    return e < 0 ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+  }
+  const char *run = traps.path ? traps.path : binary;
   exec_log("exec", binary, NULL, 0);
   char **av = calloc(a.nbin + 2, sizeof *av);
   if (!av) {
@@ -720,8 +781,9 @@ int cli_exec_main(int argc, char **argv) {
   memcpy(av + 1, a.bin, a.nbin * sizeof *av);
   fflush(stdout);
   fflush(stderr);
-  execv(binary, av);
+  execv(run, av);
   fprintf(stderr, "cgofuzz: cannot run %s: %s\n", binary, strerror(errno));
+  cgofuzz_gobin_copy_free(&traps);
   free(av);
   free_args(&a);
   return CLI_EXIT_FAIL;

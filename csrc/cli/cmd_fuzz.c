@@ -319,13 +319,13 @@ typedef struct fuzz_opts {
   bool cont, autodict, cmpfeedback;
   chatty_flag chatty;
   const char *dictout, *junit, *fuzzstats;
-  const char *tags;
+  const char *tags, *panic_on;
   dict_files dicts;
 } fuzz_opts;
 
 /* The flag table's length, and the entries read back by index (whether
  * they appeared). */
-enum { FUZZ_NFLAGS = 20, FUZZ_FLAG_MINTIME = 3, FUZZ_FLAG_PARALLEL = 4 };
+enum { FUZZ_NFLAGS = 21, FUZZ_FLAG_MINTIME = 3, FUZZ_FLAG_PARALLEL = 4 };
 
 /* One run of cli_fuzz_main: what its steps share. What it owns is NULL or
  * zero until a step makes it, so fuzz_free releases whatever the steps
@@ -461,6 +461,12 @@ static void fuzz_flag_table(fuzz_opts *o, cgofuzz_flag *flags) {
        .dst = &o->tags,
        .usage = "package patterns: build `tags` for go list and go test -c "
                 "(comma-separated, as go's -tags)"},
+      {.name = "panic-on",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &o->panic_on,
+       .usage = "Go `functions` (comma-separated, e.g. "
+                "example.com/m/log.(*Logger).Error) whose call is a failure: "
+                "the workers run a copy in which calling them panics"},
   };
   _Static_assert(sizeof t / sizeof t[0] == FUZZ_NFLAGS, "FUZZ_NFLAGS");
   memcpy(flags, t, sizeof t);
@@ -514,6 +520,7 @@ static int fuzz_config(fuzz_run *r) {
   cfg->json_marks = o->chatty.json;
   cfg->quiet = r->pre != NULL;
   cfg->fuzz_continue = o->cont;
+  cfg->panic_on = o->panic_on;
   if (o->fuzztimeout.ns < 0 || o->rsslimit < 0) {
     fprintf(stderr, "cgofuzz fuzz: -%s must not be negative\n",
             o->fuzztimeout.ns < 0 ? "fuzztimeout" : "fuzzrsslimitmb");

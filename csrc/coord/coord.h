@@ -60,6 +60,11 @@ typedef struct cgofuzz_coord_config {
   /* -fuzzcontinue: keep fuzzing after a failure and write every distinct
    * one (by failure site); the exit status is still 1. */
   bool fuzz_continue;
+  /* -panic-on: Go functions, comma-separated as go test's gosentry fork
+   * takes them (example.com/m/log.(*Logger).Error), whose call is a
+   * failure: the workers run a copy whose entries of them panic
+   * (gobin_patch.h); NULL or "": none. */
+  const char *panic_on;
   /* -fuzztimeout: a worker whose shared-memory exec count does not move
    * for this long while it has a call in flight is hung; the coordinator
    * stops it (a Go worker with SIGQUIT first, for its goroutine dump) and

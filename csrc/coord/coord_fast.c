@@ -42,37 +42,72 @@ static unsigned sanitizers(const char *binary) {
   return found;
 }
 
-void cgofuzz_coord_fast_copy(coord *c) {
+bool cgofuzz_coord_trap_note(const coord *c, const char *msg, size_t len,
+                             cgofuzz_buf *out) {
+  cgofuzz_gobin_traps t = {(const char *const *)c->trap_names, c->n_traps};
+  int k = cgofuzz_gobin_trap_hit(msg, len, &t, c->trap_pc);
+  if (k < 0)
+    return false;
+  cgofuzz_buf_printf(out,
+                     "panic-on-call: %s (cgofuzz -panic-on; the nil "
+                     "dereference below is its trap)\n",
+                     c->trap_names[k]);
+  cgofuzz_buf_append(out, msg, len);
+  return !out->failed;
+}
+
+/* The copy's patches: the snapshot (unless CGOFUZZ_GO_SNAPSHOT=go), a
+ * red zone for an ASan binary (san & 2), -panic-on's traps. */
+static int patch_fast(coord *c, unsigned san, bool snapshot, const char *out,
+                      cgofuzz_gobin_patched *info, cgofuzz_err *err) {
+  cgofuzz_gobin_traps traps = {(const char *const *)c->trap_names, c->n_traps};
+  unsigned flags = !snapshot ? 0
+                             : CGOFUZZ_GOBIN_PATCH_SNAPSHOT |
+                                   (san & 2 ? CGOFUZZ_GOBIN_PATCH_REDZONE : 0);
+  return cgofuzz_gobin_patch(c->cfg->binary, out, 0, 0, flags, &traps, info,
+                             err);
+}
+
+int cgofuzz_coord_fast_copy(coord *c) {
   const char *snap = getenv("CGOFUZZ_GO_SNAPSHOT");
   c->fast.mfd = -1;
   /* "cut": every fuzz call's snapshot as long as its last counter, even
    * without a new bit (for comparisons: bench/cgo/cgo_cost.py). */
   c->fuzz_ctl =
       snap && strcmp(snap, "cut") == 0 ? CGOFUZZ_CTL_CUT : CGOFUZZ_CTL_NEW;
-  if (!c->mask_len || (snap && strcmp(snap, "go") == 0))
-    return; /* not a Go binary built with -fuzz, or asked not to */
+  bool snapshot = c->mask_len && !(snap && strcmp(snap, "go") == 0);
+  if (cgofuzz_gobin_traps_split(c->cfg->panic_on, &c->trap_names,
+                                &c->n_traps) != 0) {
+    cgofuzz_coord_failf(c, "%s", "out of memory");
+    return -1;
+  }
+  if (!snapshot && !c->n_traps)
+    return 0; /* not a Go binary built with -fuzz, or asked not to */
   unsigned san = sanitizers(c->cfg->binary);
   cgofuzz_buf out = {0};
   cgofuzz_err err = {0};
   cgofuzz_gobin_patched info;
+  int rc = 0;
   if (cgofuzz_gobin_copy_path(&c->fast, c->cfg->binary, "cgofuzz-fast",
                               san != 0, &out, &err) != 0 ||
-      cgofuzz_gobin_patch(c->cfg->binary, cgofuzz_buf_cstr(&out), 0, 0,
-                          CGOFUZZ_GOBIN_PATCH_SNAPSHOT |
-                              (san & 2 ? CGOFUZZ_GOBIN_PATCH_REDZONE : 0),
-                          &info, &err) != 0 ||
-      !info.snapshots) {
+      patch_fast(c, san, snapshot, cgofuzz_buf_cstr(&out), &info, &err) != 0 ||
+      (!info.snapshots && !info.traps)) {
     cgofuzz_gobin_copy_free(&c->fast);
-    if (cgofuzz_coord_says(c))
+    if (c->n_traps) { /* asked for: never a run that cannot see them */
+      cgofuzz_coord_failf(c, "%s", err.msg[0] ? err.msg : "-panic-on: no copy");
+      rc = -1;
+    } else if (cgofuzz_coord_says(c)) {
       fprintf(stderr, "cgofuzz: coverage snapshot: Go's own loop (%s)\n",
               err.msg[0] ? err.msg : "its SnapshotCoverage was not found");
+    }
   } else {
     c->fast.redzone = info.redzone;
+    memcpy(c->trap_pc, info.trap_pc, sizeof c->trap_pc);
     /* Without a page a slot's snapshot keeps its full length: slower, as
      * right. */
-    for (size_t i = 0; i < c->n_init; i++)
+    for (size_t i = 0; info.snapshots && i < c->n_init; i++)
       cgofuzz_coord_worker_ctl_init(&c->slots[i].w, c->mask_len, &err);
-    if (cgofuzz_coord_says(c))
+    if (cgofuzz_coord_says(c) && info.snapshots)
       fprintf(stderr,
               "cgofuzz: coverage snapshot: the workers run a copy of %s that "
               "snapshots its %zu counters eight at a time%s\n",
@@ -80,6 +115,12 @@ void cgofuzz_coord_fast_copy(coord *c) {
               info.redzone ? ", and poisons the bytes after each []byte "
                              "input (AddressSanitizer)"
                            : "");
+    if (cgofuzz_coord_says(c) && info.traps)
+      fprintf(stderr,
+              "cgofuzz: -panic-on: a call of %zu function%s panics in the "
+              "workers' copy\n",
+              info.traps, info.traps == 1 ? "" : "s");
   }
   cgofuzz_buf_free(&out);
+  return rc;
 }

@@ -23,6 +23,7 @@
 #include "coord_report.h"
 #include "coord_worker.h"
 #include "gobin.h"
+#include "gobin_patch.h"
 #include "gover.h"
 
 typedef struct cgofuzz_centry {
@@ -276,8 +277,13 @@ typedef struct slot {
 } slot;
 
 /* Sets c->fast to the fuzzing workers' copy of the binary (gobin_copy.c),
- * or leaves it empty (coord_fast.c). */
-void cgofuzz_coord_fast_copy(struct coord *c);
+ * or leaves it empty (coord_fast.c). -1 with the run failed when
+ * -panic-on's functions cannot be trapped (the run would not see them). */
+int cgofuzz_coord_fast_copy(struct coord *c);
+/* -panic-on: when msg[0..len) is the panic of a trapped function, out
+ * gets a line naming it, then the message; true then (coord_fast.c). */
+bool cgofuzz_coord_trap_note(const struct coord *c, const char *msg, size_t len,
+                             cgofuzz_buf *out);
 
 /* A minimization: of a crasher (keep == NULL) or of a new interesting
  * input (keep = the new bits it must still hit). One Minimize call per
@@ -297,6 +303,10 @@ typedef struct mjob {
 typedef struct coord {
   const cgofuzz_coord_config *cfg;
   cgofuzz_gobin_copy fast; /* what the workers run, path NULL: the binary */
+  /* -panic-on: the functions trapped in fast, and their entries */
+  char **trap_names;
+  size_t n_traps;
+  uint64_t trap_pc[CGOFUZZ_GOBIN_MAX_TRAPS];
   uint8_t fuzz_ctl; /* a fuzz call's control byte (no warm-up): NEW or CUT */
   slot *slots;
   size_t np;

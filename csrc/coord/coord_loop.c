@@ -685,7 +685,8 @@ static int run_slots(coord *c) {
  * start. 0, or -1 with the
  * run failed. */
 static int run_start(coord *c) {
-  cgofuzz_coord_fast_copy(c);
+  if (cgofuzz_coord_fast_copy(c) != 0)
+    return -1;
   for (size_t i = 0; i < c->np && !c->done; i++)
     cgofuzz_coord_spawn_worker(c, &c->slots[i]);
   const cgofuzz_coord_feedback *fb = c->cfg->feedback;
@@ -739,6 +740,7 @@ static int run_finish(coord *c) {
   if (fb && fb->stop)
     fb->stop(fb->ctx, c);
   cgofuzz_gobin_copy_free(&c->fast);
+  cgofuzz_gobin_traps_free(c->trap_names, c->n_traps);
   say_cgo_coverage(c);
   print_verdict(c);
   tell_stats(c, true);

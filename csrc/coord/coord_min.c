@@ -93,6 +93,24 @@ static void cmd_close(cgofuzz_buf *b, const char *dir) {
   cgofuzz_buf_puts(b, dir ? ")\n" : "\n");
 }
 
+/* Appends go test's command that re-runs corpus file base of target t;
+ * under -panic-on the failure needs the trapping copy, which cgofuzz
+ * makes when go test runs the binary through it with the same list. */
+static void put_go_test(cgofuzz_buf *b, const coord *c, const char *t,
+                        const char *base) {
+  const char *traps = c->cfg->panic_on;
+  if (traps && *traps) {
+    cgofuzz_buf v = {0};
+    cgofuzz_buf_printf(&v, "CGOFUZZ_FLAGS=-panic-on=%s", traps);
+    put_sh(b, cgofuzz_buf_cstr(&v));
+    cgofuzz_buf_free(&v);
+    cgofuzz_buf_putc(b, ' ');
+  }
+  cgofuzz_buf_printf(b, "go test -run=%s/%s", t, base);
+  if (traps && *traps)
+    cgofuzz_buf_puts(b, " -exec=cgofuzz");
+}
+
 void cgofuzz_coord_repro(coord *c, const char *path, bool display,
                          cgofuzz_buf *out) {
   const char *t = c->cfg->target;
@@ -104,7 +122,8 @@ void cgofuzz_coord_repro(coord *c, const char *path, bool display,
                      path[tl] == '/' && !strchr(path + tl + 1, '/');
   bool is_c = c_target(c);
   if (in_testdata && !is_c && dir && c->cfg->display_pkg) {
-    cgofuzz_buf_printf(out, "go test -run=%s/%s ", t, base);
+    put_go_test(out, c, t, base);
+    cgofuzz_buf_putc(out, ' ');
     put_sh(out, c->cfg->display_pkg);
     cgofuzz_buf_putc(out, '\n');
     return;
@@ -115,7 +134,7 @@ void cgofuzz_coord_repro(coord *c, const char *path, bool display,
       put_sh(out, c->cfg->binary);
       cgofuzz_buf_printf(out, " -test.run=%s/%s", t, base);
     } else {
-      cgofuzz_buf_printf(out, "go test -run=%s/%s", t, base);
+      put_go_test(out, c, t, base);
     }
     cmd_close(out, dir);
     return;
@@ -135,8 +154,8 @@ void cgofuzz_coord_repro(coord *c, const char *path, bool display,
     cmd_open(out, dir);
     cgofuzz_buf_printf(out, "mkdir -p %s && cp ", c->testdata_dir);
     put_sh(out, path);
-    cgofuzz_buf_printf(out, " %s/ && go test -run=%s/%s", c->testdata_dir, t,
-                       base);
+    cgofuzz_buf_printf(out, " %s/ && ", c->testdata_dir);
+    put_go_test(out, c, t, base);
     cmd_close(out, dir);
   }
 }
@@ -339,8 +358,8 @@ static char *write_failure(coord *c, const cgofuzz_buf *data) {
 
 /* Writes a crasher (see write_failure). Without -fuzzcontinue this ends the
  * run; with it, the failure is printed now and fuzzing goes on. */
-void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
-                                  const cgofuzz_buf *msg) {
+static void record_failure(coord *c, const cgofuzz_buf *data,
+                           const cgofuzz_buf *msg) {
   const cgofuzz_coord_observer *ob = c->cfg->observer;
   if (ob) {
     cgofuzz_coord_stats st;
@@ -373,6 +392,15 @@ void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
   cgofuzz_buf_free(&b);
   free(path);
   c->failed = true; /* the verdict is FAIL, but the run goes on */
+}
+
+void cgofuzz_coord_record_failure(coord *c, const cgofuzz_buf *data,
+                                  const cgofuzz_buf *msg) {
+  cgofuzz_buf note = {0};
+  if (cgofuzz_coord_trap_note(c, (const char *)msg->data, msg->len, &note))
+    msg = &note; /* -panic-on: which function was called */
+  record_failure(c, data, msg);
+  cgofuzz_buf_free(&note);
 }
 
 /* Adds a new interesting input to the corpus and the cache. */

@@ -130,7 +130,12 @@ static void crash(coord *c, slot *s, int64_t count, const char *msg,
   if (s->warmup && !s->call.kind && e->is_seed && !ob) {
     fprintf(stderr, "failure while testing seed corpus entry: %s/%s\n",
             c->cfg->target, e->name);
-    cgofuzz_coord_fail(c, msg, msg_len);
+    cgofuzz_buf note = {0};
+    if (cgofuzz_coord_trap_note(c, msg, msg_len, &note))
+      cgofuzz_coord_fail(c, (const char *)note.data, note.len);
+    else
+      cgofuzz_coord_fail(c, msg, msg_len);
+    cgofuzz_buf_free(&note);
     return;
   }
   if (c->minimizing)

@@ -684,8 +684,8 @@ void cgofuzz_fb_cmp_start(fb_run *r) {
                  ~(uint64_t)4095;
   cgofuzz_gobin_patched info;
   if (cgofuzz_gobin_patch(cfg->binary, cgofuzz_buf_cstr(&out), m->trace_off,
-                          CMP_TRACE_SIZE, CGOFUZZ_GOBIN_PATCH_HOOKS, &info,
-                          &err) != 0)
+                          CMP_TRACE_SIZE, CGOFUZZ_GOBIN_PATCH_HOOKS, NULL,
+                          &info, &err) != 0)
     goto off;
   m->trace_size = info.trace_size;
   if (cgofuzz_coord_worker_init(

@@ -33,6 +33,26 @@ extern "C" {
 #define CMP_K_STR 0x20   /* runtime.libfuzzerHookStrCmp */
 #define CMP_K_FOLD 0x40  /* runtime.libfuzzerHookEqualFold */
 
+/* -panic-on: the functions a copy makes fail when they are called. The
+ * first bytes of the k-th one's entry become MOV EAX, [CGOFUZZ_TRAP_ADDR +
+ * k]: a read below 4 KiB, which Go turns into a run-time panic ("invalid
+ * memory address or nil pointer dereference"), so the worker reports an
+ * ordinary Go failure, recovered and minimized as one.
+ * cgofuzz_gobin_trap_hit reads the function back from the message: the
+ * signal line Go prints for a panic nobody recovers gives the address and
+ * the entry as pc; testing's report of a recovered one has the function's
+ * frame at its entry (no "+0x" offset), which no fault of its own can
+ * show. Names are spelled as Go's symbol table spells them
+ * (example.com/m/log.(*Logger).Error). A call inlined into its caller
+ * does not go through the entry and is not trapped. */
+#define CGOFUZZ_TRAP_ADDR 0x400u
+#define CGOFUZZ_GOBIN_MAX_TRAPS 64
+#define CGOFUZZ_TRAP_SIZE 7 /* the bytes a trapped entry gives up */
+typedef struct cgofuzz_gobin_traps {
+  const char *const *names;
+  size_t n; /* at most CGOFUZZ_GOBIN_MAX_TRAPS */
+} cgofuzz_gobin_traps;
+
 /* One call of a hook, as the stubs write it (little-endian). */
 typedef struct cgofuzz_gobin_cmprec {
   uint32_t kind; /* width 1/2/4/8 (| CMP_K_CONST), or CMP_K_STR/_FOLD */
@@ -56,6 +76,8 @@ typedef struct cgofuzz_gobin_patched {
   bool trace_start;    /* a traced call's records start at the fuzz
                           function's call (HOOKS: the worker's decoding of
                           the input is not recorded) */
+  size_t traps;        /* -panic-on functions trapped (all asked for) */
+  uint64_t trap_pc[CGOFUZZ_GOBIN_MAX_TRAPS]; /* [traps]: their entries */
 } cgofuzz_gobin_patched;
 
 /* What cgofuzz_gobin_patch patches: the comparison hooks (and the entry
@@ -73,11 +95,26 @@ enum {
  * comparison hooks record into the trace area of the file on fd 5 at
  * trace_off (page-aligned), trace_size bytes; with
  * CGOFUZZ_GOBIN_PATCH_SNAPSHOT, one whose coverage snapshot runs eight
- * counters at a time where it can be found (info->snapshots). -1 with err
+ * counters at a time where it can be found (info->snapshots); with traps
+ * (NULL: none), one where each of them fails when called (every one is
+ * trapped, or it is an error naming the one that cannot be). -1 with err
  * saying why the binary cannot be patched. */
 int cgofuzz_gobin_patch(const char *binary, const char *out, uint64_t trace_off,
                         size_t trace_size, unsigned flags,
+                        const cgofuzz_gobin_traps *traps,
                         cgofuzz_gobin_patched *info, cgofuzz_err *err);
+/* Splits a -panic-on list at its commas outside brackets (a generic
+ * instantiation's name has commas of its own), dropping empty and
+ * repeated names: *n names, malloc'd (free with cgofuzz_gobin_traps_free);
+ * -1 out of memory. */
+int cgofuzz_gobin_traps_split(const char *list, char ***names, size_t *n);
+void cgofuzz_gobin_traps_free(char **names, size_t n);
+/* Which of traps (trapped at entries pc[0..traps->n)) a Go failure
+ * message shows was called: its index, or -1 when the message is not one
+ * of a trap's panics (a nil dereference of the program's own included). */
+int cgofuzz_gobin_trap_hit(const char *msg, size_t len,
+                           const cgofuzz_gobin_traps *traps,
+                           const uint64_t *pc);
 /* Appends the snapshot stub (gobin_patch.c) for n counters at address
  * counters, coverageSnapshot's slice header at address header, the
  * control page at ctl and the worker's copy of its coverage mask (n bytes)

@@ -343,7 +343,7 @@ TEST(CmpPatch, RefusesSegmentOutsideTheFile) {
   cgofuzz_gobin_patched info;
   cgofuzz_err err = {};
   int rc = cgofuzz_gobin_patch(src.c_str(), dst.c_str(), 0, 4096,
-                               CGOFUZZ_GOBIN_PATCH_HOOKS, &info, &err);
+                               CGOFUZZ_GOBIN_PATCH_HOOKS, NULL, &info, &err);
   EXPECT_EQ(rc, -1);
   EXPECT_NE(strstr(err.msg, "lies outside the file"), nullptr) << err.msg;
   unlink(src.c_str());
@@ -351,3 +351,69 @@ TEST(CmpPatch, RefusesSegmentOutsideTheFile) {
   rmdir(dir);
 }
 #endif
+
+// -panic-on's list and its panics read back (gobin_patch.h).
+TEST(Traps, ListSplitsOutsideBracketsOnce) {
+  char **names;
+  size_t n;
+  ASSERT_EQ(cgofuzz_gobin_traps_split(
+                "a.F,,m/p.(*T).Error,a.G[go.shape.int,go.shape.string],a.F",
+                &names, &n),
+            0);
+  ASSERT_EQ(n, 3u);
+  EXPECT_STREQ(names[0], "a.F");
+  EXPECT_STREQ(names[1], "m/p.(*T).Error");
+  EXPECT_STREQ(names[2], "a.G[go.shape.int,go.shape.string]");
+  cgofuzz_gobin_traps_free(names, n);
+  ASSERT_EQ(cgofuzz_gobin_traps_split("", &names, &n), 0);
+  EXPECT_EQ(n, 0u);
+  cgofuzz_gobin_traps_free(names, n);
+}
+
+namespace {
+const char *const kTrapNames[] = {"m/log.(*Logger).Info",
+                                  "m/log.(*Logger).Error"};
+const uint64_t kTrapPC[] = {0x5e7880, 0x5e75a0};
+const cgofuzz_gobin_traps kTraps = {kTrapNames, 2};
+
+int TrapHit(const std::string &msg) {
+  return cgofuzz_gobin_trap_hit(msg.data(), msg.size(), &kTraps, kTrapPC);
+}
+} // namespace
+
+TEST(Traps, RecoveredPanicNamesTheFrameAtItsEntry) {
+  // testing's report of the fuzz function's panic: no signal line.
+  std::string msg =
+      "panic: runtime error: invalid memory address or nil pointer "
+      "dereference\ngoroutine 7 [running]:\npanic({0x61a4a0?, 0x7f7410?})\n"
+      "\t/go/src/runtime/panic.go:860 +0x13a\n"
+      "m/log.(*Logger).Error(0xc000010000, {0x6528aa, 0x4})\n"
+      "\t/m/log/log.go:18\nm.Parse({0xc000012000, 0x3, 0x8})\n"
+      "\t/m/parse.go:17 +0x17e\n";
+  EXPECT_EQ(TrapHit(msg), 1);
+}
+
+TEST(Traps, SignalLineGivesAddressAndEntry) {
+  std::string msg =
+      "panic: runtime error: invalid memory address or nil pointer "
+      "dereference [recovered]\n[signal SIGSEGV: segmentation violation "
+      "code=0x1 addr=0x400 pc=0x5e7880]\n\ngoroutine 8 [running]:\n";
+  EXPECT_EQ(TrapHit(msg), 0);
+  // Another entry at that address: a fault of the program's own.
+  std::string other = msg;
+  other.replace(other.find("pc=0x5e7880"), 11, "pc=0x5e7884");
+  EXPECT_EQ(TrapHit(other), -1);
+}
+
+TEST(Traps, OwnNilDereferenceInsideIsNotACall) {
+  // The function's own fault: its frame has an offset past the entry.
+  std::string msg =
+      "panic: runtime error: invalid memory address or nil pointer "
+      "dereference\ngoroutine 7 [running]:\n"
+      "m/log.(*Logger).Error(0x0, {0x6528aa, 0x4})\n"
+      "\t/m/log/log.go:20 +0x2a\n";
+  EXPECT_EQ(TrapHit(msg), -1);
+  // Another panic that names the function at its entry is no trap either.
+  std::string other = "panic: boom\nm/log.(*Logger).Error(0x0)\n\t/m/x.go:1\n";
+  EXPECT_EQ(TrapHit(other), -1);
+}

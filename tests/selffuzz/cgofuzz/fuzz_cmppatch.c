@@ -52,8 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     cgofuzz_gobin_patched info;
     memset(&info, 0, sizeof info);
     cgofuzz_err err = {0};
-    int rc =
-        cgofuzz_gobin_patch(in, out, 1 << 16, 1 << 16, kinds[k], &info, &err);
+    int rc = cgofuzz_gobin_patch(in, out, 1 << 16, 1 << 16, kinds[k], NULL,
+                                 &info, &err);
     CHECK(rc == 0 || rc == -1);
     if (rc != 0) {
       CHECK(err.msg[0] != '\0');

@@ -1,0 +1,3 @@
+module panicon
+
+go 1.18

@@ -1,0 +1,121 @@
+"""-panic-on: a call of a named Go function is a failure (issue 38;
+gobin_patch.c's traps, coord_fast.c, cmd_exec.c).
+
+gopkg's Parse logs an unknown version through an interface
+(rep.Error, a *log.Logger's Error) and goes on: no input fails it as it
+is. Under -panic-on the fuzzing workers run a copy of the test binary
+whose (*Logger).Error faults at its entry, so reaching that call is a Go
+panic the run reports, names and writes to testdata; `go test -run`
+re-runs it through `-exec=cgofuzz` with the same list, and passes
+without it. Each case has its own copy of the package, a pinned
+GODEBUG=fuzzseed and a count of execs.
+"""
+import os
+import re
+import shutil
+import uuid
+
+import pytest
+
+import testlib
+from testlib import run
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ERROR = "panicon/log.(*Logger).Error"
+BUDGET = "-fuzztime=200000x"
+
+
+def copy_pkg(tmp):
+    """gopkg under a module path of its own (go test's fuzz cache is per
+    import path), every import of it rewritten."""
+    d = os.path.join(str(tmp), "pkg")
+    shutil.copytree(os.path.join(HERE, "gopkg"), d)
+    mod = "example.com/p%s" % uuid.uuid4().hex[:12]
+    for root, _, files in os.walk(d):
+        for f in files:
+            p = os.path.join(root, f)
+            t = testlib.read(p)
+            t = re.sub(r'^module panicon$', "module " + mod, t, flags=re.M)
+            testlib.write(p, t.replace('"panicon/log"', '"%s/log"' % mod))
+    return d, mod
+
+
+@pytest.fixture
+def pkg(tool, tmp_path):
+    d, mod = copy_pkg(tmp_path)
+    binary = testlib.build_go_test(tool("go"), d, os.path.join(d, "p.test"))
+    return d, mod, binary
+
+
+def fuzz(cgofuzz, pkgdir, binary, extra):
+    cache = os.path.join(pkgdir, "cache")
+    return run(testlib.fuzz_cmd(cgofuzz, binary, "FuzzParse", cache,
+                                [BUDGET] + extra, parallel=1),
+               pkgdir, testlib.fuzz_env(1))
+
+
+def test_call_is_a_failure_named_and_rerun(cgofuzz, tool, pkg):
+    d, mod, binary = pkg
+    name = mod + "/log.(*Logger).Error"
+    r = fuzz(cgofuzz, d, binary, ["-panic-on=" + name])
+    assert r.rc == 1, r
+    assert "panic-on-call: %s (cgofuzz -panic-on" % name in r.stdout, r
+    path = testlib.failing_input(r.stdout, "FuzzParse")
+    assert path, r
+    value = testlib.go_bytes(testlib.read(os.path.join(d, path)))
+    assert value.startswith(b"V9"), value  # the one way to the call
+    # The re-run line says how: the trap is cgofuzz's, under -exec.
+    base = os.path.basename(path)
+    line = ("'CGOFUZZ_FLAGS=-panic-on=%s' go test -run=FuzzParse/%s "
+            "-exec=cgofuzz" % (name, base))
+    assert line in r.stdout, r
+    env = {"CGOFUZZ_FLAGS": "-panic-on=" + name}
+    rr = run([tool("go"), "test", "-run=FuzzParse/" + base,
+              "-exec=" + cgofuzz, "."], d, env)
+    assert rr.rc == 1, rr
+    assert "invalid memory address or nil pointer dereference" in rr.stdout
+    assert "cgofuzz: -panic-on: a call of %s panics" % name in rr.stdout, rr
+    assert re.search(r"addr=0x400 pc=0x[0-9a-f]+\]", rr.stdout), rr
+    plain = run([tool("go"), "test", "-run=FuzzParse/" + base, "."], d,
+                {"CGOFUZZ_FLAGS": None})
+    assert plain.rc == 0, plain  # not a failure of the code as it is
+
+
+def test_same_run_without_panic_on_passes(cgofuzz, pkg):
+    d, _, binary = pkg
+    r = fuzz(cgofuzz, d, binary, [])
+    assert r.rc == 0, r
+    assert not os.path.isdir(os.path.join(d, "testdata")), r
+
+
+def test_another_function_of_the_list_is_the_one_named(cgofuzz, pkg):
+    """Info is called on every input of three bytes: with both in the
+    list, the first failure is Info's, named as Info, not Error."""
+    d, mod, binary = pkg
+    info = mod + "/log.(*Logger).Info"
+    r = fuzz(cgofuzz, d, binary,
+             ["-panic-on=%s,%s" % (mod + "/log.(*Logger).Error", info)])
+    assert r.rc == 1, r
+    assert "panic-on-call: %s " % info in r.stdout, r
+    assert "panic-on-call: %s " % (mod + "/log.(*Logger).Error") \
+        not in r.stdout, r
+
+
+def test_under_go_test_fuzz_exec(cgofuzz, tool, pkg):
+    d, mod, _ = pkg
+    name = mod + "/log.(*Logger).Error"
+    env = testlib.fuzz_env(1, CGOFUZZ_FLAGS="-panic-on=" + name, GOFLAGS=None)
+    r = run([tool("go"), "test", "-exec=" + cgofuzz, "-run=^$",
+             "-fuzz=^FuzzParse$", BUDGET, "-parallel=1", "."], d, env)
+    assert r.rc == 1, r
+    assert "panic-on-call: %s" % name in r.stdout, r
+    assert testlib.failing_input(r.stdout, "FuzzParse"), r
+
+
+def test_unknown_function_refused(cgofuzz, pkg):
+    d, mod, binary = pkg
+    r = fuzz(cgofuzz, d, binary, ["-panic-on=" + mod + "/log.(*Logger).Warn"])
+    assert r.rc == 1, r
+    assert ("-panic-on: no function %s/log.(*Logger).Warn in the binary"
+            % mod) in r.stdout + r.stderr, r
+    assert "execs:" not in r.stderr, r  # refused before any fuzzing
