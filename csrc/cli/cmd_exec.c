@@ -710,7 +710,7 @@ static int exec_traps(const char *binary, exec_args *a,
   cgofuzz_buf out = {0};
   cgofuzz_err err = {0};
   cgofuzz_gobin_traps t = {(const char *const *)names, n};
-  cgofuzz_gobin_patched info;
+  cgofuzz_gobin_patched info = {0};
   int rc = 0;
   if (cgofuzz_gobin_copy_path(cp, binary, "cgofuzz-traps", false, &out, &err) !=
           0 ||
@@ -720,13 +720,14 @@ static int exec_traps(const char *binary, exec_args *a,
     cgofuzz_gobin_copy_free(cp);
     rc = 1;
   } else {
-    /* go test shows it above the failure: the panic is a nil dereference */
+    /* go test shows it above the failure: a nil dereference or SIGTRAP */
     fprintf(stderr,
             "cgofuzz: -panic-on: a call of %s panics (the run's binary is a "
             "copy whose entr%s fault%s at 0x%x and up: a nil dereference "
-            "there is that call)\n",
+            "there is that call; an inlined call ends in SIGTRAP)\n",
             list, n == 1 ? "y" : "ies", n == 1 ? "s" : "", CGOFUZZ_TRAP_ADDR);
   }
+  cgofuzz_gobin_patched_free(&info);
   cgofuzz_buf_free(&out);
   cgofuzz_gobin_traps_free(names, n);
   return rc;

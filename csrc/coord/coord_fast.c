@@ -10,6 +10,9 @@
  * made leaves the workers on the user's binary, as Go's coordinator runs
  * it (-v says why). CGOFUZZ_GO_SNAPSHOT=go keeps Go's own loop, =cut cuts
  * every fuzz call's snapshot (for comparisons: bench/cgo/cgo_cost.py).
+ * Under -panic-on the copy also traps the functions listed (gobin_patch.h),
+ * and is made even where the snapshot cannot be: a run that cannot trap
+ * them fails before any worker starts, never runs without the check.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,13 +48,15 @@ static unsigned sanitizers(const char *binary) {
 bool cgofuzz_coord_trap_note(const coord *c, const char *msg, size_t len,
                              cgofuzz_buf *out) {
   cgofuzz_gobin_traps t = {(const char *const *)c->trap_names, c->n_traps};
-  int k = cgofuzz_gobin_trap_hit(msg, len, &t, c->trap_pc);
+  int k = cgofuzz_gobin_trap_hit(msg, len, &t, &c->trapped);
   if (k < 0)
     return false;
-  cgofuzz_buf_printf(out,
-                     "panic-on-call: %s (cgofuzz -panic-on; the nil "
-                     "dereference below is its trap)\n",
-                     c->trap_names[k]);
+  cgofuzz_buf_printf(
+      out,
+      "panic-on-call: %s (cgofuzz -panic-on: the fault below, a nil "
+      "dereference at its entry or a SIGTRAP where it was "
+      "inlined, is that call)\n",
+      c->trap_names[k]);
   cgofuzz_buf_append(out, msg, len);
   return !out->failed;
 }
@@ -86,7 +91,7 @@ int cgofuzz_coord_fast_copy(coord *c) {
   unsigned san = sanitizers(c->cfg->binary);
   cgofuzz_buf out = {0};
   cgofuzz_err err = {0};
-  cgofuzz_gobin_patched info;
+  cgofuzz_gobin_patched info = {0};
   int rc = 0;
   if (cgofuzz_gobin_copy_path(&c->fast, c->cfg->binary, "cgofuzz-fast",
                               san != 0, &out, &err) != 0 ||
@@ -102,7 +107,8 @@ int cgofuzz_coord_fast_copy(coord *c) {
     }
   } else {
     c->fast.redzone = info.redzone;
-    memcpy(c->trap_pc, info.trap_pc, sizeof c->trap_pc);
+    c->trapped = info; /* its sites are the run's now */
+    info.sites = NULL;
     /* Without a page a slot's snapshot keeps its full length: slower, as
      * right. */
     for (size_t i = 0; info.snapshots && i < c->n_init; i++)
@@ -115,12 +121,17 @@ int cgofuzz_coord_fast_copy(coord *c) {
               info.redzone ? ", and poisons the bytes after each []byte "
                              "input (AddressSanitizer)"
                            : "");
-    if (cgofuzz_coord_says(c) && info.traps)
+    for (size_t k = 0; cgofuzz_coord_says(c) && k < info.traps; k++)
       fprintf(stderr,
-              "cgofuzz: -panic-on: a call of %zu function%s panics in the "
-              "workers' copy\n",
-              info.traps, info.traps == 1 ? "" : "s");
+              "cgofuzz: -panic-on: a call of %s panics in the workers' copy "
+              "(%s, %zu inlined call%s)\n",
+              c->trap_names[k],
+              info.trap_pc[k] ? "its entry"
+                              : "not compiled "
+                                "on its own",
+              info.trap_inlined[k], info.trap_inlined[k] == 1 ? "" : "s");
   }
+  cgofuzz_gobin_patched_free(&info);
   cgofuzz_buf_free(&out);
   return rc;
 }

@@ -303,10 +303,10 @@ typedef struct mjob {
 typedef struct coord {
   const cgofuzz_coord_config *cfg;
   cgofuzz_gobin_copy fast; /* what the workers run, path NULL: the binary */
-  /* -panic-on: the functions trapped in fast, and their entries */
+  /* -panic-on: the functions trapped in fast, and where */
   char **trap_names;
   size_t n_traps;
-  uint64_t trap_pc[CGOFUZZ_GOBIN_MAX_TRAPS];
+  cgofuzz_gobin_patched trapped;
   uint8_t fuzz_ctl; /* a fuzz call's control byte (no warm-up): NEW or CUT */
   slot *slots;
   size_t np;

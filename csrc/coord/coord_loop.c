@@ -741,6 +741,7 @@ static int run_finish(coord *c) {
     fb->stop(fb->ctx, c);
   cgofuzz_gobin_copy_free(&c->fast);
   cgofuzz_gobin_traps_free(c->trap_names, c->n_traps);
+  cgofuzz_gobin_patched_free(&c->trapped);
   say_cgo_coverage(c);
   print_verdict(c);
   tell_stats(c, true);

@@ -56,9 +56,9 @@
 #include "gobin.h"
 #include "gobin_obj.h"
 #include "gobin_patch.h"
+#include "gobin_pcln.h"
 #include "gohooks.h"
 #include "shm.h"
-#include "text.h"
 
 #define PAGE 0x1000ull
 #define MAX_IMAGE ((size_t)1 << 31)
@@ -496,85 +496,10 @@ typedef struct image {
   size_t n;
 } image;
 
-static uint64_t rd64(const uint8_t *p) {
-  uint64_t v;
-  memcpy(&v, p, 8);
-  return v;
-}
-
 static uint32_t rd32(const uint8_t *p) {
   uint32_t v;
   memcpy(&v, p, 4);
   return v;
-}
-
-/* Where Go's code starts (runtime.text), for a table whose offsets count
- * from there. Internally linked, that is the .text section's start; an
- * externally linked (cgo) binary has the C start-up code first. The
- * runtime's first module data (runtime.firstmoduledata: in .go.module
- * from go1.26, .noptrdata before)
- * begins with the table's address and, from go1.18, holds minpc, which
- * is runtime.text, 20 words in (after pcHeader, six slices and
- * findfunctab). */
-static uint64_t go_text(const cgofuzz_gobin_obj *o, uint64_t pclntab,
-                        const cgofuzz_gobin_obj_sect *tx) {
-  static const char *const homes[] = {".go.module", ".noptrdata"};
-  for (size_t k = 0; k < sizeof homes / sizeof homes[0]; k++) {
-    const cgofuzz_gobin_obj_sect *nd = cgofuzz_gobin_obj_section(o, homes[k]);
-    const uint8_t *d = nd ? cgofuzz_gobin_obj_bytes(o, nd) : NULL;
-    for (uint64_t at = 0; d && at + 8 * 23 <= nd->size; at += 8) {
-      if (rd64(d + at) != pclntab)
-        continue;
-      uint64_t minpc = rd64(d + at + 8 * 20), maxpc = rd64(d + at + 8 * 21);
-      if (minpc >= tx->addr && minpc < maxpc && maxpc <= tx->addr + tx->size)
-        return minpc;
-    }
-  }
-  return tx->addr;
-}
-
-/* The entry of function name from Go's own function table (.gopclntab),
- * which a stripped binary keeps for tracebacks (go test's binaries under
- * -exec are linked with -s -w). Its header, from go1.18 (magic 0xfffffff0;
- * 0xfffffff1 from go1.20): magic, 4 bytes, then pointer-sized nfunc,
- * nfiles, textStart (0 from go1.26: runtime.text, the .text section),
- * funcnameOffset, cuOffset, filetabOffset, pctabOffset, pclnOffset. At
- * pclnOffset, nfunc (entryoff, funcoff) pairs of uint32; a function's
- * record at pclnOffset+funcoff begins (entryOff uint32, nameOff int32),
- * its name a C string at funcnameOffset+nameOff; the table ends with one
- * more entryoff, so a function ends where the next begins (*end, when not
- * NULL). 0 when absent. */
-static uint64_t find_pcln(const cgofuzz_gobin_obj *o, const char *name,
-                          uint64_t *end) {
-  const cgofuzz_gobin_obj_sect *pt = cgofuzz_gobin_obj_section(o, ".gopclntab");
-  const cgofuzz_gobin_obj_sect *tx = cgofuzz_gobin_obj_section(o, ".text");
-  const uint8_t *h = cgofuzz_gobin_obj_bytes(o, pt);
-  if (!h || !tx || pt->size < 72)
-    return 0;
-  size_t n = (size_t)pt->size, len = strlen(name);
-  uint32_t magic = rd32(h);
-  if ((magic != 0xfffffff0u && magic != 0xfffffff1u) || h[7] != 8)
-    return 0;
-  uint64_t nfunc = rd64(h + 8), text = rd64(h + 24);
-  uint64_t names = rd64(h + 32), pcln = rd64(h + 64);
-  if (!text)
-    text = go_text(o, pt->addr, tx);
-  if (pcln > n || nfunc >= (n - pcln) / 8 || names > n)
-    return 0; /* room for nfunc pairs and the final entryoff */
-  for (uint64_t i = 0; i < nfunc; i++) {
-    const uint8_t *ft = h + pcln + 8 * i;
-    uint64_t fo = pcln + rd32(ft + 4);
-    if (fo + 8 > n)
-      continue;
-    int32_t no = (int32_t)rd32(h + fo + 4);
-    uint64_t at = names + (uint64_t)(int64_t)no;
-    if (no < 0 || at + len + 1 > n || memcmp(h + at, name, len + 1) != 0)
-      continue;
-    if (end)
-      *end = text + rd32(ft + 8); /* in the table: nfunc + 1 entries */
-    return text + rd32(ft);
-  }
-  return 0;
 }
 
 /* The file offset of address a inside an executable PT_LOAD, with at
@@ -603,10 +528,14 @@ static bool loads_fit(const Elf64_Phdr *ph, size_t nph, size_t n) {
 }
 
 /* A Go function's entry: its symbol, or in a stripped binary Go's own
- * function table. 0 when absent. */
+ * function table (gobin_pcln.c; go test's binaries under -exec are linked
+ * with -s -w). 0 when absent. */
 static uint64_t go_func(const cgofuzz_gobin_obj *o, const char *name) {
   uint64_t a = cgofuzz_gobin_obj_sym_value(o, name, CGOFUZZ_SYM_FUNC);
-  return a ? a : find_pcln(o, name, NULL);
+  cgofuzz_gobin_pcln t;
+  if (!a && cgofuzz_gobin_pcln_open(o, &t) == 0)
+    a = cgofuzz_gobin_pcln_find(&t, name, NULL);
+  return a;
 }
 
 /* Makes the code at address from (in an executable PT_LOAD) a JMP rel32
@@ -883,158 +812,83 @@ static int patch_hooks(image *im, const cgofuzz_gobin_obj *obj, Elf64_Phdr *ph,
   return 0;
 }
 
+/* The INT3s of one -panic-on function's inlined calls (trap_inlined). */
+typedef struct trap_sites {
+  image *im;
+  const Elf64_Phdr *ph;
+  size_t nph;
+  cgofuzz_gobin_patched *info;
+  uint32_t k;
+  bool oom;
+} trap_sites;
+
+static void trap_inlined(void *ctx, uint64_t site) {
+  trap_sites *ts = ctx;
+  uint64_t off = text_offset(ts->ph, ts->nph, site);
+  cgofuzz_gobin_patched *info = ts->info;
+  if (!off)
+    return;
+  cgofuzz_gobin_trapsite *s =
+      realloc(info->sites, (info->n_sites + 1) * sizeof *s);
+  if (!s) {
+    ts->oom = true;
+    return;
+  }
+  info->sites = s;
+  s[info->n_sites++] = (cgofuzz_gobin_trapsite){site + 1, ts->k};
+  ts->im->p[off] = 0xcc; /* int3: Go's fatal "SIGTRAP: trace trap" */
+}
+
 /* -panic-on: the k-th function of traps gets MOV EAX, [CGOFUZZ_TRAP_ADDR +
- * k] at its entry (gobin_patch.h). Go's function table gives the entry
- * and where the next function begins: a body shorter than the trap is
- * refused. Nothing jumps into the bytes the trap covers before the entry
- * has run, and the entry now faults. */
+ * k] at its entry, and an INT3 at each place it was inlined
+ * (gobin_patch.h). Go's function table gives the entry and where the next
+ * function begins: a body shorter than the trap is refused. Nothing jumps
+ * into the bytes a trap covers without going through its first byte,
+ * which now faults: the entry, or the first instruction the compiler gave
+ * the inlined call's position. */
 static int patch_traps(image *im, const cgofuzz_gobin_obj *obj,
                        const Elf64_Phdr *ph, size_t nph,
                        const cgofuzz_gobin_traps *traps,
                        cgofuzz_gobin_patched *info, cgofuzz_err *err) {
+  cgofuzz_gobin_pcln t;
   if (traps->n > CGOFUZZ_GOBIN_MAX_TRAPS)
     return cgofuzz_errf(err, 0, "-panic-on: more than %d functions",
                         CGOFUZZ_GOBIN_MAX_TRAPS);
+  if (cgofuzz_gobin_pcln_open(obj, &t) != 0)
+    return cgofuzz_errf(err, 0, "-panic-on: no Go function table");
   for (size_t k = 0; k < traps->n; k++) {
     const char *name = traps->names[k];
-    uint64_t end = 0, a = find_pcln(obj, name, &end);
+    uint64_t end = 0, a = cgofuzz_gobin_pcln_find(&t, name, &end);
     uint64_t off = a ? text_offset(ph, nph, a) : 0;
-    if (!off)
-      return cgofuzz_errf(err, 0,
-                          "-panic-on: no function %s in the binary (spelled "
-                          "as Go's symbols are, e.g. example.com/m/log.(*"
-                          "Logger).Error; one inlined into every caller, or "
-                          "never called, is not there)",
-                          name);
-    if (end < a + CGOFUZZ_TRAP_SIZE)
+    trap_sites ts = {im, ph, nph, info, (uint32_t)k, false};
+    long inl = cgofuzz_gobin_pcln_inlined(&t, name, trap_inlined, &ts);
+    if (ts.oom)
+      return cgofuzz_errf(err, 0, "out of memory");
+    if (a && !off)
+      return cgofuzz_errf(err, 0, "-panic-on: %s is not in the code", name);
+    if (a && end < a + CGOFUZZ_TRAP_SIZE)
       return cgofuzz_errf(err, 0,
                           "-panic-on: %s is shorter than the %d bytes a trap "
                           "takes",
                           name, CGOFUZZ_TRAP_SIZE);
-    uint8_t *p = im->p + off;
-    p[0] = 0x8b; /* mov eax, dword [disp32] */
-    p[1] = 0x04;
-    p[2] = 0x25;
-    put32(p + 3, CGOFUZZ_TRAP_ADDR + (uint32_t)k);
+    if (!a && inl <= 0)
+      return cgofuzz_errf(err, 0,
+                          "-panic-on: no function %s in the binary (spelled "
+                          "as Go's symbols are, e.g. example.com/m/log.(*"
+                          "Logger).Error; one never called is not there)",
+                          name);
+    if (a) {
+      uint8_t *p = im->p + off;
+      p[0] = 0x8b; /* mov eax, dword [disp32] */
+      p[1] = 0x04;
+      p[2] = 0x25;
+      put32(p + 3, CGOFUZZ_TRAP_ADDR + (uint32_t)k);
+    }
     info->trap_pc[k] = a;
+    info->trap_inlined[k] = inl > 0 ? (size_t)inl : 0;
   }
   info->traps = traps->n;
   return 0;
-}
-
-/* The hexadecimal number after key in s[0..n), or false. */
-static bool hex_after(const char *s, size_t n, const char *key, uint64_t *v) {
-  size_t kl = strlen(key);
-  const char *at =
-      (const char *)cgofuzz_text_find((const uint8_t *)s, n, key, kl);
-  if (!at)
-    return false;
-  const char *p = at + kl, *e = s + n;
-  uint64_t x = 0;
-  int digits = 0;
-  for (; p < e && digits < 16; p++, digits++) {
-    int d = cgofuzz_hexval((unsigned char)*p);
-    if (d < 0)
-      break;
-    x = x << 4 | (uint64_t)d;
-  }
-  *v = x;
-  return digits > 0;
-}
-
-/* Whether msg shows function name's frame at its entry: a line "NAME("
- * whose file line after it has no "+0x" offset (Go prints one for any
- * other pc). */
-static bool frame_at_entry(const char *msg, size_t len, const char *name) {
-  size_t nl = strlen(name);
-  const char *p = msg, *e = msg + len;
-  while (p < e) {
-    const char *at = (const char *)cgofuzz_text_find((const uint8_t *)p,
-                                                     (size_t)(e - p), name, nl);
-    if (!at)
-      return false;
-    p = at + nl;
-    bool line_start =
-        at == msg || at[-1] == '\n' || at[-1] == ' ' || at[-1] == '\t';
-    if (!line_start || p >= e || *p != '(')
-      continue;
-    const char *eol = memchr(p, '\n', (size_t)(e - p));
-    if (!eol)
-      return false;
-    const char *file = eol + 1;
-    const char *end = memchr(file, '\n', (size_t)(e - file));
-    size_t fl = end ? (size_t)(end - file) : (size_t)(e - file);
-    if (!cgofuzz_text_find((const uint8_t *)file, fl, " +0x", 4))
-      return true;
-  }
-  return false;
-}
-
-/* Two ways: recovered (testing's report of a fuzz function's panic), the
- * message is Go's nil dereference and the trapped function's frame sits
- * at its entry; not recovered, Go also prints the signal, "[signal
- * SIGSEGV: segmentation violation code=0x1 addr=0x402 pc=0x4f5e20]": the
- * trap's address and its entry. */
-int cgofuzz_gobin_trap_hit(const char *msg, size_t len,
-                           const cgofuzz_gobin_traps *traps,
-                           const uint64_t *pc) {
-  static const char nil[] = "invalid memory address or nil pointer dereference";
-  if (!traps->n ||
-      !cgofuzz_text_find((const uint8_t *)msg, len, nil, sizeof nil - 1))
-    return -1;
-  const char *sig = (const char *)cgofuzz_text_find((const uint8_t *)msg, len,
-                                                    "[signal SIGSEGV", 15);
-  uint64_t addr, at;
-  if (sig) {
-    size_t rest = len - (size_t)(sig - msg);
-    const char *close = memchr(sig, ']', rest);
-    if (close)
-      rest = (size_t)(close - sig);
-    if (hex_after(sig, rest, " addr=0x", &addr) &&
-        hex_after(sig, rest, " pc=0x", &at) && addr >= CGOFUZZ_TRAP_ADDR &&
-        addr - CGOFUZZ_TRAP_ADDR < traps->n &&
-        pc[addr - CGOFUZZ_TRAP_ADDR] == at)
-      return (int)(addr - CGOFUZZ_TRAP_ADDR);
-  }
-  for (size_t k = 0; k < traps->n; k++)
-    if (frame_at_entry(msg, len, traps->names[k]))
-      return (int)k;
-  return -1;
-}
-
-int cgofuzz_gobin_traps_split(const char *list, char ***names, size_t *n) {
-  *names = NULL;
-  *n = 0;
-  for (const char *p = list; p && *p;) {
-    const char *e = p;
-    for (int depth = 0; *e && (*e != ',' || depth > 0); e++)
-      depth += *e == '[' ? 1 : *e == ']' ? -1 : 0;
-    size_t len = (size_t)(e - p);
-    bool dup = len == 0;
-    for (size_t i = 0; i < *n && !dup; i++)
-      dup = strlen((*names)[i]) == len && memcmp((*names)[i], p, len) == 0;
-    if (!dup) {
-      char **nn = realloc(*names, (*n + 1) * sizeof *nn);
-      if (!nn || !(nn[*n] = strndup(p, len))) {
-        if (nn)
-          *names = nn;
-        cgofuzz_gobin_traps_free(*names, *n);
-        *names = NULL;
-        *n = 0;
-        return -1;
-      }
-      *names = nn;
-      (*n)++;
-    }
-    p = *e ? e + 1 : e;
-  }
-  return 0;
-}
-
-void cgofuzz_gobin_traps_free(char **names, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    free(names[i]);
-  free(names);
 }
 
 int cgofuzz_gobin_patch(const char *binary, const char *out, uint64_t trace_off,

@@ -37,17 +37,26 @@ extern "C" {
  * first bytes of the k-th one's entry become MOV EAX, [CGOFUZZ_TRAP_ADDR +
  * k]: a read below 4 KiB, which Go turns into a run-time panic ("invalid
  * memory address or nil pointer dereference"), so the worker reports an
- * ordinary Go failure, recovered and minimized as one.
- * cgofuzz_gobin_trap_hit reads the function back from the message: the
- * signal line Go prints for a panic nobody recovers gives the address and
- * the entry as pc; testing's report of a recovered one has the function's
- * frame at its entry (no "+0x" offset), which no fault of its own can
- * show. Names are spelled as Go's symbol table spells them
- * (example.com/m/log.(*Logger).Error). A call inlined into its caller
- * does not go through the entry and is not trapped. */
+ * ordinary Go failure, recovered and minimized as one. Where the compiler
+ * inlined the function into a caller, the first instruction it gave the
+ * call's position (Go's inline tree: gobin_pcln.c) becomes an INT3: Go
+ * dies of a fatal "SIGTRAP: trace trap" there, a worker death the run
+ * records with its input. cgofuzz_gobin_trap_hit reads the function back
+ * from the message: the signal line Go prints for a panic nobody recovers
+ * gives the address and the entry as pc; testing's report of a recovered
+ * one has the function's frame at its entry (no "+0x" offset), which no
+ * fault of its own can show; a SIGTRAP's PC is one of the sites'. Names
+ * are spelled as Go's symbol table spells them
+ * (example.com/m/log.(*Logger).Error). */
 #define CGOFUZZ_TRAP_ADDR 0x400u
 #define CGOFUZZ_GOBIN_MAX_TRAPS 64
 #define CGOFUZZ_TRAP_SIZE 7 /* the bytes a trapped entry gives up */
+/* An inlined call's trap: the address after its INT3 (the PC Go prints
+ * for "SIGTRAP: trace trap"), and which function of the list it calls. */
+typedef struct cgofuzz_gobin_trapsite {
+  uint64_t pc;
+  uint32_t k;
+} cgofuzz_gobin_trapsite;
 typedef struct cgofuzz_gobin_traps {
   const char *const *names;
   size_t n; /* at most CGOFUZZ_GOBIN_MAX_TRAPS */
@@ -77,8 +86,14 @@ typedef struct cgofuzz_gobin_patched {
                           function's call (HOOKS: the worker's decoding of
                           the input is not recorded) */
   size_t traps;        /* -panic-on functions trapped (all asked for) */
-  uint64_t trap_pc[CGOFUZZ_GOBIN_MAX_TRAPS]; /* [traps]: their entries */
+  uint64_t trap_pc[CGOFUZZ_GOBIN_MAX_TRAPS];    /* [traps]: entries, or 0 */
+  size_t trap_inlined[CGOFUZZ_GOBIN_MAX_TRAPS]; /* [traps]: inlined calls */
+  cgofuzz_gobin_trapsite *sites; /* the inlined calls' INT3s (malloc'd) */
+  size_t n_sites;
 } cgofuzz_gobin_patched;
+
+/* Frees what info owns (the trap sites). */
+void cgofuzz_gobin_patched_free(cgofuzz_gobin_patched *info);
 
 /* What cgofuzz_gobin_patch patches: the comparison hooks (and the entry
  * that maps their trace area), Go's coverage snapshot. */
@@ -106,15 +121,15 @@ int cgofuzz_gobin_patch(const char *binary, const char *out, uint64_t trace_off,
 /* Splits a -panic-on list at its commas outside brackets (a generic
  * instantiation's name has commas of its own), dropping empty and
  * repeated names: *n names, malloc'd (free with cgofuzz_gobin_traps_free);
- * -1 out of memory. */
+ * -1 out of memory (gobin_trap.c). */
 int cgofuzz_gobin_traps_split(const char *list, char ***names, size_t *n);
 void cgofuzz_gobin_traps_free(char **names, size_t n);
-/* Which of traps (trapped at entries pc[0..traps->n)) a Go failure
- * message shows was called: its index, or -1 when the message is not one
- * of a trap's panics (a nil dereference of the program's own included). */
+/* Which of traps, patched as info says, a Go failure message shows was
+ * called (gobin_trap.c): its index, or -1 when the message is not one of
+ * a trap's (a nil dereference of the program's own included). */
 int cgofuzz_gobin_trap_hit(const char *msg, size_t len,
                            const cgofuzz_gobin_traps *traps,
-                           const uint64_t *pc);
+                           const cgofuzz_gobin_patched *info);
 /* Appends the snapshot stub (gobin_patch.c) for n counters at address
  * counters, coverageSnapshot's slice header at address header, the
  * control page at ctl and the worker's copy of its coverage mask (n bytes)

@@ -373,11 +373,25 @@ TEST(Traps, ListSplitsOutsideBracketsOnce) {
 namespace {
 const char *const kTrapNames[] = {"m/log.(*Logger).Info",
                                   "m/log.(*Logger).Error"};
-const uint64_t kTrapPC[] = {0x5e7880, 0x5e75a0};
 const cgofuzz_gobin_traps kTraps = {kTrapNames, 2};
 
+// Info trapped at its entry; Error at its entry and inlined once, whose
+// INT3 Go reports one past it.
+cgofuzz_gobin_patched Patched() {
+  static cgofuzz_gobin_trapsite site = {0x5e1235, 1};
+  cgofuzz_gobin_patched info = {};
+  info.traps = 2;
+  info.trap_pc[0] = 0x5e7880;
+  info.trap_pc[1] = 0x5e75a0;
+  info.trap_inlined[1] = 1;
+  info.sites = &site;
+  info.n_sites = 1;
+  return info;
+}
+
 int TrapHit(const std::string &msg) {
-  return cgofuzz_gobin_trap_hit(msg.data(), msg.size(), &kTraps, kTrapPC);
+  cgofuzz_gobin_patched info = Patched();
+  return cgofuzz_gobin_trap_hit(msg.data(), msg.size(), &kTraps, &info);
 }
 } // namespace
 
@@ -416,4 +430,13 @@ TEST(Traps, OwnNilDereferenceInsideIsNotACall) {
   // Another panic that names the function at its entry is no trap either.
   std::string other = "panic: boom\nm/log.(*Logger).Error(0x0)\n\t/m/x.go:1\n";
   EXPECT_EQ(TrapHit(other), -1);
+}
+
+TEST(Traps, InlinedCallsSigtrapIsNamedByItsPC) {
+  std::string msg = "SIGTRAP: trace trap\nPC=0x5e1235 m=0 sigcode=128\n\n"
+                    "goroutine 7 gp=0xc000003c00 m=0 [running]:\n";
+  EXPECT_EQ(TrapHit(msg), 1);
+  std::string other = msg;
+  other.replace(other.find("0x5e1235"), 8, "0x5e1236");
+  EXPECT_EQ(TrapHit(other), -1); // a trap that is not ours
 }

@@ -2,10 +2,12 @@
 gobin_patch.c's traps, coord_fast.c, cmd_exec.c).
 
 gopkg's Parse logs an unknown version through an interface
-(rep.Error, a *log.Logger's Error) and goes on: no input fails it as it
-is. Under -panic-on the fuzzing workers run a copy of the test binary
-whose (*Logger).Error faults at its entry, so reaching that call is a Go
-panic the run reports, names and writes to testdata; `go test -run`
+(rep.Error, a *log.Logger's Error) and goes on, and counts a '#' with
+(*Logger).Warn, which the compiler inlines: no input fails it as it is.
+Under -panic-on the fuzzing workers run a copy of the test binary whose
+(*Logger).Error faults at its entry (a Go panic) and whose inlined Warn
+ends in SIGTRAP (a worker death), so reaching either call is a failure
+the run reports, names and writes to testdata; `go test -run`
 re-runs it through `-exec=cgofuzz` with the same list, and passes
 without it. Each case has its own copy of the package, a pinned
 GODEBUG=fuzzseed and a count of execs.
@@ -101,6 +103,30 @@ def test_another_function_of_the_list_is_the_one_named(cgofuzz, pkg):
         not in r.stdout, r
 
 
+def test_inlined_call_is_a_failure_named_and_rerun(cgofuzz, tool, pkg):
+    """(*Logger).Warn is inlined into Parse and has no body of its own:
+    the INT3 at the inlined call's start ends the worker with SIGTRAP, a
+    death the run records and names."""
+    d, mod, binary = pkg
+    warn = mod + "/log.(*Logger).Warn"
+    r = fuzz(cgofuzz, d, binary, ["-panic-on=" + warn, "-v"])
+    assert r.rc == 1, r
+    assert ("a call of %s panics in the workers' copy (not compiled on its "
+            "own, 1 inlined call)" % warn) in r.stderr, r
+    assert "panic-on-call: %s (cgofuzz -panic-on" % warn in r.stdout, r
+    assert "SIGTRAP: trace trap" in r.stdout, r
+    path = testlib.failing_input(r.stdout, "FuzzParse")
+    value = testlib.go_bytes(testlib.read(os.path.join(d, path)))
+    assert len(value) > 3 and value[3:4] == b"#", value
+    base = os.path.basename(path)
+    rr = run([tool("go"), "test", "-run=FuzzParse/" + base,
+              "-exec=" + cgofuzz, "."], d, {"CGOFUZZ_FLAGS": "-panic-on=" + warn})
+    assert rr.rc == 1 and "SIGTRAP: trace trap" in rr.stdout, rr
+    plain = run([tool("go"), "test", "-run=FuzzParse/" + base, "."], d,
+                {"CGOFUZZ_FLAGS": None})
+    assert plain.rc == 0, plain
+
+
 def test_under_go_test_fuzz_exec(cgofuzz, tool, pkg):
     d, mod, _ = pkg
     name = mod + "/log.(*Logger).Error"
@@ -114,8 +140,8 @@ def test_under_go_test_fuzz_exec(cgofuzz, tool, pkg):
 
 def test_unknown_function_refused(cgofuzz, pkg):
     d, mod, binary = pkg
-    r = fuzz(cgofuzz, d, binary, ["-panic-on=" + mod + "/log.(*Logger).Warn"])
+    r = fuzz(cgofuzz, d, binary, ["-panic-on=" + mod + "/log.(*Logger).Debug"])
     assert r.rc == 1, r
-    assert ("-panic-on: no function %s/log.(*Logger).Warn in the binary"
+    assert ("-panic-on: no function %s/log.(*Logger).Debug in the binary"
             % mod) in r.stdout + r.stderr, r
     assert "execs:" not in r.stderr, r  # refused before any fuzzing

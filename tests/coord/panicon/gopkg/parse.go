@@ -15,7 +15,9 @@ type reporter interface {
 	Info(format string, args ...any)
 }
 
-var rep reporter = log.New(io.Discard)
+var std = log.New(io.Discard)
+
+var rep reporter = std
 
 func Parse(b []byte) int {
 	if len(b) < 3 {
@@ -25,6 +27,9 @@ func Parse(b []byte) int {
 	if b[0] == 'V' && b[1] == '9' {
 		rep.Error("unknown version %q", b[1])
 		return -1
+	}
+	if len(b) > 3 && b[3] == '#' {
+		std.Warn() // inlined here
 	}
 	return int(b[2])
 }
