@@ -205,6 +205,11 @@ int cli_gopkgs_build(char *const *patterns, size_t n, const char *fuzz_re,
                      const char *tags, cli_gopkgs *g);
 /* Removes the binaries and the temporary directory, frees g. */
 void cli_gopkgs_free(cli_gopkgs *g);
+/* -racereplay: `go test -c -race -fuzz=. [-tags=TAGS] -o=OUT .` in dir
+ * (NULL: ours), its output appended to log. 0, or -1 when it failed (log
+ * says why). */
+int cli_gopkgs_race_build(const char *dir, const char *tags, const char *out,
+                          cgofuzz_buf *log);
 
 /* --- campaign.c: `cgofuzz fuzz` over every matching target of one or
  * more test binaries in one run (docs/campaigns.md). */

@@ -74,7 +74,7 @@ static const struct {
     {"fuzzcontinue", true},    {"autodict", true},  {"cmpfeedback", true},
     {"dict", false},           {"dictout", false},  {"fuzztimeout", false},
     {"fuzzrsslimitmb", false}, {"junit", false},    {"fuzzstats", false},
-    {"fuzztimeper", false},    {"panic-on", false},
+    {"fuzztimeper", false},    {"panic-on", false}, {"racereplay", true},
 };
 
 /* The -test.* flags that take no value (Go's bool flags of package

@@ -53,6 +53,7 @@
 #include "fb.h"
 #include "gobin.h"
 #include "os.h"
+#include "scratch.h"
 #include "spawn.h"
 
 int cli_fake_worker(void) { return cgofuzz_gobin_fake_worker(); }
@@ -316,7 +317,7 @@ typedef struct fuzz_opts {
   const char *syncdir;
   int64_t rsslimit;
   int64_t parallel;
-  bool cont, autodict, cmpfeedback;
+  bool cont, autodict, cmpfeedback, racereplay;
   chatty_flag chatty;
   const char *dictout, *junit, *fuzzstats;
   const char *tags, *panic_on;
@@ -325,7 +326,7 @@ typedef struct fuzz_opts {
 
 /* The flag table's length, and the entries read back by index (whether
  * they appeared). */
-enum { FUZZ_NFLAGS = 21, FUZZ_FLAG_MINTIME = 3, FUZZ_FLAG_PARALLEL = 4 };
+enum { FUZZ_NFLAGS = 22, FUZZ_FLAG_MINTIME = 3, FUZZ_FLAG_PARALLEL = 4 };
 
 /* One run of cli_fuzz_main: what its steps share. What it owns is NULL or
  * zero until a step makes it, so fuzz_free releases whatever the steps
@@ -343,7 +344,8 @@ typedef struct fuzz_run {
   cli_gopkgs pkgs;
   char **abs_keep; /* package mode: the user's paths made absolute */
   size_t n_abs;
-  bin_info *bins; /* [nbin] */
+  bin_info *bins;   /* [nbin] */
+  char **race_bins; /* [nbin] -racereplay: each binary's -race build */
   char self[PATH_MAX];
   cli_campaign cp;
   char *cache_alloc, *gocache, *imp;
@@ -461,6 +463,12 @@ static void fuzz_flag_table(fuzz_opts *o, cgofuzz_flag *flags) {
        .dst = &o->tags,
        .usage = "package patterns: build `tags` for go list and go test -c "
                 "(comma-separated, as go's -tags)"},
+      {.name = "racereplay",
+       .type = CGOFUZZ_FLAG_BOOL,
+       .dst = &o->racereplay,
+       .usage = "run every new input once more in a -race build of the "
+                "package (go test -c -race, built in its directory): a data "
+                "race there is a failure, re-run by go test -race -run"},
       {.name = "panic-on",
        .type = CGOFUZZ_FLAG_STRING,
        .dst = &o->panic_on,
@@ -808,6 +816,42 @@ static int fuzz_target_names(fuzz_run *r, const bin_info *b, size_t k,
   return CLI_GO_ON;
 }
 
+/* -racereplay: the -race build of binary b's package, made once per binary
+ * in its package's directory (ours for a binary named on the command line
+ * or run by go test -exec, which runs it there) into the scratch
+ * directory, for t's feedback. A build that fails is t's error. */
+static int race_binary(fuzz_run *r, const bin_info *b, cli_ctarget *t) {
+  size_t i = (size_t)(b - r->bins);
+  if (!r->race_bins &&
+      !(r->race_bins = calloc((size_t)r->nbin, sizeof *r->race_bins)))
+    return fuzz_oom();
+  if (!r->race_bins[i]) {
+    const char *home = cgofuzz_scratch_dir();
+    cgofuzz_buf out = {0}, log = {0};
+    cgofuzz_buf_printf(&out, "%s/race-%zu-%s", home ? home : cgofuzz_tmpdir(),
+                       i, b->base);
+    fprintf(stderr, "cgofuzz: -racereplay: building %s with -race\n",
+            b->reldir ? b->reldir : ".");
+    if (cgofuzz_buf_putc(&out, 0) == 0 &&
+        cli_gopkgs_race_build(b->dir, r->o.tags, (const char *)out.data,
+                              &log) == 0)
+      r->race_bins[i] = (char *)out.data;
+    else {
+      cgofuzz_buf e = {0};
+      cgofuzz_buf_printf(&e, "-racereplay: go test -c -race failed: %.*s",
+                         (int)(log.len > 2000 ? 2000 : log.len),
+                         (const char *)log.data);
+      t->error = (char *)(cgofuzz_buf_putc(&e, 0) == 0 ? e.data : NULL);
+      cgofuzz_buf_free(&out);
+      cgofuzz_buf_free(&log);
+      return t->error ? CLI_GO_ON : fuzz_oom();
+    }
+    cgofuzz_buf_free(&log);
+  }
+  t->fb->race_binary = r->race_bins[i];
+  return CLI_GO_ON;
+}
+
 /* Target k of binary b into the campaign: its configuration, dictionary
  * and discovery (its argument kinds and seeds). A failed discovery is the
  * target's error, which the campaign reports. */
@@ -858,6 +902,8 @@ static int fuzz_add_target(fuzz_run *r, const bin_info *b, size_t k) {
   }
   t->fb->dict = t->dict;
   t->fb->cmp_feedback = o->cmpfeedback;
+  if (o->racereplay && !t->error && (rc = race_binary(r, b, t)) != CLI_GO_ON)
+    return rc;
   t->fb->dict_out = cp->single ? o->dictout : NULL;
   t->cfg.feedback = cgofuzz_fb_table(t->fb);
   return CLI_GO_ON;
@@ -887,6 +933,9 @@ static int fuzz_campaign(fuzz_run *r) {
 }
 
 static void fuzz_free(fuzz_run *r) {
+  for (int i = 0; r->race_bins && i < r->nbin; i++)
+    free(r->race_bins[i]); /* the files go with the scratch directory */
+  free(r->race_bins);
   for (size_t i = 0; i < r->cp.n; i++) {
     cli_ctarget *t = &r->cp.t[i];
     cgofuzz_coord_free_discovery(&t->cfg);

@@ -291,3 +291,31 @@ void cli_gopkgs_free(cli_gopkgs *g) {
   free(g->p);
   memset(g, 0, sizeof *g);
 }
+
+int cli_gopkgs_race_build(const char *dir, const char *tags, const char *out,
+                          cgofuzz_buf *log) {
+  char *go = cli_find_in_path("go");
+  cgofuzz_buf o = {0}, tg = {0};
+  cgofuzz_buf_printf(&o, "-o=%s", out);
+  cgofuzz_buf_putc(&o, 0);
+  cgofuzz_buf_printf(&tg, "-tags=%s", tags ? tags : "");
+  cgofuzz_buf_putc(&tg, 0);
+  char *av[] = {"go",           "test", "-c", "-race", "-fuzz=.",
+                (char *)o.data, NULL,   NULL, NULL};
+  size_t k = 6;
+  if (tags && *tags)
+    av[k++] = (char *)tg.data;
+  av[k++] = ".";
+  int rc = -1;
+  if (!go)
+    cgofuzz_buf_puts(log, "go is not in PATH");
+  else if (o.data && tg.data) {
+    cgofuzz_spawn sp = {.path = go, .argv = av, .dir = dir};
+    int st = cgofuzz_spawn_run(&sp, log, true, -1);
+    rc = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+  }
+  free(go);
+  cgofuzz_buf_free(&o);
+  cgofuzz_buf_free(&tg);
+  return rc;
+}

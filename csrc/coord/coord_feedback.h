@@ -18,7 +18,8 @@
  *    the call ends, since what the worker found is rebuilt from it;
  *  - the host functions may be called between start and stop, from the
  *    coordinator's thread only (it is single-threaded); the corpus only
- *    grows, and an entry's bytes never move.
+ *    grows, and an entry's bytes never move; only
+ *    cgofuzz_coord_host_failure changes what the run does.
  */
 #ifndef CGOFUZZ_COORD_FEEDBACK_H
 #define CGOFUZZ_COORD_FEEDBACK_H
@@ -96,6 +97,16 @@ size_t cgofuzz_coord_host_pick(cgofuzz_coord_host *h);
 char *const *cgofuzz_coord_host_argv(const cgofuzz_coord_host *h);
 char *const *cgofuzz_coord_host_envp(const cgofuzz_coord_host *h);
 
+/* Records a failure a strategy found outside the user's workers (a race
+ * replay: fb_race.c): value (an encoded corpus file) is written to
+ * testdata as the user's workers' failures are, unminimized, with msg as
+ * its report; rerun_flags (a string that outlives the run, e.g. "-race")
+ * go into the re-run line's go test command. Under -fuzzcontinue a
+ * failure of the same site as an earlier one is dropped; without it the
+ * run ends. */
+void cgofuzz_coord_host_failure(cgofuzz_coord_host *h, const uint8_t *value,
+                                size_t len, const char *msg, size_t msg_len,
+                                const char *rerun_flags);
 /* cgofuzz_shm_set_value, and clears the exact-input slot's magic after the
  * value (coord_exact.c): how any input is put in a worker's shared memory. */
 int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,

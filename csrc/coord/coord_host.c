@@ -5,8 +5,9 @@
  *
  * Invariants: a strategy reads the run only through these; none of them
  * changes what the run does, but for the scheduler's random stream, which
- * a weighted pick advances as the coordinator's own picks do; nothing is
- * counted as a call of the entry picked.
+ * a weighted pick advances as the coordinator's own picks do (nothing is
+ * counted as a call of the entry picked), and a failure a strategy
+ * records, which is the run's as a worker's would be.
  */
 #include "clock.h"
 #include "coord_internal.h"
@@ -58,4 +59,23 @@ char *const *cgofuzz_coord_host_argv(const cgofuzz_coord_host *h) {
 
 char *const *cgofuzz_coord_host_envp(const cgofuzz_coord_host *h) {
   return h->wenv;
+}
+
+void cgofuzz_coord_host_failure(cgofuzz_coord_host *h, const uint8_t *value,
+                                size_t len, const char *msg, size_t msg_len,
+                                const char *rerun_flags) {
+  if (h->done ||
+      (h->cfg->fuzz_continue && cgofuzz_coord_seen_failure(h, msg, msg_len)))
+    return;
+  cgofuzz_buf data = {0}, text = {0};
+  cgofuzz_buf_append(&data, value, len);
+  cgofuzz_buf_append(&text, msg, msg_len);
+  if (!data.failed && !text.failed) {
+    h->rerun_flags = rerun_flags; /* the block that ends a run keeps them */
+    cgofuzz_coord_record_failure(h, &data, &text);
+    if (h->cfg->fuzz_continue)
+      h->rerun_flags = NULL;
+  }
+  cgofuzz_buf_free(&data);
+  cgofuzz_buf_free(&text);
 }

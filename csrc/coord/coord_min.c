@@ -95,7 +95,8 @@ static void cmd_close(cgofuzz_buf *b, const char *dir) {
 
 /* Appends go test's command that re-runs corpus file base of target t;
  * under -panic-on the failure needs the trapping copy, which cgofuzz
- * makes when go test runs the binary through it with the same list. */
+ * makes when go test runs the binary through it with the same list; a
+ * race replay's needs -race (c->rerun_flags). */
 static void put_go_test(cgofuzz_buf *b, const coord *c, const char *t,
                         const char *base) {
   const char *traps = c->cfg->panic_on;
@@ -106,7 +107,10 @@ static void put_go_test(cgofuzz_buf *b, const coord *c, const char *t,
     cgofuzz_buf_free(&v);
     cgofuzz_buf_putc(b, ' ');
   }
-  cgofuzz_buf_printf(b, "go test -run=%s/%s", t, base);
+  cgofuzz_buf_puts(b, "go test ");
+  if (c->rerun_flags)
+    cgofuzz_buf_printf(b, "%s ", c->rerun_flags);
+  cgofuzz_buf_printf(b, "-run=%s/%s", t, base);
   if (traps && *traps)
     cgofuzz_buf_puts(b, " -exec=cgofuzz");
 }

@@ -1,7 +1,8 @@
 /*
  * fb.c: the feedback strategies as the one table the coordinator calls
- * (coord_feedback.h): dictionary calls (fb_dict.c) and run-time
- * comparison feedback (fb_cmp.c), asked in a fixed order.
+ * (coord_feedback.h): dictionary calls (fb_dict.c), run-time comparison
+ * feedback (fb_cmp.c) and the race replay (fb_race.c), asked in a fixed
+ * order.
  *
  * Invariants:
  *  - start: the dictionary first (it may fail the run: -dictout cannot be
@@ -20,8 +21,8 @@
  *    dictionary's accounting; every other call, plain ones too, is the
  *    dictionary's (its share follows what plain calls find);
  *  - step: the code's tokens when objdump is done, then a slice of
- *    tracing once the run is fuzzing;
- *  - stop: both, in start's order; the run's state goes with it.
+ *    tracing once the run is fuzzing, then a race replay (-racereplay);
+ *  - stop: all, in start's order; the run's state goes with it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ static void fb_stop(void *ctx, cgofuzz_coord_host *h) {
     return;
   cgofuzz_fb_dsched_stop(r);
   cgofuzz_fb_cmp_stop(r);
+  cgofuzz_fb_race_stop(r);
   free(r->slots);
   free(r);
   fb->run = NULL;
@@ -68,6 +70,7 @@ static int fb_start(void *ctx, cgofuzz_coord_host *h, cgofuzz_err *err) {
   if (cgofuzz_fb_dsched_start(r, err) != 0)
     return -1;
   cgofuzz_fb_cmp_start(r);
+  cgofuzz_fb_race_start(r);
   return 0;
 }
 
@@ -77,7 +80,8 @@ static bool fb_step(void *ctx, cgofuzz_coord_host *h) {
   if (!r)
     return false;
   cgofuzz_fb_dsched_step(r);
-  return cgofuzz_fb_cmp_step(r);
+  bool more = cgofuzz_fb_cmp_step(r);
+  return cgofuzz_fb_race_step(r) || more;
 }
 
 static int fb_next(void *ctx, cgofuzz_coord_host *h, size_t slot, bool died,

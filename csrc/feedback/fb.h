@@ -2,8 +2,9 @@
  * fb.h: the feedback strategies a caller of the coordinator (cli, lf)
  * registers as its run's feedback (coord_feedback.h): dictionary calls
  * (fb_dict.c, docs/godict.md) over a token store (fb_tokens.c) that -dict
- * files, the binary's constants (gobin_godict.c) and the corpus fill, and
- * run-time comparison feedback (fb_cmp.c, fb_i2s.c, docs/comparisons.md).
+ * files, the binary's constants (gobin_godict.c) and the corpus fill,
+ * run-time comparison feedback (fb_cmp.c, fb_i2s.c, docs/comparisons.md),
+ * and the replay of the corpus in a -race build (fb_race.c).
  *
  * Invariants: the coordinator names none of these; it calls the table
  * cgofuzz_fb_table gives, and a strategy reaches the run only through the
@@ -55,6 +56,10 @@ typedef struct cgofuzz_fb {
    * input-to-state candidates. A binary that cannot be patched gets a
    * one-line note. */
   bool cmp_feedback;
+  /* -racereplay (fb_race.c): a -race build of the target's package, in
+   * which every corpus entry is run once; a data race there is the run's
+   * failure. NULL: off. */
+  const char *race_binary;
   /* The table the coordinator calls, and the state of the run in
    * progress (NULL between runs): cgofuzz_fb_table's. */
   cgofuzz_coord_feedback table;

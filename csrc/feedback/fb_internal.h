@@ -129,11 +129,12 @@ typedef struct fb_slot {
 
 /* Between a run's start and its stop. */
 typedef struct cgofuzz_fb_run {
-  cgofuzz_fb *fb;             /* the configuration */
-  cgofuzz_coord_host *h;      /* the run */
-  fb_dsched dx;               /* dictionary calls */
-  struct cgofuzz_fb_cmp *cmp; /* run-time comparison feedback, NULL: off */
-  fb_slot *slots;             /* one per worker slot */
+  cgofuzz_fb *fb;               /* the configuration */
+  cgofuzz_coord_host *h;        /* the run */
+  fb_dsched dx;                 /* dictionary calls */
+  struct cgofuzz_fb_cmp *cmp;   /* run-time comparison feedback, NULL: off */
+  struct cgofuzz_fb_race *race; /* -racereplay, NULL: off */
+  fb_slot *slots;               /* one per worker slot */
   size_t nslots;
 } fb_run;
 
@@ -181,6 +182,16 @@ int cgofuzz_fb_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
 /* How many width-1 records site pc has. */
 size_t cgofuzz_fb_i2s_site_len(const cgofuzz_gobin_cmprec *r, size_t n,
                                uint32_t pc);
+
+/* --- -racereplay (fb_race.c) */
+
+struct cgofuzz_fb_race;
+/* Starts replaying the corpus in fb->race_binary's workers when set. */
+void cgofuzz_fb_race_start(fb_run *r);
+/* Replays the next corpus entry not replayed yet, within its budget.
+ * true: there is more to replay now. */
+bool cgofuzz_fb_race_step(fb_run *r);
+void cgofuzz_fb_race_stop(fb_run *r);
 
 /* --- run-time comparison feedback (fb_cmp.c) */
 

@@ -1,0 +1,3 @@
+module racereplay
+
+go 1.18
