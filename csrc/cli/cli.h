@@ -205,6 +205,16 @@ int cli_gopkgs_build(char *const *patterns, size_t n, const char *fuzz_re,
                      const char *tags, cli_gopkgs *g);
 /* Removes the binaries and the temporary directory, frees g. */
 void cli_gopkgs_free(cli_gopkgs *g);
+/* --- focus.c: -focus=REV */
+
+/* The mask of binary's counters on Go lines changed since git revision
+ * rev (the working tree of the repository holding dir, NULL: ours, against
+ * rev): *mask (malloc'd, *len bytes: the counter range), *n_focus of them
+ * set, *sites counters whose line was read. 0, or -1 with why. */
+int cli_focus_mask(const char *dir, const char *rev, const char *binary,
+                   uint8_t **mask, size_t *len, size_t *n_focus, size_t *sites,
+                   cgofuzz_buf *why);
+
 /* -racereplay: `go test -c -race -fuzz=. [-tags=TAGS] -o=OUT .` in dir
  * (NULL: ours), its output appended to log. 0, or -1 when it failed (log
  * says why). */

@@ -75,6 +75,7 @@ static const struct {
     {"dict", false},           {"dictout", false},  {"fuzztimeout", false},
     {"fuzzrsslimitmb", false}, {"junit", false},    {"fuzzstats", false},
     {"fuzztimeper", false},    {"panic-on", false}, {"racereplay", true},
+    {"focus", false},
 };
 
 /* The -test.* flags that take no value (Go's bool flags of package

@@ -320,13 +320,13 @@ typedef struct fuzz_opts {
   bool cont, autodict, cmpfeedback, racereplay;
   chatty_flag chatty;
   const char *dictout, *junit, *fuzzstats;
-  const char *tags, *panic_on;
+  const char *tags, *panic_on, *focus;
   dict_files dicts;
 } fuzz_opts;
 
 /* The flag table's length, and the entries read back by index (whether
  * they appeared). */
-enum { FUZZ_NFLAGS = 22, FUZZ_FLAG_MINTIME = 3, FUZZ_FLAG_PARALLEL = 4 };
+enum { FUZZ_NFLAGS = 23, FUZZ_FLAG_MINTIME = 3, FUZZ_FLAG_PARALLEL = 4 };
 
 /* One run of cli_fuzz_main: what its steps share. What it owns is NULL or
  * zero until a step makes it, so fuzz_free releases whatever the steps
@@ -346,6 +346,8 @@ typedef struct fuzz_run {
   size_t n_abs;
   bin_info *bins;   /* [nbin] */
   char **race_bins; /* [nbin] -racereplay: each binary's -race build */
+  uint8_t **focus;  /* [nbin] -focus: each binary's focus mask */
+  size_t *focus_len;
   char self[PATH_MAX];
   cli_campaign cp;
   char *cache_alloc, *gocache, *imp;
@@ -463,6 +465,12 @@ static void fuzz_flag_table(fuzz_opts *o, cgofuzz_flag *flags) {
        .dst = &o->tags,
        .usage = "package patterns: build `tags` for go list and go test -c "
                 "(comma-separated, as go's -tags)"},
+      {.name = "focus",
+       .type = CGOFUZZ_FLAG_STRING,
+       .dst = &o->focus,
+       .usage = "git `revision`: weigh up the inputs that reach Go code "
+                "changed since it (git diff of the working tree; for "
+                "fuzzing a pull request)"},
       {.name = "racereplay",
        .type = CGOFUZZ_FLAG_BOOL,
        .dst = &o->racereplay,
@@ -852,6 +860,41 @@ static int race_binary(fuzz_run *r, const bin_info *b, cli_ctarget *t) {
   return CLI_GO_ON;
 }
 
+/* -focus=REV: binary b's counters on Go lines changed since REV, found
+ * once per binary from its package's directory (focus.c), for t's run. A
+ * revision git cannot diff against is t's error. */
+static int focus_mask(fuzz_run *r, const bin_info *b, cli_ctarget *t) {
+  size_t i = (size_t)(b - r->bins);
+  if (!r->focus &&
+      (!(r->focus = calloc((size_t)r->nbin, sizeof *r->focus)) ||
+       !(r->focus_len = calloc((size_t)r->nbin, sizeof *r->focus_len))))
+    return fuzz_oom();
+  if (!r->focus[i]) {
+    cgofuzz_buf why = {0};
+    size_t n = 0, sites = 0;
+    if (cli_focus_mask(b->dir, r->o.focus, b->path, &r->focus[i],
+                       &r->focus_len[i], &n, &sites, &why) != 0) {
+      cgofuzz_buf e = {0};
+      cgofuzz_buf_printf(&e, "-focus=%s: %.*s", r->o.focus, (int)why.len,
+                         (const char *)why.data);
+      cgofuzz_buf_free(&why);
+      t->error = (char *)(cgofuzz_buf_putc(&e, 0) == 0 ? e.data : NULL);
+      return t->error ? CLI_GO_ON : fuzz_oom();
+    }
+    if (r->o.chatty.on && !r->pre)
+      fprintf(stderr,
+              "cgofuzz: -focus=%s: %zu of the %zu Go counters of %s are on "
+              "lines changed since it%s\n",
+              r->o.focus, n, sites, b->arg,
+              n ? "; the schedule counts them 8 times"
+                : " (none: the run weighs as without -focus)");
+  }
+  t->cfg.focus = r->focus[i];
+  t->cfg.focus_len = r->focus_len[i];
+  t->cfg.focus_rev = r->o.focus;
+  return CLI_GO_ON;
+}
+
 /* Target k of binary b into the campaign: its configuration, dictionary
  * and discovery (its argument kinds and seeds). A failed discovery is the
  * target's error, which the campaign reports. */
@@ -904,6 +947,8 @@ static int fuzz_add_target(fuzz_run *r, const bin_info *b, size_t k) {
   t->fb->cmp_feedback = o->cmpfeedback;
   if (o->racereplay && !t->error && (rc = race_binary(r, b, t)) != CLI_GO_ON)
     return rc;
+  if (o->focus && !t->error && (rc = focus_mask(r, b, t)) != CLI_GO_ON)
+    return rc;
   t->fb->dict_out = cp->single ? o->dictout : NULL;
   t->cfg.feedback = cgofuzz_fb_table(t->fb);
   return CLI_GO_ON;
@@ -936,6 +981,10 @@ static void fuzz_free(fuzz_run *r) {
   for (int i = 0; r->race_bins && i < r->nbin; i++)
     free(r->race_bins[i]); /* the files go with the scratch directory */
   free(r->race_bins);
+  for (int i = 0; r->focus && i < r->nbin; i++)
+    free(r->focus[i]);
+  free(r->focus);
+  free(r->focus_len);
   for (size_t i = 0; i < r->cp.n; i++) {
     cli_ctarget *t = &r->cp.t[i];
     cgofuzz_coord_free_discovery(&t->cfg);

@@ -65,6 +65,12 @@ typedef struct cgofuzz_coord_config {
    * failure: the workers run a copy whose entries of them panic
    * (gobin_patch.h); NULL or "": none. */
   const char *panic_on;
+  /* -focus=REV: per counter (focus_len bytes, the mask's length), 1 when
+   * it is in code changed since focus_rev (gobin_focus.c): the entries
+   * that reach such code weigh more (coord_sched.c). NULL: none. */
+  const uint8_t *focus;
+  size_t focus_len;
+  const char *focus_rev;
   /* -fuzztimeout: a worker whose shared-memory exec count does not move
    * for this long while it has a call in flight is hung; the coordinator
    * stops it (a Go worker with SIGQUIT first, for its goroutine dump) and

@@ -91,6 +91,8 @@ const uint8_t *cgofuzz_coord_host_entry(const cgofuzz_coord_host *h, size_t i,
                                         size_t *len);
 /* Whether entry i fails when run (a run that goes on after failures). */
 bool cgofuzz_coord_host_failing(const cgofuzz_coord_host *h, size_t i);
+/* -focus: whether entry i reaches code changed since the revision. */
+bool cgofuzz_coord_host_focus(const cgofuzz_coord_host *h, size_t i);
 /* An entry picked by the scheduler's weights, not counted as a call. */
 size_t cgofuzz_coord_host_pick(cgofuzz_coord_host *h);
 /* The command line and environment the run's workers are started with. */

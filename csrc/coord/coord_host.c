@@ -61,6 +61,10 @@ char *const *cgofuzz_coord_host_envp(const cgofuzz_coord_host *h) {
   return h->wenv;
 }
 
+bool cgofuzz_coord_host_focus(const cgofuzz_coord_host *h, size_t i) {
+  return i < h->sched.n && h->sched.e[i].focus;
+}
+
 void cgofuzz_coord_host_failure(cgofuzz_coord_host *h, const uint8_t *value,
                                 size_t len, const char *msg, size_t msg_len,
                                 const char *rerun_flags) {

@@ -123,6 +123,11 @@ void cgofuzz_coord_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
  *    x1.5 under 1/4, 1/3, 1/2 of it; x1/2, x1/4, x1/10 over 2, 3, 4 times
  *    it. Weighted by rarity alone, the slow inputs that reach the most
  *    code took more of the picks (Magma's lua: a quarter of the execs);
+ *  - focus (-focus=REV): in the rarity sum, a coverage byte of code
+ *    changed since REV (cfg->focus) counts 8 times: an entry that reaches
+ *    changed code few others reach weighs most (the changed function's
+ *    first block, which every caller runs, adds little), for fuzzing a
+ *    pull request;
  *  - redundancy: /8 for a starting entry (seed, testdata, cache) whose
  *    warm-up run added no coverage to what the entries run before it had,
  *    until it is the parent of a find (libFuzzer keeps only the inputs that
@@ -154,6 +159,7 @@ typedef struct cgofuzz_coord_sched_entry {
   int64_t ns;           /* its speed (0 execs: not known, counts 1) */
   double weight;
   bool redundant; /* its warm-up added no coverage (and no find since) */
+  bool focus;     /* -focus: it hits a counter of changed code */
   bool failing;   /* it fails itself (a run that goes on after failures) */
 } cgofuzz_coord_sched_entry;
 
@@ -162,6 +168,8 @@ typedef struct cgofuzz_coord_sched {
   size_t n, cap;
   uint32_t *hits; /* per coverage byte: entries hitting it */
   size_t hits_len;
+  const uint8_t *focus; /* -focus: per coverage byte, in changed code */
+  size_t focus_len;
   double total;
   int64_t computed_ms;
   bool dirty;

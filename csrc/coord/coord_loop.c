@@ -549,6 +549,24 @@ static void say_cgo_coverage(coord *c) {
           st.cov_bits - st.c_cov_bits);
 }
 
+/* -v: how much of the code changed since -focus's revision the run
+ * reached. */
+static void say_focus(coord *c) {
+  const cgofuzz_coord_config *cfg = c->cfg;
+  if (!cfg->focus || !cgofuzz_coord_says(c))
+    return;
+  size_t n = 0, hit = 0;
+  for (size_t i = 0; i < cfg->focus_len && i < c->mask_len; i++)
+    if (cfg->focus[i]) {
+      n++;
+      hit += c->mask[i] != 0;
+    }
+  fprintf(stderr,
+          "cgofuzz: -focus=%s: %zu of the %zu counters of code changed since "
+          "it hit\n",
+          cfg->focus_rev ? cfg->focus_rev : "", hit, n);
+}
+
 int cgofuzz_coord_target_dirs(const cgofuzz_coord_config *cfg, char **testdata,
                               char **cache) {
   cgofuzz_buf t = {0}, k = {0};
@@ -654,6 +672,8 @@ static int run_slots(coord *c) {
     if (!c->mask_len && c->cov_expected)
       c->warmup_count = c->warmup_left = 1;
   }
+  c->sched.focus = c->cfg->focus; /* before the warm-up's coverage */
+  c->sched.focus_len = c->cfg->focus ? c->cfg->focus_len : 0;
   /* Entries for the warm-up's coverage (their rarity, and which of them
    * added nothing): without them it would be dropped, and every starting
    * entry would look alike to the schedule. */
@@ -743,6 +763,7 @@ static int run_finish(coord *c) {
   cgofuzz_gobin_traps_free(c->trap_names, c->n_traps);
   cgofuzz_gobin_patched_free(&c->trapped);
   say_cgo_coverage(c);
+  say_focus(c);
   print_verdict(c);
   tell_stats(c, true);
   int rc = c->failed ? 1 : 0;

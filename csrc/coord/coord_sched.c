@@ -22,6 +22,7 @@
 #define RECOMPUTE_MS 500
 #define REDUNDANT_FACTOR 0.125
 #define UNTRIED_FACTOR 64.0
+#define FOCUS_FACTOR 8.0 /* -focus: a feature of changed code's rarity */
 
 int cgofuzz_coord_sched_grow(cgofuzz_coord_sched *s, size_t n, int64_t now_ms) {
   if (n <= s->n)
@@ -69,10 +70,12 @@ int cgofuzz_coord_sched_set_cov(cgofuzz_coord_sched *s, size_t i,
     return -1;
   e->feat = f;
   e->n_feat = 0;
+  e->focus = false;
   for (size_t b = 0; b < len; b++)
     if (snap[b]) {
       f[e->n_feat++] = (uint32_t)b;
       s->hits[b]++;
+      e->focus = e->focus || (b < s->focus_len && s->focus[b]);
     }
   s->dirty = true;
   return 0;
@@ -143,8 +146,11 @@ static void recompute(cgofuzz_coord_sched *s, int64_t now_ms) {
   for (size_t i = 0; i < s->n; i++) {
     cgofuzz_coord_sched_entry *e = &s->e[i];
     double r = 0;
-    for (size_t k = 0; k < e->n_feat; k++)
-      r += 1.0 / (double)s->hits[e->feat[k]];
+    for (size_t k = 0; k < e->n_feat; k++) {
+      uint32_t b = e->feat[k];
+      bool f = b < s->focus_len && s->focus[b];
+      r += (f ? FOCUS_FACTOR : 1.0) / (double)s->hits[b];
+    }
     e->weight = r; /* raw rarity for now */
     if (e->n_feat) {
       sum += r;

@@ -558,7 +558,8 @@ static bool trace_mutant(fb_run *r, cmp *m) {
   return true;
 }
 
-/* The newest entry not traced yet, or SIZE_MAX. */
+/* The newest entry not traced yet (under -focus, one that reaches changed
+ * code if a recent one does), or SIZE_MAX. */
 static size_t next_todo(fb_run *r, cmp *m) {
   size_t n = cgofuzz_coord_host_corpus(r->h);
   if (n > m->seen) {
@@ -574,6 +575,14 @@ static size_t next_todo(fb_run *r, cmp *m) {
     while (m->seen < n)
       m->todo[m->ntodo++] = m->seen++;
   }
+  /* -focus: of the newest 64, one that reaches changed code goes first */
+  for (size_t k = m->ntodo; k-- > 0 && m->ntodo - k <= 64;)
+    if (cgofuzz_coord_host_focus(r->h, m->todo[k])) {
+      size_t t = m->todo[k];
+      m->todo[k] = m->todo[m->ntodo - 1];
+      m->todo[m->ntodo - 1] = t;
+      break;
+    }
   return m->ntodo ? m->todo[--m->ntodo] : SIZE_MAX;
 }
 

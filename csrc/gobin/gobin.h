@@ -90,6 +90,19 @@ size_t cgofuzz_gobin_cgo_from(const char *binary, size_t mask_len);
  * section; its workers tell the mask size in their first warm-up reply. */
 size_t cgofuzz_gobin_section_size(const char *binary, const char *section);
 
+/* --- -focus (gobin_focus.c): the Go counters on given source lines. */
+
+/* Whether line of file (a path as the binary's line table has it) is one
+ * to focus on. */
+typedef bool (*cgofuzz_gobin_focus_fn)(void *ctx, const char *file, int line);
+/* Sets mask[i] (mask_len bytes, the counter range) to 1 for each of
+ * binary's Go counters whose block changed(ctx, file, line) says is on a
+ * focus line, 0 for the others; *sites: the counters whose line was read.
+ * 0, or -1 with err (no Go counters or line table). */
+int cgofuzz_gobin_focus(const char *binary, cgofuzz_gobin_focus_fn changed,
+                        void *ctx, uint8_t *mask, size_t mask_len,
+                        size_t *sites, cgofuzz_err *err);
+
 /* --- the copies of the binary cgofuzz runs (gobin_copy.c) */
 
 typedef struct cgofuzz_gobin_copy {

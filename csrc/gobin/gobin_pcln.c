@@ -245,3 +245,67 @@ long cgofuzz_gobin_pcln_inlined(const cgofuzz_gobin_pcln *t, const char *name,
   }
   return found;
 }
+
+/* The value a pc-value table at pctab offset off gives pc in a function
+ * that starts at entry (the table covers [entry, end) in steps), or
+ * false when pc is past it. */
+static bool pcvalue_at(const cgofuzz_gobin_pcln *t, uint32_t off,
+                       uint64_t entry, uint64_t pc, int64_t *out) {
+  size_t i = (size_t)(t->pctab + off), n = t->n;
+  int64_t v = -1;
+  uint64_t at = entry;
+  for (bool first = true;; first = false) {
+    uint64_t d, pcd;
+    if (!uvarint(t->h, n, &i, &d) || (d == 0 && !first) ||
+        !uvarint(t->h, n, &i, &pcd))
+      return false;
+    v += (d & 1) ? (int64_t) ~(d >> 1) : (int64_t)(d >> 1);
+    at += pcd; /* amd64's pc quantum is 1 */
+    if (pc < at) {
+      *out = v;
+      return true;
+    }
+  }
+}
+
+/* The index of the function whose code holds pc (the functab is sorted by
+ * entry), or nfunc. */
+static uint64_t func_of(const cgofuzz_gobin_pcln *t, uint64_t pc) {
+  if (pc < t->text)
+    return t->nfunc;
+  uint64_t off = pc - t->text, lo = 0, hi = t->nfunc;
+  if (hi == 0 || off >= rd32(t->h + t->funcs + 8 * t->nfunc))
+    return t->nfunc;
+  while (hi - lo > 1) { /* entry(lo) <= off < entry(hi) */
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (rd32(t->h + t->funcs + 8 * mid) <= off)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return rd32(t->h + t->funcs + 8 * lo) <= off ? lo : t->nfunc;
+}
+
+bool cgofuzz_gobin_pcln_line(const cgofuzz_gobin_pcln *t, uint64_t pc,
+                             const char **file, int *line) {
+  uint64_t i = func_of(t, pc);
+  const uint8_t *f = i < t->nfunc ? func_rec(t, i, 36) : NULL;
+  if (!f)
+    return false;
+  uint64_t entry = t->text + rd32(t->h + t->funcs + 8 * i);
+  uint64_t cutab = rd64(t->h + 40), filetab = rd64(t->h + 48);
+  int64_t fno, ln;
+  if (!pcvalue_at(t, rd32(f + 20), entry, pc, &fno) ||
+      !pcvalue_at(t, rd32(f + 24), entry, pc, &ln) || fno < 0 || ln < 0)
+    return false;
+  uint64_t cu = cutab + 4 * ((uint64_t)rd32(f + 32) + (uint64_t)fno);
+  if (cutab > t->n || cu + 4 > t->n)
+    return false;
+  uint32_t fo = rd32(t->h + cu);
+  if (fo == 0xffffffffu || filetab + fo >= t->n ||
+      !memchr(t->h + filetab + fo, 0, t->n - (filetab + fo)))
+    return false;
+  *file = (const char *)t->h + filetab + fo;
+  *line = (int)ln;
+  return true;
+}

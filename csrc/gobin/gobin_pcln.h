@@ -1,7 +1,8 @@
 /*
  * gobin_pcln.h: Go's own function table (.gopclntab) of a Go binary, read
  * without running it (gobin_pcln.c): a function's entry and end by name,
- * and the places where the compiler inlined it into its callers.
+ * the places where the compiler inlined it into its callers, and the
+ * source line of an instruction.
  *
  * Invariants: a stripped binary (go test's binaries under -exec are
  * linked -s -w) keeps the table for tracebacks, so what is found here is
@@ -41,5 +42,11 @@ uint64_t cgofuzz_gobin_pcln_find(const cgofuzz_gobin_pcln *t, const char *name,
 long cgofuzz_gobin_pcln_inlined(const cgofuzz_gobin_pcln *t, const char *name,
                                 void (*fn)(void *ctx, uint64_t site),
                                 void *ctx);
+
+/* The source file and line of the instruction at pc (Go's pcfile and
+ * pcln tables of the function that holds it); false when the table does
+ * not say. *file points into the table. */
+bool cgofuzz_gobin_pcln_line(const cgofuzz_gobin_pcln *t, uint64_t pc,
+                             const char **file, int *line);
 
 #endif

@@ -21,6 +21,7 @@ constexpr double kRecencyMs = 10000.0;
 constexpr double kFatigueCalls = 256.0;
 constexpr double kRedundant = 0.125;
 constexpr double kUntried = 64.0;
+constexpr double kFocus = 8.0;
 
 struct Sched {
   cgofuzz_coord_sched s{};
@@ -306,6 +307,32 @@ TEST(Sched, RedundantEntriesWeighLess) {
   EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4.0);
   // Out of range: ignored.
   cgofuzz_coord_sched_redundant(&s.s, 99);
+}
+
+TEST(Sched, EntriesReachingFocusCountersWeighMore) {
+  // -focus: coverage byte 3 is in changed code; entry 1 hits it beside
+  // byte 0, entry 0 only byte 0. In the rarity sum byte 3 counts kFocus
+  // times: entry 1's is 1/2 + 8.
+  Sched s;
+  uint8_t focus[16] = {0};
+  focus[3] = 1;
+  s.s.focus = focus;
+  s.s.focus_len = sizeof focus;
+  ASSERT_EQ(cgofuzz_coord_sched_grow(&s.s, 2, 0), 0);
+  s.Cov(0, {0});
+  s.Cov(1, {0, 3});
+  EXPECT_FALSE(s.s.e[0].focus);
+  EXPECT_TRUE(s.s.e[1].focus);
+  s.OneCallEach();
+  cgofuzz_coord_sched_pick(&s.s, 0);
+  double r0 = 0.5, r1 = 0.5 + kFocus, mean = (r0 + r1) / 2;
+  double fat1 = 1 + 1 / kFatigueCalls;
+  EXPECT_DOUBLE_EQ(s.s.e[0].weight, 4 * std::max(0.25, r0 / mean) / fat1);
+  EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4 * std::min(4.0, r1 / mean) / fat1);
+  EXPECT_GT(s.s.e[1].weight, 7 * s.s.e[0].weight);
+  // New coverage that leaves the focus clears the flag.
+  s.Cov(1, {0, 2});
+  EXPECT_FALSE(s.s.e[1].focus);
 }
 
 TEST(Sched, FailingEntriesAreNeverPickedWhileOthersCanBe) {
