@@ -25,6 +25,22 @@ int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
   return 0;
 }
 
+int cgofuzz_coord_exact_call(cgofuzz_shm *m, const uint8_t *v, size_t len,
+                             int64_t timeout_ns, cgofuzz_buf *line,
+                             cgofuzz_err *err) {
+  cgofuzz_shm_hdr(m)->count = 0;
+  if (cgofuzz_coord_set_value(m, v, len, err) != 0)
+    return -1;
+  cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
+  call.fuzz.timeout_ns = timeout_ns;
+  call.fuzz.limit = 1;
+  call.fuzz.warmup = true;
+  line->len = 0;
+  if (cgofuzz_wire_encode_call(&call, line) != 0)
+    return cgofuzz_errf(err, 0, "out of memory");
+  return 0;
+}
+
 /* A slot that fails a check is not used: the input is rebuilt by replay,
  * as for a Go worker. Says why with -v; returns 0 (no exact input). */
 static int ignore_slot(const coord *c, const char *why) {

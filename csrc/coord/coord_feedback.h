@@ -114,6 +114,15 @@ void cgofuzz_coord_host_failure(cgofuzz_coord_host *h, const uint8_t *value,
 int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
                             cgofuzz_err *err);
 
+/* An exact run of v on a worker whose shared memory is m: the value put
+ * there (coord_set_value), the exec count zeroed (Go's worker refuses a
+ * call whose count is at its Limit already), and in line the call that
+ * runs it once as it is (Warmup, Limit 1: its coverage comes back with
+ * the reply) within timeout_ns. 0, or -1 with err. */
+int cgofuzz_coord_exact_call(cgofuzz_shm *m, const uint8_t *v, size_t len,
+                             int64_t timeout_ns, cgofuzz_buf *line,
+                             cgofuzz_err *err);
+
 #ifdef __cplusplus
 }
 #endif

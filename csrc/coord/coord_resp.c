@@ -477,15 +477,9 @@ static int rerun_alone(coord *c, slot *s, const cgofuzz_buf *data,
   *status = 0;
   if (cgofuzz_coord_start_worker(c, s) != 0)
     return 0;
-  cgofuzz_shm_hdr(&s->w.mem)->count = 0;
-  if (cgofuzz_coord_set_value(&s->w.mem, data->data, data->len, &err) != 0)
+  if (cgofuzz_coord_exact_call(&s->w.mem, data->data, data->len, FUZZ_CALL_NS,
+                               &c->line, &err) != 0)
     return 0;
-  cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
-  call.fuzz.timeout_ns = FUZZ_CALL_NS;
-  call.fuzz.limit = 1;
-  call.fuzz.warmup = true;
-  c->line.len = 0;
-  cgofuzz_wire_encode_call(&call, &c->line);
   int64_t hang_ns = coord_hang_ns(c->cfg); /* negative: no limit */
   if (hang_ns <= 0)
     hang_ns = cgofuzz_gover_hang_timeout_ns(coord_gover(c->cfg));

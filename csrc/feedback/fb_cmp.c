@@ -278,20 +278,15 @@ static int trace(cmp *m, const uint8_t *val, size_t len, bool *failed) {
   m->nrecs = 0;
   if (!m->up) /* died in an earlier trace: cgofuzz_fb_cmp_step restarts it */
     return 0;
-  cgofuzz_shm_hdr(&m->w.mem)->count = 0;
-  if (cgofuzz_coord_set_value(&m->w.mem, val, len, &err) != 0)
+  if (cgofuzz_coord_exact_call(&m->w.mem, val, len,
+                               CGOFUZZ_COORD_WORKER_CALL_NS, &m->line,
+                               &err) != 0)
     return 0;
   uint8_t *t = trace_area(m);
   uint64_t cap = (m->trace_size - CMP_TRACE_HDR) / CMP_REC_SIZE, zero = 0;
   memcpy(t + 16, &cap, 8);
   memcpy(t + 8, &zero, 8);
   __atomic_store_n(t, (uint8_t)1, __ATOMIC_SEQ_CST);
-  cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
-  call.fuzz.timeout_ns = CGOFUZZ_COORD_WORKER_CALL_NS;
-  call.fuzz.limit = 1;
-  call.fuzz.warmup = true;
-  m->line.len = 0;
-  cgofuzz_wire_encode_call(&call, &m->line);
   const uint8_t *l;
   size_t n;
   int got = cgofuzz_coord_worker_send(&m->w, &m->line, &err) == 0

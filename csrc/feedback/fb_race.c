@@ -115,16 +115,10 @@ static int replay(fb_run *r, race *x, size_t i) {
   size_t len;
   const uint8_t *v = cgofuzz_coord_host_entry(r->h, i, &len), *l;
   size_t n;
-  x->w.tail_len = 0;                     /* this call's output only */
-  cgofuzz_shm_hdr(&x->w.mem)->count = 0; /* Go refuses a count at the limit */
-  if (cgofuzz_coord_set_value(&x->w.mem, v, len, &err) != 0)
+  x->w.tail_len = 0; /* this call's output only */
+  if (cgofuzz_coord_exact_call(&x->w.mem, v, len, CGOFUZZ_COORD_WORKER_CALL_NS,
+                               &x->line, &err) != 0)
     return 0;
-  cgofuzz_call call = {.kind = CGOFUZZ_CALL_FUZZ};
-  call.fuzz.timeout_ns = CGOFUZZ_COORD_WORKER_CALL_NS;
-  call.fuzz.limit = 1;
-  call.fuzz.warmup = true;
-  x->line.len = 0;
-  cgofuzz_wire_encode_call(&call, &x->line);
   cgofuzz_fuzz_resp resp = {0};
   if (cgofuzz_coord_worker_send(&x->w, &x->line, &err) != 0 ||
       await_reply(x, &l, &n) != 1 ||
