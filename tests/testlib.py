@@ -447,13 +447,26 @@ def go_bytes(text):
 
 def copy_module(src, dest, module):
     """Copies the Go module src to dest under a module path of its own
-    (example.com/m<random>, in place of `module` in its go.mod): go's fuzz
-    cache is per import path, so each case gets a fresh one. Returns dest."""
+    (example.com/m<random>, in place of `module` in its go.mod, and in the
+    imports of its own packages in its .go files): go's fuzz cache is per
+    import path, so each case gets a fresh one. Returns dest."""
     shutil.copytree(src, dest)
     gomod = os.path.join(dest, "go.mod")
     with open(gomod) as f:
         text = f.read()
     assert module in text, (gomod, module)
+    new = "example.com/m%s" % uuid.uuid4().hex[:12]
     with open(gomod, "w") as f:
-        f.write(text.replace(module, "example.com/m%s" % uuid.uuid4().hex[:12]))
+        f.write(text.replace(module, new))
+    for root, _, files in os.walk(dest):
+        for name in files:
+            if not name.endswith(".go"):
+                continue
+            p = os.path.join(root, name)
+            with open(p) as f:
+                t = f.read()
+            u = t.replace('"%s/' % module, '"%s/' % new)
+            if u != t:
+                with open(p, "w") as f:
+                    f.write(u)
     return dest

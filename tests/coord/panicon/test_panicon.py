@@ -14,8 +14,6 @@ GODEBUG=fuzzseed and a count of execs.
 """
 import os
 import re
-import shutil
-import uuid
 
 import pytest
 
@@ -23,28 +21,15 @@ import testlib
 from testlib import run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ERROR = "panicon/log.(*Logger).Error"
 BUDGET = "-fuzztime=200000x"
-
-
-def copy_pkg(tmp):
-    """gopkg under a module path of its own (go test's fuzz cache is per
-    import path), every import of it rewritten."""
-    d = os.path.join(str(tmp), "pkg")
-    shutil.copytree(os.path.join(HERE, "gopkg"), d)
-    mod = "example.com/p%s" % uuid.uuid4().hex[:12]
-    for root, _, files in os.walk(d):
-        for f in files:
-            p = os.path.join(root, f)
-            t = testlib.read(p)
-            t = re.sub(r'^module panicon$', "module " + mod, t, flags=re.M)
-            testlib.write(p, t.replace('"panicon/log"', '"%s/log"' % mod))
-    return d, mod
 
 
 @pytest.fixture
 def pkg(tool, tmp_path):
-    d, mod = copy_pkg(tmp_path)
+    d = testlib.copy_module(os.path.join(HERE, "gopkg"),
+                            os.path.join(str(tmp_path), "pkg"), "panicon")
+    mod = re.search(r"^module (\S+)", testlib.read(os.path.join(d, "go.mod")),
+                    re.M).group(1)
     binary = testlib.build_go_test(tool("go"), d, os.path.join(d, "p.test"))
     return d, mod, binary
 

@@ -13,8 +13,6 @@ replays every entry as it comes).
 """
 import os
 import re
-import shutil
-import uuid
 
 import pytest
 
@@ -28,12 +26,8 @@ BUDGET = "-fuzztime=200000x"
 @pytest.fixture
 def pkg(tool, tmp_path):
     go = tool("go")
-    d = os.path.join(str(tmp_path), "pkg")
-    shutil.copytree(os.path.join(HERE, "gopkg"), d)
-    mod = "example.com/r%s" % uuid.uuid4().hex[:12]  # go's fuzz cache is
-    gomod = os.path.join(d, "go.mod")                 # per import path
-    testlib.write(gomod, testlib.read(gomod).replace("module racereplay",
-                                                     "module " + mod))
+    d = testlib.copy_module(os.path.join(HERE, "gopkg"),
+                            os.path.join(str(tmp_path), "pkg"), "racereplay")
     binary = testlib.build_go_test(go, d, os.path.join(d, "p.test"))
     return d, binary, go
 
