@@ -23,7 +23,9 @@
  *    literal: their two sides, concatenated, are looked for and replaced as
  *    strings. An early-exit loop shows only the literal's prefix up to the
  *    first difference, so the caller re-runs such a candidate and goes on
- *    while the loop goes further (fb_cmp.c).
+ *    while the loop goes further (fb_cmp.c). Likewise consecutive
+ *    constant byte comparisons of different sites (an unrolled literal,
+ *    `b[1] == 'O' && b[2] == 'C'`: run_end).
  * A size field is often compared after a header's size was added to it
  * (libwebp compares a RIFF size plus 8 with the input's length): when x
  * (at least I2S_ARITH_MIN, not an argument's length) is in no binary
@@ -371,6 +373,30 @@ typedef struct site {
   size_t n;
 } site;
 
+/* Consecutive width-1 constant comparisons of different sites: their
+ * input sides and constants, in order (see run_end). */
+typedef struct byte_run {
+  uint8_t in[I2S_MAX_SEQ], k[I2S_MAX_SEQ];
+  uint32_t pc[I2S_MAX_SEQ];
+  size_t n;
+} byte_run;
+
+/* The run of width-1 constant comparisons ended: of two or more, at
+ * different sites, the input bytes, looked for together, get the
+ * constants. Go compiles `b[0] == 'M' && b[1] == 'Z' && ...` with the
+ * later bytes' tests joined without branches (SETE, AND): a candidate
+ * that passes one of them adds no coverage, and the whole literal is only
+ * reached by setting the bytes at once. */
+static void run_end(i2s *st, byte_run *b) {
+  bool distinct = b->n >= 2;
+  for (size_t i = 1; i < b->n && distinct; i++)
+    distinct = b->pc[i] != b->pc[i - 1];
+  if (distinct && st->rc == 0 && st->left)
+    strings_pair(st, b->in, b->n, b->k, b->n, false, b->pc[b->n - 1],
+                 I2S_PLAIN);
+  b->n = 0;
+}
+
 size_t cgofuzz_fb_i2s_site_len(const cgofuzz_gobin_cmprec *r, size_t n,
                                uint32_t pc) {
   size_t len = 0;
@@ -385,6 +411,7 @@ int cgofuzz_fb_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
                    cgofuzz_fb_i2s_emit emit, void *ctx) {
   i2s st = {.in = in, .emit = emit, .ctx = ctx, .left = max};
   site *sites = calloc(I2S_MAX_SITES, sizeof *sites);
+  byte_run run = {.n = 0};
   cgofuzz_hashset seen = {0}; /* the comparisons tried */
   size_t nsites = 0;
   if (!sites)
@@ -394,6 +421,13 @@ int cgofuzz_fb_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
     uint32_t k = c->kind;
     if (only_pc && c->pc != only_pc)
       continue;
+    if (k == (1 | CMP_K_CONST) && run.n < I2S_MAX_SEQ) {
+      run.in[run.n] = c->a1[0]; /* arg0 is the constant */
+      run.k[run.n] = c->a0[0];
+      run.pc[run.n++] = c->pc;
+    } else {
+      run_end(&st, &run);
+    }
     if ((k & ~CMP_K_CONST) == 1) {
       size_t j = 0;
       while (j < nsites && sites[j].pc != c->pc)
@@ -442,6 +476,7 @@ int cgofuzz_fb_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
     if (!(k & CMP_K_CONST))
       ints_pair(&st, a0, a1, w, c->pc);
   }
+  run_end(&st, &run);
   for (size_t j = 0; j < nsites && st.rc == 0 && st.left; j++) {
     site *s = &sites[j];
     if (s->n < 2)

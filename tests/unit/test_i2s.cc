@@ -212,6 +212,33 @@ TEST(I2S, ByteLoopSiteIsOneString) {
     EXPECT_EQ(h, I2S_SEQ);
 }
 
+TEST(I2S, UnrolledLiteralOfConstantBytesIsOneString) {
+  // b[0] == 'F' && b[1] == 'O' && b[2] == 'C' && b[3] == 'S': one record
+  // each, at sites of their own, the constant first; Go joins the last
+  // three without branches, so only all of them at once is new coverage.
+  Vals in;
+  in.Bytes("Fabc!");
+  std::vector<cgofuzz_gobin_cmprec> r = {
+      Int(CMP_K_CONST | 8, 9, 4, 5), Int(CMP_K_CONST | 1, 1, 'F', 'F'),
+      Int(CMP_K_CONST | 1, 2, 'O', 'a'), Int(CMP_K_CONST | 1, 3, 'C', 'b'),
+      Int(CMP_K_CONST | 1, 4, 'S', 'c')};
+  EXPECT_EQ(Derive(r, in).set().count("FOCS!\n"), 1u);
+  // One site's records (a loop) are the sequence's (I2S_SEQ), not such a
+  // run; and a record of another kind between two bytes ends the run.
+  std::vector<cgofuzz_gobin_cmprec> loop = {Int(CMP_K_CONST | 1, 2, 'O', 'a'),
+                                            Int(CMP_K_CONST | 1, 2, 'C', 'b')};
+  Got g = Derive(loop, in);
+  for (size_t i = 0; i < g.all.size(); i++) {
+    if (g.all[i] == "FOCc!\n") {
+      EXPECT_EQ(g.how[i], I2S_SEQ);
+    }
+  }
+  std::vector<cgofuzz_gobin_cmprec> cut = {Int(CMP_K_CONST | 1, 2, 'O', 'a'),
+                                           Int(CMP_K_CONST | 8, 9, 4, 5),
+                                           Int(CMP_K_CONST | 1, 3, 'C', 'b')};
+  EXPECT_EQ(Derive(cut, in).set().count("FOCc!\n"), 0u);
+}
+
 TEST(I2S, DuplicatesOnceAndTheCapHolds) {
   Vals in;
   in.Bytes("aaaa bbbb cccc dddd " + LE(1000, 4));
