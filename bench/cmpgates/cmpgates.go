@@ -188,3 +188,11 @@ var rpcAppID = []byte("com.acme.rpc")
 func IsAcmeRPC(b []byte) bool {
 	return len(b) >= 16 && bytes.EqualFold(b[4:16], rpcAppID)
 }
+
+// IsWASM reports whether b starts with WebAssembly's magic and version 1,
+// each byte compared in one && chain, as hand-written format sniffers do
+// (the compiler tests the later bytes without branches).
+func IsWASM(b []byte) bool {
+	return len(b) >= 8 && b[0] == 0 && b[1] == 'a' && b[2] == 's' &&
+		b[3] == 'm' && b[4] == 1 && b[5] == 0 && b[6] == 0 && b[7] == 0
+}

@@ -109,3 +109,13 @@ func FuzzStdCallee(f *testing.F) {
 		}
 	})
 }
+
+// FuzzUnrolled: an 8-byte magic as one && chain of byte comparisons.
+func FuzzUnrolled(f *testing.F) {
+	f.Add([]byte("\x00elf\x02\x01\x01\x00module body"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if IsWASM(b) {
+			panic("cmpgates: FuzzUnrolled reached")
+		}
+	})
+}

@@ -1009,8 +1009,8 @@ int cgofuzz_gobin_patch(const char *binary, const char *out, uint64_t trace_off,
   static const uint8_t zero[PAGE];
   if (!f || fwrite(im.p, 1, im.n, f) != im.n ||
       fwrite(zero, 1, foff - im.n, f) != foff - im.n ||
-      fwrite(code.data, 1, code.len, f) != code.len || fflush(f) != 0 ||
-      fchmod(fileno(f), 0700) != 0) {
+      (code.len && fwrite(code.data, 1, code.len, f) != code.len) ||
+      fflush(f) != 0 || fchmod(fileno(f), 0700) != 0) {
     cgofuzz_errf(err, 0, "cannot write %s: %s", out, strerror(errno));
     goto done;
   }

@@ -57,3 +57,12 @@ func FuzzShortRecord(f *testing.F) {
 		Sink += int(RecordTail(b))
 	})
 }
+
+func FuzzUnrolled(f *testing.F) {
+	f.Add([]byte("\xca\x00\x00\x00\x00class body"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if IsClass(b) {
+			panic("gocmp: unrolled magic matched")
+		}
+	})
+}
