@@ -117,21 +117,30 @@ static bool uvarint(const uint8_t *p, size_t n, size_t *i, uint64_t *v) {
   return false;
 }
 
-/* The highest value a pc-value table at pctab offset off takes (it starts
- * at -1; each step a zig-zag value delta, then a pc delta; a zero value
- * delta after the first ends it), or -1. */
+/* One step of a pc-value table, read at *i: a zig-zag value delta onto
+ * *v, then a pc delta onto *pc (amd64's pc quantum is 1); a zero value
+ * delta after the first step ends the table. false at its end. */
+static bool pcvalue_step(const cgofuzz_gobin_pcln *t, size_t *i, bool first,
+                         int64_t *v, uint64_t *pc) {
+  uint64_t d, pcd;
+  if (!uvarint(t->h, t->n, i, &d) || (d == 0 && !first) ||
+      !uvarint(t->h, t->n, i, &pcd))
+    return false;
+  *v += (d & 1) ? (int64_t) ~(d >> 1) : (int64_t)(d >> 1);
+  *pc += pcd;
+  return true;
+}
+
+/* The highest value a pc-value table at pctab offset off takes (it
+ * starts at -1), or -1. */
 static int64_t pcvalue_max(const cgofuzz_gobin_pcln *t, uint32_t off) {
-  size_t i = (size_t)(t->pctab + off), n = t->n;
+  size_t i = (size_t)(t->pctab + off);
   int64_t v = -1, max = -1;
-  for (bool first = true;; first = false) {
-    uint64_t d, pcd;
-    if (!uvarint(t->h, n, &i, &d) || (d == 0 && !first) ||
-        !uvarint(t->h, n, &i, &pcd))
-      return max;
-    v += (d & 1) ? (int64_t) ~(d >> 1) : (int64_t)(d >> 1);
+  uint64_t pc = 0;
+  for (bool first = true; pcvalue_step(t, &i, first, &v, &pc); first = false)
     if (v > max)
       max = v < MAX_INL ? v : MAX_INL - 1;
-  }
+  return max;
 }
 
 /* The i-th function's inline tree: its address in *tree and its entries'
@@ -251,21 +260,15 @@ long cgofuzz_gobin_pcln_inlined(const cgofuzz_gobin_pcln *t, const char *name,
  * false when pc is past it. */
 static bool pcvalue_at(const cgofuzz_gobin_pcln *t, uint32_t off,
                        uint64_t entry, uint64_t pc, int64_t *out) {
-  size_t i = (size_t)(t->pctab + off), n = t->n;
+  size_t i = (size_t)(t->pctab + off);
   int64_t v = -1;
   uint64_t at = entry;
-  for (bool first = true;; first = false) {
-    uint64_t d, pcd;
-    if (!uvarint(t->h, n, &i, &d) || (d == 0 && !first) ||
-        !uvarint(t->h, n, &i, &pcd))
-      return false;
-    v += (d & 1) ? (int64_t) ~(d >> 1) : (int64_t)(d >> 1);
-    at += pcd; /* amd64's pc quantum is 1 */
+  for (bool first = true; pcvalue_step(t, &i, first, &v, &at); first = false)
     if (pc < at) {
       *out = v;
       return true;
     }
-  }
+  return false;
 }
 
 /* The index of the function whose code holds pc (the functab is sorted by
