@@ -191,10 +191,14 @@ void cgofuzz_fb_race_stop(fb_run *r) {
   if (cgofuzz_coord_host_says(r->h))
     fprintf(stderr,
             "cgofuzz: -racereplay: %llu of %zu corpus entries replayed in %s, "
-            "%llu data race%s\n",
+            "%llu data race%s%s\n",
             (unsigned long long)x->replays, cgofuzz_coord_host_corpus(r->h),
             r->fb->race_binary, (unsigned long long)x->races,
-            x->races == 1 ? "" : "s");
+            x->races == 1 ? "" : "s",
+            x->deaths >= RACE_DEATHS_MAX
+                ? " (replays stopped: the race worker died or hung on each "
+                  "of its last inputs)"
+                : "");
   stop_worker(x);
   cgofuzz_coord_worker_free(&x->w);
   cgofuzz_buf_free(&x->line);
