@@ -36,7 +36,8 @@ static bool hex_after(const char *s, size_t n, const char *key, uint64_t *v) {
 
 /* Whether msg shows function name's frame at its entry: a line "NAME("
  * whose file line after it has no "+0x" offset (Go prints one for any
- * other pc). */
+ * other pc), and not an inlined frame (whose arguments Go prints as
+ * "(...)", without an offset either). */
 static bool frame_at_entry(const char *msg, size_t len, const char *name) {
   size_t nl = strlen(name);
   const char *p = msg, *e = msg + len;
@@ -48,8 +49,9 @@ static bool frame_at_entry(const char *msg, size_t len, const char *name) {
     p = at + nl;
     bool line_start =
         at == msg || at[-1] == '\n' || at[-1] == ' ' || at[-1] == '\t';
-    if (!line_start || p >= e || *p != '(')
-      continue;
+    if (!line_start || p >= e || *p != '(' ||
+        ((size_t)(e - p) >= 5 && memcmp(p, "(...)", 5) == 0))
+      continue; /* "(...)": an inlined frame, printed without an offset */
     const char *eol = memchr(p, '\n', (size_t)(e - p));
     if (!eol)
       return false;

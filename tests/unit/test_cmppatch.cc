@@ -430,6 +430,12 @@ TEST(Traps, OwnNilDereferenceInsideIsNotACall) {
   // Another panic that names the function at its entry is no trap either.
   std::string other = "panic: boom\nm/log.(*Logger).Error(0x0)\n\t/m/x.go:1\n";
   EXPECT_EQ(TrapHit(other), -1);
+  // The program's own nil dereference under an inlined copy of it: Go
+  // prints the inlined frame "(...)" and without an offset.
+  std::string inl = "panic: runtime error: invalid memory address or nil "
+                    "pointer dereference\nm/log.(*Logger).Error(...)\n"
+                    "\t/m/log/log.go:20\nm.Parse(...)\n\t/m/p.go:3 +0x1d\n";
+  EXPECT_EQ(TrapHit(inl), -1);
 }
 
 TEST(Traps, InlinedCallsSigtrapIsNamedByItsPC) {
