@@ -865,10 +865,17 @@ static int race_binary(fuzz_run *r, const bin_info *b, cli_ctarget *t) {
  * revision git cannot diff against is t's error. */
 static int focus_mask(fuzz_run *r, const bin_info *b, cli_ctarget *t) {
   size_t i = (size_t)(b - r->bins);
-  if (!r->focus &&
-      (!(r->focus = calloc((size_t)r->nbin, sizeof *r->focus)) ||
-       !(r->focus_len = calloc((size_t)r->nbin, sizeof *r->focus_len))))
-    return fuzz_oom();
+  if (!r->focus) {
+    r->focus = calloc((size_t)r->nbin, sizeof *r->focus);
+    r->focus_len = calloc((size_t)r->nbin, sizeof *r->focus_len);
+    if (!r->focus || !r->focus_len) {
+      free(r->focus);
+      free(r->focus_len);
+      r->focus = NULL;
+      r->focus_len = NULL;
+      return fuzz_oom();
+    }
+  }
   if (!r->focus[i]) {
     cgofuzz_buf why = {0};
     size_t n = 0, sites = 0;
