@@ -227,15 +227,18 @@ int cgofuzz_gobin_pcln_open(const cgofuzz_gobin_obj *o, cgofuzz_gobin_pcln *t) {
   if (t->funcs > t->n || t->nfunc >= (t->n - t->funcs) / 8 || t->names > t->n ||
       t->pctab > t->n)
     return -1;
-  const uint8_t *md = module_data(o, pt->addr, MD_WORDS);
-  module_text(t, md, tx);
-  t->gofunc = md ? find_gofunc(t, md) : 0;
+  t->md = module_data(o, pt->addr, MD_WORDS);
+  module_text(t, t->md, tx);
   return 0;
 }
 
-long cgofuzz_gobin_pcln_inlined(const cgofuzz_gobin_pcln *t, const char *name,
+long cgofuzz_gobin_pcln_inlined(cgofuzz_gobin_pcln *t, const char *name,
                                 void (*fn)(void *ctx, uint64_t site),
                                 void *ctx) {
+  if (!t->gofunc_read) { /* found once, when first asked for */
+    t->gofunc = t->md ? find_gofunc(t, t->md) : 0;
+    t->gofunc_read = true;
+  }
   if (!t->gofunc)
     return -1;
   size_t len = strlen(name), size = t->go120 ? 16 : 20;

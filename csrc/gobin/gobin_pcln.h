@@ -25,7 +25,12 @@ typedef struct cgofuzz_gobin_pcln {
   size_t n;
   bool go120; /* magic 0xfffffff1 (go1.20 on): _func has startLine */
   uint64_t nfunc, text, names, pctab, funcs;
-  uint64_t gofunc; /* the runtime's go:func.* base of funcdata, 0: unknown */
+  const uint8_t *md; /* the runtime's first module data, NULL: not found */
+  /* The runtime's go:func.* base of funcdata, 0: unknown; read from md by
+   * the first cgofuzz_gobin_pcln_inlined (gofunc_read), which alone needs
+   * it: finding it reads inline trees, work a lookup by name need not do. */
+  uint64_t gofunc;
+  bool gofunc_read;
 } cgofuzz_gobin_pcln;
 
 /* Reads o's table into t: 0, or -1 when o has none this reader knows. */
@@ -39,7 +44,7 @@ uint64_t cgofuzz_gobin_pcln_find(const cgofuzz_gobin_pcln *t, const char *name,
  * call's position (an inline mark at the start of the inlined body).
  * Returns how many, or -1 when the inline trees cannot be read (gofunc
  * unknown). */
-long cgofuzz_gobin_pcln_inlined(const cgofuzz_gobin_pcln *t, const char *name,
+long cgofuzz_gobin_pcln_inlined(cgofuzz_gobin_pcln *t, const char *name,
                                 void (*fn)(void *ctx, uint64_t site),
                                 void *ctx);
 
