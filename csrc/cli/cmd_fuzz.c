@@ -328,6 +328,16 @@ typedef struct fuzz_opts {
  * they appeared). */
 enum { FUZZ_NFLAGS = 23, FUZZ_FLAG_MINTIME = 3, FUZZ_FLAG_PARALLEL = 4 };
 
+/* What -racereplay and -focus make once per binary, for each of its
+ * targets: its -race build and its focus mask, or why either failed (each
+ * target then gets that as its error). */
+typedef struct bin_side {
+  char *race, *race_err;
+  uint8_t *focus;
+  size_t focus_len;
+  char *focus_err;
+} bin_side;
+
 /* One run of cli_fuzz_main: what its steps share. What it owns is NULL or
  * zero until a step makes it, so fuzz_free releases whatever the steps
  * made, whichever of them ended the run. */
@@ -344,10 +354,8 @@ typedef struct fuzz_run {
   cli_gopkgs pkgs;
   char **abs_keep; /* package mode: the user's paths made absolute */
   size_t n_abs;
-  bin_info *bins;   /* [nbin] */
-  char **race_bins; /* [nbin] -racereplay: each binary's -race build */
-  uint8_t **focus;  /* [nbin] -focus: each binary's focus mask */
-  size_t *focus_len;
+  bin_info *bins;  /* [nbin] */
+  bin_side *sides; /* [nbin] once one is needed (side_of) */
   char self[PATH_MAX];
   cli_campaign cp;
   char *cache_alloc, *gocache, *imp;
@@ -824,80 +832,89 @@ static int fuzz_target_names(fuzz_run *r, const bin_info *b, size_t k,
   return CLI_GO_ON;
 }
 
+/* Binary b's side state, NULL when out of memory. */
+static bin_side *side_of(fuzz_run *r, const bin_info *b) {
+  if (!r->sides && !(r->sides = calloc((size_t)r->nbin, sizeof *r->sides)))
+    return NULL;
+  return &r->sides[b - r->bins];
+}
+
+/* Formats why a binary's step failed into *err (NULL when out of memory:
+ * the caller's target then reports memory). */
+static void side_error(char **err, const char *what, const cgofuzz_buf *why) {
+  cgofuzz_buf e = {0};
+  cgofuzz_buf_printf(&e, "%s: %.*s", what,
+                     (int)(why->len > 2000 ? 2000 : why->len),
+                     (const char *)why->data);
+  *err = cgofuzz_buf_putc(&e, 0) == 0 ? (char *)e.data : NULL;
+}
+
+/* t's error is its binary's err (a copy). */
+static int target_error(cli_ctarget *t, const char *err) {
+  return err && (t->error = strdup(err)) ? CLI_GO_ON : fuzz_oom();
+}
+
 /* -racereplay: the -race build of binary b's package, made once per binary
  * in its package's directory (ours for a binary named on the command line
  * or run by go test -exec, which runs it there) into the scratch
- * directory, for t's feedback. A build that fails is t's error. */
+ * directory, for t's feedback. A build that fails is the error of each of
+ * the binary's targets. */
 static int race_binary(fuzz_run *r, const bin_info *b, cli_ctarget *t) {
-  size_t i = (size_t)(b - r->bins);
-  if (!r->race_bins &&
-      !(r->race_bins = calloc((size_t)r->nbin, sizeof *r->race_bins)))
+  bin_side *sd = side_of(r, b);
+  if (!sd)
     return fuzz_oom();
-  if (!r->race_bins[i]) {
+  if (!sd->race && !sd->race_err) {
     const char *home = cgofuzz_scratch_dir();
     cgofuzz_buf out = {0}, log = {0};
     cgofuzz_buf_printf(&out, "%s/race-%zu-%s", home ? home : cgofuzz_tmpdir(),
-                       i, b->base);
+                       (size_t)(b - r->bins), b->base);
     fprintf(stderr, "cgofuzz: -racereplay: building %s with -race\n",
             b->reldir ? b->reldir : ".");
     if (cgofuzz_buf_putc(&out, 0) == 0 &&
         cli_gopkgs_race_build(b->dir, r->o.tags, (const char *)out.data,
-                              &log) == 0)
-      r->race_bins[i] = (char *)out.data;
-    else {
-      cgofuzz_buf e = {0};
-      cgofuzz_buf_printf(&e, "-racereplay: go test -c -race failed: %.*s",
-                         (int)(log.len > 2000 ? 2000 : log.len),
-                         (const char *)log.data);
-      t->error = (char *)(cgofuzz_buf_putc(&e, 0) == 0 ? e.data : NULL);
+                              &log) == 0) {
+      sd->race = (char *)out.data;
+    } else {
+      side_error(&sd->race_err, "-racereplay: go test -c -race failed", &log);
       cgofuzz_buf_free(&out);
-      cgofuzz_buf_free(&log);
-      return t->error ? CLI_GO_ON : fuzz_oom();
     }
     cgofuzz_buf_free(&log);
   }
-  t->fb->race_binary = r->race_bins[i];
+  if (!sd->race)
+    return target_error(t, sd->race_err);
+  t->fb->race_binary = sd->race;
   return CLI_GO_ON;
 }
 
 /* -focus=REV: binary b's counters on Go lines changed since REV, found
  * once per binary from its package's directory (focus.c), for t's run. A
- * revision git cannot diff against is t's error. */
+ * revision git cannot diff against is the error of each of its targets. */
 static int focus_mask(fuzz_run *r, const bin_info *b, cli_ctarget *t) {
-  size_t i = (size_t)(b - r->bins);
-  if (!r->focus) {
-    r->focus = calloc((size_t)r->nbin, sizeof *r->focus);
-    r->focus_len = calloc((size_t)r->nbin, sizeof *r->focus_len);
-    if (!r->focus || !r->focus_len) {
-      free(r->focus);
-      free(r->focus_len);
-      r->focus = NULL;
-      r->focus_len = NULL;
-      return fuzz_oom();
-    }
-  }
-  if (!r->focus[i]) {
-    cgofuzz_buf why = {0};
+  bin_side *sd = side_of(r, b);
+  if (!sd)
+    return fuzz_oom();
+  if (!sd->focus && !sd->focus_err) {
+    cgofuzz_buf why = {0}, what = {0};
     size_t n = 0, sites = 0;
-    if (cli_focus_mask(b->dir, r->o.focus, b->path, &r->focus[i],
-                       &r->focus_len[i], &n, &sites, &why) != 0) {
-      cgofuzz_buf e = {0};
-      cgofuzz_buf_printf(&e, "-focus=%s: %.*s", r->o.focus, (int)why.len,
-                         (const char *)why.data);
-      cgofuzz_buf_free(&why);
-      t->error = (char *)(cgofuzz_buf_putc(&e, 0) == 0 ? e.data : NULL);
-      return t->error ? CLI_GO_ON : fuzz_oom();
-    }
-    if (r->o.chatty.on && !r->pre)
+    if (cli_focus_mask(b->dir, r->o.focus, b->path, &sd->focus, &sd->focus_len,
+                       &n, &sites, &why) != 0) {
+      cgofuzz_buf_printf(&what, "-focus=%s", r->o.focus);
+      side_error(&sd->focus_err, cgofuzz_buf_cstr(&what), &why);
+    } else if (r->o.chatty.on && !r->pre) {
       fprintf(stderr,
               "cgofuzz: -focus=%s: %zu of the %zu Go counters of %s are on "
               "lines changed since it%s\n",
               r->o.focus, n, sites, b->arg,
               n ? "; the schedule counts them 8 times"
                 : " (none: the run weighs as without -focus)");
+    }
+    cgofuzz_buf_free(&why);
+    cgofuzz_buf_free(&what);
   }
-  t->cfg.focus = r->focus[i];
-  t->cfg.focus_len = r->focus_len[i];
+  if (!sd->focus)
+    return target_error(t, sd->focus_err);
+  t->cfg.focus = sd->focus;
+  t->cfg.focus_len = sd->focus_len;
   t->cfg.focus_rev = r->o.focus;
   return CLI_GO_ON;
 }
@@ -985,13 +1002,13 @@ static int fuzz_campaign(fuzz_run *r) {
 }
 
 static void fuzz_free(fuzz_run *r) {
-  for (int i = 0; r->race_bins && i < r->nbin; i++)
-    free(r->race_bins[i]); /* the files go with the scratch directory */
-  free(r->race_bins);
-  for (int i = 0; r->focus && i < r->nbin; i++)
-    free(r->focus[i]);
-  free(r->focus);
-  free(r->focus_len);
+  for (int i = 0; r->sides && i < r->nbin; i++) {
+    free(r->sides[i].race); /* the files go with the scratch directory */
+    free(r->sides[i].race_err);
+    free(r->sides[i].focus);
+    free(r->sides[i].focus_err);
+  }
+  free(r->sides);
   for (size_t i = 0; i < r->cp.n; i++) {
     cli_ctarget *t = &r->cp.t[i];
     cgofuzz_coord_free_discovery(&t->cfg);
