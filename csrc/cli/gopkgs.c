@@ -78,24 +78,46 @@ static int go_list(const char *go, char *const *patterns, size_t n,
   return 0;
 }
 
+/* The arguments of `go test -c [-race] -fuzz=RE -o=OUT [-tags=TAGS] PKG`
+ * (av: room for 9), their formatted parts in fz, o and tg (the caller
+ * frees them); false when out of memory. */
+static bool test_c_argv(char **av, bool race, const char *fuzz_re,
+                        const char *out, const char *tags, const char *pkg,
+                        cgofuzz_buf *fz, cgofuzz_buf *o, cgofuzz_buf *tg) {
+  size_t k = 0;
+  cgofuzz_buf_printf(fz, "-fuzz=%s", fuzz_re);
+  cgofuzz_buf_printf(o, "-o=%s", out);
+  cgofuzz_buf_printf(tg, "-tags=%s", tags ? tags : "");
+  if (cgofuzz_buf_putc(fz, 0) || cgofuzz_buf_putc(o, 0) ||
+      cgofuzz_buf_putc(tg, 0))
+    return false;
+  av[k++] = "go";
+  av[k++] = "test";
+  av[k++] = "-c";
+  if (race)
+    av[k++] = "-race";
+  av[k++] = (char *)fz->data;
+  av[k++] = (char *)o->data;
+  if (tags && *tags)
+    av[k++] = (char *)tg->data;
+  av[k++] = (char *)pkg;
+  av[k] = NULL;
+  return true;
+}
+
 /* One `go test -c` of package p, started with its output to log. */
 static pid_t start_build(const char *go, const cli_gopkg *p,
                          const char *fuzz_re, const char *tags, int log) {
-  cgofuzz_buf fz = {0}, tg = {0};
-  cgofuzz_buf_printf(&fz, "-fuzz=%s", fuzz_re);
-  cgofuzz_buf_putc(&fz, 0);
-  cgofuzz_buf_printf(&tg, "-tags=%s", tags ? tags : "");
-  cgofuzz_buf_putc(&tg, 0);
-  char *av[] = {"go", "test", "-c", (char *)fz.data, "-o", p->binary,
-                NULL, NULL,   NULL};
-  size_t k = 6;
-  if (tags)
-    av[k++] = (char *)tg.data;
-  av[k++] = p->imp;
-  cgofuzz_spawn sp = {
-      .path = go, .argv = av, .stdout_fd = log, .stderr_fd = log};
-  pid_t pid = fz.data && tg.data ? cgofuzz_spawn_start(&sp) : -1;
+  cgofuzz_buf fz = {0}, o = {0}, tg = {0};
+  char *av[9];
+  pid_t pid = -1;
+  if (test_c_argv(av, false, fuzz_re, p->binary, tags, p->imp, &fz, &o, &tg)) {
+    cgofuzz_spawn sp = {
+        .path = go, .argv = av, .stdout_fd = log, .stderr_fd = log};
+    pid = cgofuzz_spawn_start(&sp);
+  }
   cgofuzz_buf_free(&fz);
+  cgofuzz_buf_free(&o);
   cgofuzz_buf_free(&tg);
   return pid;
 }
@@ -295,26 +317,18 @@ void cli_gopkgs_free(cli_gopkgs *g) {
 int cli_gopkgs_race_build(const char *dir, const char *tags, const char *out,
                           cgofuzz_buf *log) {
   char *go = cli_find_in_path("go");
-  cgofuzz_buf o = {0}, tg = {0};
-  cgofuzz_buf_printf(&o, "-o=%s", out);
-  cgofuzz_buf_putc(&o, 0);
-  cgofuzz_buf_printf(&tg, "-tags=%s", tags ? tags : "");
-  cgofuzz_buf_putc(&tg, 0);
-  char *av[] = {"go",           "test", "-c", "-race", "-fuzz=.",
-                (char *)o.data, NULL,   NULL, NULL};
-  size_t k = 6;
-  if (tags && *tags)
-    av[k++] = (char *)tg.data;
-  av[k++] = ".";
+  cgofuzz_buf fz = {0}, o = {0}, tg = {0};
+  char *av[9];
   int rc = -1;
-  if (!go)
+  if (!go) {
     cgofuzz_buf_puts(log, "go is not in PATH");
-  else if (o.data && tg.data) {
+  } else if (test_c_argv(av, true, ".", out, tags, ".", &fz, &o, &tg)) {
     cgofuzz_spawn sp = {.path = go, .argv = av, .dir = dir};
     int st = cgofuzz_spawn_run(&sp, log, true, -1);
     rc = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
   }
   free(go);
+  cgofuzz_buf_free(&fz);
   cgofuzz_buf_free(&o);
   cgofuzz_buf_free(&tg);
   return rc;
