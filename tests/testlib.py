@@ -236,6 +236,14 @@ def fuzz_cmd(cgofuzz, binary, target, cache, extra=(), parallel=2):
             "-fuzzcachedir=" + cache] + list(extra) + [binary]
 
 
+def cgofuzz_in(cgofuzz, binary, target, cwd, extra=(), parallel=1,
+               seed=SEED):
+    """`cgofuzz fuzz` of one target in cwd (a package's copy), its cache in
+    cwd/cache, with GODEBUG=fuzzseed=seed; a Result."""
+    return run(fuzz_cmd(cgofuzz, binary, target, os.path.join(cwd, "cache"),
+                        extra, parallel=parallel), cwd, fuzz_env(seed))
+
+
 def fuzz(binary, target, cwd, budget, parallel=1, extra=(), env=None,
          seed=SEED, exe=None):
     """Fuzzes target of a test binary (a C target or a Go test binary:

@@ -60,10 +60,8 @@ def repo(tool, tmp_path):
 
 
 def fuzz(cgofuzz, d, binary, rev):
-    cache = os.path.join(d, "cache")
-    return run(testlib.fuzz_cmd(cgofuzz, binary, "FuzzRecord", cache,
-                                [BUDGET, "-v", "-focus=" + rev], parallel=1),
-               d, testlib.fuzz_env(1))
+    return testlib.cgofuzz_in(cgofuzz, binary, "FuzzRecord", d,
+                              [BUDGET, "-v", "-focus=" + rev], seed=1)
 
 
 def test_changed_code_counted_weighed_and_reached(cgofuzz, repo):

@@ -35,10 +35,8 @@ def pkg(tool, tmp_path):
 
 
 def fuzz(cgofuzz, pkgdir, binary, extra):
-    cache = os.path.join(pkgdir, "cache")
-    return run(testlib.fuzz_cmd(cgofuzz, binary, "FuzzParse", cache,
-                                [BUDGET] + extra, parallel=1),
-               pkgdir, testlib.fuzz_env(1))
+    return testlib.cgofuzz_in(cgofuzz, binary, "FuzzParse", pkgdir,
+                              [BUDGET] + extra, seed=1)
 
 
 def test_call_is_a_failure_named_and_rerun(cgofuzz, tool, pkg):

@@ -33,10 +33,8 @@ def pkg(tool, tmp_path):
 
 
 def fuzz(cgofuzz, pkgdir, binary, extra):
-    cache = os.path.join(pkgdir, "cache")
-    return run(testlib.fuzz_cmd(cgofuzz, binary, "FuzzCount", cache,
-                                [BUDGET] + extra, parallel=1),
-               pkgdir, testlib.fuzz_env(1))
+    return testlib.cgofuzz_in(cgofuzz, binary, "FuzzCount", pkgdir,
+                              [BUDGET] + extra, seed=1)
 
 
 def test_race_found_written_and_rerun_with_race(cgofuzz, pkg):
