@@ -22,12 +22,6 @@
 #include "gobin_obj.h"
 #include "gobin_pcln.h"
 
-static uint32_t rd32(const uint8_t *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
-
 int cgofuzz_gobin_focus(const char *binary, cgofuzz_gobin_focus_fn changed,
                         void *ctx, uint8_t *mask, size_t mask_len,
                         size_t *sites, cgofuzz_err *err) {
@@ -49,7 +43,9 @@ int cgofuzz_gobin_focus(const char *binary, cgofuzz_gobin_focus_fn changed,
     if (code[i] != 0x0f || code[i + 1] != 0xb6 || (code[i + 2] & 0xc7) != 5)
       continue;
     uint64_t pc = tx->addr + i;
-    uint64_t target = pc + 7 + (uint64_t)(int64_t)(int32_t)rd32(code + i + 3);
+    uint64_t target =
+        pc + 7 +
+        (uint64_t)(int64_t)(int32_t)cgofuzz_gobin_obj_u32(code + i + 3);
     if (target < cnt->addr || target - cnt->addr >= cnt->size ||
         target - cnt->addr >= mask_len)
       continue;

@@ -18,7 +18,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <string.h>
+
 #include "buf.h"
+
+/* A little-endian word of a binary's bytes (the machine is too: amd64,
+ * arm64), read where it may be unaligned. */
+static inline uint32_t cgofuzz_gobin_obj_u32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+static inline uint64_t cgofuzz_gobin_obj_u64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
 
 enum { CGOFUZZ_OBJ_ELF = 1, CGOFUZZ_OBJ_MACHO = 2 };
 enum { CGOFUZZ_ARCH_OTHER, CGOFUZZ_ARCH_AMD64, CGOFUZZ_ARCH_ARM64 };

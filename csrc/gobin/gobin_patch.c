@@ -496,12 +496,6 @@ typedef struct image {
   size_t n;
 } image;
 
-static uint32_t rd32(const uint8_t *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
-
 /* The file offset of address a inside an executable PT_LOAD, with at
  * least 8 bytes of it there, or 0. The segments were checked to lie
  * inside the file (loads_fit), so the 8 bytes do too. */
@@ -622,8 +616,8 @@ static uint64_t snapshot_header(const image *im, const Elf64_Phdr *ph,
     if (p[0] == 0xcc && p[1] == 0xcc)
       break;
     if ((p[0] == 0x48 || p[0] == 0x4c) && p[1] == 0x8b && (p[2] & 0xc7) == 0x05)
-      load[nload++] =
-          fn + (i - off) + 7 + (uint64_t)(int64_t)(int32_t)rd32(p + 3);
+      load[nload++] = fn + (i - off) + 7 +
+                      (uint64_t)(int64_t)(int32_t)cgofuzz_gobin_obj_u32(p + 3);
   }
   for (size_t i = 0; i < nload; i++)
     for (size_t j = 0; j < nload; j++) {
@@ -659,7 +653,8 @@ static uint64_t fuzz_call_site(const image *im, const cgofuzz_gobin_obj *obj,
         break;
       uint64_t at = fn + (i - off);
       if (p[0] == 0xe8 &&
-          at + 5 + (uint64_t)(int64_t)(int32_t)rd32(p + 1) == *call) {
+          at + 5 + (uint64_t)(int64_t)(int32_t)cgofuzz_gobin_obj_u32(p + 1) ==
+              *call) {
         if (site)
           return 0;
         site = at;

@@ -31,18 +31,6 @@ enum { PCDATA_INL_INDEX = 2, FUNCDATA_INL_TREE = 3 };
 #define GOFUNC_FROM 30
 #define MAX_INL 65536 /* entries in one function's tree */
 
-static uint64_t rd64(const uint8_t *p) {
-  uint64_t v;
-  memcpy(&v, p, 8);
-  return v;
-}
-
-static uint32_t rd32(const uint8_t *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
-
 /* The runtime's first module data (runtime.firstmoduledata: in .go.module
  * from go1.26, .noptrdata before): found by its first word, the table's
  * address. NULL when not found. */
@@ -53,7 +41,7 @@ static const uint8_t *module_data(const cgofuzz_gobin_obj *o, uint64_t pclntab,
     const cgofuzz_gobin_obj_sect *nd = cgofuzz_gobin_obj_section(o, homes[k]);
     const uint8_t *d = nd ? cgofuzz_gobin_obj_bytes(o, nd) : NULL;
     for (uint64_t at = 0; d && at + 8 * words <= nd->size; at += 8)
-      if (rd64(d + at) == pclntab)
+      if (cgofuzz_gobin_obj_u64(d + at) == pclntab)
         return d + at;
   }
   return NULL;
@@ -66,8 +54,8 @@ static const uint8_t *module_data(const cgofuzz_gobin_obj *o, uint64_t pclntab,
  * first). */
 static void module_text(cgofuzz_gobin_pcln *t, const uint8_t *md,
                         const cgofuzz_gobin_obj_sect *tx) {
-  uint64_t minpc = md ? rd64(md + 8 * 20) : 0;
-  uint64_t maxpc = md ? rd64(md + 8 * 21) : 0;
+  uint64_t minpc = md ? cgofuzz_gobin_obj_u64(md + 8 * 20) : 0;
+  uint64_t maxpc = md ? cgofuzz_gobin_obj_u64(md + 8 * 21) : 0;
   if (!t->text)
     t->text = minpc >= tx->addr && minpc < maxpc && maxpc <= tx->addr + tx->size
                   ? minpc
@@ -78,7 +66,7 @@ static void module_text(cgofuzz_gobin_pcln *t, const uint8_t *md,
  * NULL when it does not fit. */
 static const uint8_t *func_rec(const cgofuzz_gobin_pcln *t, uint64_t i,
                                uint64_t need) {
-  uint64_t fo = t->funcs + rd32(t->h + t->funcs + 8 * i + 4);
+  uint64_t fo = t->funcs + cgofuzz_gobin_obj_u32(t->h + t->funcs + 8 * i + 4);
   return fo <= t->n && need <= t->n - fo ? t->h + fo : NULL;
 }
 
@@ -95,12 +83,12 @@ uint64_t cgofuzz_gobin_pcln_find(const cgofuzz_gobin_pcln *t, const char *name,
   size_t len = strlen(name);
   for (uint64_t i = 0; i < t->nfunc; i++) {
     const uint8_t *f = func_rec(t, i, 8);
-    if (!f || !name_is(t, (int32_t)rd32(f + 4), name, len))
+    if (!f || !name_is(t, (int32_t)cgofuzz_gobin_obj_u32(f + 4), name, len))
       continue;
     const uint8_t *ft = t->h + t->funcs + 8 * i;
     if (end)
-      *end = t->text + rd32(ft + 8);
-    return t->text + rd32(ft);
+      *end = t->text + cgofuzz_gobin_obj_u32(ft + 8);
+    return t->text + cgofuzz_gobin_obj_u32(ft);
   }
   return 0;
 }
@@ -151,12 +139,13 @@ static uint64_t inl_tree(const cgofuzz_gobin_pcln *t, uint64_t i,
   const uint8_t *f = func_rec(t, i, head);
   if (!f)
     return 0;
-  uint32_t npcdata = rd32(f + 28), nfuncdata = f[head - 1];
+  uint32_t npcdata = cgofuzz_gobin_obj_u32(f + 28), nfuncdata = f[head - 1];
   if (npcdata <= PCDATA_INL_INDEX || nfuncdata <= FUNCDATA_INL_TREE ||
       !func_rec(t, i, head + 4ull * (npcdata + nfuncdata)))
     return 0;
-  uint32_t pc_off = rd32(f + head + 4 * PCDATA_INL_INDEX);
-  uint32_t fd_off = rd32(f + head + 4ull * (npcdata + FUNCDATA_INL_TREE));
+  uint32_t pc_off = cgofuzz_gobin_obj_u32(f + head + 4 * PCDATA_INL_INDEX);
+  uint32_t fd_off =
+      cgofuzz_gobin_obj_u32(f + head + 4ull * (npcdata + FUNCDATA_INL_TREE));
   if (!pc_off || fd_off == 0xffffffffu || t->pctab + pc_off >= t->n)
     return 0;
   *tree = t->gofunc + fd_off;
@@ -171,7 +160,7 @@ static bool trees_read(const cgofuzz_gobin_pcln *t, uint64_t base) {
   cgofuzz_gobin_pcln c = *t;
   c.gofunc = base;
   size_t size = t->go120 ? 16 : 20, name_at = t->go120 ? 4 : 12;
-  uint64_t cu = rd64(t->h + 40), seen = 0;
+  uint64_t cu = cgofuzz_gobin_obj_u64(t->h + 40), seen = 0;
   if (cu <= t->names || cu > t->n)
     return false;
   for (uint64_t i = 0; i < t->nfunc && seen < 64; i++) {
@@ -182,7 +171,7 @@ static bool trees_read(const cgofuzz_gobin_pcln *t, uint64_t base) {
     if (!e)
       return false;
     for (uint64_t j = 0; j < k; j++, e += size) {
-      int32_t off = (int32_t)rd32(e + name_at);
+      int32_t off = (int32_t)cgofuzz_gobin_obj_u32(e + name_at);
       if (off < 0 || (uint64_t)off >= cu - t->names ||
           (off > 0 && t->h[t->names + (uint64_t)off - 1] != 0))
         return false;
@@ -197,7 +186,7 @@ static bool trees_read(const cgofuzz_gobin_pcln *t, uint64_t base) {
  * none does. */
 static uint64_t find_gofunc(const cgofuzz_gobin_pcln *t, const uint8_t *md) {
   for (size_t w = GOFUNC_FROM; w < MD_WORDS; w++) {
-    uint64_t v = rd64(md + 8 * w);
+    uint64_t v = cgofuzz_gobin_obj_u64(md + 8 * w);
     if (v && cgofuzz_gobin_obj_data_at(t->obj, v, 1) && trees_read(t, v))
       return v;
   }
@@ -211,18 +200,18 @@ int cgofuzz_gobin_pcln_open(const cgofuzz_gobin_obj *o, cgofuzz_gobin_pcln *t) {
   const uint8_t *h = pt ? cgofuzz_gobin_obj_bytes(o, pt) : NULL;
   if (!h || !tx || pt->size < 72)
     return -1;
-  uint32_t magic = rd32(h);
+  uint32_t magic = cgofuzz_gobin_obj_u32(h);
   if ((magic != 0xfffffff0u && magic != 0xfffffff1u) || h[7] != 8)
     return -1;
   t->obj = o;
   t->h = h;
   t->n = (size_t)pt->size;
   t->go120 = magic == 0xfffffff1u;
-  t->nfunc = rd64(h + 8);
-  t->text = rd64(h + 24);
-  t->names = rd64(h + 32);
-  t->pctab = rd64(h + 56);
-  t->funcs = rd64(h + 64);
+  t->nfunc = cgofuzz_gobin_obj_u64(h + 8);
+  t->text = cgofuzz_gobin_obj_u64(h + 24);
+  t->names = cgofuzz_gobin_obj_u64(h + 32);
+  t->pctab = cgofuzz_gobin_obj_u64(h + 56);
+  t->funcs = cgofuzz_gobin_obj_u64(h + 64);
   /* room for nfunc pairs and the final entryoff */
   if (t->funcs > t->n || t->nfunc >= (t->n - t->funcs) / 8 || t->names > t->n ||
       t->pctab > t->n)
@@ -249,9 +238,10 @@ long cgofuzz_gobin_pcln_inlined(cgofuzz_gobin_pcln *t, const char *name,
     const uint8_t *e =
         k ? cgofuzz_gobin_obj_data_at(t->obj, tree, k * size) : NULL;
     for (uint64_t j = 0; e && j < k; j++, e += size) {
-      if (!name_is(t, (int32_t)rd32(e + name_at), name, len))
+      if (!name_is(t, (int32_t)cgofuzz_gobin_obj_u32(e + name_at), name, len))
         continue;
-      fn(ctx, t->text + rd32(t->h + t->funcs + 8 * i) + rd32(e + pc_at));
+      fn(ctx, t->text + cgofuzz_gobin_obj_u32(t->h + t->funcs + 8 * i) +
+                  cgofuzz_gobin_obj_u32(e + pc_at));
       found++;
     }
   }
@@ -280,16 +270,16 @@ static uint64_t func_of(const cgofuzz_gobin_pcln *t, uint64_t pc) {
   if (pc < t->text)
     return t->nfunc;
   uint64_t off = pc - t->text, lo = 0, hi = t->nfunc;
-  if (hi == 0 || off >= rd32(t->h + t->funcs + 8 * t->nfunc))
+  if (hi == 0 || off >= cgofuzz_gobin_obj_u32(t->h + t->funcs + 8 * t->nfunc))
     return t->nfunc;
   while (hi - lo > 1) { /* entry(lo) <= off < entry(hi) */
     uint64_t mid = lo + (hi - lo) / 2;
-    if (rd32(t->h + t->funcs + 8 * mid) <= off)
+    if (cgofuzz_gobin_obj_u32(t->h + t->funcs + 8 * mid) <= off)
       lo = mid;
     else
       hi = mid;
   }
-  return rd32(t->h + t->funcs + 8 * lo) <= off ? lo : t->nfunc;
+  return cgofuzz_gobin_obj_u32(t->h + t->funcs + 8 * lo) <= off ? lo : t->nfunc;
 }
 
 bool cgofuzz_gobin_pcln_line(const cgofuzz_gobin_pcln *t, uint64_t pc,
@@ -298,16 +288,19 @@ bool cgofuzz_gobin_pcln_line(const cgofuzz_gobin_pcln *t, uint64_t pc,
   const uint8_t *f = i < t->nfunc ? func_rec(t, i, 36) : NULL;
   if (!f)
     return false;
-  uint64_t entry = t->text + rd32(t->h + t->funcs + 8 * i);
-  uint64_t cutab = rd64(t->h + 40), filetab = rd64(t->h + 48);
+  uint64_t entry = t->text + cgofuzz_gobin_obj_u32(t->h + t->funcs + 8 * i);
+  uint64_t cutab = cgofuzz_gobin_obj_u64(t->h + 40),
+           filetab = cgofuzz_gobin_obj_u64(t->h + 48);
   int64_t fno, ln;
-  if (!pcvalue_at(t, rd32(f + 20), entry, pc, &fno) ||
-      !pcvalue_at(t, rd32(f + 24), entry, pc, &ln) || fno < 0 || ln < 0)
+  if (!pcvalue_at(t, cgofuzz_gobin_obj_u32(f + 20), entry, pc, &fno) ||
+      !pcvalue_at(t, cgofuzz_gobin_obj_u32(f + 24), entry, pc, &ln) ||
+      fno < 0 || ln < 0)
     return false;
-  uint64_t cu = cutab + 4 * ((uint64_t)rd32(f + 32) + (uint64_t)fno);
+  uint64_t cu =
+      cutab + 4 * ((uint64_t)cgofuzz_gobin_obj_u32(f + 32) + (uint64_t)fno);
   if (cutab > t->n || cu + 4 > t->n)
     return false;
-  uint32_t fo = rd32(t->h + cu);
+  uint32_t fo = cgofuzz_gobin_obj_u32(t->h + cu);
   if (fo == 0xffffffffu || filetab + fo >= t->n ||
       !memchr(t->h + filetab + fo, 0, t->n - (filetab + fo)))
     return false;
