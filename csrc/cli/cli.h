@@ -215,6 +215,15 @@ int cli_focus_mask(const char *dir, const char *rev, const char *binary,
                    uint8_t **mask, size_t *len, size_t *n_focus, size_t *sites,
                    cgofuzz_buf *why);
 
+/* --- goleaks.c: go test -run under -exec=cgofuzz with CGOFUZZ_FLAGS=-goleaks
+ */
+
+/* Checks for goroutine leaks every testdata/fuzz file that the -test.run
+ * among binary's arguments args[0..n) names (none without one), each in a
+ * worker of binary. CLI_EXIT_OK, or CLI_EXIT_FAIL when one leaks (said as
+ * a --- FAIL on stdout) or could not be checked (said on stderr). */
+int cli_goleaks_rerun(const char *binary, char *const *args, size_t n);
+
 /* -racereplay: `go test -c -race -fuzz=. [-tags=TAGS] -o=OUT .` in dir
  * (NULL: ours), its output appended to log. 0, or -1 when it failed (log
  * says why). */

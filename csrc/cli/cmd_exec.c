@@ -75,7 +75,7 @@ static const struct {
     {"dict", false},           {"dictout", false},  {"fuzztimeout", false},
     {"fuzzrsslimitmb", false}, {"junit", false},    {"fuzzstats", false},
     {"fuzztimeper", false},    {"panic-on", false}, {"racereplay", true},
-    {"focus", false},
+    {"focus", false},          {"goleaks", true},
 };
 
 /* The -test.* flags that take no value (Go's bool flags of package
@@ -690,6 +690,17 @@ static const char *panic_on(const exec_args *a) {
   return list;
 }
 
+/* Whether -goleaks is among a's own flags (-goleaks=false: not). */
+static bool goleaks(const exec_args *a) {
+  bool on = false;
+  for (size_t i = 0; i < a->nown; i++)
+    if (strncmp(a->own[i], "-goleaks", 8) == 0 &&
+        (a->own[i][8] == 0 || a->own[i][8] == '='))
+      on = a->own[i][8] == 0 || strcmp(a->own[i] + 9, "true") == 0 ||
+           strcmp(a->own[i] + 9, "1") == 0;
+  return on;
+}
+
 /* A run that is not fuzzing under -panic-on (CGOFUZZ_FLAGS or -args; go
  * test -run re-running what such a run found): *cp gets a copy of the
  * binary in which the functions' calls panic, as in the fuzzing workers
@@ -783,6 +794,24 @@ int cli_exec_main(int argc, char **argv) {
   memcpy(av + 1, a.bin, a.nbin * sizeof *av);
   fflush(stdout);
   fflush(stderr);
+  if (goleaks(&a)) { /* the run, then the leak checks of what it ran */
+    cgofuzz_spawn sp = {.path = run,
+                        .argv = av,
+                        .stdout_fd = 1,
+                        .stderr_fd = 2,
+                        .reset_signals = true};
+    pid_t pid = cgofuzz_spawn_start(&sp);
+    int st = pid > 0 ? cgofuzz_spawn_wait(pid, -1, NULL) : -1;
+    int rc = pid <= 0  ? CLI_EXIT_FAIL
+             : st == 0 ? cli_goleaks_rerun(binary, a.bin, a.nbin)
+                       : cli_exit_like(st);
+    if (pid <= 0)
+      fprintf(stderr, "cgofuzz: cannot run %s: %s\n", binary, strerror(errno));
+    cgofuzz_gobin_copy_free(&traps);
+    free(av);
+    free_args(&a);
+    return rc;
+  }
   execv(run, av);
   fprintf(stderr, "cgofuzz: cannot run %s: %s\n", binary, strerror(errno));
   cgofuzz_gobin_copy_free(&traps);

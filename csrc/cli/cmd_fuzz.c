@@ -317,7 +317,7 @@ typedef struct fuzz_opts {
   const char *syncdir;
   int64_t rsslimit;
   int64_t parallel;
-  bool cont, autodict, cmpfeedback, racereplay;
+  bool cont, autodict, cmpfeedback, racereplay, goleaks;
   chatty_flag chatty;
   const char *dictout, *junit, *fuzzstats;
   const char *tags, *panic_on, *focus;
@@ -326,7 +326,7 @@ typedef struct fuzz_opts {
 
 /* The flag table's length, and the entries read back by index (whether
  * they appeared). */
-enum { FUZZ_NFLAGS = 23, FUZZ_FLAG_MINTIME = 3, FUZZ_FLAG_PARALLEL = 4 };
+enum { FUZZ_NFLAGS = 24, FUZZ_FLAG_MINTIME = 3, FUZZ_FLAG_PARALLEL = 4 };
 
 /* What -racereplay and -focus make once per binary, for each of its
  * targets: its -race build and its focus mask, or why either failed (each
@@ -485,6 +485,13 @@ static void fuzz_flag_table(fuzz_opts *o, cgofuzz_flag *flags) {
        .usage = "run every new input once more in a -race build of the "
                 "package (go test -c -race, built in its directory): a data "
                 "race there is a failure, re-run by go test -race -run"},
+      {.name = "goleaks",
+       .type = CGOFUZZ_FLAG_BOOL,
+       .dst = &o->goleaks,
+       .usage = "run every new input again and fail on goroutines it leaves "
+                "running (goleak's check, for Go test binaries that do not "
+                "import it); re-run by go test -run -exec=cgofuzz with "
+                "CGOFUZZ_FLAGS=-goleaks"},
       {.name = "panic-on",
        .type = CGOFUZZ_FLAG_STRING,
        .dst = &o->panic_on,
@@ -971,6 +978,9 @@ static int fuzz_add_target(fuzz_run *r, const bin_info *b, size_t k) {
   t->fb->cmp_feedback = o->cmpfeedback;
   if (o->racereplay && !t->error && (rc = race_binary(r, b, t)) != CLI_GO_ON)
     return rc;
+  if (o->goleaks && !t->error && !b->gover_unknown &&
+      cgofuzz_gobin_go_counters(b->path) > 0)
+    t->fb->goleak_binary = b->path; /* a C target has no goroutines */
   if (o->focus && !t->error && (rc = focus_mask(r, b, t)) != CLI_GO_ON)
     return rc;
   t->fb->dict_out = cp->single ? o->dictout : NULL;

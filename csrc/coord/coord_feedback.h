@@ -31,6 +31,7 @@
 #include "buf.h"
 #include "coord.h"
 #include "shm.h"
+#include "wire.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -100,15 +101,17 @@ char *const *cgofuzz_coord_host_argv(const cgofuzz_coord_host *h);
 char *const *cgofuzz_coord_host_envp(const cgofuzz_coord_host *h);
 
 /* Records a failure a strategy found outside the user's workers (a race
- * replay: fb_race.c): value (an encoded corpus file) is written to
- * testdata as the user's workers' failures are, unminimized, with msg as
- * its report; rerun_flags (a string that outlives the run, e.g. "-race")
- * go into the re-run line's go test command. Under -fuzzcontinue a
- * failure of the same site as an earlier one is dropped; without it the
- * run ends. */
+ * replay: fb_race.c, a goroutine leak: fb_goleak.c): value (an encoded
+ * corpus file) is written to testdata as the user's workers' failures
+ * are, unminimized, with msg as its report; rerun_flags (e.g. "-race") go
+ * into the re-run line's go test command, rerun_cgofuzz (e.g. "-goleaks")
+ * make it run through cgofuzz with those flags (strings that outlive the
+ * run; NULL: none). Under -fuzzcontinue a failure of the same site as an
+ * earlier one is dropped; without it the run ends. */
 void cgofuzz_coord_host_failure(cgofuzz_coord_host *h, const uint8_t *value,
                                 size_t len, const char *msg, size_t msg_len,
-                                const char *rerun_flags);
+                                const char *rerun_flags,
+                                const char *rerun_cgofuzz);
 /* cgofuzz_shm_set_value, and clears the exact-input slot's magic after the
  * value (coord_exact.c): how any input is put in a worker's shared memory. */
 int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
@@ -122,6 +125,23 @@ int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
 int cgofuzz_coord_exact_call(cgofuzz_shm *m, const uint8_t *v, size_t len,
                              int64_t timeout_ns, cgofuzz_buf *line,
                              cgofuzz_err *err);
+
+/* --- a strategy's own worker (coord_side.c): blocking calls */
+
+struct cgofuzz_coord_worker;
+/* Starts w (initialized, not running) as path with argv and envp, its
+ * stderr kept, and waits for its ping's answer (line is scratch). 0, or
+ * -1 with err and w stopped. */
+int cgofuzz_coord_side_start(struct cgofuzz_coord_worker *w, const char *path,
+                             char *const argv[], char *const envp[],
+                             cgofuzz_buf *line, cgofuzz_err *err);
+/* Runs the encoded value v once on w and waits up to timeout_ms for the
+ * reply, draining w's stderr meanwhile: 1 with *resp decoded (free it),
+ * else w is stopped and 0 (no reply in time) or -1 (it died, or answered
+ * garbage or an internal error), err saying which. */
+int cgofuzz_coord_side_run(struct cgofuzz_coord_worker *w, const uint8_t *v,
+                           size_t len, int timeout_ms, cgofuzz_buf *line,
+                           cgofuzz_fuzz_resp *resp, cgofuzz_err *err);
 
 #ifdef __cplusplus
 }

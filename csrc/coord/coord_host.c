@@ -67,7 +67,8 @@ bool cgofuzz_coord_host_focus(const cgofuzz_coord_host *h, size_t i) {
 
 void cgofuzz_coord_host_failure(cgofuzz_coord_host *h, const uint8_t *value,
                                 size_t len, const char *msg, size_t msg_len,
-                                const char *rerun_flags) {
+                                const char *rerun_flags,
+                                const char *rerun_cgofuzz) {
   if (h->done ||
       (h->cfg->fuzz_continue && cgofuzz_coord_seen_failure(h, msg, msg_len)))
     return;
@@ -76,9 +77,10 @@ void cgofuzz_coord_host_failure(cgofuzz_coord_host *h, const uint8_t *value,
   cgofuzz_buf_append(&text, msg, msg_len);
   if (!data.failed && !text.failed) {
     h->rerun_flags = rerun_flags; /* the block that ends a run keeps them */
+    h->rerun_cgofuzz = rerun_cgofuzz;
     cgofuzz_coord_record_failure(h, &data, &text);
     if (h->cfg->fuzz_continue)
-      h->rerun_flags = NULL;
+      h->rerun_flags = h->rerun_cgofuzz = NULL;
   }
   cgofuzz_buf_free(&data);
   cgofuzz_buf_free(&text);

@@ -316,8 +316,9 @@ typedef struct coord {
   size_t n_traps;
   cgofuzz_gobin_patched trapped;
   /* go test flags the re-run line of the failure being recorded needs
-   * ("-race": cgofuzz_coord_host_failure), NULL: none */
-  const char *rerun_flags;
+   * ("-race": cgofuzz_coord_host_failure), and cgofuzz's flags it needs
+   * under go test -exec=cgofuzz ("-goleaks"); NULL: none */
+  const char *rerun_flags, *rerun_cgofuzz;
   uint8_t fuzz_ctl; /* a fuzz call's control byte (no warm-up): NEW or CUT */
   slot *slots;
   size_t np;

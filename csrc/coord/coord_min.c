@@ -96,13 +96,20 @@ static void cmd_close(cgofuzz_buf *b, const char *dir) {
 /* Appends go test's command that re-runs corpus file base of target t;
  * under -panic-on the failure needs the trapping copy, which cgofuzz
  * makes when go test runs the binary through it with the same list; a
- * race replay's needs -race (c->rerun_flags). */
+ * race replay's needs -race (c->rerun_flags), a goroutine leak cgofuzz's
+ * check (c->rerun_cgofuzz). */
 static void put_go_test(cgofuzz_buf *b, const coord *c, const char *t,
                         const char *base) {
   const char *traps = c->cfg->panic_on;
-  if (traps && *traps) {
+  bool own = (traps && *traps) || c->rerun_cgofuzz;
+  if (own) {
     cgofuzz_buf v = {0};
-    cgofuzz_buf_printf(&v, "CGOFUZZ_FLAGS=-panic-on=%s", traps);
+    cgofuzz_buf_puts(&v, "CGOFUZZ_FLAGS=");
+    if (traps && *traps)
+      cgofuzz_buf_printf(&v, "-panic-on=%s%s", traps,
+                         c->rerun_cgofuzz ? " " : "");
+    if (c->rerun_cgofuzz)
+      cgofuzz_buf_puts(&v, c->rerun_cgofuzz);
     put_sh(b, cgofuzz_buf_cstr(&v));
     cgofuzz_buf_free(&v);
     cgofuzz_buf_putc(b, ' ');
@@ -111,7 +118,7 @@ static void put_go_test(cgofuzz_buf *b, const coord *c, const char *t,
   if (c->rerun_flags)
     cgofuzz_buf_printf(b, "%s ", c->rerun_flags);
   cgofuzz_buf_printf(b, "-run=%s/%s", t, base);
-  if (traps && *traps)
+  if (own)
     cgofuzz_buf_puts(b, " -exec=cgofuzz");
 }
 

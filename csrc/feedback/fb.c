@@ -1,8 +1,8 @@
 /*
  * fb.c: the feedback strategies as the one table the coordinator calls
  * (coord_feedback.h): dictionary calls (fb_dict.c), run-time comparison
- * feedback (fb_cmp.c) and the race replay (fb_race.c), asked in a fixed
- * order.
+ * feedback (fb_cmp.c), the race replay (fb_race.c) and the goroutine-leak
+ * probes (fb_goleak.c), asked in a fixed order.
  *
  * Invariants:
  *  - start: the dictionary first (it may fail the run: -dictout cannot be
@@ -21,7 +21,8 @@
  *    dictionary's accounting; every other call, plain ones too, is the
  *    dictionary's (its share follows what plain calls find);
  *  - step: the code's tokens when objdump is done, then a slice of
- *    tracing once the run is fuzzing, then a race replay (-racereplay);
+ *    tracing once the run is fuzzing, then a race replay (-racereplay),
+ *    then a goroutine-leak probe (-goleaks);
  *  - stop: all, in start's order; the run's state goes with it.
  */
 #include <stdlib.h>
@@ -48,6 +49,7 @@ static void fb_stop(void *ctx, cgofuzz_coord_host *h) {
   cgofuzz_fb_dsched_stop(r);
   cgofuzz_fb_cmp_stop(r);
   cgofuzz_fb_race_stop(r);
+  cgofuzz_fb_goleak_stop(r);
   free(r->slots);
   free(r);
   fb->run = NULL;
@@ -71,6 +73,7 @@ static int fb_start(void *ctx, cgofuzz_coord_host *h, cgofuzz_err *err) {
     return -1;
   cgofuzz_fb_cmp_start(r);
   cgofuzz_fb_race_start(r);
+  cgofuzz_fb_goleak_start(r);
   return 0;
 }
 
@@ -81,7 +84,8 @@ static bool fb_step(void *ctx, cgofuzz_coord_host *h) {
     return false;
   cgofuzz_fb_dsched_step(r);
   bool more = cgofuzz_fb_cmp_step(r);
-  return cgofuzz_fb_race_step(r) || more;
+  more = cgofuzz_fb_race_step(r) || more;
+  return cgofuzz_fb_goleak_step(r) || more;
 }
 
 static int fb_next(void *ctx, cgofuzz_coord_host *h, size_t slot, bool died,

@@ -4,7 +4,8 @@
  * (fb_dict.c, docs/godict.md) over a token store (fb_tokens.c) that -dict
  * files, the binary's constants (gobin_godict.c) and the corpus fill,
  * run-time comparison feedback (fb_cmp.c, fb_i2s.c, docs/comparisons.md),
- * and the replay of the corpus in a -race build (fb_race.c).
+ * the replay of the corpus in a -race build (fb_race.c) and its probes
+ * for goroutine leaks (fb_goleak.c).
  *
  * Invariants: the coordinator names none of these; it calls the table
  * cgofuzz_fb_table gives, and a strategy reaches the run only through the
@@ -60,6 +61,10 @@ typedef struct cgofuzz_fb {
    * which every corpus entry is run once; a data race there is the run's
    * failure. NULL: off. */
   const char *race_binary;
+  /* -goleaks (fb_goleak.c): the target's own binary, in whose workers
+   * every corpus entry is run again and then counted the goroutines it
+   * left running; a leak is the run's failure. NULL: off. */
+  const char *goleak_binary;
   /* The table the coordinator calls, and the state of the run in
    * progress (NULL between runs): cgofuzz_fb_table's. */
   cgofuzz_coord_feedback table;
@@ -85,6 +90,44 @@ void cgofuzz_fb_free(cgofuzz_fb *fb);
 int cgofuzz_fb_godict_attach(cgofuzz_fb *fb, const char *binary,
                              const char *target, cgofuzz_fb_dict *d, bool wait,
                              cgofuzz_err *err);
+
+/* --- goroutine leaks (fb_goleak.c) */
+
+/* The goroutines of a dump with one creator ("created by F"): how many,
+ * and the first one's stack as a report shows it. */
+typedef struct cgofuzz_fb_goleak_gor {
+  char *creator;
+  size_t n;
+  char *stack;
+} cgofuzz_fb_goleak_gor;
+typedef struct cgofuzz_fb_goleak_set {
+  cgofuzz_fb_goleak_gor *g;
+  size_t n, cap;
+} cgofuzz_fb_goleak_set;
+/* What a probe's worker runs: binary with argv (Go's worker flags) and
+ * envp (NULL: ours). */
+typedef struct cgofuzz_fb_goleak_target {
+  const char *binary;
+  char *const *argv, *const *envp;
+} cgofuzz_fb_goleak_target;
+typedef struct cgofuzz_fb_goleak_value {
+  const uint8_t *data; /* an encoded corpus file */
+  size_t len;
+} cgofuzz_fb_goleak_value;
+
+/* Counts the goroutines of Go's SIGQUIT dump t[0..n) into out by creator,
+ * but for the runtime's own and those without a creator. 0, or -1 when
+ * out of memory. */
+int cgofuzz_fb_goleak_parse(const uint8_t *t, size_t n,
+                            cgofuzz_fb_goleak_set *out);
+void cgofuzz_fb_goleak_set_free(cgofuzz_fb_goleak_set *s);
+/* Whether the encoded input v leaks goroutines in tg's worker, as a run's
+ * -goleaks judges (an idle worker's goroutines are tolerated): 1 with the
+ * report appended to msg, 0 when not, -1 with err when no worker could
+ * run it and give its dump. */
+int cgofuzz_fb_goleak_check(const cgofuzz_fb_goleak_target *tg,
+                            const uint8_t *v, size_t len, cgofuzz_buf *msg,
+                            cgofuzz_err *err);
 
 /* --- the dictionary's token store (fb_tokens.c) */
 

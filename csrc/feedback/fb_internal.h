@@ -134,7 +134,8 @@ typedef struct cgofuzz_fb_run {
   fb_dsched dx;                 /* dictionary calls */
   struct cgofuzz_fb_cmp *cmp;   /* run-time comparison feedback, NULL: off */
   struct cgofuzz_fb_race *race; /* -racereplay, NULL: off */
-  fb_slot *slots;               /* one per worker slot */
+  struct cgofuzz_fb_goleak *goleak; /* -goleaks, NULL: off */
+  fb_slot *slots;                   /* one per worker slot */
   size_t nslots;
 } fb_run;
 
@@ -192,6 +193,16 @@ void cgofuzz_fb_race_start(fb_run *r);
  * true: there is more to replay now. */
 bool cgofuzz_fb_race_step(fb_run *r);
 void cgofuzz_fb_race_stop(fb_run *r);
+
+/* --- -goleaks (fb_goleak.c) */
+
+struct cgofuzz_fb_goleak;
+/* Starts probing the corpus for goroutine leaks when fb->goleak_binary. */
+void cgofuzz_fb_goleak_start(fb_run *r);
+/* Probes the next corpus entries, within its budget. true: there is more
+ * to probe now. */
+bool cgofuzz_fb_goleak_step(fb_run *r);
+void cgofuzz_fb_goleak_stop(fb_run *r);
 
 /* --- run-time comparison feedback (fb_cmp.c) */
 

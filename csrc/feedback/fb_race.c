@@ -59,24 +59,10 @@ static void stop_worker(race *x) {
 /* Starts the race worker and waits for its ping. 0, or -1. */
 static int start_worker(fb_run *r, race *x) {
   cgofuzz_err err = {0};
-  const uint8_t *l;
-  size_t n;
-  x->w.keep_stderr = true;
-  if (cgofuzz_coord_worker_start(
+  if (cgofuzz_coord_side_start(
           &x->w, r->fb->race_binary, cgofuzz_coord_host_argv(r->h),
-          cgofuzz_coord_host_envp(r->h), NULL, -1, -1, &err) != 0)
+          cgofuzz_coord_host_envp(r->h), &x->line, &err) != 0)
     return -1;
-  cgofuzz_call call = {.kind = CGOFUZZ_CALL_PING};
-  x->line.len = 0;
-  cgofuzz_wire_encode_call(&call, &x->line);
-  if (cgofuzz_coord_worker_send(&x->w, &x->line, &err) != 0 ||
-      cgofuzz_coord_worker_recv(&x->w, CGOFUZZ_COORD_WORKER_PING_MS,
-                                CGOFUZZ_COORD_WORKER_MAX_LINE, &l, &n,
-                                &err) != 1 ||
-      cgofuzz_wire_decode_ping_resp(l, n, &err) != 0) {
-    cgofuzz_coord_worker_stop(&x->w, CGOFUZZ_COORD_WORKER_GRACE_MS);
-    return -1;
-  }
   x->up = true;
   return 0;
 }
@@ -85,7 +71,6 @@ static int start_worker(fb_run *r, race *x) {
  * from its first "WARNING: DATA RACE" on, or all of it. */
 static void race_report(race *x, cgofuzz_buf *out) {
   static const char warn[] = "WARNING: DATA RACE";
-  cgofuzz_coord_worker_drain_stderr(&x->w); /* written before its reply */
   const uint8_t *t = x->w.tail, *at = NULL;
   size_t n = x->w.tail_len;
   if (t && n)
@@ -94,38 +79,16 @@ static void race_report(race *x, cgofuzz_buf *out) {
     cgofuzz_buf_append(out, at, n - (size_t)(at - t));
 }
 
-/* The reply to the call in flight, draining the worker's stderr while it
- * runs (a pipe left full would stop a worker that prints). 1 with *l, *n,
- * or 0 on time-out, -1 when the worker died. */
-static int await_reply(race *x, const uint8_t **l, size_t *n) {
-  cgofuzz_err err = {0};
-  int64_t until = cgofuzz_mono_ms() + RACE_CALL_MS;
-  for (;;) {
-    int got = cgofuzz_coord_worker_recv(
-        &x->w, 50, CGOFUZZ_COORD_WORKER_MAX_LINE, l, n, &err);
-    if (got != 0 || cgofuzz_mono_ms() >= until)
-      return got == 1 ? 1 : got == 0 ? 0 : -1;
-    cgofuzz_coord_worker_drain_stderr(&x->w);
-  }
-}
-
 /* Replays corpus entry i. 1: replayed, 0: the worker could not run it. */
 static int replay(fb_run *r, race *x, size_t i) {
   cgofuzz_err err = {0};
   size_t len;
-  const uint8_t *v = cgofuzz_coord_host_entry(r->h, i, &len), *l;
-  size_t n;
+  const uint8_t *v = cgofuzz_coord_host_entry(r->h, i, &len);
   x->w.tail_len = 0; /* this call's output only */
-  if (cgofuzz_coord_exact_call(&x->w.mem, v, len, CGOFUZZ_COORD_WORKER_CALL_NS,
-                               &x->line, &err) != 0)
-    return 0;
-  cgofuzz_fuzz_resp resp = {0};
-  if (cgofuzz_coord_worker_send(&x->w, &x->line, &err) != 0 ||
-      await_reply(x, &l, &n) != 1 ||
-      cgofuzz_wire_decode_fuzz_resp(l, n, &resp, &err) != 0 ||
-      resp.internal_err) {
-    cgofuzz_fuzz_resp_free(&resp);
-    stop_worker(x);
+  cgofuzz_fuzz_resp resp;
+  if (cgofuzz_coord_side_run(&x->w, v, len, RACE_CALL_MS, &x->line, &resp,
+                             &err) != 1) {
+    x->up = false; /* stopped */
     x->deaths++;
     return 0;
   }
@@ -142,7 +105,7 @@ static int replay(fb_run *r, race *x, size_t i) {
     x->races++;
     if (!msg.failed)
       cgofuzz_coord_host_failure(r->h, v, len, (const char *)msg.data, msg.len,
-                                 "-race");
+                                 "-race", NULL);
     cgofuzz_buf_free(&msg);
   }
   cgofuzz_fuzz_resp_free(&resp);

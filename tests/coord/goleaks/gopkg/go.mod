@@ -1,0 +1,3 @@
+module goleaks
+
+go 1.18
