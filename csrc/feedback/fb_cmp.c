@@ -80,20 +80,21 @@
 
 #define CMP_RECS 32768
 #define CMP_TRACE_SIZE (CMP_TRACE_HDR + (size_t)CMP_RECS * CMP_REC_SIZE)
-#define CMP_BUDGET 0.05      /* of the wall time, tracing */
-#define CMP_BUDGET_MS 250    /* of tracing at start (the worker's too) */
-#define CMP_QUEUE_MAX 8192   /* candidates waiting; more are dropped */
-#define CMP_PER_TRACE 512    /* candidates from one traced run */
-#define CMP_CHAIN_MAX 64     /* re-runs following one byte loop */
-#define CMP_CHAINS 8         /* byte loops followed per traced entry */
-#define CMP_SHARE 0.05       /* of the workers' time, at most, on candidates */
-#define CMP_ALLOWANCE_MS 250 /* of candidates at start */
-#define CMP_TRACE_MS 2000    /* one traced exec; slower: the worker restarts*/
-#define CMP_SLICE_MS 5       /* of tracing per step of the loop */
-#define CMP_MAX_DEATHS 3     /* in a row: tracing stops */
-#define CMP_MUTANT_BELOW 64  /* queued candidates: fewer, a mutant is traced*/
-#define CMP_FOLLOWS 4        /* a mutant's first candidates, traced in turn */
-#define CMP_PER_MUTANT 12    /* candidates from a mutant's (or follow's) run */
+#define CMP_BUDGET 0.05       /* of the wall time, tracing */
+#define CMP_BUDGET_MS 250     /* of tracing at start (the worker's too) */
+#define CMP_QUEUE_MAX 8192    /* candidates waiting; more are dropped */
+#define CMP_PER_TRACE 512     /* candidates from one traced run */
+#define CMP_CHAIN_MAX 64      /* re-runs following one byte loop */
+#define CMP_CHAINS 8          /* byte loops followed per traced entry */
+#define CMP_SHARE 0.05        /* of the workers' time, at most, on candidates */
+#define CMP_ALLOWANCE_MS 250  /* of candidates at start */
+#define CMP_TRACE_MS 2000     /* one traced exec; slower: the worker restarts*/
+#define CMP_SLICE_MS 5        /* of tracing per step of the loop */
+#define CMP_MAX_DEATHS 3      /* in a row: tracing stops */
+#define CMP_MUTANT_BELOW 64   /* queued candidates: fewer, a mutant is traced*/
+#define CMP_FOLLOWS 4         /* a mutant's first candidates, traced in turn */
+#define CMP_PER_MUTANT 12     /* candidates from a mutant's (or follow's) run */
+#define CMP_CASES_PER_SITE 16 /* a switch site's candidates, in a run */
 
 typedef struct cand {
   uint8_t *data;
@@ -128,11 +129,15 @@ struct cgofuzz_fb_cmp {
   size_t *todo; /* entries to trace, the newest last */
   size_t ntodo, todo_cap;
   size_t parent; /* the entry being traced */
-  ring q[2];     /* queued candidates: [0] the entries', [1] mutants' */
-  bool turn;     /* the ring cgofuzz_fb_cmp_next took from last */
+  /* Queued candidates: [0] the entries', [1] mutants', [2] switch cases
+   * (the entries', oldest first: see on_candidate). */
+  ring q[3];
+  unsigned turn; /* the ring cgofuzz_fb_cmp_next took from last */
   cand *fresh;   /* this trace's candidates, in order, until it ends */
   size_t nfresh, fresh_cap;
-  cgofuzz_hashset tried; /* hashes of candidates queued so far */
+  cgofuzz_hashset tried;      /* hashes of candidates queued so far */
+  cgofuzz_hashset case_sites; /* (switch site, k): its k-th case queued */
+  cgofuzz_hashset case_tried; /* hashes of switch cases' candidates */
   cgofuzz_gobin_cmprec *recs;
   size_t nrecs;
   const char *dump; /* $CGOFUZZ_CMP_DUMP */
@@ -194,6 +199,15 @@ static void ring_push(ring *q, cand c) {
   q->h = (q->h + CMP_QUEUE_MAX - 1) % CMP_QUEUE_MAX;
   q->c[q->h] = c;
   q->n++;
+}
+
+/* Puts c behind the others of ring q; false when it is full. */
+static bool ring_append(ring *q, cand c) {
+  if (q->n == CMP_QUEUE_MAX)
+    return false;
+  q->c[(q->h + q->n) % CMP_QUEUE_MAX] = c;
+  q->n++;
+  return true;
 }
 
 static cand ring_pop(ring *q) {
@@ -359,6 +373,36 @@ static size_t text_len(const cgofuzz_values *v) {
   return n;
 }
 
+/* A switch case's candidate (m->enc) joins the end of its own ring: a tag
+ * byte set to another case is a message of another kind, the dispatch of
+ * a parser, worth running soon even from an old trace (gosentry's CMPLOG
+ * finds x/crypto's ssh/agent bug by one such byte of a seed); newest first
+ * would leave the seeds' behind every new entry's. At most
+ * CMP_CASES_PER_SITE per site in a run: the parser's loop meets the same
+ * switch in every input. Its own set of candidates tried: an earlier
+ * comparison of the same trace may have made the same input, queued
+ * behind newer ones. */
+static void queue_case(cmp *m, uint32_t pc) {
+  int k = 0;
+  for (; k < CMP_CASES_PER_SITE; k++) {
+    uint64_t key = (uint64_t)pc << 8 | (uint64_t)k;
+    if (cgofuzz_hashset_add(&m->case_sites,
+                            hash_bytes((const uint8_t *)&key, sizeof key)) == 1)
+      break;
+  }
+  if (k == CMP_CASES_PER_SITE || m->q[2].n == CMP_QUEUE_MAX ||
+      cgofuzz_hashset_add(&m->case_tried,
+                          hash_bytes(m->enc.data, m->enc.len)) != 1)
+    return;
+  uint8_t *d = malloc(m->enc.len ? m->enc.len : 1);
+  if (!d)
+    return;
+  memcpy(d, m->enc.data, m->enc.len);
+  ring_append(&m->q[2],
+              (cand){.data = d, .len = m->enc.len, .parent = m->parent});
+  m->queued++;
+}
+
 static int on_candidate(void *ctx, const cgofuzz_values *v, uint32_t pc,
                         int how) {
   fb_run *r = ctx;
@@ -368,6 +412,10 @@ static int on_candidate(void *ctx, const cgofuzz_values *v, uint32_t pc,
   if (cgofuzz_codec_encode_v(v->v, v->n, cgofuzz_coord_host_gover(r->h),
                              &m->enc, &err) != 0)
     return 0;
+  if (how == I2S_CASE) {
+    queue_case(m, pc);
+    return 0;
+  }
   if (how == I2S_SEQ) {
     if (m->nchains < CMP_CHAINS) {
       chain *ch = &m->chains[m->nchains];
@@ -639,16 +687,18 @@ bool cgofuzz_fb_cmp_step(fb_run *r) {
 
 int cgofuzz_fb_cmp_next(fb_run *r, fb_slot *s, cgofuzz_buf *out, size_t *idx) {
   cmp *m = r->cmp;
-  if (!m || !(m->q[0].n + m->q[1].n))
+  if (!m || !(m->q[0].n + m->q[1].n + m->q[2].n))
     return 0;
   int64_t now = cgofuzz_mono_ms();
   if ((double)m->cand_ms > CMP_SHARE * (double)(now - m->start_ms) *
                                    (double)cgofuzz_coord_host_workers(r->h) +
                                CMP_ALLOWANCE_MS)
     return 0;
-  /* The two rings take turns; either, when the other is empty. */
-  m->turn = !m->turn;
-  cand k = ring_pop(&m->q[m->q[!m->turn].n ? !m->turn : m->turn]);
+  /* The rings take turns; an empty one gives its turn to the next. */
+  do
+    m->turn = (m->turn + 1) % 3;
+  while (!m->q[m->turn].n);
+  cand k = ring_pop(&m->q[m->turn]);
   out->len = 0;
   int rc = cgofuzz_buf_append(out, k.data, k.len);
   free(k.data);
@@ -708,8 +758,9 @@ void cgofuzz_fb_cmp_start(fb_run *r) {
   cgofuzz_pcg_seed(&m->mut.r, seed ^ 0x6d7574616e74ull /* "mutant" */, 1);
   m->q[0].c = calloc(CMP_QUEUE_MAX, sizeof *m->q[0].c);
   m->q[1].c = calloc(CMP_QUEUE_MAX, sizeof *m->q[1].c);
+  m->q[2].c = calloc(CMP_QUEUE_MAX, sizeof *m->q[2].c);
   m->recs = malloc(m->trace_size);
-  if (!m->q[0].c || !m->q[1].c || !m->recs) {
+  if (!m->q[0].c || !m->q[1].c || !m->q[2].c || !m->recs) {
     snprintf(err.msg, sizeof err.msg, "out of memory");
     goto off;
   }
@@ -762,7 +813,10 @@ void cgofuzz_fb_cmp_stop(fb_run *r) {
     cgofuzz_buf_free(&m->follows[i]);
   ring_free(&m->q[0]);
   ring_free(&m->q[1]);
+  ring_free(&m->q[2]);
   cgofuzz_hashset_free(&m->tried);
+  cgofuzz_hashset_free(&m->case_sites);
+  cgofuzz_hashset_free(&m->case_tried);
   free(m->recs);
   cgofuzz_values_free(&m->vals); /* before the mutator: values borrow scratch */
   cgofuzz_mutator_free(&m->mut);

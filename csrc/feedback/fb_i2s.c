@@ -25,7 +25,8 @@
  *    first difference, so the caller re-runs such a candidate and goes on
  *    while the loop goes further (fb_cmp.c). Likewise consecutive
  *    constant byte comparisons of different sites (an unrolled literal,
- *    `b[1] == 'O' && b[2] == 'C'`: run_end).
+ *    `b[1] == 'O' && b[2] == 'C'`: run_end), and those that all test one
+ *    byte value (a switch on a tag byte: each case written in its place).
  * A size field is often compared after a header's size was added to it
  * (libwebp compares a RIFF size plus 8 with the input's length): when x
  * (at least I2S_ARITH_MIN, not an argument's length) is in no binary
@@ -381,6 +382,23 @@ typedef struct byte_run {
   size_t n;
 } byte_run;
 
+/* A run whose comparisons all test the same byte value is a switch on
+ * one byte (Go compiles `switch b[0] { case 1: ... case 2: ... }` as a
+ * tree of constant comparisons, each case its own site): the byte is set
+ * to each case in turn, at its first I2S_MAX_HITS places. A lone byte
+ * comparison is not, as it matches in too many places; a switch is a
+ * parser's dispatch on a tag, worth the few candidates (LibAFL's CMPLOG
+ * takes every byte comparison). */
+static void switch_cases(i2s *st, const byte_run *b) {
+  for (size_t i = 0; i < b->n && st->rc == 0 && st->left; i++) {
+    bool first = b->k[i] != b->in[0];
+    for (size_t j = 0; j < i && first; j++)
+      first = b->k[j] != b->k[i];
+    if (first)
+      replace_all(st, &b->in[0], 1, &b->k[i], 1, false, b->pc[i], I2S_CASE);
+  }
+}
+
 /* The run of width-1 constant comparisons ended: of two or more, at
  * different sites, the input bytes, looked for together, get the
  * constants. Go compiles `b[0] == 'M' && b[1] == 'Z' && ...` with the
@@ -388,10 +406,14 @@ typedef struct byte_run {
  * that passes one of them adds no coverage, and the whole literal is only
  * reached by setting the bytes at once. */
 static void run_end(i2s *st, byte_run *b) {
-  bool distinct = b->n >= 2;
-  for (size_t i = 1; i < b->n && distinct; i++)
+  bool distinct = b->n >= 2, same = distinct;
+  for (size_t i = 1; i < b->n && distinct; i++) {
     distinct = b->pc[i] != b->pc[i - 1];
-  if (distinct && st->rc == 0 && st->left)
+    same = same && b->in[i] == b->in[0];
+  }
+  if (distinct && same)
+    switch_cases(st, b);
+  else if (distinct && st->rc == 0 && st->left)
     strings_pair(st, b->in, b->n, b->k, b->n, false, b->pc[b->n - 1],
                  I2S_PLAIN);
   b->n = 0;

@@ -174,7 +174,11 @@ void cgofuzz_fb_dsched_done(fb_run *r, const fb_slot *fs, int kind,
  * during the call) with the call site it answers and how it was made;
  * non-zero from emit stops. At most max candidates; only_pc != 0: only
  * that site's records. -1 when out of memory or stopped. */
-enum { I2S_PLAIN, I2S_SEQ /* from a width-1 site's sequence */ };
+enum {
+  I2S_PLAIN,
+  I2S_SEQ, /* from a width-1 site's sequence */
+  I2S_CASE /* a case of a switch on one byte */
+};
 typedef int (*cgofuzz_fb_i2s_emit)(void *ctx, const cgofuzz_values *v,
                                    uint32_t pc, int how);
 int cgofuzz_fb_i2s(const cgofuzz_gobin_cmprec *r, size_t n,

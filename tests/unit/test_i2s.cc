@@ -239,6 +239,33 @@ TEST(I2S, UnrolledLiteralOfConstantBytesIsOneString) {
   EXPECT_EQ(Derive(cut, in).set().count("FOCc!\n"), 0u);
 }
 
+TEST(I2S, SwitchOnOneByteSetsEachCaseInItsPlaces) {
+  // switch b[k] { case 1: ...; case 2: ...; case 0xff: ... } on a byte 2:
+  // a tree of constant comparisons of that one byte, each its own site. The
+  // byte gets each other case at its first places (here both); a lone
+  // byte comparison still gives nothing.
+  Vals in;
+  in.Bytes(std::string("ab\x02"
+                       "cd\x02",
+                       6));
+  std::vector<cgofuzz_gobin_cmprec> r = {Int(CMP_K_CONST | 1, 1, 2, 2),
+                                         Int(CMP_K_CONST | 1, 2, 1, 2),
+                                         Int(CMP_K_CONST | 1, 3, 0xff, 2)};
+  std::set<std::string> got = Derive(r, in).set();
+  for (const char *c : {"\x01", "\xff"}) {
+    std::string one = std::string("ab") + c + std::string("cd\x02\n", 4);
+    std::string two = std::string("ab\x02"
+                                  "cd",
+                                  5) +
+                      c + "\n";
+    EXPECT_EQ(got.count(one), 1u) << c;
+    EXPECT_EQ(got.count(two), 1u) << c;
+  }
+  EXPECT_EQ(got.size(), 4u); // no candidate keeps the byte a 2
+  std::vector<cgofuzz_gobin_cmprec> lone = {Int(CMP_K_CONST | 1, 2, 1, 2)};
+  EXPECT_TRUE(Derive(lone, in).all.empty());
+}
+
 TEST(I2S, DuplicatesOnceAndTheCapHolds) {
   Vals in;
   in.Bytes("aaaa bbbb cccc dddd " + LE(1000, 4));

@@ -102,3 +102,30 @@ func IsClass(b []byte) bool {
 	return len(b) >= 5 && b[0] == 0xca && b[1] == 0xfe && b[2] == 0xba &&
 		b[3] == 0xbe && b[4] == 0x41
 }
+
+// Dispatch serves a stream of records, each a tag byte, a length byte and
+// that many bytes, as a protocol's server does, and switches on the tag. A
+// record of tag '0' reads a 4-byte lifetime its length does not promise
+// (x/crypto's ssh/agent bug, GO-2025-4135, in small). The seed's tags are
+// 'p' and 'z': '0' is no value Go's mutator favours, nor within its byte
+// arithmetic of either.
+func Dispatch(b []byte) int {
+	n := 0
+	for len(b) >= 2 {
+		tag, l := b[0], int(b[1])
+		if len(b) < 2+l {
+			break
+		}
+		body := b[2 : 2+l]
+		switch tag {
+		case '0':
+			n += int(binary.BigEndian.Uint32(body))
+		case 'p':
+			n++
+		case 'z':
+			n += l
+		}
+		b = b[2+l:]
+	}
+	return n
+}

@@ -66,3 +66,13 @@ func FuzzUnrolled(f *testing.F) {
 		}
 	})
 }
+
+func FuzzDispatch(f *testing.F) {
+	// Bodies of 0-2 bytes: read as a lifetime, each panics.
+	f.Add([]byte("z\x05hello" + "p\x00" + "z\x03abc" + "z\x04wxyz" +
+		"z\x06record" + "p\x05fghij" + "z\x0bkeys, names" + "p\x02ok" +
+		"z\x10sixteen bytes..." + "p\x01!"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		Sink += Dispatch(b)
+	})
+}
