@@ -26,9 +26,9 @@
  *    tolerance is probed again after GOLEAK_CONFIRM_MS, then halved down
  *    to the entry responsible, which is then confirmed as above; entries
  *    that fail when run are skipped (the user's workers report those);
- *  - within GOLEAK_SHARE of the run's wall time past its first
- *    GOLEAK_FREE_MS, like the race replay (the probes block the loop);
- *    a run counted in execs probes every entry as it comes;
+ *  - within the replays' share of the run's wall time (fb_replay, as the
+ *    race replay: the probes block the loop), every entry as it comes in
+ *    a run counted in execs;
  *  - a worker that dies or hangs on a batch makes its entries probed one
  *    at a time, the entry that does it skipped.
  */
@@ -44,8 +44,6 @@
 #include "mutator.h"
 #include "text.h"
 
-#define GOLEAK_SHARE 10        /* at most 1/GOLEAK_SHARE of the wall time */
-#define GOLEAK_FREE_MS 1000    /* before which the share does not apply */
 #define GOLEAK_BATCH 16        /* entries per probe */
 #define GOLEAK_SETTLE_MS 200   /* a batch's wait before the dump */
 #define GOLEAK_CONFIRM_MS 1000 /* a suspect's: goleak waits about as long */
@@ -350,10 +348,9 @@ struct cgofuzz_fb_goleak {
   cgofuzz_fb_goleak_target tg;
   cgofuzz_fb_goleak_set tol; /* per creator: not a leak */
   bool have_base;            /* tol holds an idle worker's counts */
-  bool counted;              /* -fuzztime=Nx: every entry as it comes */
   size_t next;               /* the next corpus entry to probe */
   size_t single_until;       /* entries before it are probed one at a time */
-  int64_t start_ms, spent_ms;
+  fb_replay budget;
   unsigned fails; /* failed probes in a row */
   uint64_t probed, leaks;
 };
@@ -371,8 +368,7 @@ void cgofuzz_fb_goleak_start(fb_run *r) {
   x->tg.binary = bin;
   x->tg.argv = cgofuzz_coord_host_argv(r->h);
   x->tg.envp = cgofuzz_coord_host_envp(r->h);
-  x->counted = cgofuzz_coord_host_config(r->h)->fuzz_count > 0;
-  x->start_ms = cgofuzz_mono_ms();
+  cgofuzz_fb_replay_start(&x->budget, r);
   r->goleak = x;
 }
 
@@ -473,8 +469,7 @@ bool cgofuzz_fb_goleak_step(fb_run *r) {
       x->next >= have)
     return false;
   int64_t t0 = cgofuzz_mono_ms();
-  if (!x->counted && x->spent_ms >= GOLEAK_FREE_MS &&
-      x->spent_ms * GOLEAK_SHARE > t0 - x->start_ms)
+  if (!cgofuzz_fb_replay_may(&x->budget, t0))
     return false;
   if (!x->have_base) {
     cgofuzz_fb_goleak_set idle = {0};
@@ -495,8 +490,8 @@ bool cgofuzz_fb_goleak_step(fb_run *r) {
       k = 1;
     probe_batch(r, x, k);
   }
-  x->spent_ms += cgofuzz_mono_ms() - t0;
-  return x->counted && x->next < cgofuzz_coord_host_corpus(r->h);
+  x->budget.spent_ms += cgofuzz_mono_ms() - t0;
+  return x->budget.counted && x->next < cgofuzz_coord_host_corpus(r->h);
 }
 
 void cgofuzz_fb_goleak_stop(fb_run *r) {

@@ -188,6 +188,24 @@ int cgofuzz_fb_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
 size_t cgofuzz_fb_i2s_site_len(const cgofuzz_gobin_cmprec *r, size_t n,
                                uint32_t pc);
 
+/* --- a corpus replay's budget (fb.c): the race replay's, the goroutine
+ * probes' */
+
+/* Each blocks the loop while it runs, so it may take 1/FB_REPLAY_SHARE of
+ * the run's wall time past its first FB_REPLAY_FREE_MS; a run counted in
+ * execs (-fuzztime=Nx) replays every entry as it comes, so that what it
+ * finds does not depend on the machine's speed. */
+#define FB_REPLAY_SHARE 10
+#define FB_REPLAY_FREE_MS 1000
+typedef struct fb_replay {
+  bool counted;
+  int64_t start_ms, spent_ms;
+} fb_replay;
+/* Starts counting r's replay time. */
+void cgofuzz_fb_replay_start(fb_replay *b, const fb_run *r);
+/* Whether a replay may run now (at now_ms). */
+bool cgofuzz_fb_replay_may(const fb_replay *b, int64_t now_ms);
+
 /* --- -racereplay (fb_race.c) */
 
 struct cgofuzz_fb_race;

@@ -8,10 +8,9 @@
  *
  * Invariants:
  *  - entries are replayed in corpus order, each once (the corpus only
- *    grows), the warm-up's included, within RACE_SHARE of the run's wall
- *    time (past its first RACE_FREE_MS); a run counted in execs
- *    (-fuzztime=Nx) replays every entry as it comes, so what it finds does
- *    not depend on the machine's speed;
+ *    grows), the warm-up's included, within the replays' share of the
+ *    run's wall time (fb_replay), every entry as it comes in a run counted
+ *    in execs;
  *  - the race worker is a Go fuzz worker like the user's (same arguments,
  *    its own shared memory), sent exact runs (Warmup, Limit 1); its
  *    coverage is ignored;
@@ -33,17 +32,14 @@
 #include "text.h"
 #include "wire.h"
 
-#define RACE_SHARE 10      /* at most 1/RACE_SHARE of the wall time */
-#define RACE_FREE_MS 1000  /* before which the share does not apply */
 #define RACE_CALL_MS 30000 /* one replay, the race detector's 5-20x in */
 #define RACE_DEATHS_MAX 10 /* deaths in a row before replays stop */
 
 struct cgofuzz_fb_race {
   cgofuzz_coord_worker w;
   bool up;
-  bool counted; /* -fuzztime=Nx: every entry as it comes */
-  size_t next;  /* the next corpus entry to replay */
-  int64_t start_ms, spent_ms;
+  size_t next; /* the next corpus entry to replay */
+  fb_replay budget;
   unsigned deaths; /* in a row */
   uint64_t replays, races;
   cgofuzz_buf line;
@@ -124,8 +120,7 @@ void cgofuzz_fb_race_start(fb_run *r) {
     free(x);
     return;
   }
-  x->counted = cgofuzz_coord_host_config(r->h)->fuzz_count > 0;
-  x->start_ms = cgofuzz_mono_ms();
+  cgofuzz_fb_replay_start(&x->budget, r);
   r->race = x;
 }
 
@@ -135,16 +130,15 @@ bool cgofuzz_fb_race_step(fb_run *r) {
       x->next >= cgofuzz_coord_host_corpus(r->h))
     return false;
   int64_t t0 = cgofuzz_mono_ms();
-  if (!x->counted && x->spent_ms >= RACE_FREE_MS &&
-      x->spent_ms * RACE_SHARE > t0 - x->start_ms)
+  if (!cgofuzz_fb_replay_may(&x->budget, t0))
     return false;
   if (x->up || start_worker(r, x) == 0)
     replay(r, x, x->next);
   else
     x->deaths++;
   x->next++; /* replayed, or skipped: its worker could not run it */
-  x->spent_ms += cgofuzz_mono_ms() - t0;
-  return x->counted && x->next < cgofuzz_coord_host_corpus(r->h);
+  x->budget.spent_ms += cgofuzz_mono_ms() - t0;
+  return x->budget.counted && x->next < cgofuzz_coord_host_corpus(r->h);
 }
 
 void cgofuzz_fb_race_stop(fb_run *r) {
