@@ -47,7 +47,7 @@
 #define GOLEAK_BATCH 16        /* entries per probe */
 #define GOLEAK_SETTLE_MS 200   /* a batch's wait before the dump */
 #define GOLEAK_CONFIRM_MS 1000 /* a suspect's: goleak waits about as long */
-#define GOLEAK_CALL_MS 30000   /* one run of an entry */
+#define GOLEAK_CALL_MS 10000   /* one run of an entry (it ran in time) */
 #define GOLEAK_DUMP_MS 5000    /* for the dump after SIGQUIT */
 #define GOLEAK_FAILS_MAX 10    /* failed probes in a row before stopping */
 
@@ -264,13 +264,14 @@ static int probe(const cgofuzz_fb_goleak_target *tg,
         cgofuzz_fuzz_resp resp;
         int got = cgofuzz_coord_side_run(&w, v[i].data, v[i].len,
                                          GOLEAK_CALL_MS, &line, &resp, err);
-        if (got == 1 && resp.err)
-          got = cgofuzz_errf(err, 0, "the input fails: %.*s",
-                             (int)(resp.err_len < 200 ? resp.err_len : 200),
-                             resp.err);
-        if (got == 1)
+        if (got == 1) {
+          if (resp.err) /* a failing input: the user's workers report it */
+            got = cgofuzz_errf(err, 0, "the input fails: %.*s",
+                               (int)(resp.err_len < 200 ? resp.err_len : 200),
+                               resp.err);
           cgofuzz_fuzz_resp_free(&resp);
-        else {
+        }
+        if (got != 1) {
           *bad = i;
           rc = -1;
         }
