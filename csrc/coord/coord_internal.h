@@ -274,6 +274,12 @@ typedef struct slot {
    * it waited for a CPU is not counted as time it ran. */
   int64_t watch_count, watch_ms;
   int64_t watch_delay, watch_delay_at;
+  /* An input run a while without its count moving: its early re-run
+   * (coord_suspect.c; NULL: none running) and, once over, its verdict
+   * (SUSPECT_*, 0: none this call) and the time it ran on a CPU. */
+  struct coord_suspect *sus;
+  int sus_verdict;
+  int64_t sus_ran_ms;
   int stopped_for;
   int64_t rss_mb;
   int64_t rss_over_ms; /* when the resident set was first seen over */
@@ -501,6 +507,31 @@ const char *cgofuzz_coord_death_class_name(int cls);
  * limit, and handles its death (coord_resp.c). */
 void cgofuzz_coord_watch(coord *c);
 #define WATCH_MS 100
+
+/* --- suspected hangs re-run early (coord_suspect.c) */
+
+typedef struct coord_suspect coord_suspect;
+enum { SUSPECT_ANSWERED = 1, SUSPECT_HUNG, SUSPECT_UNSURE };
+/* An input's count still for a fifth of the hang timer (a second at
+ * least): re-run it. Hang timers under SUSPECT_MIN_MS: no early re-run. */
+#define SUSPECT_SHARE 5
+#define SUSPECT_MIN_MS 4000
+/* Whether busy slot s's input is to be re-run early now (its count has
+ * stood still since s->watch_ms; timeout_ms is the hang timer). */
+bool cgofuzz_coord_suspect_due(coord *c, const slot *s, int64_t now,
+                               int64_t timeout_ms);
+/* Stops s's worker and re-runs its input (count execs into the call) in a
+ * process of its own; s->sus_verdict is UNSURE when that cannot start. */
+void cgofuzz_coord_suspect_begin(coord *c, slot *s, int64_t count);
+/* Looks at s's re-run: 0 while it runs, else its verdict (the re-run is
+ * over and s's worker running again). */
+int cgofuzz_coord_suspect_poll(coord *c, slot *s, int64_t now,
+                               int64_t timeout_ms);
+/* Ends s's re-run, if any, as UNSURE, and resumes s's worker. */
+void cgofuzz_coord_suspect_end(slot *s);
+/* Rebuilds the input s's worker ran at count (coord_resp.c): 0, or -1
+ * with the run failed. */
+int cgofuzz_coord_rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out);
 #define C_WATCHDOG_GRACE_MS 1000 /* a C worker's own watchdog goes first */
 
 /* --- the exact-input slot (coord_exact.c, cgofuzz/exact.h) */

@@ -748,6 +748,8 @@ static void run_fuzz(coord *c) {
  * holds freed, however far it got. Returns the run's result. */
 static int run_finish(coord *c) {
   for (size_t i = 0; i < c->n_init; i++)
+    cgofuzz_coord_suspect_end(&c->slots[i]); /* a stopped worker resumes */
+  for (size_t i = 0; i < c->n_init; i++)
     if (c->slots[i].w.in_w >= 0) { /* ask them all to exit at once */
       close(c->slots[i].w.in_w);
       c->slots[i].w.in_w = -1;

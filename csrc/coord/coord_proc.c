@@ -227,6 +227,7 @@ void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
    * longer than a call's time runs one input per call: the count seen at
    * every look was 1, and a busy worker was judged hung). */
   s->watch_ms = 0;
+  s->sus_verdict = 0; /* an early re-run's verdict was the last call's */
 }
 
 char **cgofuzz_coord_worker_argv(const cgofuzz_coord_config *cfg, size_t *np) {

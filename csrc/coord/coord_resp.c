@@ -44,7 +44,7 @@ static void feedback_done(coord *c, slot *s, int64_t count, bool found) {
  * slot, else the value sent (the entry's, or a feedback call's own),
  * mutated as the worker did from the PCG state it saved in shm (none for a
  * warm-up call or a feedback call's exact run). */
-static int rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
+int cgofuzz_coord_rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
   int ex = cgofuzz_coord_exact_input(c, s, out);
   if (ex != 0) {
     if (ex < 0)
@@ -142,7 +142,7 @@ static void crash(coord *c, slot *s, int64_t count, const char *msg,
     return; /* Go drops crashers found while one is minimized */
   if (c->cfg->fuzz_continue && cgofuzz_coord_seen_failure(c, msg, msg_len))
     return;
-  if (rebuild(c, s, count, &data) != 0)
+  if (cgofuzz_coord_rebuild(c, s, count, &data) != 0)
     goto done;
   crash_input(c, s, &data, msg, msg_len, minimizable);
 done:
@@ -196,7 +196,7 @@ static void new_coverage(coord *c, slot *s, int64_t count,
     return;
   cgofuzz_buf data = {0};
   uint8_t *keep = malloc(c->mask_len);
-  if (!keep || rebuild(c, s, count, &data) != 0)
+  if (!keep || cgofuzz_coord_rebuild(c, s, count, &data) != 0)
     goto done;
   for (size_t i = 0; i < c->mask_len; i++)
     keep[i] = (uint8_t)(cov->data[i] & ~c->mask[i]);
@@ -218,7 +218,7 @@ done:
 static void slow_unit(coord *c, slot *s, int64_t count, int64_t secs) {
   const cgofuzz_coord_observer *ob = c->cfg->observer;
   cgofuzz_buf data = {0};
-  if (ob && ob->slow_unit && rebuild(c, s, count, &data) == 0)
+  if (ob && ob->slow_unit && cgofuzz_coord_rebuild(c, s, count, &data) == 0)
     ob->slow_unit(ob->ctx, data.data, data.len, secs);
   cgofuzz_buf_free(&data);
 }
@@ -424,6 +424,11 @@ void cgofuzz_coord_watch(coord *c) {
       continue;
     }
     int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
+    if (s->sus) { /* its worker is stopped: the early re-run decides */
+      if (cgofuzz_coord_suspect_poll(c, s, now, timeout_ms) == SUSPECT_HUNG)
+        stop_for(c, s, CGOFUZZ_COORD_DEATH_HANG);
+      continue;
+    }
     if (s->watch_ms == 0) { /* a call began since the last look */
       /* /proc/vmstat once per look, not per worker (256 workers read it
        * 2,500 times a second: bench/results/coord/2026-11-28-coord_scale.md).
@@ -438,6 +443,9 @@ void cgofuzz_coord_watch(coord *c) {
       s->watch_ms = now;
       s->watch_count = count;
       s->watch_delay_at = 0;
+    } else if (cgofuzz_coord_suspect_due(c, s, now, timeout_ms)) {
+      cgofuzz_coord_suspect_begin(c, s, count);
+      continue;
     } else if (timeout_ms > 0 &&
                ran_ms(s, now, timeout_ms + grace) >= timeout_ms + grace) {
       if (cgofuzz_lines_pending(&s->w.in))
@@ -511,15 +519,20 @@ static bool killed_again(coord *c, slot *s, const cgofuzz_buf *data) {
 
 /* s's worker was judged hung (by the watch, or by a Go worker's own
  * timer when go_timer): whether its input, run again alone, still does not
- * finish in time. When it does, the hang came of a machine too busy to run
- * it in time, not of the input: nothing is recorded, the run goes on
- * (c->count has the execs), and the user is told once per such input. */
-static bool hangs_again(coord *c, slot *s, const cgofuzz_buf *data,
-                        int64_t count, bool go_timer) {
-  int64_t took;
-  int st;
-  if (rerun_alone(c, s, data, &took, &st) == 0)
-    return true;
+ * finish in time (1), or did not in its early re-run (2: coord_suspect.c,
+ * whose verdict, when there is one, is taken instead of a re-run). When it
+ * does, the hang came of a machine too busy to run it in time, not of the
+ * input: nothing is recorded, the run goes on (c->count has the execs), and the
+ * user is told once per such input. */
+static int hangs_again(coord *c, slot *s, const cgofuzz_buf *data,
+                       int64_t count, bool go_timer) {
+  int64_t took = s->sus_ran_ms;
+  int st, early = s->sus_verdict;
+  s->sus_verdict = 0;
+  if (early == SUSPECT_HUNG)
+    return 2;
+  if (early != SUSPECT_ANSWERED && rerun_alone(c, s, data, &took, &st) == 0)
+    return 1;
   c->count += count;
   c->false_hangs++;
   char timer[64];
@@ -534,7 +547,7 @@ static bool hangs_again(coord *c, slot *s, const cgofuzz_buf *data,
             "cgofuzz: an input ran past %s while the machine was busy, and "
             "in %lld ms alone: not a hang, not recorded; fuzzing goes on\n",
             timer, (long long)took);
-  return false;
+  return 0;
 }
 
 /* The C function a signal came in (cgofuzz_coord_death_cgo_pc), looked up in
@@ -574,7 +587,8 @@ static bool killed_from_outside(coord *c, slot *s, cgofuzz_coord_death *d,
                                 cgofuzz_buf *why, int st) {
   cgofuzz_buf data = {0};
   int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
-  bool again = rebuild(c, s, count, &data) == 0 && killed_again(c, s, &data);
+  bool again = cgofuzz_coord_rebuild(c, s, count, &data) == 0 &&
+               killed_again(c, s, &data);
   if (again) {
     bool record;
     c->count += count;
@@ -606,19 +620,29 @@ static bool confirmed_hang(coord *c, slot *s, const cgofuzz_coord_death *d,
                            cgofuzz_buf *why) {
   cgofuzz_buf data = {0};
   int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
-  if (rebuild(c, s, count, &data) != 0) {
+  if (cgofuzz_coord_rebuild(c, s, count, &data) != 0) {
     cgofuzz_buf_free(&data);
     return false;
   }
-  if (hangs_again(c, s, &data, count,
-                  d->stopped_for != CGOFUZZ_COORD_DEATH_HANG)) {
+  int again = hangs_again(c, s, &data, count,
+                          d->stopped_for != CGOFUZZ_COORD_DEATH_HANG);
+  if (again) {
     /* The input, rebuilt before the re-run replaced the process. */
     c->count += count;
     if (!s->warmup || s->call.kind)
       feedback_done(c, s, count, true);
     c->death_status = 70 << 8;
-    cgofuzz_buf_puts(why, "it hung again when run alone, so the "
-                          "machine's load is not the cause\n");
+    /* (the explanation before ends without its newline) */
+    if (again == 2)
+      cgofuzz_buf_printf(why,
+                         "\nit hung again when run again in a process of its "
+                         "own (%lld ms on a CPU, its worker stopped "
+                         "meanwhile), so the machine's load is not the "
+                         "cause\n",
+                         (long long)s->sus_ran_ms);
+    else
+      cgofuzz_buf_puts(why, "\nit hung again when run alone, so the "
+                            "machine's load is not the cause\n");
     if (!(c->cfg->fuzz_continue &&
           cgofuzz_coord_seen_failure(c, (const char *)why->data, why->len)))
       crash_input(c, s, &data, (const char *)why->data, why->len, false);
@@ -635,6 +659,7 @@ static bool confirmed_hang(coord *c, slot *s, const cgofuzz_coord_death *d,
  * (coord_death.c); a busy worker's input is recorded unless a signal from
  * outside killed it, as Go does. */
 void cgofuzz_coord_on_death(coord *c, slot *s) {
+  cgofuzz_coord_suspect_end(s); /* its verdict, if it had one, is kept */
   int state = s->state;
   s->lost = false;
   bool busy = state == W_BUSY;

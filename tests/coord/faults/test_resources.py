@@ -376,6 +376,36 @@ def test_hang_that_comes_again_is_recorded(env):
         assert f.read().split(b"\n")[1].startswith(b'[]byte("H'), paths
 
 
+def test_hang_confirmed_by_its_early_rerun(env):
+    """With a hang timer of 4 s or more, an input whose count stood still
+    for a second is run again at once in a process of its own while its
+    worker waits stopped (coord_suspect.c): the hang is recorded from that
+    re-run, without a second one after the timer."""
+    r = env.run("FuzzSleepy", [FIND_BUDGET, "-fuzztimeout=5s"])
+    assert r.rc == 1, str(r)
+    assert "it hung again when run again in a process of its own" in r.out, \
+        str(r)
+    assert "it hung again when run alone" not in r.out, str(r)
+    paths = written(r.out)
+    assert paths, str(r)
+    with open(os.path.join(env.pkg, paths[-1]), "rb") as f:
+        assert f.read().split(b"\n")[1].startswith(b'[]byte("H'), paths
+
+
+def test_slow_once_answered_by_its_early_rerun_is_not_recorded(env):
+    """The input slow once (7 s, past a 5 s timer): its early re-run
+    answers at once, so when its worker's timer runs out, nothing is
+    recorded and the run goes on to PASS."""
+    flag = os.path.join(env.tmp, "slow-once")
+    r = env.run("FuzzSlowOnce", ["-fuzztime=3000x", "-fuzztimeout=5s"],
+                SLOW_ONCE_FLAG=flag, SLOW_ONCE_SECONDS="7")
+    assert os.path.exists(flag), str(r)
+    assert r.rc == 0 and "PASS" in r.stdout, str(r)
+    assert "not a hang, not recorded" in r.stderr, str(r)
+    assert not written(r.out)
+    assert not os.path.exists(os.path.join(env.pkg, "testdata"))
+
+
 @pytest.mark.parametrize("name", ["Fuzz/../../escaped", "Fuzz\\x", "FuzzA B",
                                   "Fuzz.."])
 def test_target_name_must_be_an_identifier(env, tmp_path, name):
