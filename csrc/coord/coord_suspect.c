@@ -105,7 +105,9 @@ int cgofuzz_coord_suspect_poll(coord *c, slot *s, int64_t now,
     x->delay = d; /* the last one read counts, once it has exited */
   int64_t wall = now - x->start_ms,
           waited = x->delay0 >= 0 ? x->delay - x->delay0 : 0,
-          ran = waited > 0 && waited < wall ? wall - waited : wall;
+          ran = waited <= 0      ? wall
+                : waited >= wall ? 0
+                                 : wall - waited;
   if (got == 1) {
     finish(s, SUSPECT_ANSWERED, ran);
   } else if (got < 0 || cgofuzz_coord_worker_reap(&x->w, 0)) {
