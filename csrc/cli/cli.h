@@ -221,7 +221,8 @@ int cli_focus_mask(const char *dir, const char *rev, const char *binary,
 /* Checks for goroutine leaks every testdata/fuzz file that the -test.run
  * among binary's arguments args[0..n) names (none without one), each in a
  * worker of binary. CLI_EXIT_OK, or CLI_EXIT_FAIL when one leaks (said as
- * a --- FAIL on stdout) or could not be checked (said on stderr). */
+ * a --- FAIL on stdout); one that could not be checked is said on stderr,
+ * and CLI_EXIT_FAIL only when -test.run cannot be read. */
 int cli_goleaks_rerun(const char *binary, char *const *args, size_t n);
 
 /* -racereplay: `go test -c -race -fuzz=. [-tags=TAGS] -o=OUT .` in dir

@@ -444,7 +444,7 @@ static void probe_batch(fb_run *r, gl *x, size_t k) {
       v[n].data = cgofuzz_coord_host_entry(r->h, i, &v[n].len);
       n++;
     }
-  cgofuzz_fb_goleak_set after;
+  cgofuzz_fb_goleak_set after = {0};
   size_t bad;
   int s = n ? suspect(x, v, n, GOLEAK_SETTLE_MS, &after, &bad) : 0;
   if (s < 0) {
