@@ -7,13 +7,17 @@
  * worker, csrc/runtime/worker_exact.c, uses the same accessors); this file
  * only decides whether a slot is trustworthy: its count must be this
  * call's, its length must fit, and its input must have the target's types
- * (the raw form: it must replace a []byte or string argument).
+ * (the raw form: it must replace a []byte or string argument). And what
+ * input a worker ran (cgofuzz_coord_rebuild): the slot's, else the value
+ * sent replayed with the worker's mutations.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "codec.h"
 #include "coord_internal.h"
 #include "exact.h"
+#include "mutator.h"
 
 int cgofuzz_coord_set_value(cgofuzz_shm *m, const uint8_t *b, size_t len,
                             cgofuzz_err *err) {
@@ -112,4 +116,62 @@ int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
   *data = cgofuzz_exact_data(p, CGOFUZZ_EXACT_RAW_HDR);
   *len = (size_t)e.len;
   return 1;
+}
+
+/* Rebuilds the input a worker ran: the exact input a C worker left in the
+ * slot, else the value sent (the entry's, or a feedback call's own),
+ * mutated as the worker did from the PCG state it saved in shm (none for a
+ * warm-up call or a feedback call's exact run). */
+int cgofuzz_coord_rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out) {
+  int ex = cgofuzz_coord_exact_input(c, s, out);
+  if (ex != 0) {
+    if (ex < 0)
+      cgofuzz_coord_failf(c, "%s", "out of memory");
+    return ex > 0 ? 0 : -1;
+  }
+  const cgofuzz_centry *e = &c->corpus.e[s->entry];
+  const uint8_t *base = s->call.kind ? s->call.value.data : e->data;
+  size_t base_len = s->call.kind ? s->call.value.len : e->len;
+  cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
+  cgofuzz_values vals = {0};
+  cgofuzz_err err = {0};
+  cgofuzz_mutator m;
+  cgofuzz_mutator_init(&m, h->rand_state, h->rand_inc);
+  int rc = -1;
+  if (cgofuzz_codec_decode_v(base, base_len, coord_gover(c->cfg), &vals,
+                             &err) != 0)
+    goto done;
+  if (!s->warmup) {
+    int64_t k = ((count - 1) % CGOFUZZ_CHAINED_MUTATIONS) + 1;
+    for (int64_t i = 0; i < k; i++)
+      if (cgofuzz_mutate(&m, vals.v, vals.n, cgofuzz_shm_value_cap(&s->w.mem),
+                         &err) != 0)
+        goto done;
+  }
+  /* A raw slot: the replayed values with one argument replaced. */
+  size_t idx, rlen;
+  const uint8_t *raw;
+  if (cgofuzz_coord_exact_raw(c, s, &idx, &raw, &rlen) == 1 && idx < vals.n) {
+    cgofuzz_value v = vals.v[idx];
+    v.flags = 0;
+    v.s.data = (uint8_t *)raw;
+    v.s.len = rlen;
+    if (cgofuzz_value_own(&v) != 0) {
+      snprintf(err.msg, sizeof err.msg, "out of memory");
+      goto done;
+    }
+    cgofuzz_value_release(&vals.v[idx]);
+    vals.v[idx] = v;
+  }
+  out->len = 0;
+  if (cgofuzz_codec_encode_v(vals.v, vals.n, coord_gover(c->cfg), out, &err) !=
+      0)
+    goto done;
+  rc = 0;
+done:
+  if (rc != 0)
+    cgofuzz_coord_failf(c, "rebuilding the fuzzed input: %s", err.msg);
+  cgofuzz_values_free(&vals); /* before the mutator: values borrow scratch */
+  cgofuzz_mutator_free(&m);
+  return rc;
 }

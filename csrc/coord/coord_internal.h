@@ -529,7 +529,7 @@ int cgofuzz_coord_suspect_poll(coord *c, slot *s, int64_t now,
                                int64_t timeout_ms);
 /* Ends s's re-run, if any, as UNSURE, and resumes s's worker. */
 void cgofuzz_coord_suspect_end(slot *s);
-/* Rebuilds the input s's worker ran at count (coord_resp.c): 0, or -1
+/* Rebuilds the input s's worker ran at count (coord_exact.c): 0, or -1
  * with the run failed. */
 int cgofuzz_coord_rebuild(coord *c, slot *s, int64_t count, cgofuzz_buf *out);
 #define C_WATCHDOG_GRACE_MS 1000 /* a C worker's own watchdog goes first */

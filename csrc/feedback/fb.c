@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
 #include "fb_internal.h"
 
 /* What each kind of call is, for the coordinator's -v line about a
@@ -131,17 +130,6 @@ static void fb_done(void *ctx, cgofuzz_coord_host *h, size_t slot,
     cgofuzz_fb_cmp_done(r, &r->slots[slot], found);
   else
     cgofuzz_fb_dsched_done(r, &r->slots[slot], call->kind, count, found);
-}
-
-void cgofuzz_fb_replay_start(fb_replay *b, const fb_run *r) {
-  b->counted = cgofuzz_coord_host_config(r->h)->fuzz_count > 0;
-  b->start_ms = cgofuzz_mono_ms();
-  b->spent_ms = 0;
-}
-
-bool cgofuzz_fb_replay_may(const fb_replay *b, int64_t now_ms) {
-  return b->counted || b->spent_ms < FB_REPLAY_FREE_MS ||
-         b->spent_ms * FB_REPLAY_SHARE <= now_ms - b->start_ms;
 }
 
 cgofuzz_fb *cgofuzz_fb_new(void) {

@@ -369,7 +369,7 @@ void cgofuzz_fb_goleak_start(fb_run *r) {
   x->tg.binary = bin;
   x->tg.argv = cgofuzz_coord_host_argv(r->h);
   x->tg.envp = cgofuzz_coord_host_envp(r->h);
-  cgofuzz_fb_replay_start(&x->budget, r);
+  fb_replay_start(&x->budget, r);
   r->goleak = x;
 }
 
@@ -470,7 +470,7 @@ bool cgofuzz_fb_goleak_step(fb_run *r) {
       x->next >= have)
     return false;
   int64_t t0 = cgofuzz_mono_ms();
-  if (!cgofuzz_fb_replay_may(&x->budget, t0))
+  if (!fb_replay_may(&x->budget, t0))
     return false;
   if (!x->have_base) {
     cgofuzz_fb_goleak_set idle = {0};

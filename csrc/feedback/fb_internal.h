@@ -20,6 +20,7 @@
 
 #include "buf.h"
 #include "cgofuzz/value.h"
+#include "clock.h"
 #include "coord_feedback.h"
 #include "fb.h"
 #include "gobin_patch.h"
@@ -188,8 +189,8 @@ int cgofuzz_fb_i2s(const cgofuzz_gobin_cmprec *r, size_t n,
 size_t cgofuzz_fb_i2s_site_len(const cgofuzz_gobin_cmprec *r, size_t n,
                                uint32_t pc);
 
-/* --- a corpus replay's budget (fb.c): the race replay's, the goroutine
- * probes' */
+/* --- a corpus replay's budget: the race replay's, the goroutine probes'
+ */
 
 /* Each blocks the loop while it runs, so it may take 1/FB_REPLAY_SHARE of
  * the run's wall time past its first FB_REPLAY_FREE_MS; a run counted in
@@ -202,9 +203,16 @@ typedef struct fb_replay {
   int64_t start_ms, spent_ms;
 } fb_replay;
 /* Starts counting r's replay time. */
-void cgofuzz_fb_replay_start(fb_replay *b, const fb_run *r);
+static inline void fb_replay_start(fb_replay *b, const fb_run *r) {
+  b->counted = cgofuzz_coord_host_config(r->h)->fuzz_count > 0;
+  b->start_ms = cgofuzz_mono_ms();
+  b->spent_ms = 0;
+}
 /* Whether a replay may run now (at now_ms). */
-bool cgofuzz_fb_replay_may(const fb_replay *b, int64_t now_ms);
+static inline bool fb_replay_may(const fb_replay *b, int64_t now_ms) {
+  return b->counted || b->spent_ms < FB_REPLAY_FREE_MS ||
+         b->spent_ms * FB_REPLAY_SHARE <= now_ms - b->start_ms;
+}
 
 /* --- -racereplay (fb_race.c) */
 

@@ -120,7 +120,7 @@ void cgofuzz_fb_race_start(fb_run *r) {
     free(x);
     return;
   }
-  cgofuzz_fb_replay_start(&x->budget, r);
+  fb_replay_start(&x->budget, r);
   r->race = x;
 }
 
@@ -130,7 +130,7 @@ bool cgofuzz_fb_race_step(fb_run *r) {
       x->next >= cgofuzz_coord_host_corpus(r->h))
     return false;
   int64_t t0 = cgofuzz_mono_ms();
-  if (!cgofuzz_fb_replay_may(&x->budget, t0))
+  if (!fb_replay_may(&x->budget, t0))
     return false;
   if (x->up || start_worker(r, x) == 0)
     replay(r, x, x->next);
