@@ -307,6 +307,28 @@ def run_polled(argv, cwd, limit, found, env=None):
 
 
 
+def settle_args(ap, args, defaults, engines):
+    """Gives each option of defaults ((name, full run's value, --quick's
+    value), the engines' too) that was not given its value for this run,
+    then refuses (ap.error) an engine that is not one of engines."""
+    for name, full, quick in defaults:
+        if getattr(args, name) is None:
+            setattr(args, name, quick if args.quick else full)
+    bad = [e for e in args.engines if e not in engines]
+    if bad:
+        ap.error("unknown engine %s (have: %s)" % (",".join(bad),
+                                                   ",".join(engines)))
+
+
+def require_cgofuzz(path):
+    """path made absolute; exits saying so when it is no executable."""
+    path = os.path.abspath(path)
+    if not os.access(path, os.X_OK):
+        sys.exit("%s is not an executable: build cgofuzz or give --cgofuzz"
+                 % path)
+    return path
+
+
 def clang_version():
     r = sh(["clang", "--version"])
     return r.stdout.splitlines()[0] if r.returncode == 0 else "no clang"

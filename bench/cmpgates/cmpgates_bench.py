@@ -62,8 +62,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from benchlib import (G118, ROOT, clang_version, final_stats, fmt_time,
                       fuzz_signature, go118_build, go118_seeds,
                       go118_to_corpus, go118_tool, has_cmpfeedback, header,
-                      kill_running, log, run_polled, sh, summary_cells,
-                      tail, write_report)  # noqa: E402
+                      kill_running, log, run_polled, settle_args, sh,
+                      summary_cells, tail, write_report)  # noqa: E402
 
 SRC = os.path.join(ROOT, "bench", "cmpgates")
 TEST_FILE = "cmpgates_test.go"
@@ -530,15 +530,9 @@ def main():
                     "bench/results/cmpgates/<date>-cmpgates[-overhead][-quick].md)")
     args = ap.parse_args()
     q = args.quick
-    for name, full, quick in (("runs", 3, 1), ("cap_cgofuzz", 60, 10),
-                              ("cap_go", 120, 10), ("cap_libfuzzer", 120, 10),
-                              ("overhead_time", 300, 20)):
-        if getattr(args, name) is None:
-            setattr(args, name, quick if q else full)
-    bad = [e for e in args.engines if e not in ENGINES]
-    if bad:
-        ap.error("unknown engine %s (have: %s)" % (",".join(bad),
-                                                   ",".join(ENGINES)))
+    settle_args(ap, args, (("runs", 3, 1), ("cap_cgofuzz", 60, 10),
+                           ("cap_go", 120, 10), ("cap_libfuzzer", 120, 10),
+                           ("overhead_time", 300, 20)), ENGINES)
     args.cgofuzz = os.path.abspath(args.cgofuzz)
     if not args.out:
         args.out = os.path.join(ROOT, "bench", "results", "cmpgates", "%s-cmpgates%s%s.md"

@@ -81,8 +81,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from benchlib import (G118, ROOT, RUNNING, clang_version,  # noqa: E402
                       fmt_time, fuzz_signature, go118_build, go118_seeds,
                       go118_to_corpus, go118_tool, go_corpus_file, header,
-                      kill_running, kill_session, log, run_polled, sh,
-                      start_session,
+                      kill_running, kill_session, log, require_cgofuzz,
+                      run_polled, settle_args, sh, start_session,
                       summary_cells, tail, write_report)
 
 BUGS = os.path.join(ROOT, "bench", "gobugs")
@@ -824,21 +824,12 @@ def main():
                     "bench/results/gobugs/<date>-gobugs[-quick].md)")
     args = ap.parse_args()
     q = args.quick
-    for name, full, quick in (("runs", 3, 1), ("cap", 300, 20),
-                              ("engines", ENGINES, ["cgofuzz", "go"])):
-        if getattr(args, name) is None:
-            setattr(args, name, quick if q else full)
-    bad = [e for e in args.engines if e not in ENGINES]
-    if bad:
-        ap.error("unknown engine %s (have: %s)" % (",".join(bad),
-                                                   ",".join(ENGINES)))
+    settle_args(ap, args, (("runs", 3, 1), ("cap", 300, 20),
+                           ("engines", ENGINES, ["cgofuzz", "go"])), ENGINES)
     if args.summarize:
         summarize(args)
         return
-    args.cgofuzz = os.path.abspath(args.cgofuzz)
-    if not os.access(args.cgofuzz, os.X_OK):
-        sys.exit("%s is not an executable: build cgofuzz or give --cgofuzz"
-                 % args.cgofuzz)
+    args.cgofuzz = require_cgofuzz(args.cgofuzz)
     if not args.out and not args.verify:
         args.out = os.path.join(ROOT, "bench", "results", "gobugs", "%s-gobugs%s.md" % (
             datetime.date.today().isoformat(), "-quick" if q else ""))

@@ -90,7 +90,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "gobugs"))
 from benchlib import (CACHE, G118, ROOT, clang_version,  # noqa: E402
                       fuzz_signature, go118_build, go118_seeds, go118_tool,
                       go_corpus_file, header, kill_running, log, note,
-                      run_polled, sh, write_report)
+                      require_cgofuzz, run_polled, settle_args, sh,
+                      write_report)
 import gobugs_bench as gb  # noqa: E402  (engines shared with gobugs)
 
 ENGINES = gb.ENGINES
@@ -919,22 +920,13 @@ def main():
                     "bench/results/gocov/<date>-gocov[-quick].md)")
     args = ap.parse_args()
     q = args.quick
-    for name, full, quick in (("runs", 3, 1), ("cap", 300, 20),
-                              ("engines", ENGINES, ["cgofuzz", "go"]),
-                              ("targets", None, QUICK_TARGETS)):
-        if getattr(args, name) is None:
-            setattr(args, name, quick if q else full)
-    bad = [e for e in args.engines if e not in ENGINES]
-    if bad:
-        ap.error("unknown engine %s (have: %s)" % (",".join(bad),
-                                                   ",".join(ENGINES)))
+    settle_args(ap, args, (("runs", 3, 1), ("cap", 300, 20),
+                           ("engines", ENGINES, ["cgofuzz", "go"]),
+                           ("targets", None, QUICK_TARGETS)), ENGINES)
     if args.summarize:
         summarize(args)
         return
-    args.cgofuzz = os.path.abspath(args.cgofuzz)
-    if not os.access(args.cgofuzz, os.X_OK):
-        sys.exit("%s is not an executable: build cgofuzz or give --cgofuzz"
-                 % args.cgofuzz)
+    args.cgofuzz = require_cgofuzz(args.cgofuzz)
     if not args.out:
         args.out = os.path.join(ROOT, "bench", "results", "gocov",
                                 "%s-gocov%s.md" % (datetime.date.today(),
