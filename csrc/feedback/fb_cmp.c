@@ -130,7 +130,7 @@ struct cgofuzz_fb_cmp {
   size_t ntodo, todo_cap;
   size_t parent; /* the entry being traced */
   /* Queued candidates: [0] the entries', [1] mutants', [2] switch cases
-   * (the entries', oldest first: see on_candidate). */
+   * (the entries', oldest first: see queue_case). */
   ring q[3];
   unsigned turn; /* the ring cgofuzz_fb_cmp_next took from last */
   cand *fresh;   /* this trace's candidates, in order, until it ends */
