@@ -22,13 +22,15 @@
  *    goroutine an input's first run starts for good (a cache's janitor,
  *    a sync.Once) is one, not two, and raises the tolerance instead;
  *  - entries are probed in corpus order, GOLEAK_BATCH at a time (one
- *    worker, GOLEAK_SETTLE_MS); a batch with goroutines beyond the
+ *    worker, dumped GOLEAK_SETTLE_MS after its runs, the loop going on
+ *    meanwhile); a batch with goroutines beyond the
  *    tolerance is probed again after GOLEAK_CONFIRM_MS, then halved down
  *    to the entry responsible, which is then confirmed as above; entries
  *    that fail when run are skipped (the user's workers report those);
  *  - within the replays' share of the run's wall time (fb_replay, as the
- *    race replay: the probes block the loop), every entry as it comes in
- *    a run counted in execs;
+ *    race replay: a probe's runs and dump, and the search for a suspect
+ *    batch's entry, block the loop), every entry as it comes in a run
+ *    counted in execs;
  *  - a worker that dies or hangs on a batch makes its entries probed one
  *    at a time, the entry that does it skipped.
  */
@@ -236,6 +238,71 @@ static int dump(cgofuzz_coord_worker *w, cgofuzz_fb_goleak_set *out,
   return rc;
 }
 
+/* A probe's worker, from its runs to its dump. */
+typedef struct probe_w {
+  cgofuzz_coord_worker w;
+  cgofuzz_buf line;
+  char **env;
+} probe_w;
+
+static void probe_drop(probe_w *p) {
+  cgofuzz_coord_worker_free(&p->w);
+  cgofuzz_buf_free(&p->line);
+  free(p->env);
+  memset(p, 0, sizeof *p);
+}
+
+/* Starts a fresh worker of tg in p and runs v[0..n) in it, runs times
+ * over. 0, or -1 with err and p dropped (*bad: the entry that failed or
+ * killed the worker, or n). */
+static int probe_start(const cgofuzz_fb_goleak_target *tg,
+                       const cgofuzz_fb_goleak_value *v, size_t n, int runs,
+                       probe_w *p, size_t *bad, cgofuzz_err *err) {
+  memset(p, 0, sizeof *p);
+  *bad = n;
+  if (!(p->env = probe_env(tg->envp)))
+    return cgofuzz_errf(err, 0, "out of memory");
+  if (cgofuzz_coord_worker_init(&p->w, CGOFUZZ_SHM_VALUE_CAP, err) != 0) {
+    free(p->env);
+    p->env = NULL;
+    return -1;
+  }
+  int rc = cgofuzz_coord_side_start(&p->w, tg->binary, tg->argv, p->env,
+                                    &p->line, err);
+  for (int k = 0; k < runs && rc == 0; k++)
+    for (size_t i = 0; i < n && rc == 0; i++) {
+      cgofuzz_fuzz_resp resp;
+      int got = cgofuzz_coord_side_run(&p->w, v[i].data, v[i].len,
+                                       GOLEAK_CALL_MS, &p->line, &resp, err);
+      if (got == 1) {
+        if (resp.err) /* a failing input: the user's workers report it */
+          got = cgofuzz_errf(err, 0, "the input fails: %.*s",
+                             (int)(resp.err_len < 200 ? resp.err_len : 200),
+                             resp.err);
+        cgofuzz_fuzz_resp_free(&resp);
+      }
+      if (got != 1) {
+        *bad = i;
+        rc = -1;
+      }
+    }
+  if (rc != 0)
+    probe_drop(p);
+  return rc;
+}
+
+/* p's goroutines, counted into out, once its inputs' had time to end
+ * (the caller waited); p is dropped. 0, or -1 with err. */
+static int probe_finish(probe_w *p, cgofuzz_fb_goleak_set *out,
+                        cgofuzz_err *err) {
+  int rc = settle(&p->w, 0) ? dump(&p->w, out, err)
+                            : cgofuzz_errf(err, 0,
+                                           "the worker exited while "
+                                           "idle");
+  probe_drop(p);
+  return rc;
+}
+
 /* Runs v[0..n) runs times over in a fresh worker of tg, waits settle_ms
  * and counts its goroutines into out. 0, or -1 with err (*bad: the entry
  * that failed or killed the worker, or n). */
@@ -243,48 +310,11 @@ static int probe(const cgofuzz_fb_goleak_target *tg,
                  const cgofuzz_fb_goleak_value *v, size_t n, int runs,
                  int settle_ms, cgofuzz_fb_goleak_set *out, size_t *bad,
                  cgofuzz_err *err) {
-  cgofuzz_coord_worker w;
-  cgofuzz_buf line = {0};
-  char **env = probe_env(tg->envp);
-  int rc = -1;
-  *bad = n;
-  if (!env) {
-    cgofuzz_errf(err, 0, "out of memory");
+  probe_w p;
+  if (probe_start(tg, v, n, runs, &p, bad, err) != 0)
     return -1;
-  }
-  if (cgofuzz_coord_worker_init(&w, CGOFUZZ_SHM_VALUE_CAP, err) != 0) {
-    free(env);
-    return -1;
-  }
-  if (cgofuzz_coord_side_start(&w, tg->binary, tg->argv, env, &line, err) ==
-      0) {
-    rc = 0;
-    for (int k = 0; k < runs && rc == 0; k++)
-      for (size_t i = 0; i < n && rc == 0; i++) {
-        cgofuzz_fuzz_resp resp;
-        int got = cgofuzz_coord_side_run(&w, v[i].data, v[i].len,
-                                         GOLEAK_CALL_MS, &line, &resp, err);
-        if (got == 1) {
-          if (resp.err) /* a failing input: the user's workers report it */
-            got = cgofuzz_errf(err, 0, "the input fails: %.*s",
-                               (int)(resp.err_len < 200 ? resp.err_len : 200),
-                               resp.err);
-          cgofuzz_fuzz_resp_free(&resp);
-        }
-        if (got != 1) {
-          *bad = i;
-          rc = -1;
-        }
-      }
-    if (rc == 0 && !settle(&w, settle_ms))
-      rc = cgofuzz_errf(err, 0, "the worker exited while idle");
-    if (rc == 0)
-      rc = dump(&w, out, err);
-  }
-  cgofuzz_coord_worker_free(&w);
-  cgofuzz_buf_free(&line);
-  free(env);
-  return rc;
+  settle(&p.w, settle_ms);
+  return probe_finish(&p, out, err);
 }
 
 /* The creator in after with the most goroutines beyond tol's count (at
@@ -354,6 +384,14 @@ struct cgofuzz_fb_goleak {
   fb_replay budget;
   unsigned fails; /* failed probes in a row */
   uint64_t probed, leaks;
+  /* A batch's probe waiting for its goroutines to end (the loop goes on
+   * meanwhile): its worker, until when, its entries (k of the corpus's
+   * from next on; bv[0..bn) those that do not fail). */
+  probe_w pw;
+  bool settling;
+  int64_t settle_until;
+  size_t bk, bn;
+  cgofuzz_fb_goleak_value bv[GOLEAK_BATCH];
 };
 typedef struct cgofuzz_fb_goleak gl;
 
@@ -435,42 +473,70 @@ static void hunt(fb_run *r, gl *x, const cgofuzz_fb_goleak_value *v, size_t n,
   cgofuzz_buf_free(&msg);
 }
 
-/* Probes entries [x->next, x->next + k) with k <= GOLEAK_BATCH. */
-static void probe_batch(fb_run *r, gl *x, size_t k) {
-  cgofuzz_fb_goleak_value v[GOLEAK_BATCH];
-  size_t n = 0;
+/* A batch's probe failed: one of its entries kills the worker or fails,
+ * so they are probed again one at a time (that one then skipped). */
+static void batch_failed(gl *x) {
+  x->fails++;
+  if (x->bn > 1)
+    x->single_until = x->next + x->bk;
+  else
+    x->next += x->bk;
+}
+
+/* Starts the probe of entries [x->next, x->next + k), k <= GOLEAK_BATCH:
+ * their runs now, the dump once they settled (batch_end). */
+static void batch_begin(fb_run *r, gl *x, size_t k) {
+  cgofuzz_err err = {0};
+  size_t bad;
+  x->bk = k;
+  x->bn = 0;
   for (size_t i = x->next; i < x->next + k; i++)
     if (!cgofuzz_coord_host_failing(r->h, i)) {
-      v[n].data = cgofuzz_coord_host_entry(r->h, i, &v[n].len);
-      n++;
+      x->bv[x->bn].data = cgofuzz_coord_host_entry(r->h, i, &x->bv[x->bn].len);
+      x->bn++;
     }
+  if (!x->bn)
+    x->next += k;
+  else if (probe_start(&x->tg, x->bv, x->bn, 1, &x->pw, &bad, &err) != 0)
+    batch_failed(x);
+  else {
+    x->settling = true;
+    x->settle_until = cgofuzz_mono_ms() + GOLEAK_SETTLE_MS;
+  }
+}
+
+/* The batch's dump: goroutines beyond the tolerance send it to hunt. */
+static void batch_end(fb_run *r, gl *x) {
   cgofuzz_fb_goleak_set after = {0};
-  size_t bad;
-  int s = n ? suspect(x, v, n, GOLEAK_SETTLE_MS, &after, &bad) : 0;
-  if (s < 0) {
-    x->fails++;
-    if (n > 1) { /* again one at a time: one of them kills the worker */
-      x->single_until = x->next + k;
-      return;
-    }
+  cgofuzz_err err = {0};
+  x->settling = false;
+  if (probe_finish(&x->pw, &after, &err) != 0) {
+    batch_failed(x);
   } else {
     x->fails = 0;
-    x->probed += n;
-    if (s > 0)
-      hunt(r, x, v, n, &after);
-    cgofuzz_fb_goleak_set_free(&after);
+    x->probed += x->bn;
+    if (excess(&after, &x->tol, 1))
+      hunt(r, x, x->bv, x->bn, &after);
+    x->next += x->bk;
   }
-  x->next += k;
+  cgofuzz_fb_goleak_set_free(&after);
 }
 
 bool cgofuzz_fb_goleak_step(fb_run *r) {
   gl *x = r->goleak;
-  size_t have = cgofuzz_coord_host_corpus(r->h);
-  if (!x || x->fails >= GOLEAK_FAILS_MAX || !cgofuzz_coord_host_fuzzing(r->h) ||
-      x->next >= have)
+  if (!x)
     return false;
   int64_t t0 = cgofuzz_mono_ms();
-  if (!fb_replay_may(&x->budget, t0))
+  if (x->settling) { /* the loop polls until its time has come */
+    if (t0 < x->settle_until)
+      return false;
+    batch_end(r, x);
+    x->budget.spent_ms += cgofuzz_mono_ms() - t0;
+    return x->budget.counted && x->next < cgofuzz_coord_host_corpus(r->h);
+  }
+  size_t have = cgofuzz_coord_host_corpus(r->h);
+  if (x->fails >= GOLEAK_FAILS_MAX || !cgofuzz_coord_host_fuzzing(r->h) ||
+      x->next >= have || !fb_replay_may(&x->budget, t0))
     return false;
   if (!x->have_base) {
     cgofuzz_fb_goleak_set idle = {0};
@@ -489,10 +555,11 @@ bool cgofuzz_fb_goleak_step(fb_run *r) {
       k = GOLEAK_BATCH;
     if (x->next < x->single_until)
       k = 1;
-    probe_batch(r, x, k);
+    batch_begin(r, x, k);
   }
   x->budget.spent_ms += cgofuzz_mono_ms() - t0;
-  return x->budget.counted && x->next < cgofuzz_coord_host_corpus(r->h);
+  return !x->settling && x->budget.counted &&
+         x->next < cgofuzz_coord_host_corpus(r->h);
 }
 
 void cgofuzz_fb_goleak_stop(fb_run *r) {
@@ -508,6 +575,8 @@ void cgofuzz_fb_goleak_stop(fb_run *r) {
             x->fails >= GOLEAK_FAILS_MAX
                 ? " (probes stopped: the last ones failed)"
                 : "");
+  if (x->settling)
+    probe_drop(&x->pw);
   cgofuzz_fb_goleak_set_free(&x->tol);
   free(x);
   r->goleak = NULL;
