@@ -177,8 +177,15 @@ def reproduce(bug, binary, pkg, name):
     timeout = HANG_REPRO if bug["kind"] == "hang" else 120
     argv = [binary, "-test.count=1", "-test.timeout=%ds" % timeout,
             "-test.run=^%s$/^%s$" % (bug["target"], re.escape(name))]
+    env = go_env(bug)
+    if bug["kind"] == "hang":
+        # The test timeout's report may show the hung goroutine as "running
+        # on other thread; stack unavailable" (its signature then missing:
+        # 1 re-run in 3 of x/net/html's crasher); with GOTRACEBACK=crash
+        # every thread is stopped and shown (4 of 4).
+        env = dict(env or os.environ, GOTRACEBACK="crash")
     try:
-        r = subprocess.run(argv, cwd=pkg, env=go_env(bug),
+        r = subprocess.run(argv, cwd=pkg, env=env,
                            capture_output=True, text=True, errors="replace",
                            timeout=timeout + 60, stdin=subprocess.DEVNULL,
                            preexec_fn=limit_memory)
