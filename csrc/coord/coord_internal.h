@@ -525,8 +525,7 @@ bool cgofuzz_coord_suspect_due(coord *c, const slot *s, int64_t now,
 void cgofuzz_coord_suspect_begin(coord *c, slot *s, int64_t count);
 /* Looks at s's re-run: 0 while it runs, else its verdict (the re-run is
  * over and s's worker running again). */
-int cgofuzz_coord_suspect_poll(coord *c, slot *s, int64_t now,
-                               int64_t timeout_ms);
+int cgofuzz_coord_suspect_poll(slot *s, int64_t now, int64_t timeout_ms);
 /* Ends s's re-run, if any, as UNSURE, and resumes s's worker. */
 void cgofuzz_coord_suspect_end(slot *s);
 /* Rebuilds the input s's worker ran at count (coord_exact.c): 0, or -1

@@ -365,7 +365,7 @@ void cgofuzz_coord_watch(coord *c) {
     }
     int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
     if (s->sus) { /* its worker is stopped: the early re-run decides */
-      if (cgofuzz_coord_suspect_poll(c, s, now, timeout_ms) == SUSPECT_HUNG)
+      if (cgofuzz_coord_suspect_poll(s, now, timeout_ms) == SUSPECT_HUNG)
         stop_for(c, s, CGOFUZZ_COORD_DEATH_HANG);
       continue;
     }

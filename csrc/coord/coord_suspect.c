@@ -91,13 +91,11 @@ void cgofuzz_coord_suspect_begin(coord *c, slot *s, int64_t count) {
   cgofuzz_buf_free(&data);
 }
 
-int cgofuzz_coord_suspect_poll(coord *c, slot *s, int64_t now,
-                               int64_t timeout_ms) {
+int cgofuzz_coord_suspect_poll(slot *s, int64_t now, int64_t timeout_ms) {
   coord_suspect *x = s->sus;
   const uint8_t *l;
   size_t n;
   cgofuzz_err err = {0};
-  (void)c;
   int got = cgofuzz_coord_worker_recv(&x->w, 0, CGOFUZZ_COORD_WORKER_MAX_LINE,
                                       &l, &n, &err);
   int64_t d = cgofuzz_os_run_delay_ms(x->w.pid);
