@@ -389,12 +389,20 @@ int cgofuzz_coord_death_explain(const cgofuzz_coord_death *d, cgofuzz_buf *msg,
                               : "fuzzing process out of memory: its watchdog "
                                 "saw the resident set above its limit\n");
   } else if (sig && signo == SIGKILL && d->oom_kills > 0) {
+    /* The OOM killer takes the largest process when the machine runs
+     * short, which may be a worker whose input is innocent while other
+     * programs fill the memory: recorded only when the input, run again
+     * alone, dies again (coord_resp.c killed_from_outside). */
     cls = CGOFUZZ_COORD_DEATH_OOM;
+    *record = d->reproduced;
     cgofuzz_buf_printf(msg,
                        "fuzzing process killed by signal 9 (SIGKILL) while "
                        "the kernel's OOM killer ran (%s rose by %lld): out of "
-                       "memory\n",
-                       oom_source(), (long long)d->oom_kills);
+                       "memory%s\n",
+                       oom_source(), (long long)d->oom_kills,
+                       d->reproduced ? "; the input died again when run "
+                                       "alone, so it is recorded"
+                                     : "");
   } else if (kind == H_LEAK) {
     cls = CGOFUZZ_COORD_DEATH_LEAK;
     cgofuzz_buf_puts(msg, "fuzzing process found a memory leak: the input "
@@ -444,7 +452,7 @@ int cgofuzz_coord_death_explain(const cgofuzz_coord_death *d, cgofuzz_buf *msg,
   }
 
   /* 2. Go's own line. */
-  if (cls == CGOFUZZ_COORD_DEATH_EXTERNAL && !*record)
+  if (!*record)
     cgofuzz_buf_printf(msg,
                        "fuzzing process terminated by unexpected signal; no "
                        "crash will be recorded: %s\n",

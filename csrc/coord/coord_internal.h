@@ -255,6 +255,10 @@ typedef struct slot {
   int state;
   size_t entry; /* corpus index of the input in flight */
   bool warmup;
+  /* A warm-up entry to hand this slot again, plus one (0: none): its
+   * worker died of something that was not the entry's doing (coord_resp.c
+   * killed_from_outside), so its coverage is still to be had. */
+  size_t warmup_redo;
   int64_t limit;     /* Limit of the call in flight (for the Nx budget) */
   uint64_t sent_gen; /* mask version this process has, 0: none */
   int deaths;        /* deaths since its last good reply */

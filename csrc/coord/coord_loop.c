@@ -139,7 +139,7 @@ static void dispatch(coord *c, slot *s) {
   }
   if (c->minimizing)
     return;
-  if (warmup && c->warmup_next >= c->warmup_count)
+  if (warmup && !s->warmup_redo && c->warmup_next >= c->warmup_count)
     return; /* wait for the rest of the warm-up */
   int64_t limit = warmup ? 1 : 0;
   if (cfg->fuzz_count) {
@@ -161,7 +161,8 @@ static void dispatch(coord *c, slot *s) {
   fc->limit = 0;
   fc->what = NULL;
   if (warmup) {
-    idx = c->warmup_next++;
+    idx = s->warmup_redo ? s->warmup_redo - 1 : c->warmup_next++;
+    s->warmup_redo = 0;
   } else {
     if (cgofuzz_coord_sched_grow(&c->sched, c->corpus.n, cgofuzz_mono_ms()) !=
         0) {

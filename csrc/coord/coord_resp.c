@@ -448,15 +448,6 @@ static int rerun_alone(coord *c, slot *s, const cgofuzz_buf *data,
   return 0;
 }
 
-/* Whether data, run again alone, is killed by SIGKILL again (see
- * rerun_alone). */
-static bool killed_again(coord *c, slot *s, const cgofuzz_buf *data) {
-  int64_t took;
-  int st;
-  return rerun_alone(c, s, data, &took, &st) == 0 && WIFSIGNALED(st) &&
-         WTERMSIG(st) == SIGKILL;
-}
-
 /* s's worker was judged hung (by the watch, or by a Go worker's own
  * timer when go_timer): whether its input, run again alone, still does not
  * finish in time (1), or did not in its early re-run (2: coord_suspect.c,
@@ -521,14 +512,21 @@ static const char *c_frame(const char *binary, const uint8_t *tail, size_t n,
 
 /* A busy worker SIGKILLed from outside: Go records nothing, as the
  * kernel's OOM killer or a person may have sent it. Re-running the input
- * alone tells: killed again, it is recorded, explained anew into why.
- * true when the death is dealt with. */
+ * alone tells: killed again (when the OOM killer ran meanwhile, dead again
+ * in any way: a Go runtime may fail its own allocation first), it is
+ * recorded, explained anew into why. An input the OOM killer took while
+ * the machine was short of memory and that runs alone is no finding: the
+ * run goes on, as after a hang of a busy machine. true when the death is
+ * dealt with. */
 static bool killed_from_outside(coord *c, slot *s, cgofuzz_coord_death *d,
                                 cgofuzz_buf *why, int st) {
   cgofuzz_buf data = {0};
-  int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
-  bool again = cgofuzz_coord_rebuild(c, s, count, &data) == 0 &&
-               killed_again(c, s, &data);
+  int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count, took = 0;
+  bool oom = d->oom_kills > 0;
+  int rst = 0, ran = cgofuzz_coord_rebuild(c, s, count, &data) == 0
+                         ? rerun_alone(c, s, &data, &took, &rst)
+                         : -1;
+  bool again = ran == 0 && (oom || (WIFSIGNALED(rst) && WTERMSIG(rst) == SIGKILL));
   if (again) {
     bool record;
     c->count += count;
@@ -544,9 +542,21 @@ static bool killed_from_outside(coord *c, slot *s, cgofuzz_coord_death *d,
     c->death_status = st;
     cgofuzz_coord_record_failure(c, &data, why);
     c->death_status = -1;
+  } else if (ran == 1 && oom) {
+    c->count += count;
+    if (s->warmup && !s->call.kind && c->warmup_left > 0)
+      s->warmup_redo = s->entry + 1; /* its coverage is still wanted */
+    else
+      feedback_done(c, s, count, false);
+    if (!c->cfg->observer)
+      fprintf(stderr,
+              "cgofuzz: the kernel's OOM killer stopped a worker while the "
+              "machine was short of memory; its input ran alone in %lld ms: "
+              "not recorded, fuzzing goes on\n",
+              (long long)took);
   }
   cgofuzz_buf_free(&data);
-  return again;
+  return again || (ran == 1 && oom);
 }
 
 /* A hang the watch stopped, or a Go worker's own timer reported ("panic:

@@ -262,3 +262,28 @@ def test_go_kernel_oom_kill_is_recorded(cgofuzz, gobin, tmp_path,
         "OOM killer ran" in r.stdout, r
     files = corpus_entries(os.path.join(pkg, "testdata", "fuzz", "FuzzDeath"))
     assert len(files) == 1 and read(files[0]) == entry, (files, r)
+
+
+def test_go_oom_kill_of_an_input_that_runs_alone_is_not_recorded(
+        cgofuzz, gobin, tmp_path, memory_cgroup):
+    """The kernel's OOM killer takes the worker on an input that, run again
+    alone, passes (FuzzOOMOnce blows up on its first input only, as an
+    input taken while other programs filled the memory does): nothing is
+    written, the user is told, the warm-up entry is run again for its
+    coverage and the run goes on to its end."""
+    pkg = str(tmp_path / "pkg")
+    shutil.copytree(os.path.join(HERE, "gopkg"), pkg)
+    cache = str(tmp_path / "cache")
+    os.makedirs(os.path.join(cache, "FuzzOOMOnce"))
+    testlib.write(os.path.join(cache, "FuzzOOMOnce", "trigger"),
+                  'go test fuzz v1\n[]byte("once")\n')
+    cmd = testlib.fuzz_cmd(cgofuzz, gobin, "FuzzOOMOnce", cache,
+                           ["-fuzztime=2000x"], parallel=1)
+    r = run(["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"',
+             memory_cgroup] + cmd, pkg, testlib.fuzz_env(1))
+    assert os.path.exists(os.path.join(pkg, "oom-once.mark")), r
+    assert r.rc == 0, (r.stdout, r.stderr)
+    assert "the kernel's OOM killer stopped a worker while the machine was " \
+        "short of memory; its input ran alone" in r.stderr, r
+    assert "gathering baseline coverage: 1/1 completed" in r.stderr, r
+    assert not os.path.isdir(os.path.join(pkg, "testdata")), r

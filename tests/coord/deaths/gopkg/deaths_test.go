@@ -40,14 +40,7 @@ func FuzzDeath(f *testing.F) {
 		case strings.HasPrefix(s, "DEAD"):
 			time.Sleep(time.Hour)
 		case strings.HasPrefix(s, "OOM"):
-			// 2 GiB, touched, in 1 MiB pieces.
-			for i := 0; i < 2048; i++ {
-				b := make([]byte, 1<<20)
-				for j := 0; j < len(b); j += 4096 {
-					b[j] = 1
-				}
-				sink = append(sink, b)
-			}
+			blowUp()
 		case strings.HasPrefix(s, "KILL"):
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			time.Sleep(time.Minute)
@@ -55,4 +48,30 @@ func FuzzDeath(f *testing.F) {
 			os.Exit(3)
 		}
 	})
+}
+
+// FuzzOOMOnce blows up on its first input only (a marker file in the
+// package's directory): the kernel's OOM killer takes the worker, and the
+// same input run again passes, as an input taken while other programs
+// filled the memory does.
+func FuzzOOMOnce(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		mark, err := os.OpenFile("oom-once.mark", os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return
+		}
+		mark.Close()
+		blowUp()
+	})
+}
+
+// blowUp allocates 2 GiB, touched, in 1 MiB pieces.
+func blowUp() {
+	for i := 0; i < 2048; i++ {
+		b := make([]byte, 1<<20)
+		for j := 0; j < len(b); j += 4096 {
+			b[j] = 1
+		}
+		sink = append(sink, b)
+	}
 }
