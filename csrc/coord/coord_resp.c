@@ -526,7 +526,8 @@ static bool killed_from_outside(coord *c, slot *s, cgofuzz_coord_death *d,
   int rst = 0, ran = cgofuzz_coord_rebuild(c, s, count, &data) == 0
                          ? rerun_alone(c, s, &data, &took, &rst)
                          : -1;
-  bool again = ran == 0 && (oom || (WIFSIGNALED(rst) && WTERMSIG(rst) == SIGKILL));
+  bool again =
+      ran == 0 && (oom || (WIFSIGNALED(rst) && WTERMSIG(rst) == SIGKILL));
   if (again) {
     bool record;
     c->count += count;
