@@ -238,13 +238,18 @@ int cgofuzz_coord_fmt_secs(cgofuzz_buf *b, int64_t secs);
 #define MAX_JOBS 8                      /* pending minimizations; more: as is */
 #define INTERESTING_MIN_NS 2000000000LL /* cap per interesting input */
 /* New interesting inputs are minimized (as Go does: smaller entries run
- * faster and mutate to the point) only while that has taken at most
- * 1/MIN_SHARE of the workers' time, or less than MIN_FREE_NS in all;
- * past that they are kept as they are, as libFuzzer keeps them. On Magma's
- * lua (10 KB inputs, each candidate a Lua run) minimization took 9 s of a
- * one-worker 15 s run, which fuzzed for 5. */
+ * faster and mutate to the point) only within 1/MIN_SHARE of the workers'
+ * time since the start: each Minimize call of one gets at most the share
+ * left (and at least MIN_FLOOR_NS), and once it is spent the inputs
+ * waiting are kept as they are, as libFuzzer keeps them. On Magma's lua
+ * (10 KB inputs, each candidate a Lua run) minimization took 9 s of a
+ * one-worker 15 s run, which fuzzed for 5; where finds come every few
+ * execs, a free first second (Go minimizes each for up to a minute) gave
+ * minimization most of the execs when shallow bugs are found
+ * (x/image/tiff's palette index: the seed that is one byte from it ran
+ * under a hundred times in 20k execs). */
 #define MIN_SHARE 5
-#define MIN_FREE_NS 1000000000LL
+#define MIN_FLOOR_NS 2000000LL
 #define MAX_DEATHS_IN_ROW 10 /* restarts without one good reply: give up */
 
 /* W_MIN: a Minimize call of the active job is in flight. */
@@ -552,8 +557,9 @@ int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
 /* --- minimization jobs and failure records (coord_min.c) */
 
 bool cgofuzz_coord_can_minimize(coord *c);
-/* Whether a new interesting input may be minimized at now_ms (MIN_SHARE). */
-bool cgofuzz_coord_min_affordable(const coord *c, int64_t now_ms);
+/* What is left at now_ms of the workers' time interesting inputs may be
+ * minimized in (MIN_SHARE), in ns; none at or below 0. */
+int64_t cgofuzz_coord_min_allowance(const coord *c, int64_t now_ms);
 /* Appends Go's "--- FAIL" block for msg (and the written file) to b:
  * paths and commands from cfg->display_dir when cfg->display_block. */
 void cgofuzz_coord_fail_block(coord *c, cgofuzz_buf *b, const char *msg,

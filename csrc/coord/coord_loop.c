@@ -135,7 +135,10 @@ static void dispatch(coord *c, slot *s) {
    * is not complete before); a crasher from a cache entry does not. */
   if (c->n_jobs && !c->job_running && (!warmup || c->jobs[0].crash)) {
     cgofuzz_coord_mjob_step(c, s);
-    return;
+    /* A job with nothing left to do (its budget or share spent) ends
+     * without a call: the worker fuzzes instead. */
+    if ((s->state != W_IDLE && s->state != W_DOWN) || c->done)
+      return;
   }
   if (c->minimizing)
     return;

@@ -33,9 +33,9 @@ bool cgofuzz_coord_can_minimize(coord *c) {
   return false;
 }
 
-bool cgofuzz_coord_min_affordable(const coord *c, int64_t now_ms) {
+int64_t cgofuzz_coord_min_allowance(const coord *c, int64_t now_ms) {
   int64_t spent_ns = (now_ms - c->start_ms) * 1000000 * (int64_t)c->np;
-  return c->min_ns < MIN_FREE_NS || c->min_ns * MIN_SHARE <= spent_ns;
+  return spent_ns / MIN_SHARE - c->min_ns;
 }
 
 /* Appends s to b quoted for a POSIX shell when it holds anything but
@@ -550,6 +550,18 @@ void cgofuzz_coord_mjob_step(coord *c, slot *s) {
     cgofuzz_coord_mjob_finish(c);
     return;
   }
+  int64_t timeout = j->timeout;
+  if (!j->crash) {
+    int64_t left = cgofuzz_coord_min_allowance(c, cgofuzz_mono_ms());
+    if (left <= 0) { /* the share is spent: kept as it is now */
+      cgofuzz_coord_mjob_finish(c);
+      return;
+    }
+    if (left < MIN_FLOOR_NS)
+      left = MIN_FLOOR_NS;
+    if (!timeout || timeout > left)
+      timeout = left;
+  }
   if (s->state == W_DOWN && cgofuzz_coord_start_worker(c, s) != 0)
     return;
   cgofuzz_err err = {0};
@@ -562,7 +574,7 @@ void cgofuzz_coord_mjob_step(coord *c, slot *s) {
     return;
   }
   cgofuzz_call call = {.kind = CGOFUZZ_CALL_MINIMIZE};
-  call.minimize.timeout_ns = j->timeout;
+  call.minimize.timeout_ns = timeout;
   call.minimize.limit = limit;
   call.minimize.index = (int64_t)j->arg;
   if (j->keep) {

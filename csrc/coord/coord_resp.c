@@ -144,7 +144,7 @@ static void new_coverage(coord *c, slot *s, int64_t count,
   c->mask_gen++;
   cgofuzz_coord_sched_found(&c->sched, s->entry, cgofuzz_mono_ms());
   if (!cgofuzz_coord_can_minimize(c) ||
-      !cgofuzz_coord_min_affordable(c, cgofuzz_mono_ms()) ||
+      cgofuzz_coord_min_allowance(c, cgofuzz_mono_ms()) <= 0 ||
       cgofuzz_coord_mjob_queue(c, false, &data, NULL, keep, cov->data) != 0)
     cgofuzz_coord_add_interesting(c, &data, cov->data);
 done:

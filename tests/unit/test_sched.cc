@@ -433,19 +433,20 @@ TEST(Sched, WeightsAreCachedFor500ms) {
 }
 
 TEST(Sched, MinimizingInterestingInputsHasAShare) {
-  // New interesting inputs are minimized while minimizing has taken under
-  // MIN_FREE_NS (1 s) in all, or at most a fifth of the workers' time.
+  // New interesting inputs are minimized within a fifth of the workers'
+  // time since the start, from the start: what is left is the allowance.
   coord c{};
   c.start_ms = 1000;
   c.np = 1;
-  c.min_ns = 900000000; // 0.9 s: free, however early
-  EXPECT_TRUE(cgofuzz_coord_min_affordable(&c, 1001));
+  EXPECT_EQ(cgofuzz_coord_min_allowance(&c, 1000), 0); // nothing yet
+  EXPECT_EQ(cgofuzz_coord_min_allowance(&c, 1001), 200000); // 1 ms: 0.2 ms
   c.min_ns = 2000000000; // 2 s: a fifth of 10 s of one worker
-  EXPECT_FALSE(cgofuzz_coord_min_affordable(&c, 1000 + 9999));
-  EXPECT_TRUE(cgofuzz_coord_min_affordable(&c, 1000 + 10000));
+  EXPECT_LT(cgofuzz_coord_min_allowance(&c, 1000 + 9999), 0);
+  EXPECT_EQ(cgofuzz_coord_min_allowance(&c, 1000 + 10000), 0);
+  EXPECT_EQ(cgofuzz_coord_min_allowance(&c, 1000 + 11000), 200000000);
   c.np = 2; // two workers: 5 s of the run are 10 s of theirs
-  EXPECT_TRUE(cgofuzz_coord_min_affordable(&c, 1000 + 5000));
-  EXPECT_FALSE(cgofuzz_coord_min_affordable(&c, 1000 + 4999));
+  EXPECT_EQ(cgofuzz_coord_min_allowance(&c, 1000 + 5000), 0);
+  EXPECT_LT(cgofuzz_coord_min_allowance(&c, 1000 + 4999), 0);
 }
 
 std::vector<size_t> SeededRun(uint64_t seed, bool use_seed = true) {
