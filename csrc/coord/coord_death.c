@@ -342,6 +342,26 @@ size_t cgofuzz_coord_death_cgo_callers(const uint8_t *tail, size_t n,
   return got;
 }
 
+/* How a recorded hang (cls) or memory blow-up reproduces, as a hint. */
+static void put_hint(cgofuzz_buf *msg, int cls, int64_t timeout) {
+  if (cls == CGOFUZZ_COORD_DEATH_HANG) {
+    int64_t secs = (timeout + 999999999) / 1000000000;
+    cgofuzz_buf_printf(
+        msg,
+        "a hang reproduces as a test timeout: add -timeout=%llds "
+        "to the command below (-test.timeout=%llds for a test "
+        "binary)\n",
+        (long long)(secs + 5), (long long)(secs + 5));
+  } else if (cls == CGOFUZZ_COORD_DEATH_OOM) {
+    cgofuzz_buf_puts(
+        msg, "a memory blow-up may need a limit to show as a failure: run "
+             "the command below under `ulimit -v` (e.g. (ulimit -v 2000000; "
+             "go test ...), in KiB), so that allocation fails; GOMEMLIMIT "
+             "only makes Go's garbage collector work harder; a C target "
+             "under ASan: ASAN_OPTIONS=hard_rss_limit_mb=N\n");
+  }
+}
+
 int cgofuzz_coord_death_explain(const cgofuzz_coord_death *d, cgofuzz_buf *msg,
                                 bool *record) {
   const char *t = (const char *)d->tail;
@@ -473,22 +493,8 @@ int cgofuzz_coord_death_explain(const cgofuzz_coord_death *d, cgofuzz_buf *msg,
     quote_tail(msg, t, n);
 
   /* 4. How it reproduces. */
-  if (cls == CGOFUZZ_COORD_DEATH_HANG && *record) {
-    int64_t secs = (timeout + 999999999) / 1000000000;
-    cgofuzz_buf_printf(
-        msg,
-        "a hang reproduces as a test timeout: add -timeout=%llds "
-        "to the command below (-test.timeout=%llds for a test "
-        "binary)\n",
-        (long long)(secs + 5), (long long)(secs + 5));
-  } else if (cls == CGOFUZZ_COORD_DEATH_OOM && *record) {
-    cgofuzz_buf_puts(
-        msg, "a memory blow-up may need a limit to show as a failure: run "
-             "the command below under `ulimit -v` (e.g. (ulimit -v 2000000; "
-             "go test ...), in KiB), so that allocation fails; GOMEMLIMIT "
-             "only makes Go's garbage collector work harder; a C target "
-             "under ASan: ASAN_OPTIONS=hard_rss_limit_mb=N\n");
-  }
+  if (*record)
+    put_hint(msg, cls, timeout);
   if (msg->len && msg->data[msg->len - 1] == '\n')
     msg->len--; /* the failure block adds its own */
   return cls;

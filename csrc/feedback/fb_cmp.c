@@ -695,8 +695,8 @@ int cgofuzz_fb_cmp_next(fb_run *r, fb_slot *s, cgofuzz_buf *out, size_t *idx) {
   if (!m || !(m->q[0].n + m->q[1].n + m->q[2].n))
     return 0;
   int64_t now = cgofuzz_mono_ms();
-  double spent = (double)(now - m->start_ms) *
-                 (double)cgofuzz_coord_host_workers(r->h);
+  double spent =
+      (double)(now - m->start_ms) * (double)cgofuzz_coord_host_workers(r->h);
   double cap = CMP_SHARE * spent + CMP_ALLOWANCE_MS;
   if (cap > CMP_EARLY_SHARE * spent)
     cap = CMP_EARLY_SHARE * spent;

@@ -438,7 +438,7 @@ TEST(Sched, MinimizingInterestingInputsHasAShare) {
   coord c{};
   c.start_ms = 1000;
   c.np = 1;
-  EXPECT_EQ(cgofuzz_coord_min_allowance(&c, 1000), 0); // nothing yet
+  EXPECT_EQ(cgofuzz_coord_min_allowance(&c, 1000), 0);      // nothing yet
   EXPECT_EQ(cgofuzz_coord_min_allowance(&c, 1001), 200000); // 1 ms: 0.2 ms
   c.min_ns = 2000000000; // 2 s: a fifth of 10 s of one worker
   EXPECT_LT(cgofuzz_coord_min_allowance(&c, 1000 + 9999), 0);
