@@ -680,6 +680,19 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
     cgofuzz_buf_free(&why);
     return; /* ^C reached the workers too: not a crash */
   }
+  if (!record && c->minimizing) {
+    /* A failure is being minimized, and the run ends with it: another
+     * worker killed meanwhile from outside (or by the OOM killer, its
+     * input not re-run) must not end the run instead, which would drop
+     * the failure unwritten (cgofuzz_coord_mjob_flush). */
+    if (!c->cfg->observer)
+      fprintf(stderr,
+              "cgofuzz: a worker was killed (%s) while the failing input "
+              "was minimized; the failure stands\n",
+              sts);
+    cgofuzz_buf_free(&why);
+    return;
+  }
   if (!record || !busy) {
     if (record && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
       cgofuzz_buf_free(&why);

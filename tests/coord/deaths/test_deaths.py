@@ -18,6 +18,8 @@ import os
 import re
 import shutil
 import signal
+import subprocess
+import time
 
 import pytest
 
@@ -287,3 +289,55 @@ def test_go_oom_kill_of_an_input_that_runs_alone_is_not_recorded(
         "short of memory; its input ran alone" in r.stderr, r
     assert "gathering baseline coverage: 1/1 completed" in r.stderr, r
     assert not os.path.isdir(os.path.join(pkg, "testdata")), r
+
+
+def test_worker_killed_while_a_failure_is_minimized_keeps_it(cgofuzz, gobin,
+                                                              tmp_path):
+    """A worker killed from outside while another minimizes a failure (two
+    workers; FuzzMinKill's failing input takes seconds to minimize, and
+    says which worker minimizes it): the run ends with that failure,
+    written, not with the kill (which used to end the run first and drop
+    the failure unwritten)."""
+    pkg = str(tmp_path / "pkg")
+    shutil.copytree(os.path.join(HERE, "gopkg"), pkg)
+    cache = str(tmp_path / "cache")
+    os.makedirs(os.path.join(cache, "FuzzMinKill"))
+    entry = 'go test fuzz v1\n[]byte("BUG%s")\n' % ("x" * 150)
+    testlib.write(os.path.join(cache, "FuzzMinKill", "trigger"), entry)
+    cmd = testlib.fuzz_cmd(cgofuzz, gobin, "FuzzMinKill", cache,
+                           ["-fuzztime=120s", "-fuzzminimizetime=5s",
+                            "-cmpfeedback=false", "-autodict=false"],
+                           parallel=2)
+    err = str(tmp_path / "stderr")
+    with open(err, "wb") as ef:
+        p = subprocess.Popen(cmd, cwd=pkg, env=testlib.environ(
+            testlib.fuzz_env(2)), stdout=subprocess.PIPE, stderr=ef,
+            start_new_session=True)
+        try:
+            testlib.wait_until(
+                lambda: "fuzz: minimizing" in read(err) and os.path.exists(
+                    os.path.join(pkg, "minimizer.pid")),
+                "the failing input's minimization", 60)
+            time.sleep(0.3)
+            busy = int(read(os.path.join(pkg, "minimizer.pid")))
+            kids = [int(k) for k in subprocess.run(
+                ["pgrep", "-P", str(p.pid)], capture_output=True,
+                text=True).stdout.split()]
+            workers = [k for k in kids if b"fuzzworker" in open(
+                "/proc/%d/cmdline" % k, "rb").read()]
+            other = [k for k in workers if k != busy]
+            assert busy in workers and len(other) == 1, (busy, kids,
+                                                         read(err))
+            os.kill(other[0], signal.SIGKILL)
+            out, _ = p.communicate(timeout=120)
+        finally:
+            if p.poll() is None:
+                testlib.kill_group(p.pid)
+    out = out.decode(errors="replace")
+    assert p.returncode == 1, (out, read(err))
+    assert "while the failing input was minimized; the failure stands" \
+        in read(err), (out, read(err))
+    files = corpus_entries(os.path.join(pkg, "testdata", "fuzz",
+                                        "FuzzMinKill"))
+    assert len(files) == 1 and read(files[0]).startswith(
+        'go test fuzz v1\n[]byte("BUG'), (files, out, read(err))

@@ -4,7 +4,9 @@
 package deaths
 
 import (
+	"bytes"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -62,6 +64,23 @@ func FuzzOOMOnce(f *testing.F) {
 		}
 		mark.Close()
 		blowUp()
+	})
+}
+
+// FuzzMinKill fails on inputs of 64 bytes or more that begin with "BUG".
+// Every input that begins with "BUG" takes 30 ms and writes its worker's
+// pid to minimizer.pid first, so that minimizing a failing one takes
+// seconds and the worker doing it is known.
+func FuzzMinKill(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !bytes.HasPrefix(data, []byte("BUG")) {
+			return
+		}
+		os.WriteFile("minimizer.pid", []byte(strconv.Itoa(os.Getpid())), 0o644)
+		time.Sleep(30 * time.Millisecond)
+		if len(data) >= 64 {
+			t.Fatalf("planted failure: %d bytes", len(data))
+		}
 	})
 }
 
