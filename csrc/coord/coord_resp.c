@@ -528,6 +528,7 @@ static bool killed_from_outside(coord *c, slot *s, cgofuzz_coord_death *d,
                          : -1;
   bool again =
       ran == 0 && (oom || (WIFSIGNALED(rst) && WTERMSIG(rst) == SIGKILL));
+  bool spared = ran == 1 && oom; /* the machine's memory, not the input */
   if (again) {
     bool record;
     c->count += count;
@@ -543,7 +544,7 @@ static bool killed_from_outside(coord *c, slot *s, cgofuzz_coord_death *d,
     c->death_status = st;
     cgofuzz_coord_record_failure(c, &data, why);
     c->death_status = -1;
-  } else if (ran == 1 && oom) {
+  } else if (spared) {
     c->count += count;
     if (s->warmup && !s->call.kind && c->warmup_left > 0)
       s->warmup_redo = s->entry + 1; /* its coverage is still wanted */
@@ -557,7 +558,7 @@ static bool killed_from_outside(coord *c, slot *s, cgofuzz_coord_death *d,
               (long long)took);
   }
   cgofuzz_buf_free(&data);
-  return again || (ran == 1 && oom);
+  return again || spared;
 }
 
 /* A hang the watch stopped, or a Go worker's own timer reported ("panic:
