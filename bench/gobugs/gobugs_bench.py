@@ -743,10 +743,12 @@ def summarize(args):
     full run would print it (the engines are those that have runs). A bug
     and engine's runs come from the last report, in the order given, that
     has runs of them: a rerun supersedes (a bug entry mended after its
-    runs, a run taken again whole)."""
-    results, caps, sources, gaps = {}, set(), [], {}
+    runs, a run taken again whole). Runs whose numbers are all new for
+    that bug and engine are another round (--first-run) and join those
+    held."""
+    results, caps, sources, gaps, numbers = {}, set(), [], {}, {}
     for path in args.summarize:
-        n, mine = 0, {}
+        n, mine, mine_no = 0, {}, {}
         with open(path) as f:
             for line in f:
                 m = CAP_LINE.match(line)
@@ -758,16 +760,28 @@ def summarize(args):
                 m = RUN_ROW.match(line.rstrip("\n"))
                 if m:
                     t = None if m.group(4) == "miss" else float(m.group(4))
-                    mine.setdefault((m.group(1), m.group(2)), []).append(t)
+                    key = (m.group(1), m.group(2))
+                    mine.setdefault(key, []).append(t)
+                    mine_no.setdefault(key, set()).add(int(m.group(3)))
                     n += 1
         if n == 0:
             sys.exit("%s: no runs rows" % path)
-        replaced = sorted({b for b, e in mine if (b, e) in results})
-        results.update(mine)
-        sources.append("%s (%d runs%s)" % (
+        replaced, joined = set(), set()
+        for key, times in mine.items():
+            if key in results and numbers[key].isdisjoint(mine_no[key]):
+                results[key] = results[key] + times
+                numbers[key] |= mine_no[key]
+                joined.add(key[0])
+                continue
+            if key in results:
+                replaced.add(key[0])
+            results[key], numbers[key] = times, mine_no[key]
+        sources.append("%s (%d runs%s%s)" % (
             os.path.relpath(path, ROOT), n,
-            "; replacing earlier runs of " + ", ".join(replaced)
-            if replaced else ""))
+            "; replacing earlier runs of " + ", ".join(sorted(replaced))
+            if replaced else "",
+            "; joining the earlier rounds of %d bugs" % len(joined)
+            if joined else ""))
     if len(caps) != 1:
         sys.exit("the reports' caps differ or are missing: %s" % sorted(caps))
     cap = caps.pop()
@@ -806,6 +820,11 @@ def main():
                     help="comma-separated, from %s (default: all)" %
                     ",".join(ENGINES))
     ap.add_argument("--runs", type=int, help="runs per engine (default 3)")
+    ap.add_argument("--first-run", type=int, default=1, metavar="N",
+                    help="number the runs from N (a round taken on its own "
+                    "day: --runs 1 --first-run 3 is the third; the engines' "
+                    "order turns with the number, and --summarize joins "
+                    "rounds whose numbers differ)")
     ap.add_argument("--cap", type=int, help="seconds per run (default 300)")
     ap.add_argument("--parallel", type=int, default=2,
                     help="workers of each engine (default 2)")
@@ -887,9 +906,10 @@ def time_all(args, go, work, bugs):
                     os.path.dirname(b.gs["file"])))
         else:
             log("- gosentry: %s" % b.gs_why)
-    log("- settings: %d runs per engine and bug, engines alternating; "
+    log("- settings: %d runs per engine and bug%s, engines alternating; "
         "-parallel %d; cap %d s for every engine; a miss counts as the cap"
-        % (args.runs, args.parallel, args.cap))
+        % (args.runs, " (numbered from %d)" % args.first_run
+           if args.first_run > 1 else "", args.parallel, args.cap))
     log("")
     log("## bugs")
     log("")
@@ -957,7 +977,8 @@ def time_all(args, go, work, bugs):
                         gaps[(bug["name"], e)].replace("|", "\\|")))
             if not mine:  # only peers asked for, and none runs on it
                 continue
-            for i in range(args.runs):
+            for i in range(args.first_run - 1,
+                           args.first_run - 1 + args.runs):
                 k = i % len(mine)
                 for e in mine[k:] + mine[:k]:
                     if e == "libfuzzer":
