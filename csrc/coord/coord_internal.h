@@ -292,6 +292,9 @@ typedef struct slot {
   int stopped_for;
   int64_t rss_mb;
   int64_t rss_over_ms; /* when the resident set was first seen over */
+  /* The OOM killer's count when its worker started, or at the watch's look
+   * before its last call was sent (-1: not known): a kill since may have
+   * been of it, busy or idle. */
   int64_t oom_base;
   /* The pipes the loop's waitset watches for it (responses, stderr; -1:
    * none) and their keys (coord_loop.c, sync_watch). */
@@ -357,6 +360,7 @@ typedef struct coord {
   size_t warmup_count, warmup_left, warmup_next;
   int64_t count, outstanding, count_last_log;
   int64_t start_ms, last_log_ms;
+  int64_t oom_seen; /* the OOM kill count at the watch's last look */
   size_t interesting;
   /* Hangs the watch saw that did not come again when their input ran
    * alone (coord_resp.c, hangs_again): not recorded. */

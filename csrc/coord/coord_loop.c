@@ -443,8 +443,14 @@ static void run_loop(coord *c) {
       if (s->state != W_IDLE && s->state != W_DOWN)
         continue;
       dispatch(c, s);
-      if (s->lost) /* the call could not be written: it died */
+      /* The call could not be written: it died. A death that does not end
+       * the run leaves the slot down, to be started again now: with
+       * nothing in flight the loop would end below. */
+      while (s->lost && !c->done) {
         cgofuzz_coord_on_death(c, s);
+        if (s->state == W_DOWN && !c->done)
+          dispatch(c, s);
+      }
     }
     if (c->done)
       break;
@@ -803,6 +809,7 @@ int cgofuzz_coord_run(const cgofuzz_coord_config *cfg) {
   c.cfg = cfg;
   c.death_status = -1;
   c.start_ms = c.last_log_ms = cgofuzz_mono_ms();
+  c.oom_seen = cgofuzz_coord_oom_kills(); /* until the watch's first look */
   cgofuzz_coord_signal_reset();
   run_signals sigs;
   signals_take(&sigs);

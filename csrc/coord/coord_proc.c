@@ -187,8 +187,8 @@ static int greet_worker(coord *c, slot *s) {
   }
   s->state = W_IDLE;
   s->sent_gen = 0; /* a new process has no mask yet */
-  /* The watch reads it per call; a death before the watch's first look
-   * (coord_resp.c) compares with this. */
+  /* Each call takes the watch's last count (cgofuzz_coord_send_call); a
+   * death before the first compares with this. */
   s->oom_base = cgofuzz_coord_oom_kills();
   return 0;
 }
@@ -220,7 +220,11 @@ void cgofuzz_coord_send_call(coord *c, slot *s, const cgofuzz_call *call,
   if (call->kind == CGOFUZZ_CALL_FUZZ && call->fuzz.coverage_data.has)
     cgofuzz_coord_worker_set_ctl_mask(&s->w, call->fuzz.coverage_data.data,
                                       call->fuzz.coverage_data.len);
+  int64_t oom_before = s->oom_base;
+  s->oom_base = c->oom_seen;
   s->lost = cgofuzz_coord_worker_send(&s->w, &c->line, &err) != 0;
+  if (s->lost) /* it died before this call: since its last one */
+    s->oom_base = oom_before;
   /* A new call is progress: the input before it finished. The watch
    * starts over at its next look; the shm count alone cannot tell, since
    * each call starts it from 0 again (a target whose every input takes

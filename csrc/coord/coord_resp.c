@@ -347,7 +347,10 @@ void cgofuzz_coord_watch(coord *c) {
   /* 0: the release's hang timer; negative: no limit (timeout_ms 0). */
   int64_t timeout_ms =
       cfg->exec_timeout_ns < 0 ? 0 : coord_hang_ns(cfg) / 1000000;
-  int64_t ook = -2; /* not read yet this tick */
+  /* /proc/vmstat once per look, not per worker or call (256 workers read
+   * it 2,500 times a second: bench/results/coord/2026-11-28-coord_scale.md):
+   * a call's OOM base is this look's count (cgofuzz_coord_send_call). */
+  c->oom_seen = cgofuzz_coord_oom_kills();
   /* A C worker was given the same limits (coord_loop.c) and its watchdog
    * reports them in the words its front end expects (libFuzzer's under
    * csrc/lf): the watch is only its backstop, GRACE_MS later. */
@@ -358,9 +361,6 @@ void cgofuzz_coord_watch(coord *c) {
         s->w.exited) {
       s->watch_ms = 0;
       s->rss_over_ms = 0;
-      if (ook == -2)
-        ook = cgofuzz_coord_oom_kills();
-      s->oom_base = ook;
       continue;
     }
     int64_t count = cgofuzz_shm_hdr(&s->w.mem)->count;
@@ -370,12 +370,6 @@ void cgofuzz_coord_watch(coord *c) {
       continue;
     }
     if (s->watch_ms == 0) { /* a call began since the last look */
-      /* /proc/vmstat once per look, not per worker (256 workers read it
-       * 2,500 times a second: bench/results/coord/2026-11-28-coord_scale.md).
-       */
-      if (ook == -2)
-        ook = cgofuzz_coord_oom_kills();
-      s->oom_base = ook;
       s->watch_ms = now;
       s->watch_count = count;
       s->watch_delay_at = 0;
@@ -446,6 +440,17 @@ static int rerun_alone(coord *c, slot *s, const cgofuzz_buf *data,
   *status = cgofuzz_coord_worker_stop(&s->w, STOP_GRACE_MS);
   s->state = W_DOWN;
   return 0;
+}
+
+/* s's call ended with its worker's death, and its input, run again alone,
+ * was found not to blame (a busy machine's hang, an OOM kill): a warm-up
+ * entry is handed out again, as its coverage is still wanted; any other
+ * call is closed with its feedback as one that found nothing. */
+static void call_spared(coord *c, slot *s, int64_t count) {
+  if (s->warmup && !s->call.kind && c->warmup_left > 0)
+    s->warmup_redo = s->entry + 1;
+  else
+    feedback_done(c, s, count, false);
 }
 
 /* s's worker was judged hung (by the watch, or by a Go worker's own
@@ -546,10 +551,7 @@ static bool killed_from_outside(coord *c, slot *s, cgofuzz_coord_death *d,
     c->death_status = -1;
   } else if (spared) {
     c->count += count;
-    if (s->warmup && !s->call.kind && c->warmup_left > 0)
-      s->warmup_redo = s->entry + 1; /* its coverage is still wanted */
-    else
-      feedback_done(c, s, count, false);
+    call_spared(c, s, count);
     if (!c->cfg->observer)
       fprintf(stderr,
               "cgofuzz: the kernel's OOM killer stopped a worker while the "
@@ -601,9 +603,25 @@ static bool confirmed_hang(coord *c, slot *s, const cgofuzz_coord_death *d,
     c->death_status = -1;
     if (c->cfg->fuzz_continue && count > 0)
       s->deaths = 0; /* as in cgofuzz_coord_on_death */
+  } else {
+    call_spared(c, s, count);
   }
   cgofuzz_buf_free(&data);
   return true;
+}
+
+/* An idle worker SIGKILLed while the OOM killer ran: it held no input,
+ * only the heap its last ones left, so there is nothing to re-run or
+ * record. Go ends the run there; the slot is down, and the next dispatch
+ * starts a new worker (MAX_DEATHS_IN_ROW still stops a machine that
+ * takes every one). */
+static void idle_oom_kill(coord *c, const char *sts) {
+  if (!c->cfg->observer)
+    fprintf(stderr,
+            "cgofuzz: the kernel's OOM killer stopped an idle worker (%s) "
+            "while the machine was short of memory; it held no input: a new "
+            "worker is started, fuzzing goes on\n",
+            sts);
 }
 
 /* The worker closed its pipe: it died (or the watch stopped it). The wait
@@ -613,6 +631,11 @@ static bool confirmed_hang(coord *c, slot *s, const cgofuzz_coord_death *d,
 void cgofuzz_coord_on_death(coord *c, slot *s) {
   cgofuzz_coord_suspect_end(s); /* its verdict, if it had one, is kept */
   int state = s->state;
+  /* A call whose write failed never reached the worker: it died idle.
+   * Go blames the input it was sending all the same (a goroutine an
+   * earlier input left behind may have killed the worker), and so does
+   * this file, except after an OOM kill. */
+  bool lost = s->lost;
   s->lost = false;
   bool busy = state == W_BUSY;
   if (!cgofuzz_coord_worker_reap(&s->w, 5000))
@@ -647,6 +670,14 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   int cls = cgofuzz_coord_death_explain(&d, &why, &record);
   if (cls == CGOFUZZ_COORD_DEATH_SANITIZER)
     cgofuzz_gobin_copy_note(&c->fast, s->w.tail, s->w.tail_len, &why);
+  if ((!busy || lost) && state != W_MIN && d.oom_kills > 0 && WIFSIGNALED(st) &&
+      WTERMSIG(st) == SIGKILL && !cgofuzz_coord_interrupted() && !c->done) {
+    if (lost)
+      call_spared(c, s, 0); /* handed out again, or closed */
+    idle_oom_kill(c, sts);
+    cgofuzz_buf_free(&why);
+    return;
+  }
   if (!record && busy && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL &&
       !cgofuzz_coord_interrupted() && !c->minimizing && !c->done &&
       killed_from_outside(c, s, &d, &why, st)) {

@@ -291,6 +291,87 @@ def test_go_oom_kill_of_an_input_that_runs_alone_is_not_recorded(
     assert not os.path.isdir(os.path.join(pkg, "testdata")), r
 
 
+HOG = r"""
+import os, sys
+pid = int(sys.argv[1])
+def gone():
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in "ZX"
+    except OSError:
+        return True
+held = []
+while not gone() and len(held) < 256:
+    held.append(b"\x01" * (16 << 20))
+sys.exit(0 if gone() else 1)
+"""
+
+
+def idle(pid, looks=20):
+    """Whether every thread of pid slept on each of looks looks 20 ms
+    apart (a Go worker waiting for its next call)."""
+    for _ in range(looks):
+        try:
+            for t in os.listdir("/proc/%d/task" % pid):
+                with open("/proc/%d/task/%s/stat" % (pid, t)) as f:
+                    if f.read().rsplit(")", 1)[1].split()[0] != "S":
+                        return False
+        except OSError:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_go_idle_worker_taken_by_the_oom_killer_is_replaced(
+        cgofuzz, gobin, tmp_path, memory_cgroup):
+    """The kernel's OOM killer takes a worker while it waits for its next
+    call (the coordinator stopped meanwhile; another process fills the
+    cgroup, and the worker's oom_score_adj of 1000 makes it the victim): it held no input,
+    so nothing is written and a new worker goes on. Go ends the run there
+    ("fuzzing process hung or terminated unexpectedly"). FuzzIdleOOM fails
+    the first input a new worker runs, which ends the run."""
+    pkg = str(tmp_path / "pkg")
+    shutil.copytree(os.path.join(HERE, "gopkg"), pkg)
+    cache = str(tmp_path / "cache")
+    cmd = testlib.fuzz_cmd(cgofuzz, gobin, "FuzzIdleOOM", cache,
+                           ["-fuzztime=1000000000x", "-cmpfeedback=false",
+                            "-autodict=false"], parallel=1)
+    err = str(tmp_path / "stderr")
+    with open(err, "wb") as ef:
+        p = subprocess.Popen(
+            ["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"',
+             memory_cgroup] + cmd, cwd=pkg, env=testlib.environ(
+                 testlib.fuzz_env(1)), stdout=subprocess.PIPE, stderr=ef,
+            start_new_session=True)
+        try:
+            pidfile = os.path.join(pkg, "worker.pid")
+            testlib.wait_until(lambda: os.path.exists(pidfile) and
+                               read(pidfile).strip(), "the worker's pid", 60)
+            worker = int(read(pidfile))
+            os.kill(p.pid, signal.SIGSTOP)
+            try:
+                testlib.wait_until(lambda: idle(worker),
+                                   "the worker to finish its call", 30)
+                testlib.write(os.path.join(pkg, "restart.mark"), "")
+                testlib.write("/proc/%d/oom_score_adj" % worker, "1000")
+                hog = run(["sh", "-c", 'echo $$ > "$0/cgroup.procs" && '
+                           'exec "$@"', memory_cgroup, "python3", "-c", HOG,
+                           str(worker)], pkg)
+                assert hog.rc == 0, hog
+            finally:
+                os.kill(p.pid, signal.SIGCONT)
+            out, _ = p.communicate(timeout=120)
+        finally:
+            if p.poll() is None:
+                testlib.kill_group(p.pid)
+    out = out.decode(errors="replace")
+    assert "the kernel's OOM killer stopped an idle worker" in read(err), (
+        out, read(err))
+    assert p.returncode == 1, (out, read(err))
+    assert "an input run by a new worker" in out + read(err), (out, read(err))
+    assert "terminated unexpectedly" not in out + read(err), (out, read(err))
+
+
 def test_worker_killed_while_a_failure_is_minimized_keeps_it(cgofuzz, gobin,
                                                               tmp_path):
     """A worker killed from outside while another minimizes a failure (two

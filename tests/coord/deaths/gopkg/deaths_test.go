@@ -84,6 +84,24 @@ func FuzzMinKill(f *testing.F) {
 	})
 }
 
+// FuzzIdleOOM writes its worker's pid to worker.pid on its first input.
+// Once the test has written restart.mark (after the kernel's OOM killer
+// took that worker while it was idle), an input run by any other worker
+// fails: the run went on with a new worker.
+func FuzzIdleOOM(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		me := strconv.Itoa(os.Getpid())
+		first, err := os.ReadFile("worker.pid")
+		if err != nil {
+			os.WriteFile("worker.pid", []byte(me), 0o644)
+			return
+		}
+		if _, err := os.Stat("restart.mark"); err == nil && string(first) != me {
+			t.Fatalf("an input run by a new worker")
+		}
+	})
+}
+
 // blowUp allocates 2 GiB, touched, in 1 MiB pieces.
 func blowUp() {
 	for i := 0; i < 2048; i++ {
