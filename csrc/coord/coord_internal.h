@@ -141,7 +141,9 @@ void cgofuzz_coord_cov_merge(uint8_t *mask, const uint8_t *snap, size_t n);
  * trigger from 2.45 s to 0.25 s, libFuzzer's being 0.45 s:
  * bench/results/magma/2026-11-27-sched-ab.md).
  * A new entry still weighs much: its new coverage is rare, its recency x4,
- * and until its first call x64 (an entry never picked, unless redundant):
+ * and x64 while untried (unless redundant): until its plain calls ran 256
+ * execs or one slice of it, none of them in flight (a call that ends at a
+ * find after a few execs does not use its turn up):
  * with weights alone tests/lf's TWO harness, a 4-byte chain that
  * comparison feedback solves one byte per find, needed a median of 170k
  * execs against 14k with the queue, as the next byte's entry waited its
@@ -154,6 +156,7 @@ typedef struct cgofuzz_coord_sched_entry {
   uint32_t *feat; /* indexes of nonzero coverage bytes, owned */
   size_t n_feat;
   uint64_t calls, calls_at_find;
+  uint64_t answered;    /* plain calls of it whose reply was timed */
   int64_t last_find_ms; /* when added, or last found new coverage */
   uint64_t execs;       /* execs of its plain calls, and their time: */
   int64_t ns;           /* its speed (0 execs: not known, counts 1) */
@@ -161,6 +164,7 @@ typedef struct cgofuzz_coord_sched_entry {
   bool redundant; /* its warm-up added no coverage (and no find since) */
   bool focus;     /* -focus: it hits a counter of changed code */
   bool failing;   /* it fails itself (a run that goes on after failures) */
+  bool first;     /* a seed whose first turn is not over (sched_first) */
 } cgofuzz_coord_sched_entry;
 
 typedef struct cgofuzz_coord_sched {
@@ -174,8 +178,22 @@ typedef struct cgofuzz_coord_sched {
   int64_t computed_ms;
   bool dirty;
   uint64_t rng;
+  /* The seeds' first turns (cgofuzz_coord_sched_first): how many are left,
+   * the entries [0, first_end) they are among, each one's time. */
+  size_t first_left, first_end;
+  int64_t first_ns;
 } cgofuzz_coord_sched;
 
+/* Gives entry i, a seed (f.Add or testdata), a first turn: before any
+ * weighted pick, each such entry in order gets plain calls until they
+ * ran FIRST_EXECS of Go's mutations of it, or its share of FIRST_TOTAL_NS
+ * (at most FIRST_NS), one call of it at a time. Go's worker ends a call at
+ * the first new coverage, which early in a run comes every few execs, and
+ * each find's new entry weighed 64 times a seed: a seed one mutation from
+ * a bug (x/image/tiff's palette index, ~130 execs of Go's mutator) ran a
+ * few hundred times in the first seconds. The turn is AFL's and LibAFL's
+ * first cycle over the initial queue, kept short. */
+void cgofuzz_coord_sched_first(cgofuzz_coord_sched *s, size_t i);
 /* Makes room for entries [0, n) (new ones start with no coverage). */
 int cgofuzz_coord_sched_grow(cgofuzz_coord_sched *s, size_t n, int64_t now_ms);
 /* Records the coverage snapshot of entry i (its features). */

@@ -692,6 +692,9 @@ static int run_slots(coord *c) {
     cgofuzz_coord_failf(c, "%s", "out of memory");
     return -1;
   }
+  for (size_t i = 0; i < c->corpus.n; i++)
+    if (c->corpus.e[i].is_seed)
+      cgofuzz_coord_sched_first(&c->sched, i);
   c->slots = calloc(c->np, sizeof *c->slots);
   if (!c->slots) {
     cgofuzz_coord_failf(c, "%s", "out of memory");

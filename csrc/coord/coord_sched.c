@@ -22,6 +22,14 @@
 #define RECOMPUTE_MS 500
 #define REDUNDANT_FACTOR 0.125
 #define UNTRIED_FACTOR 64.0
+/* An entry is untried until its plain calls ran this many of Go's
+ * mutations of it, or one slice's time (FUZZ_SLICE_NS): a call that ends
+ * at a find after a few execs (every call, early in a run) does not use
+ * its turn up. */
+#define UNTRIED_EXECS 256
+#define FIRST_EXECS 1024
+#define FIRST_NS 250000000LL        /* a seed's first turn, at most */
+#define FIRST_TOTAL_NS 2000000000LL /* all of them, at most */
 #define FOCUS_FACTOR 8.0 /* -focus: a feature of changed code's rarity */
 
 int cgofuzz_coord_sched_grow(cgofuzz_coord_sched *s, size_t n, int64_t now_ms) {
@@ -109,12 +117,47 @@ void cgofuzz_coord_sched_found(cgofuzz_coord_sched *s, size_t i,
   s->dirty = true;
 }
 
+void cgofuzz_coord_sched_first(cgofuzz_coord_sched *s, size_t i) {
+  if (i >= s->n || s->e[i].first)
+    return;
+  s->e[i].first = true;
+  s->first_left++;
+  if (i + 1 > s->first_end)
+    s->first_end = i + 1;
+  s->first_ns = FIRST_TOTAL_NS / (int64_t)s->first_left;
+  if (s->first_ns > FIRST_NS)
+    s->first_ns = FIRST_NS;
+}
+
+/* Ends e's first turn when it is over (or it fails). */
+static void first_check(cgofuzz_coord_sched *s, cgofuzz_coord_sched_entry *e) {
+  if (e->first &&
+      (e->execs >= FIRST_EXECS || e->ns >= s->first_ns || e->failing)) {
+    e->first = false;
+    s->first_left--;
+  }
+}
+
+/* Whether e still has its untried bonus: no plain call of it in flight,
+ * and those answered ran it less than UNTRIED_EXECS times and one slice. */
+static bool untried(const cgofuzz_coord_sched_entry *e) {
+  return e->answered >= e->calls && e->execs < UNTRIED_EXECS &&
+         e->ns < FUZZ_SLICE_NS;
+}
+
 void cgofuzz_coord_sched_timed(cgofuzz_coord_sched *s, size_t i, int64_t execs,
                                int64_t ns) {
-  if (i >= s->n || execs <= 0 || ns < 0)
+  if (i >= s->n)
     return;
-  s->e[i].execs += (uint64_t)execs;
-  s->e[i].ns += ns;
+  cgofuzz_coord_sched_entry *e = &s->e[i];
+  e->answered++;
+  if (execs > 0 && ns >= 0) { /* else not a measure of its speed */
+    e->execs += (uint64_t)execs;
+    e->ns += ns;
+  }
+  if (untried(e))
+    s->dirty = true; /* its bonus is back: the call ended short */
+  first_check(s, e);
 }
 
 /* AFL's performance score steps (afl-fuzz's calculate_score) on an entry's
@@ -182,7 +225,7 @@ static void recompute(cgofuzz_coord_sched *s, int64_t now_ms) {
     w /= fat;
     if (e->redundant)
       w *= REDUNDANT_FACTOR;
-    else if (e->calls == 0)
+    else if (untried(e))
       w *= UNTRIED_FACTOR;
     if (e->failing)
       w = 0;
@@ -235,12 +278,28 @@ size_t cgofuzz_coord_sched_pick_weighted(cgofuzz_coord_sched *s,
   return pick;
 }
 
+/* The first seed whose first turn is not over and has no call in flight;
+ * s->n when there is none. */
+static size_t first_turn(cgofuzz_coord_sched *s) {
+  for (size_t i = 0; s->first_left && i < s->first_end && i < s->n; i++) {
+    cgofuzz_coord_sched_entry *e = &s->e[i];
+    first_check(s, e);
+    if (e->first && e->answered >= e->calls)
+      return i;
+  }
+  return s->n;
+}
+
 size_t cgofuzz_coord_sched_pick(cgofuzz_coord_sched *s, int64_t now_ms) {
   if (s->n == 0)
     return 0;
-  size_t pick = cgofuzz_coord_sched_pick_weighted(s, now_ms);
-  if (s->e[pick].calls++ == 0)
-    s->dirty = true; /* its untried bonus ends */
+  size_t pick = first_turn(s);
+  if (pick == s->n)
+    pick = cgofuzz_coord_sched_pick_weighted(s, now_ms);
+  bool bonus = untried(&s->e[pick]);
+  s->e[pick].calls++;
+  if (bonus)
+    s->dirty = true; /* its untried bonus ends, for now */
   return pick;
 }
 

@@ -355,34 +355,40 @@ TEST(Sched, SlowEntriesWeighLessFastOnesMore) {
   // four at 100 ns per exec and one at 1000: the mean is 280 ns, so the
   // slow one is at 3.6x (x1/4) and the others at 0.36x (x1.5). An entry
   // never timed counts as 1.
+  // (Each has run 256 execs or more: none keeps its untried bonus; 5 has
+  // a second call in flight.)
   Sched s;
   s.Alike(6);
   s.OneCallEach();
   for (size_t i = 0; i < 4; i++)
-    cgofuzz_coord_sched_timed(&s.s, i, 50, 5000);
-  cgofuzz_coord_sched_timed(&s.s, 4, 10, 10000);
+    cgofuzz_coord_sched_timed(&s.s, i, 500, 50000);
+  cgofuzz_coord_sched_timed(&s.s, 4, 300, 300000);
   cgofuzz_coord_sched_timed(&s.s, 9, 10, 10000); // out of range: ignored
-  cgofuzz_coord_sched_timed(&s.s, 5, 0, 10000);  // no execs: ignored
+  cgofuzz_coord_sched_timed(&s.s, 5, 0, 10000);  // no execs: not timed
+  EXPECT_EQ(s.s.e[5].execs, 0u);
+  EXPECT_EQ(s.s.e[5].ns, 0);
+  s.s.e[5].calls = 2;
   cgofuzz_coord_sched_seed(&s.s, 3);
   cgofuzz_coord_sched_pick(&s.s, 0);
   double k = 4 / (1 + 1 / kFatigueCalls);
   EXPECT_DOUBLE_EQ(s.s.e[0].weight, 1.5 * k);
   EXPECT_DOUBLE_EQ(s.s.e[4].weight, 0.25 * k);
-  EXPECT_DOUBLE_EQ(s.s.e[5].weight, 1 * k);
+  EXPECT_DOUBLE_EQ(s.s.e[5].weight, 4 / (1 + 2 / kFatigueCalls));
   // The steps further out: 100 ns against a mean dragged to (4x100 +
   // 1000 + 5000)/6 = 1067 ns is under a tenth: x3; 5000 is over 4x: x1/10.
-  cgofuzz_coord_sched_timed(&s.s, 5, 1, 5000);
+  cgofuzz_coord_sched_timed(&s.s, 5, 256, 256 * 5000);
   s.s.dirty = true;
   cgofuzz_coord_sched_pick(&s.s, 0);
   EXPECT_DOUBLE_EQ(s.s.e[0].weight, 3 * k);
-  EXPECT_DOUBLE_EQ(s.s.e[5].weight, 0.1 * k);
+  EXPECT_DOUBLE_EQ(s.s.e[5].weight, 0.1 * 4 / (1 + 2 / kFatigueCalls));
 }
 
 TEST(Sched, UntriedEntriesWeighMoreUntilTheirFirstCall) {
   // An entry never picked weighs x64 (a new find's next step, e.g. the
   // next byte of a magic that comparison feedback solves from it, comes
   // from fuzzing it soon); a redundant one gets no bonus; the first pick
-  // of an entry ends its bonus at once (the weights are recomputed).
+  // of an entry ends its bonus at once (the weights are recomputed), for
+  // as long as the call is in flight.
   Sched s;
   s.Alike(3);
   s.s.e[0].calls = 1;
@@ -394,6 +400,76 @@ TEST(Sched, UntriedEntriesWeighMoreUntilTheirFirstCall) {
   EXPECT_TRUE(s.s.dirty);
   cgofuzz_coord_sched_pick(&s.s, 0);
   EXPECT_DOUBLE_EQ(s.s.e[1].weight, 4 / (1 + 1 / kFatigueCalls));
+}
+
+TEST(Sched, UntriedBonusLastsUntilAFullTurn) {
+  // A call that ends at a find after a few execs (every call, early in a
+  // run) does not use the turn up: the bonus is back once it answers, and
+  // ends for good after 256 execs or one slice (10 ms) of them; while a
+  // call of the entry is in flight it has none (another worker would pick
+  // it too).
+  Sched s;
+  s.Alike(3);
+  cgofuzz_coord_sched_seed(&s.s, 11);
+  size_t x = cgofuzz_coord_sched_pick(&s.s, 0);
+  cgofuzz_coord_sched_pick_weighted(&s.s, 0); // recomputes
+  EXPECT_DOUBLE_EQ(s.s.e[x].weight, 4 / (1 + 1 / kFatigueCalls));
+  cgofuzz_coord_sched_timed(&s.s, x, 3, 100000); // ended at a find
+  EXPECT_TRUE(s.s.dirty);
+  cgofuzz_coord_sched_pick_weighted(&s.s, 0);
+  EXPECT_DOUBLE_EQ(s.s.e[x].weight, 4 * kUntried / (1 + 1 / kFatigueCalls));
+  s.s.e[x].calls++; // picked again (as cgofuzz_coord_sched_pick does)
+  s.s.dirty = true;
+  cgofuzz_coord_sched_timed(&s.s, x, 253, 2000000); // 256 execs in all
+  cgofuzz_coord_sched_pick_weighted(&s.s, 0);
+  EXPECT_DOUBLE_EQ(s.s.e[x].weight, 4 / (1 + 2 / kFatigueCalls));
+  size_t y = (x + 1) % 3;
+  s.s.e[y].calls++; // picked (as cgofuzz_coord_sched_pick does)
+  s.s.dirty = true;
+  cgofuzz_coord_sched_timed(&s.s, y, 100, 10000000); // one slice, slower
+  cgofuzz_coord_sched_pick_weighted(&s.s, 0);
+  // (its time per exec is under twice the mean: no speed factor)
+  EXPECT_DOUBLE_EQ(s.s.e[y].weight, 4 / (1 + 1 / kFatigueCalls));
+}
+
+TEST(Sched, SeedsTakeAFirstTurnInOrder) {
+  // Seeds (f.Add, testdata) are picked in order, one call of each at a
+  // time, before any weighted pick, until each ran 1024 execs or 250 ms;
+  // calls that end at a find after a few execs do not end the turn. A
+  // new entry, however heavy, waits; a failing seed leaves the turn.
+  Sched s;
+  s.Alike(5);
+  cgofuzz_coord_sched_first(&s.s, 0);
+  cgofuzz_coord_sched_first(&s.s, 2);
+  cgofuzz_coord_sched_first(&s.s, 3);
+  s.Cov(4, {1, 2, 3}); // rare coverage: the weighted pick's favourite
+  cgofuzz_coord_sched_seed(&s.s, 5);
+  EXPECT_EQ(cgofuzz_coord_sched_pick(&s.s, 0), 0u);
+  EXPECT_EQ(cgofuzz_coord_sched_pick(&s.s, 0), 2u); // 0's call in flight
+  cgofuzz_coord_sched_timed(&s.s, 0, 10, 1000000);  // ended at a find
+  EXPECT_EQ(cgofuzz_coord_sched_pick(&s.s, 0), 0u);
+  cgofuzz_coord_sched_timed(&s.s, 0, 1014, 9000000); // 1024 in all
+  cgofuzz_coord_sched_failing(&s.s, 2);
+  cgofuzz_coord_sched_timed(&s.s, 2, 5, 100000);
+  EXPECT_EQ(cgofuzz_coord_sched_pick(&s.s, 0), 3u);
+  cgofuzz_coord_sched_timed(&s.s, 3, 100, 250000000); // its 250 ms
+  EXPECT_EQ(s.s.first_left, 0u);
+  // The turns over, picks are weighted again (4 of 20 seeded picks or more
+  // go to entry 4, whose rarity is 4 times the others').
+  auto p = s.Picks(20, 0);
+  EXPECT_GE(std::count(p.begin(), p.end(), 4u), 4);
+}
+
+TEST(Sched, ManySeedsShareTheFirstTurnsTime) {
+  // 2 s in all: with 40 seeds each has 50 ms, not 250.
+  Sched s;
+  s.Alike(40);
+  for (size_t i = 0; i < 40; i++)
+    cgofuzz_coord_sched_first(&s.s, i);
+  EXPECT_EQ(cgofuzz_coord_sched_pick(&s.s, 0), 0u);
+  cgofuzz_coord_sched_timed(&s.s, 0, 10, 50000000);
+  EXPECT_EQ(cgofuzz_coord_sched_pick(&s.s, 0), 1u);
+  EXPECT_EQ(s.s.first_left, 39u);
 }
 
 TEST(Sched, FatiguedEntryYieldsToOthers) {
