@@ -670,13 +670,19 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
   int cls = cgofuzz_coord_death_explain(&d, &why, &record);
   if (cls == CGOFUZZ_COORD_DEATH_SANITIZER)
     cgofuzz_gobin_copy_note(&c->fast, s->w.tail, s->w.tail_len, &why);
-  if ((!busy || lost) && state != W_MIN && d.oom_kills > 0 && WIFSIGNALED(st) &&
-      WTERMSIG(st) == SIGKILL && !cgofuzz_coord_interrupted() && !c->done) {
-    if (lost)
-      call_spared(c, s, 0); /* handed out again, or closed */
+  bool idle_oom = ((!busy && state != W_MIN) || lost) && d.oom_kills > 0 &&
+                  WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL &&
+                  !cgofuzz_coord_interrupted() && !c->done;
+  if (idle_oom) {
     idle_oom_kill(c, sts);
-    cgofuzz_buf_free(&why);
-    return;
+    if (state != W_MIN) {
+      if (lost)
+        call_spared(c, s, 0); /* handed out again, or closed */
+      cgofuzz_buf_free(&why);
+      return;
+    }
+    /* A Minimize call that never reached it: the job ends below with
+     * the value it holds, its failure's own message kept. */
   }
   if (!record && busy && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL &&
       !cgofuzz_coord_interrupted() && !c->minimizing && !c->done &&
@@ -696,7 +702,7 @@ void cgofuzz_coord_on_death(coord *c, slot *s) {
     /* Keep the last value the job was known to hold. */
     mjob *j = &c->jobs[0];
     c->count += cgofuzz_shm_hdr(&s->w.mem)->count;
-    if (j->crash) {
+    if (j->crash && !idle_oom) {
       j->msg.len = 0;
       cgofuzz_buf_printf(&j->msg,
                          "fuzzing process hung or terminated unexpectedly "

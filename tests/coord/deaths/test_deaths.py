@@ -301,8 +301,8 @@ def gone():
     except OSError:
         return True
 held = []
-while not gone() and len(held) < 256:
-    held.append(b"\x01" * (16 << 20))
+while not gone() and len(held) < 1024:
+    held.append(b"\x01" * (4 << 20))
 sys.exit(0 if gone() else 1)
 """
 
@@ -354,10 +354,14 @@ def test_go_idle_worker_taken_by_the_oom_killer_is_replaced(
                                    "the worker to finish its call", 30)
                 testlib.write(os.path.join(pkg, "restart.mark"), "")
                 testlib.write("/proc/%d/oom_score_adj" % worker, "1000")
+                # The hog may be the OOM killer's next victim (the run's
+                # shared memory stays charged to the cgroup): only the
+                # worker's death matters.
                 hog = run(["sh", "-c", 'echo $$ > "$0/cgroup.procs" && '
                            'exec "$@"', memory_cgroup, "python3", "-c", HOG,
                            str(worker)], pkg)
-                assert hog.rc == 0, hog
+                assert hog.rc in (0, -signal.SIGKILL), hog
+                assert not idle(worker, 1), (hog, "the worker lives")
             finally:
                 os.kill(p.pid, signal.SIGCONT)
             out, _ = p.communicate(timeout=120)
