@@ -63,6 +63,15 @@ def result_path(bench, name):
                         "%s-%s" % (datetime.date.today(), name))
 
 
+def emit(lines, out=None):
+    """Prints a report's lines, and writes them to the file out if given."""
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if out:
+        with open(out, "w") as f:
+            f.write(text)
+
+
 def sh(argv, cwd=None, env=None, timeout=900):
     """Runs argv with stdout and stderr captured apart."""
     return subprocess.run(argv, cwd=cwd, env=env, capture_output=True,

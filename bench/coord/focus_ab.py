@@ -30,6 +30,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from benchlib import emit  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
 PKG = os.path.join(ROOT, "tests", "coord", "focus", "gopkg")
@@ -139,11 +142,7 @@ def main():
             ", ".join("%d/%d" % (x, y) for x, y in zip(res[False],
                                                        res[True]))))
     shutil.rmtree(work, ignore_errors=True)
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(text)
+    emit(lines, a.out)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from benchlib import run_polled, sh  # noqa: E402
+from benchlib import emit, run_polled, sh  # noqa: E402
 
 FOUND = re.compile(r"fuzz: minimizing|--- FAIL")
 CRASHFILE = re.compile(r"Failing input written to testdata/fuzz/(\w+)/(\S+)")
@@ -122,11 +122,7 @@ def main():
                   "|---|---|---|---|"] + rows
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(text)
+    emit(lines, a.out)
 
 
 if __name__ == "__main__":
