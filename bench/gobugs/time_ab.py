@@ -19,9 +19,7 @@ timing enters), so the answer is the medians over many seeds.
 Python 3 stdlib.
 """
 import argparse
-import json
 import os
-import re
 import shutil
 import statistics
 import sys
@@ -30,21 +28,16 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from benchlib import emit, run_polled, sh  # noqa: E402
-
-FOUND = re.compile(r"fuzz: minimizing|--- FAIL")
-CRASHFILE = re.compile(r"Failing input written to testdata/fuzz/(\w+)/(\S+)")
+from gobugs_bench import (CRASHFILE, FOUND, copy_bug, go_env,  # noqa: E402
+                          read_bugs, reproduce)
 
 
 def build(bug, work):
     """The bug's test binary, built in a copy of its directory."""
-    d = os.path.join(work, "src")
-    shutil.copytree(os.path.join(HERE, bug["name"]), d)
+    d = copy_bug(bug, os.path.join(work, "src"))
     out = os.path.join(work, "bug.test")
-    env = dict(os.environ)
-    if bug.get("go"):
-        env["GOTOOLCHAIN"] = bug["go"]
     r = sh(["go", "test", "-c", "-fuzz=^%s$" % bug["target"], "-o", out, "."],
-           cwd=d, env=env)
+           cwd=d, env=go_env(bug))
     if r.returncode != 0:
         sys.exit("building %s: %s" % (bug["name"], r.stderr[-2000:]))
     return d, out
@@ -66,12 +59,11 @@ def one_run(label, engine, bug, binary, src, seed, a, work):
         argv = [engine, "fuzz", "-fuzz=^%s$" % t, "-fuzztime=%ds" % a.cap,
                 "-parallel=%d" % a.parallel, "-fuzzcachedir=" + cache, binary]
     r = run_polled(argv, d, a.cap + 90, FOUND.search,
-                   env={"GODEBUG": "fuzzseed=%d" % seed})
+                   env=dict(go_env(bug), GODEBUG="fuzzseed=%d" % seed))
     m = CRASHFILE.search(r.out)
     if r.found is None or m is None:
         return None, "not found"
-    check = sh([binary, "-test.run=^%s$/^%s$" % (t, m.group(2))], cwd=d)
-    if not re.search(bug["signature"], check.stdout + check.stderr):
+    if not reproduce(bug, binary, d, m.group(2))[0]:
         return None, "another failure"
     return r.found, "found"
 
@@ -87,8 +79,7 @@ def main():
     ap.add_argument("--parallel", type=int, default=2)
     ap.add_argument("--out")
     a = ap.parse_args()
-    with open(os.path.join(HERE, a.bug, "bug.json")) as f:
-        bug = json.load(f)
+    bug = read_bugs([a.bug])[0]
     engines = [e.split("=", 1) for e in a.engine]
     work = tempfile.mkdtemp(prefix="cgofuzz-time-ab-")
     lines = []
