@@ -442,10 +442,11 @@ static int rerun_alone(coord *c, slot *s, const cgofuzz_buf *data,
   return 0;
 }
 
-/* s's call ended with its worker's death, and its input, run again alone,
- * was found not to blame (a busy machine's hang, an OOM kill): a warm-up
- * entry is handed out again, as its coverage is still wanted; any other
- * call is closed with its feedback as one that found nothing. */
+/* s's call ended with its worker's death, and its input is not to blame
+ * (run again alone, it answered after a busy machine's hang or an OOM
+ * kill; or the call never reached a worker the OOM killer took): a
+ * warm-up entry is handed out again, as its coverage is still wanted; any
+ * other call is closed with its feedback as one that found nothing. */
 static void call_spared(coord *c, slot *s, int64_t count) {
   if (s->warmup && !s->call.kind && c->warmup_left > 0)
     s->warmup_redo = s->entry + 1;
