@@ -1,6 +1,6 @@
 // Package cgofuzz holds the C sources that a cgofuzz installed with `go
 // install github.com/cgofuzz/cgofuzz/cmd/cgofuzz@VERSION` compiles on first
-// use, with the user's clang, into the three objects `cgofuzz cgo-cc` links
+// use, with the user's clang, into the four objects `cgofuzz cgo-cc` links
 // into cgo test binaries (cmd/cgofuzz/cgoobj.go): a CMake install ships
 // them built, as lib/cgofuzz/libcgofuzz_cgo.a and
 // libcgofuzz_interceptors.a. The tool itself is compiled by cgo from
@@ -9,9 +9,8 @@ package cgofuzz
 
 import "embed"
 
-// CgoRuntime holds csrc/runtime/cgo/cgo_hooks.c and the header it includes
-// (csrc/core/gohooks.h), csrc/runtime/cgo/cgo_stack.c, and
-// csrc/runtime/intercept/interceptors.c.
+// CgoRuntime holds csrc/runtime/cgo/cgo_hooks.c, cgo_stack.c and cgo_loop.c
+// and the headers they include, and csrc/runtime/intercept/interceptors.c.
 //
-//go:embed csrc/runtime/cgo/cgo_hooks.c csrc/runtime/cgo/cgo_stack.c csrc/core/gohooks.h csrc/runtime/intercept/interceptors.c
+//go:embed csrc/runtime/cgo/cgo_hooks.c csrc/runtime/cgo/cgo_stack.c csrc/runtime/cgo/cgo_loop.c csrc/runtime/cgo/cgo_loop.h csrc/core/gohooks.h csrc/core/ctlpage.h csrc/core/exact.h csrc/core/shm.h csrc/base/buf.h csrc/runtime/intercept/interceptors.c
 var CgoRuntime embed.FS

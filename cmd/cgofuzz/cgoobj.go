@@ -33,6 +33,8 @@ var cgoObjects = []struct {
 		[]string{"-fno-builtin", "-fno-sanitize=all", "-fno-stack-protector"}},
 	{"csrc/runtime/cgo/cgo_stack.c", "cgofuzz_cgo_stack.o",
 		[]string{"-fno-builtin", "-fno-sanitize=all", "-fno-stack-protector"}},
+	{"csrc/runtime/cgo/cgo_loop.c", "cgofuzz_cgo_loop.o",
+		[]string{"-fno-builtin", "-fno-sanitize=all", "-fno-stack-protector"}},
 	{"csrc/runtime/intercept/interceptors.c", "cgofuzz_interceptors.o",
 		[]string{"-D_GNU_SOURCE", "-fno-builtin", "-fno-sanitize=all"}},
 }
@@ -141,7 +143,8 @@ func compileCgoObjects(dir string) error {
 	}
 	for _, o := range cgoObjects {
 		args := append([]string{"-c", "-O2", "-fPIC",
-			"-I" + filepath.Join(dir, "src", "csrc", "core")}, o.flags...)
+			"-I" + filepath.Join(dir, "src", "csrc", "core"),
+			"-I" + filepath.Join(dir, "src", "csrc", "base")}, o.flags...)
 		args = append(args, filepath.Join(dir, "src", filepath.FromSlash(o.src)),
 			"-o", filepath.Join(dir, o.obj))
 		cmd := exec.Command(cc, args...)

@@ -77,6 +77,7 @@
 #define CGO_OBJDIR_ENV "CGOFUZZ_CGO_OBJDIR"
 #define CGO_OBJ "cgofuzz_cgo.o"
 #define STACK_OBJ "cgofuzz_cgo_stack.o"
+#define LOOP_OBJ "cgofuzz_cgo_loop.o"
 #define INTERCEPT_OBJ "cgofuzz_interceptors.o"
 
 typedef struct cgocc {
@@ -261,15 +262,36 @@ static int identify(cgocc *c, int argc, char **argv) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* cgo's wrappers file (x.cgo2.c) becomes a rewritten copy beside it that
+ * calls the cgo loop (cgowrap.c); any failure keeps cgo's own, which
+ * works the same without the loop. The copy's path is kept in path. */
+static const char *loop_source(const char *a, char *path, size_t n) {
+  size_t len = strlen(a);
+  if (len < 7 || strcmp(a + len - 7, ".cgo2.c") != 0 ||
+      snprintf(path, n, "%.*s.cgofuzz.c", (int)(len - 2), a) >= (int)n)
+    return a;
+  size_t looped;
+  cgofuzz_err err = {0};
+  return cli_cgowrap_rewrite(a, path, &looped, &err) == 0 ? path : a;
+}
+
 static int compile(cgocc *c, int argc, char **argv) {
+  static char loop_src[PATH_MAX];
   add(c, "-fsanitize-coverage=inline-8bit-counters,trace-cmp");
   /* Frame pointers: the C frames of a crash report unwind by them
    * (cgo_stack.c). Before the package's flags, which may say otherwise. */
   add(c, "-fno-omit-frame-pointer");
   for (size_t i = 0; cli_cc_no_builtin[i]; i++)
     add(c, cli_cc_no_builtin[i]);
-  for (int i = 0; i < argc; i++)
-    add(c, argv[i]);
+  bool looped = false;
+  for (int i = 0; i < argc; i++) {
+    bool src = i == 0 || strcmp(argv[i - 1], "-o") != 0;
+    const char *a = src && !looped && is_source(argv[i])
+                        ? loop_source(argv[i], loop_src, sizeof loop_src)
+                        : argv[i];
+    looped = looped || a != argv[i];
+    add(c, a);
+  }
   int rc = run(c);
   const char *out = output_of(argc, argv);
   if (rc != 0 || !out)
@@ -365,6 +387,7 @@ static int place_counters(const cgocc *c, int argc, char **argv,
                      "after Go's. */\n"
                      "SECTIONS {\n"
                      "  " CNTRS " (NOLOAD) : {\n"
+                     "    cgofuzz_cgo_go_counters = .;\n"
                      "    %s(%s)\n"
                      "    __start___sancov_cntrs = .;\n"
                      "    *(" C_CNTRS ")\n"
@@ -420,10 +443,14 @@ static int link_(cgocc *c, int argc, char **argv) {
            c->objs ? INTERCEPT_OBJ : "libcgofuzz_interceptors.a");
   bool intercept = !cli_cc_intercepting_sanitizer(argc, argv);
   if (c->objs) { /* an object is linked whole, as -u and --whole-archive do */
+    static char loopobj[PATH_MAX + 32];
+    snprintf(loopobj, sizeof loopobj, "%s/" LOOP_OBJ, c->lib);
     if (intercept)
       add(c, iclib);
-    if (!hooks_defined)
+    if (!hooks_defined) {
       add(c, cgolib);
+      add(c, loopobj);
+    }
     add(c, stackobj);
     return run(c);
   }
@@ -432,8 +459,10 @@ static int link_(cgocc *c, int argc, char **argv) {
     add(c, iclib);
     add(c, "-Wl,--no-whole-archive");
   }
-  if (!hooks_defined)
+  if (!hooks_defined) { /* the loop's TORC is in cgo_hooks.c too */
     add(c, "-Wl,-u,cgofuzz_cgo_gohooks");
+    add(c, "-Wl,-u,cgofuzz_cgo_loop");
+  }
   add(c, "-Wl,-u,cgofuzz_cgo_stack_init");
   add(c, cgolib);
   return run(c);
@@ -452,6 +481,8 @@ static int locate_runtime(cgocc *c) {
       snprintf(p, sizeof p, "%s/" INTERCEPT_OBJ, d) < (int)sizeof p &&
       access(p, R_OK) == 0 &&
       snprintf(p, sizeof p, "%s/" STACK_OBJ, d) < (int)sizeof p &&
+      access(p, R_OK) == 0 &&
+      snprintf(p, sizeof p, "%s/" LOOP_OBJ, d) < (int)sizeof p &&
       access(p, R_OK) == 0) {
     c->objs = true;
     return 0;

@@ -135,3 +135,21 @@ int cgofuzz_coord_fast_copy(coord *c) {
   cgofuzz_buf_free(&out);
   return rc;
 }
+
+void cgofuzz_coord_fast_report(const coord *c) {
+  uint64_t execs = 0, finds = 0;
+  for (size_t i = 0; i < c->n_init; i++) {
+    const uint8_t *ctl = c->slots[i].w.ctl;
+    uint64_t e, f;
+    if (!ctl)
+      continue;
+    memcpy(&e, ctl + CGOFUZZ_CTL_LOOP_EXECS, 8);
+    memcpy(&f, ctl + CGOFUZZ_CTL_LOOP_FINDS, 8);
+    execs += e, finds += f;
+  }
+  if (execs && cgofuzz_coord_says(c))
+    fprintf(stderr,
+            "cgofuzz: cgo loop: %llu inputs run again at the cgo boundary, "
+            "%llu of them new C coverage\n",
+            (unsigned long long)execs, (unsigned long long)finds);
+}

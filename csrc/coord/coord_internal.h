@@ -324,6 +324,9 @@ typedef struct slot {
  * or leaves it empty (coord_fast.c). -1 with the run failed when
  * -panic-on's functions cannot be trapped (the run would not see them). */
 int cgofuzz_coord_fast_copy(struct coord *c);
+/* With -v, what the cgo loop did in the workers (their control pages'
+ * counts, core/ctlpage.h): nothing when it never ran. */
+void cgofuzz_coord_fast_report(const struct coord *c);
 /* -panic-on: when msg[0..len) is the panic of a trapped function, out
  * gets a line naming it, then the message; true then (coord_fast.c). */
 bool cgofuzz_coord_trap_note(const struct coord *c, const char *msg, size_t len,

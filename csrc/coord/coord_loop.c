@@ -767,6 +767,7 @@ static int run_finish(coord *c) {
       close(c->slots[i].w.in_w);
       c->slots[i].w.in_w = -1;
     }
+  cgofuzz_coord_fast_report(c);
   for (size_t i = 0; i < c->n_init; i++) {
     cgofuzz_coord_worker_free(&c->slots[i].w);
     cgofuzz_buf_free(&c->slots[i].call.value);

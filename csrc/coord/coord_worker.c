@@ -36,7 +36,7 @@ int cgofuzz_coord_worker_init(cgofuzz_coord_worker *w, size_t value_cap,
 int cgofuzz_coord_worker_ctl_init(cgofuzz_coord_worker *w, size_t mask_len,
                                   cgofuzz_err *err) {
   int fd = cgofuzz_os_anon_file("cgofuzz-ctl");
-  size_t size = cgofuzz_gobin_ctl_size(mask_len);
+  size_t size = cgofuzz_ctl_size(mask_len);
   void *p = MAP_FAILED;
   /* The copy maps all of it: the file must be as long (past its end a
    * read is SIGBUS). */
@@ -52,6 +52,8 @@ int cgofuzz_coord_worker_ctl_init(cgofuzz_coord_worker *w, size_t mask_len,
   w->ctl_fd = fd;
   w->ctl = p;
   w->ctl_size = size;
+  uint64_t magic = CGOFUZZ_CTL_MAGIC;
+  memcpy(w->ctl + CGOFUZZ_CTL_MAGIC_AT, &magic, sizeof magic);
   return 0;
 }
 

@@ -8,7 +8,7 @@
  *   fd 4  write end of the "fuzz_out" pipe: responses to the coordinator
  *   fd 5  the shared-memory file (see shm.h)
  *   fd 6  with a control page only: that page (CGOFUZZ_CTL_SIZE bytes,
- *         gobin_patch.h)
+ *         core/ctlpage.h)
  *         and after it a copy of the coverage mask this worker process was
  *         last sent (zero before any), which the copy of a Go binary the
  *         fuzzing workers run maps (gobin_patch.c); its first byte says
@@ -66,7 +66,7 @@ typedef struct cgofuzz_coord_worker {
   size_t tail_len;  /* <= CGOFUZZ_COORD_WORKER_TAIL */
   int ctl_fd;       /* the control page's memfd, -1: none */
   uint8_t *ctl;     /* our mapping of it, NULL: none */
-  size_t ctl_size;  /* its size: cgofuzz_gobin_ctl_size(mask length) */
+  size_t ctl_size;  /* its size: cgofuzz_ctl_size(mask length) */
 } cgofuzz_coord_worker;
 
 /* The protocol's timings and sizes, for every process that talks to a

@@ -488,6 +488,79 @@ int cgofuzz_gobin_unpoison_stub(cgofuzz_buf *b, uint32_t ctl) {
   return emit(b, c, sizeof c);
 }
 
+/* The fuzz function's []byte arguments, for the cgo loop
+ * (core/ctlpage.h, csrc/runtime/cgo/cgo_loop.c): testing's fn.Call(args)
+ * goes through this stub first. It records each argument that is a []byte
+ * held indirectly (the red-zone stub's test) as its data pointer, length
+ * and index among the fuzz values (args[0], the *T, is not one), at most
+ * CGOFUZZ_CTL_ARGS_MAX of them, then jumps on to next (the red-zone stub,
+ * or reflect.Value.Call) with the registers it was given. The same
+ * registers as the red-zone stub: reads rdi, rsi; clobbers r9-r12. */
+static const uint8_t args_code[] = {
+    0xc6, 0x04, 0x25, 0x00, 0x00, 0x00, 0x00,
+    0x00,                               /* 00 mov byte [ctl+args], 0 */
+    0x41, 0xb9, 0x01, 0x00, 0x00, 0x00, /* 08 mov r9d, 1: args[0] is the *T */
+    0x49, 0x39, 0xf1,                   /* 0e loop: cmp r9, rsi */
+    0x72, 0x05,                         /* 11 jb body */
+    0xe9, 0x00, 0x00, 0x00, 0x00,       /* 13 jmp next stub */
+    0x4f, 0x8d, 0x14, 0x49,             /* 18 body: lea r10, [r9+r9*2] */
+    0x4e, 0x8d, 0x14, 0xd7,             /* 1c lea r10, [rdi+r10*8]: &args[i] */
+    0x4d, 0x8b, 0x1a,                   /* 20 mov r11, [r10]: its type */
+    0x4d, 0x85, 0xdb,                   /* 23 test r11, r11 */
+    0x74, 0x70,                         /* 26 jz next */
+    0x45, 0x0f, 0xb6, 0x63, 0x17,       /* 28 movzx r12d, byte [r11+23] */
+    0x41, 0x83, 0xe4, 0x1f,             /* 2d and r12d, 31 */
+    0x41, 0x83, 0xfc, 0x17,             /* 31 cmp r12d, 23: a slice */
+    0x75, 0x61,                         /* 35 jne next */
+    0x4d, 0x8b, 0x63, 0x30,             /* 37 mov r12, [r11+48]: element */
+    0x4d, 0x85, 0xe4,                   /* 3b test r12, r12 */
+    0x74, 0x58,                         /* 3e jz next */
+    0x45, 0x0f, 0xb6, 0x64, 0x24, 0x17, /* 40 movzx r12d, byte [r12+23] */
+    0x41, 0x83, 0xe4, 0x1f,             /* 46 and r12d, 31 */
+    0x41, 0x83, 0xfc, 0x08,             /* 4a cmp r12d, 8: of uint8 */
+    0x75, 0x48,                         /* 4e jne next */
+    0x41, 0xf6, 0x42, 0x10, 0x80,       /* 50 test byte [r10+16], flagIndir */
+    0x74, 0x41,                         /* 55 jz next */
+    0x4d, 0x8b, 0x52, 0x08,             /* 57 mov r10, [r10+8]: the header */
+    0x44, 0x0f, 0xb6, 0x24, 0x25, 0x00, 0x00, 0x00,
+    0x00,                   /* 5b movzx r12d, byte [ctl+args] */
+    0x41, 0x83, 0xfc, 0x04, /* 64 cmp r12d, CGOFUZZ_CTL_ARGS_MAX */
+    0x73, 0x2e,             /* 68 jae next: no room to record */
+    0xfe, 0x04, 0x25, 0x00, 0x00, 0x00, 0x00, /* 6a inc byte [ctl+args] */
+    0x41, 0xc1, 0xe4, 0x05,                   /* 71 shl r12d, 5: a record */
+    0x4d, 0x8b, 0x1a,                         /* 75 mov r11, [r10]: ptr */
+    0x4d, 0x89, 0x9c, 0x24, 0x00, 0x00, 0x00,
+    0x00,                   /* 78 mov [r12+record], r11 */
+    0x4d, 0x8b, 0x5a, 0x08, /* 80 mov r11, [r10+8]: len */
+    0x4d, 0x89, 0x9c, 0x24, 0x00, 0x00, 0x00,
+    0x00,                   /* 84 mov [r12+record+8], r11 */
+    0x4d, 0x8d, 0x59, 0xff, /* 8c lea r11, [r9-1]: the value's index */
+    0x4d, 0x89, 0x9c, 0x24, 0x00, 0x00, 0x00,
+    0x00,                         /* 90 mov [r12+record+16], r11 */
+    0x49, 0xff, 0xc1,             /* 98 next: inc r9 */
+    0xe9, 0x6e, 0xff, 0xff, 0xff, /* 9b jmp loop */
+};
+_Static_assert(sizeof args_code == 0xa0, "the jumps above count on it");
+_Static_assert(CGOFUZZ_CTL_ARGS_MAX == 4 && CGOFUZZ_CTL_ARG_SIZE == 32,
+               "args_code's cmp and shl");
+
+int cgofuzz_gobin_args_stub(cgofuzz_buf *b, uint32_t ctl, uint64_t at,
+                            uint64_t next) {
+  uint8_t c[sizeof args_code];
+  if (ctl > INT32_MAX - CGOFUZZ_CTL_ARGS -
+                CGOFUZZ_CTL_ARGS_MAX * CGOFUZZ_CTL_ARG_SIZE)
+    return -1;
+  memcpy(c, args_code, sizeof c);
+  put32(c + 0x03, ctl + CGOFUZZ_CTL_ARGS_N);
+  put32(c + 0x14, (uint32_t)(next - (at + 0x18)));
+  put32(c + 0x60, ctl + CGOFUZZ_CTL_ARGS_N);
+  put32(c + 0x6d, ctl + CGOFUZZ_CTL_ARGS_N);
+  put32(c + 0x7c, ctl + CGOFUZZ_CTL_ARGS);
+  put32(c + 0x88, ctl + CGOFUZZ_CTL_ARGS + 8);
+  put32(c + 0x94, ctl + CGOFUZZ_CTL_ARGS + 16);
+  return emit(b, c, sizeof c);
+}
+
 _Static_assert(CGOFUZZ_GOHOOK_STRCMP == 8 && CGOFUZZ_GOHOOK_N == 9,
                "hooks[] and core/gohooks.h list the hooks in one order");
 
@@ -670,21 +743,21 @@ static uint64_t fuzz_call_site(const image *im, const cgofuzz_gobin_obj *obj,
  * which starts the segment at seg. Started without that descriptor, the
  * page stays zero-fill and the snapshot keeps its full length. A body is
  * left alone unless its slice header, found by snapshot_header, agrees
- * with the symbol table where there is one. With redzone, the fuzz
- * function's call goes through redzone_code when its site is found
- * (*redzoned), and the bodies through unpoison_code. The number of bodies
+ * with the symbol table where there is one. Where its site is found, the
+ * fuzz function's call goes through args_code (*args) and, with redzone,
+ * redzone_code (*redzoned), and the bodies through unpoison_code. The number of bodies
  * redirected; 0 leaves the image and code as they were. */
 static size_t patch_snapshot(image *im, const cgofuzz_gobin_obj *obj,
                              const Elf64_Phdr *ph, size_t nph,
                              cgofuzz_buf *code, uint64_t seg, bool redzone,
-                             bool *redzoned) {
+                             bool *redzoned, bool *args) {
   Elf64_Ehdr *eh = (Elf64_Ehdr *)im->p;
   const cgofuzz_gobin_obj_sect *cnt = cgofuzz_gobin_go_section(obj);
   uint64_t sym_hdr =
       cgofuzz_gobin_obj_sym_value(obj, "internal/fuzz.coverageSnapshot", -1);
   uint64_t sym_cnt =
       cgofuzz_gobin_obj_sym_value(obj, "internal/fuzz._counters", -1);
-  *redzoned = false;
+  *redzoned = *args = false;
   if (!cnt || !cnt->size || cnt->addr + cnt->size > MAX_ADDR ||
       (sym_cnt && sym_cnt != cnt->addr) || code->len != 0)
     return 0;
@@ -700,19 +773,25 @@ static size_t patch_snapshot(image *im, const cgofuzz_gobin_obj *obj,
     fn[nfn++] = a;
   }
   uint64_t ctl = seg + PAGE, call = 0;
-  uint64_t site = redzone ? fuzz_call_site(im, obj, ph, nph, &call) : 0;
+  uint64_t site = fuzz_call_site(im, obj, ph, nph, &call);
   if (!nfn || emit_entry(code, seg, (uint32_t)ctl,
-                         (uint32_t)cgofuzz_gobin_ctl_size(cnt->size),
+                         (uint32_t)cgofuzz_ctl_size(cnt->size),
                          CGOFUZZ_CTL_FD, 0, eh->e_entry) != 0) {
     code->len = 0;
     return 0;
   }
-  uint64_t rz = seg + code->len;
-  if (site && cgofuzz_gobin_redzone_stub(code, (uint32_t)ctl,
+  /* The fuzz function's call: the args stub, then (ASan) the red-zone
+   * stub, then reflect.Value.Call. */
+  uint64_t first = seg + code->len, rz = first + sizeof args_code;
+  bool zone = site && redzone;
+  if (site && cgofuzz_gobin_args_stub(code, (uint32_t)ctl, first,
+                                      zone ? rz : call) != 0)
+    site = 0, zone = false, code->len = (size_t)(first - seg);
+  if (zone && cgofuzz_gobin_redzone_stub(code, (uint32_t)ctl,
                                          CGOFUZZ_ASAN_SHADOW, rz, call) != 0)
-    site = 0, code->len = (size_t)(rz - seg);
+    site = 0, zone = false, code->len = (size_t)(first - seg);
   uint64_t at = seg + code->len;
-  if ((site && cgofuzz_gobin_unpoison_stub(code, (uint32_t)ctl) != 0) ||
+  if ((zone && cgofuzz_gobin_unpoison_stub(code, (uint32_t)ctl) != 0) ||
       cgofuzz_gobin_snapshot_stub(
           code, (uint32_t)cnt->addr, (uint32_t)cnt->size, (uint32_t)hdr,
           (uint32_t)ctl, (uint32_t)(ctl + CGOFUZZ_CTL_SIZE)) != 0) {
@@ -721,9 +800,11 @@ static size_t patch_snapshot(image *im, const cgofuzz_gobin_obj *obj,
   }
   for (size_t i = 0; i < nfn; i++)
     put_jmp(im, ph, nph, fn[i], at);
-  if (site) { /* CALL reflect.Value.Call becomes CALL the red-zone stub */
-    put32(im->p + text_offset(ph, nph, site) + 1, (uint32_t)(rz - (site + 5)));
-    *redzoned = true;
+  if (site) { /* CALL reflect.Value.Call becomes CALL the args stub */
+    put32(im->p + text_offset(ph, nph, site) + 1,
+          (uint32_t)(first - (site + 5)));
+    *args = true;
+    *redzoned = zone;
   }
   eh->e_entry = seg;
   return nfn;
@@ -958,7 +1039,7 @@ int cgofuzz_gobin_patch(const char *binary, const char *out, uint64_t trace_off,
   const cgofuzz_gobin_obj_sect *cnt = cgofuzz_gobin_go_section(&obj);
   uint64_t tsize = flags & CGOFUZZ_GOBIN_PATCH_HOOKS
                        ? (trace_size + PAGE - 1) & ~(PAGE - 1)
-                       : cgofuzz_gobin_ctl_size(cnt ? cnt->size : 0);
+                       : cgofuzz_ctl_size(cnt ? cnt->size : 0);
   if (trace + tsize > MAX_ADDR || trace_off > 0xffffffffull ||
       (trace_off & (PAGE - 1))) {
     cgofuzz_errf(err, 0, "its address space leaves no room below 2 GiB");
@@ -975,7 +1056,7 @@ int cgofuzz_gobin_patch(const char *binary, const char *out, uint64_t trace_off,
   if (flags & CGOFUZZ_GOBIN_PATCH_SNAPSHOT)
     info->snapshots = patch_snapshot(&im, &obj, ph, nph, &code, seg,
                                      (flags & CGOFUZZ_GOBIN_PATCH_REDZONE) != 0,
-                                     &info->redzone);
+                                     &info->redzone, &info->args);
   if (code.len > PAGE) {
     cgofuzz_errf(err, 0, "stubs too large");
     goto done;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "ctlpage.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,6 +83,8 @@ typedef struct cgofuzz_gobin_patched {
                           time stub (0: Go's own loop runs) */
   bool redzone;        /* the fuzz function's []byte inputs get an ASan
                           red zone (CGOFUZZ_GOBIN_PATCH_REDZONE) */
+  bool args;           /* the fuzz function's []byte inputs are recorded in
+                          the control page for the cgo loop (ctlpage.h) */
   bool trace_start;    /* a traced call's records start at the fuzz
                           function's call (HOOKS: the worker's decoding of
                           the input is not recorded) */
@@ -144,23 +147,16 @@ int cgofuzz_gobin_snapshot_stub(cgofuzz_buf *b, uint32_t counters, uint32_t n,
 int cgofuzz_gobin_redzone_stub(cgofuzz_buf *b, uint32_t ctl, uint32_t shadow,
                                uint64_t at, uint64_t call);
 int cgofuzz_gobin_unpoison_stub(cgofuzz_buf *b, uint32_t ctl);
+/* Appends the args stub (gobin_patch.c), to be placed at address at, that
+ * records the fuzz function's []byte arguments in the control page at ctl
+ * (core/ctlpage.h) and ends in a jump to next. -1 when ctl is not below 2
+ * GiB, or out of memory. */
+int cgofuzz_gobin_args_stub(cgofuzz_buf *b, uint32_t ctl, uint64_t at,
+                            uint64_t next);
 
-/* The control page of a fuzzing worker that runs the snapshot copy: on
- * fd CGOFUZZ_CTL_FD, CGOFUZZ_CTL_SIZE bytes, then the worker's copy of its
- * mask. Its first byte says what kind of call is in flight: */
-#define CGOFUZZ_CTL_FD 6
-#define CGOFUZZ_CTL_SIZE 4096
-/* The control byte (gobin_patch.c's snapshot stub says what each does
- * to the snapshot's length). */
-enum {
-  CGOFUZZ_CTL_FULL = 0, /* not a fuzz call: the whole snapshot */
-  CGOFUZZ_CTL_CUT = 1,  /* a warm-up fuzz call: cut after its last counter */
-  CGOFUZZ_CTL_NEW = 2,  /* a fuzz call: cut, or empty without a new bit */
-};
-/* The size of a control page followed by a mask of mask_len bytes, in
- * whole pages. */
-#define cgofuzz_gobin_ctl_size(mask_len)                                       \
-  (CGOFUZZ_CTL_SIZE + (((size_t)(mask_len) + 4095) & ~(size_t)4095))
+/* The control page of a fuzzing worker that runs the snapshot copy, its
+ * kinds of call and its fields: core/ctlpage.h. */
+
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,10 @@
  *    not patched, the table's slots are 0 and each hook is one load and a
  *    branch; in the coordinator's tracing copy they hold Go's hooks, whose
  *    bodies record the operands for the comparison feedback and the
- *    dictionary, exactly as a Go comparison does.
+ *    dictionary, exactly as a Go comparison does;
+ *  - while the cgo loop runs its own inputs (cgo_loop.c), the same hooks
+ *    record their operands in cgofuzz_cgo_torc (cgo_loop.h) for its
+ *    mutations: one load and a branch otherwise.
  *
  * Invariants: this file calls nothing, libc included (memcmp would come
  * back here through the interceptors), and defines only cgofuzz_cgo_* and
@@ -26,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgo_loop.h"
 #include "gohooks.h"
 
 /* The table: initialised data so that it keeps its magic in the file. */
@@ -36,6 +40,8 @@ struct cgofuzz_cgo_gohooks {
 extern volatile struct cgofuzz_cgo_gohooks cgofuzz_cgo_gohooks;
 volatile struct cgofuzz_cgo_gohooks cgofuzz_cgo_gohooks
     __attribute__((aligned(8), used)) = {CGOFUZZ_GOHOOKS_MAGIC, {0}};
+
+cgofuzz_cgo_torc_t cgofuzz_cgo_torc;
 
 /* The C counters clang registered (for `cgofuzz cgo-cc -stats` style
  * diagnostics and tests: the sum of every module's counters). */
@@ -82,7 +88,29 @@ static inline void go_str_hook(uint64_t fn, const void *p0, uint64_t n0,
 }
 #endif
 
+/* Records a compare's operands for the cgo loop (cgo_loop.h). */
+static void torc_int(uint64_t a, uint64_t b, int slot) {
+  uint32_t i = cgofuzz_cgo_torc.n_int++ % CGOFUZZ_CGO_TORC_INTS;
+  cgofuzz_cgo_torc.ints[i].a = a;
+  cgofuzz_cgo_torc.ints[i].b = b;
+  cgofuzz_cgo_torc.ints[i].width = (uint8_t)(1u << (slot & 3));
+}
+
+static void torc_mem(const void *a, size_t na, const void *b, size_t nb) {
+  uint32_t i = cgofuzz_cgo_torc.n_mem++ % CGOFUZZ_CGO_TORC_MEMS;
+  const uint8_t *p[2] = {a, b};
+  size_t n[2] = {na, nb};
+  for (int k = 0; k < 2; k++) {
+    size_t m = n[k] < CGOFUZZ_CGO_TORC_MEM_MAX ? n[k] : CGOFUZZ_CGO_TORC_MEM_MAX;
+    for (size_t j = 0; j < m; j++)
+      cgofuzz_cgo_torc.mems[i].b[k][j] = p[k][j];
+    cgofuzz_cgo_torc.mems[i].len[k] = (uint8_t)m;
+  }
+}
+
 static inline void int_cmp(int slot, uint64_t a, uint64_t b, uint64_t pc) {
+  if (__builtin_expect(cgofuzz_cgo_torc.on, 0) && a != b)
+    torc_int(a, b, slot);
   uint64_t fn = cgofuzz_cgo_gohooks.fn[slot];
   if (__builtin_expect(fn != 0, 0) && a != b)
     go_int_hook(fn, a, b, pc);
@@ -110,7 +138,8 @@ void __sanitizer_cov_trace_switch(uint64_t v, uint64_t *cases) {
              : bits <= 16 ? CGOFUZZ_GOHOOK_CONST2
              : bits <= 32 ? CGOFUZZ_GOHOOK_CONST4
                           : CGOFUZZ_GOHOOK_CONST8;
-  if (__builtin_expect(!cgofuzz_cgo_gohooks.fn[slot], 1))
+  if (__builtin_expect(!cgofuzz_cgo_gohooks.fn[slot] && !cgofuzz_cgo_torc.on,
+                       1))
     return;
   for (uint64_t i = 0; i < cases[0] && i < 16; i++)
     int_cmp(slot, cases[2 + i], v, CALLER_PC + i);
@@ -139,6 +168,8 @@ static size_t str_len(const char *s, size_t max) {
 
 static void str_cmp(const void *a, size_t na, const void *b, size_t nb,
                     void *called_pc) {
+  if (__builtin_expect(cgofuzz_cgo_torc.on, 0) && na && nb)
+    torc_mem(a, na, b, nb);
   uint64_t fn = cgofuzz_cgo_gohooks.fn[CGOFUZZ_GOHOOK_STRCMP];
   if (__builtin_expect(fn != 0, 0) && na + nb > 1)
     go_str_hook(fn, a, na, b, nb, (uint64_t)(uintptr_t)called_pc);
@@ -154,7 +185,8 @@ void __sanitizer_weak_hook_memcmp(void *called_pc, const void *s1,
 
 static void cstr_cmp(void *called_pc, const char *s1, const char *s2, size_t n,
                      int result) {
-  if (result == 0 || !cgofuzz_cgo_gohooks.fn[CGOFUZZ_GOHOOK_STRCMP])
+  if (result == 0 || (!cgofuzz_cgo_gohooks.fn[CGOFUZZ_GOHOOK_STRCMP] &&
+                      !cgofuzz_cgo_torc.on))
     return;
   if (n > STR_MAX)
     n = STR_MAX;

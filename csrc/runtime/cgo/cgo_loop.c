@@ -1,0 +1,398 @@
+/*
+ * cgo_loop.c: the cgo loop, libFuzzer's inner loop at the cgo boundary of
+ * an unmodified cgo package (docs/cgo.md, "The cgo loop").
+ *
+ * Go's worker pays for each input what the Go side of a binding costs:
+ * the fuzz function's goroutine, the scheduler's wake-ups, Go's own
+ * allocations (DataDog/zstd's Decompress zeroes a 1 MB buffer per call).
+ * When the fuzz function hands its []byte input to a C function as it is
+ * (the frame's pointer argument is the input's data pointer, as the args
+ * stub recorded it in the control page: core/ctlpage.h), this file runs
+ * that C function again, before the real call, on mutants of the input of
+ * the same length: in a buffer of their own (a malloc of the exact size,
+ * so ASan sees reads past the end, as libFuzzer's copy of an input), with
+ * a copy of cgo's frame pointing at it, the C counters zeroed before each.
+ * A mutant whose C counters show a bit the worker's mask (its copy after
+ * the control page) lacks becomes the call's input: its bytes are copied
+ * into the Go input, in place, and the real call runs on them, so Go's
+ * worker sees the new coverage as its own and reports the input.
+ *
+ * Invariants:
+ *  - only in a fuzz call (the control byte CGOFUZZ_CTL_NEW) of a worker
+ *    whose fd 6 is cgofuzz's control page (its magic), never in warm-up,
+ *    minimization, tracing, or a binary Go's own coordinator runs;
+ *  - every mutant is published in the exact slot (core/exact.h, the raw
+ *    form: the call's count, the argument's index, its bytes) before it
+ *    runs, so a crash or hang in it is reported with its own input; the
+ *    slot is cleared afterwards unless the mutant became the call's
+ *    input, which it then describes exactly;
+ *  - the C counters are saved before the loop and restored after it: the
+ *    real call adds to what the fuzz function's earlier C calls counted;
+ *  - Go's mutator and its random state are never touched: the coordinator
+ *    replays the worker's chain as without the loop;
+ *  - C functions that return a pointer are never looped (cmd_cgocc.c does
+ *    not rewrite them): the result may be memory the caller frees.
+ * What it cannot know: whether the C function keeps state between calls,
+ * or whether the Go code before the call computed other arguments from
+ * the input's bytes (a buffer sized from a header): a mutant runs with the
+ * arguments the Go side computed for the input it came from. A find is
+ * checked again by the coordinator's minimization, which runs it as Go
+ * does; CGOFUZZ_CGO_LOOP=0 turns the loop off, =N sets its inputs per call.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgo_loop.h"
+#include "ctlpage.h"
+#include "exact.h"
+
+/* Where the link put the counters (cmd_cgocc.c's linker script): Go's
+ * range starts at cgofuzz_cgo_go_counters, the C counters are
+ * [__start___sancov_cntrs, __stop___sancov_cntrs) after it. Weak: a link
+ * without the script (no -fuzz) has none, and the loop stays off. */
+extern uint8_t cgofuzz_cgo_go_counters[] __attribute__((weak));
+extern uint8_t __start___sancov_cntrs[] __attribute__((weak));
+extern uint8_t __stop___sancov_cntrs[] __attribute__((weak));
+
+#define LOOP_ENV "CGOFUZZ_CGO_LOOP"
+#define DEFAULT_INPUTS 64
+#define MAX_FRAME 1024          /* cgo frames larger than this: not looped */
+#define MAX_INPUT (64u << 10)   /* inputs longer than this: not looped */
+#define CALL_BUDGET_NS 50000000 /* a loop's time, at most */
+
+static struct {
+  int state; /* 0 not looked, 1 on, -1 off */
+  unsigned inputs;
+  uint8_t *ctl;
+  const uint8_t *mask; /* the worker's mask for the C counters */
+  uint8_t *shm;
+  size_t shm_size;
+  uint8_t *cntrs;
+  size_t n;
+  uint8_t *saved, *seen; /* the counters before the loop; bits found */
+  uint64_t rng;
+} L;
+
+static void *map_fd(int fd, size_t *size) {
+  struct stat st;
+  if (fstat(fd, &st) != 0 || st.st_size <= 0)
+    return NULL;
+  void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                 fd, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+  *size = (size_t)st.st_size;
+  return p;
+}
+
+/* Decides once whether this process loops, and maps what it needs. */
+static int setup(void) {
+  const char *e = getenv(LOOP_ENV);
+  L.inputs = DEFAULT_INPUTS;
+  if (e && *e)
+    L.inputs = (unsigned)strtoul(e, NULL, 10);
+  uint8_t *go = cgofuzz_cgo_go_counters, *a = __start___sancov_cntrs,
+          *b = __stop___sancov_cntrs;
+  if (!L.inputs || !go || !a || !b || b <= a || a < go)
+    return -1;
+  size_t ctl_size = 0;
+  uint8_t *ctl = map_fd(CGOFUZZ_CTL_FD, &ctl_size);
+  uint64_t magic = 0;
+  if (ctl && ctl_size >= CGOFUZZ_CTL_SIZE)
+    memcpy(&magic, ctl + CGOFUZZ_CTL_MAGIC_AT, 8);
+  if (magic != CGOFUZZ_CTL_MAGIC ||
+      ctl_size < cgofuzz_ctl_size((size_t)(b - go)) ||
+      !(L.shm = map_fd(CGOFUZZ_SHM_FD, &L.shm_size)) ||
+      L.shm_size < CGOFUZZ_SHM_HEADER_SIZE) {
+    if (ctl)
+      munmap(ctl, ctl_size);
+    return -1;
+  }
+  L.ctl = ctl;
+  L.mask = ctl + CGOFUZZ_CTL_SIZE + (a - go);
+  L.cntrs = a;
+  L.n = (size_t)(b - a);
+  L.saved = malloc(L.n);
+  L.seen = calloc(1, L.n);
+  if (!L.saved || !L.seen)
+    return -1;
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  L.rng = ((uint64_t)t.tv_nsec << 32) ^ (uint64_t)getpid() ^ 0x9e3779b97f4a7c15ull;
+  return 1;
+}
+
+static uint64_t rnd(void) {
+  L.rng ^= L.rng << 13;
+  L.rng ^= L.rng >> 7;
+  L.rng ^= L.rng << 17;
+  return L.rng;
+}
+static size_t below(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Go's rounding of a hit count (internal/fuzz): up to a power of two. */
+static uint8_t round_up(uint8_t c) {
+  c--;
+  c |= c >> 1;
+  c |= c >> 2;
+  c |= c >> 4;
+  return (uint8_t)(c + 1);
+}
+
+/* Whether the C counters hold a bit neither the worker's mask nor an
+ * earlier find of this process has. */
+static int has_new_bit(void) {
+  size_t i = 0;
+  for (; i + 8 <= L.n; i += 8) {
+    uint64_t w;
+    memcpy(&w, L.cntrs + i, 8);
+    if (!w)
+      continue;
+    for (size_t j = i; j < i + 8; j++)
+      if (L.cntrs[j] && (round_up(L.cntrs[j]) & ~(L.mask[j] | L.seen[j])))
+        return 1;
+  }
+  for (; i < L.n; i++)
+    if (L.cntrs[i] && (round_up(L.cntrs[i]) & ~(L.mask[i] | L.seen[i])))
+      return 1;
+  return 0;
+}
+
+static void remember_bits(void) {
+  for (size_t i = 0; i < L.n; i++)
+    if (L.cntrs[i])
+      L.seen[i] |= round_up(L.cntrs[i]);
+}
+
+static void put_int(uint8_t *p, size_t n, size_t at, uint64_t v, size_t w,
+                    int big) {
+  if (at + w > n)
+    return;
+  for (size_t k = 0; k < w; k++)
+    p[at + k] = (uint8_t)(v >> (8 * (big ? w - 1 - k : k)));
+}
+
+/* An operand of a recorded compare, written where the other one is in p
+ * (as little- or big-endian), else at a random place. */
+static void from_torc_int(uint8_t *p, size_t n) {
+  uint32_t have = cgofuzz_cgo_torc.n_int;
+  if (!have)
+    return;
+  size_t k = below(have < CGOFUZZ_CGO_TORC_INTS ? have : CGOFUZZ_CGO_TORC_INTS);
+  uint64_t a = cgofuzz_cgo_torc.ints[k].a, b = cgofuzz_cgo_torc.ints[k].b;
+  size_t w = cgofuzz_cgo_torc.ints[k].width;
+  if (rnd() & 1) {
+    uint64_t t = a;
+    a = b, b = t;
+  }
+  if (w > n)
+    return;
+  size_t start = below(n - w + 1);
+  for (size_t s = 0; s + w <= n; s++) {
+    size_t at = (start + s) % (n - w + 1);
+    for (int big = 0; big < 2; big++) {
+      uint64_t v = 0;
+      for (size_t j = 0; j < w; j++)
+        v |= (uint64_t)p[at + j] << (8 * (big ? w - 1 - j : j));
+      if (v == a) {
+        put_int(p, n, at, b, w, big);
+        return;
+      }
+    }
+  }
+  put_int(p, n, below(n - w + 1), b, w, (int)(rnd() & 1));
+}
+
+static void from_torc_mem(uint8_t *p, size_t n) {
+  uint32_t have = cgofuzz_cgo_torc.n_mem;
+  if (!have)
+    return;
+  size_t k = below(have < CGOFUZZ_CGO_TORC_MEMS ? have : CGOFUZZ_CGO_TORC_MEMS);
+  int side = (int)(rnd() & 1);
+  const uint8_t *x = cgofuzz_cgo_torc.mems[k].b[side],
+                *y = cgofuzz_cgo_torc.mems[k].b[!side];
+  size_t nx = cgofuzz_cgo_torc.mems[k].len[side],
+         ny = cgofuzz_cgo_torc.mems[k].len[!side];
+  if (!ny || ny > n)
+    return;
+  for (size_t at = 0; nx && at + nx <= n && at + ny <= n; at++) {
+    size_t j = 0; /* not memcmp: the interceptors would record it */
+    while (j < nx && p[at + j] == x[j])
+      j++;
+    if (j == nx) {
+      memcpy(p + at, y, ny);
+      return;
+    }
+  }
+  memcpy(p + below(n - ny + 1), y, ny);
+}
+
+/* One to four of libFuzzer's length-keeping mutations. */
+static void mutate(uint8_t *p, size_t n) {
+  static const int8_t interesting[] = {-128, -1, 0, 1, 16, 32, 64, 100, 127};
+  static const int16_t interesting16[] = {-32768, -129, 128, 255, 256,
+                                          512,    1000, 1024, 4096, 32767};
+  static const int32_t interesting32[] = {-2147483647 - 1, -100663046, -32769,
+                                          32768,           65535,      65536,
+                                          100663045,       2147483647};
+  for (size_t m = 1 + below(4); m; m--) {
+    size_t at = below(n);
+    switch (below(10)) {
+    case 0:
+      p[at] ^= (uint8_t)(1u << below(8));
+      break;
+    case 1:
+      p[at] = (uint8_t)rnd();
+      break;
+    case 2:
+      p[at] = (uint8_t)interesting[below(sizeof interesting)];
+      break;
+    case 3:
+      if (n >= 2)
+        put_int(p, n, below(n - 1),
+                (uint16_t)interesting16[below(sizeof interesting16 / 2)], 2,
+                (int)(rnd() & 1));
+      break;
+    case 4:
+      if (n >= 4)
+        put_int(p, n, below(n - 3),
+                (uint32_t)interesting32[below(sizeof interesting32 / 4)], 4,
+                (int)(rnd() & 1));
+      break;
+    case 5:
+      p[at] = (uint8_t)(p[at] + 1 + below(35) * ((rnd() & 1) ? 1 : 255));
+      break;
+    case 6: { /* copy a part over another */
+      size_t len = 1 + below(n - at < 16 ? n - at : 16);
+      size_t from = below(n - len + 1);
+      memmove(p + at, p + from, len);
+      break;
+    }
+    case 7: { /* swap two bytes */
+      size_t o = below(n);
+      uint8_t t = p[at];
+      p[at] = p[o], p[o] = t;
+      break;
+    }
+    case 8:
+      from_torc_int(p, n);
+      break;
+    default:
+      from_torc_mem(p, n);
+      break;
+    }
+  }
+}
+
+/* The exact slot of the call in flight, or NULL when the input does not
+ * fit after the value. */
+static uint8_t *slot_for(size_t len) {
+  cgofuzz_shm m = {.fd = -1, .region = L.shm, .size = L.shm_size};
+  size_t room;
+  uint8_t *s = cgofuzz_exact_slot(&m, CGOFUZZ_EXACT_RAW_HDR, &room);
+  return s && room >= len ? s : NULL;
+}
+
+static void add_u64(size_t at, uint64_t v) {
+  uint64_t x;
+  memcpy(&x, L.ctl + at, 8);
+  x += v;
+  memcpy(L.ctl + at, &x, 8);
+}
+
+/* The fuzz function's []byte argument whose data pointer p is, or -1. */
+static int input_arg(const void *p, uint64_t *len, uint64_t *index) {
+  unsigned n = L.ctl[CGOFUZZ_CTL_ARGS_N];
+  for (unsigned i = 0; i < n && i < CGOFUZZ_CTL_ARGS_MAX; i++) {
+    const uint8_t *r = L.ctl + CGOFUZZ_CTL_ARGS + i * CGOFUZZ_CTL_ARG_SIZE;
+    uint64_t ptr;
+    memcpy(&ptr, r, 8);
+    if (ptr != (uint64_t)(uintptr_t)p)
+      continue;
+    memcpy(len, r + 8, 8);
+    memcpy(index, r + 16, 8);
+    return *len ? 0 : -1;
+  }
+  return -1;
+}
+
+static void run(void *frame, size_t size, void (*again)(void *),
+                const unsigned short *ptrs) {
+  uint64_t len = 0, index = 0;
+  size_t off = 0;
+  uint8_t *input = NULL;
+  for (; *ptrs != 0xffff && !input; ptrs++) {
+    void *p;
+    if (*ptrs + sizeof p > size)
+      return;
+    memcpy(&p, (uint8_t *)frame + *ptrs, sizeof p);
+    if (p && input_arg(p, &len, &index) == 0)
+      input = p, off = *ptrs;
+  }
+  uint8_t *slot = input && len <= MAX_INPUT ? slot_for((size_t)len) : NULL;
+  uint8_t *buf = slot ? malloc((size_t)len) : NULL;
+  if (!buf)
+    return;
+  int64_t count = ((const cgofuzz_shm_header *)(void *)L.shm)->count;
+  uint8_t copy[MAX_FRAME];
+  memcpy(copy, frame, size);
+  memcpy(copy + off, &buf, sizeof buf);
+  memcpy(L.saved, L.cntrs, L.n);
+  uint64_t start = now_ns(), ran = 0;
+  int found = 0;
+  cgofuzz_exact_hdr h = {.magic = CGOFUZZ_EXACT_RAW_MAGIC,
+                         .count = count,
+                         .len = len,
+                         .index = index};
+  for (unsigned k = 0; k < L.inputs && !found; k++) {
+    memcpy(buf, input, (size_t)len);
+    mutate(buf, (size_t)len);
+    cgofuzz_exact_publish(slot, &h, buf);
+    memset(L.cntrs, 0, L.n);
+    cgofuzz_cgo_torc.on = 1;
+    again(copy);
+    cgofuzz_cgo_torc.on = 0;
+    ran++;
+    found = has_new_bit();
+    if (!found)
+      memset(slot + CGOFUZZ_EXACT_MAGIC_AT, 0, 8);
+    if (now_ns() - start > CALL_BUDGET_NS)
+      break;
+  }
+  if (found) {
+    remember_bits();
+    memcpy(input, buf, (size_t)len);
+  }
+  memcpy(L.cntrs, L.saved, L.n);
+  add_u64(CGOFUZZ_CTL_LOOP_EXECS, ran);
+  add_u64(CGOFUZZ_CTL_LOOP_FINDS, (uint64_t)found);
+  free(buf);
+}
+
+void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
+                      const unsigned short *ptrs) {
+  static int busy; /* another thread's C call in the loop: leave it alone */
+  if (__builtin_expect(L.state == 0, 0) &&
+      !__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE)) {
+    if (L.state == 0)
+      L.state = setup();
+    __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+  }
+  if (L.state <= 0 || L.ctl[0] != CGOFUZZ_CTL_NEW || size > MAX_FRAME ||
+      __atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+    return;
+  run(frame, size, again, ptrs);
+  __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+}

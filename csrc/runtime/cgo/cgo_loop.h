@@ -1,0 +1,46 @@
+/*
+ * cgo_loop.h: what the two files of libcgofuzz_cgo.a share for the cgo
+ * loop (cgo_loop.c): the comparisons the C code made during the loop's
+ * inputs, recorded by cgo_hooks.c's trace-cmp and memcmp hooks while
+ * cgofuzz_cgo_torc.on is set, for the loop's mutations to copy from (as
+ * libFuzzer's table of recent compares).
+ *
+ * Invariants: the hooks only write while on is set, which only the loop
+ * sets, around its own calls of the C function, on the thread that runs
+ * them; records are overwritten in a ring, never read past n.
+ */
+#ifndef CGOFUZZ_CGO_LOOP_H
+#define CGOFUZZ_CGO_LOOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CGOFUZZ_CGO_TORC_INTS 64 /* integer operand pairs kept */
+#define CGOFUZZ_CGO_TORC_MEMS 16 /* memory operand pairs kept */
+#define CGOFUZZ_CGO_TORC_MEM_MAX 32
+
+typedef struct cgofuzz_cgo_torc {
+  volatile int on;
+  uint32_t n_int, n_mem; /* records written so far (ring positions) */
+  struct {
+    uint64_t a, b;
+    uint8_t width;
+  } ints[CGOFUZZ_CGO_TORC_INTS];
+  struct {
+    uint8_t len[2];
+    uint8_t b[2][CGOFUZZ_CGO_TORC_MEM_MAX];
+  } mems[CGOFUZZ_CGO_TORC_MEMS];
+} cgofuzz_cgo_torc_t;
+
+extern cgofuzz_cgo_torc_t cgofuzz_cgo_torc;
+
+/* The loop, called by cgo-cc's rewritten cgo wrappers (csrc/cli/cgowrap.c)
+ * before each call of a C function with a pointer argument: frame is cgo's
+ * argument frame (size bytes), again is the wrapper itself (called with a
+ * copy of the frame, it calls the C function; the loop does not enter
+ * itself), ptrs lists the pointer arguments' offsets in the frame (0xffff
+ * ends it). */
+void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
+                      const unsigned short *ptrs);
+
+#endif
