@@ -61,7 +61,7 @@ extern uint8_t __start___sancov_cntrs[] __attribute__((weak));
 extern uint8_t __stop___sancov_cntrs[] __attribute__((weak));
 
 #define LOOP_ENV "CGOFUZZ_CGO_LOOP"
-#define DEFAULT_INPUTS 64
+#define DEFAULT_INPUTS 4
 #define MAX_FRAME 1024          /* cgo frames larger than this: not looped */
 #define MAX_INPUT (64u << 10)   /* inputs longer than this: not looped */
 #define CALL_BUDGET_NS 50000000 /* a loop's time, at most */
