@@ -13,9 +13,11 @@
  * call of cgofuzz_cgo_loop with the frame, its size, the wrapper itself
  * (which the loop calls again with a copy of the frame; the loop does not
  * enter itself, so those calls go straight to the C function) and the
- * pointer arguments' offsets; the wrapper then re-derives its frame
+ * arguments' offsets; the wrapper then re-derives its frame
  * pointer as cgo does after the call (a Go callback in the loop may have
- * moved the Go stack). The wrapper itself, not a function of our own,
+ * moved the Go stack). The offsets list the pointer arguments, 0xffff,
+ * then the other arguments as offset * 16 + size (one may be the input's
+ * length), 0xffff. The wrapper itself, not a function of our own,
  * because a static C function is inlined into each caller with counters of
  * its own: only the wrapper's are the edges Go's worker sees.
  * cgofuzz_cgo_loop is a weak reference: a link without it (package
@@ -94,9 +96,9 @@ static bool field(span l, bool *ptr, span *name) {
  * line, and the pointer arguments' names. */
 typedef struct wrapper {
   size_t first, s0, s1, call, close;
-  span name, fname; /* fname: the wrapper's name after "_cgo" */
-  span ptrs[16];
-  size_t nptrs;
+  span name, fname;        /* fname: the wrapper's name after "_cgo" */
+  span ptrs[16], ints[16]; /* pointer arguments; the others */
+  size_t nptrs, nints;
 } wrapper;
 
 /* Reads a wrapper whose name line is at i; false unless every part has
@@ -107,8 +109,8 @@ static bool read_wrapper(const span *ln, size_t n, size_t i, wrapper *w) {
   w->name = wrapper_name(ln[i]);
   w->fname = (span){ln[i].p + 4, ln[i].n - 4 - 9};
   if (!w->name.n || i < 2 || !starts(ln[i - 2], "CGO_NO_SANITIZE_THREAD") ||
-      ln[i - 1].n != 4 || memcmp(ln[i - 1].p, "void", 4) != 0 ||
-      i + 2 >= n || ln[i + 1].n != 1 || ln[i + 1].p[0] != '{')
+      ln[i - 1].n != 4 || memcmp(ln[i - 1].p, "void", 4) != 0 || i + 2 >= n ||
+      ln[i + 1].n != 1 || ln[i + 1].p[0] != '{')
     return false;
   w->first = i - 2;
   size_t k = i + 2;
@@ -126,6 +128,8 @@ static bool read_wrapper(const span *ln, size_t n, size_t i, wrapper *w) {
       return false; /* a pointer result: maybe memory the caller frees */
     if (ptr && f.n >= 2 && f.p[0] == 'p' && w->nptrs < 16)
       w->ptrs[w->nptrs++] = f;
+    else if (!ptr && f.n >= 2 && f.p[0] == 'p' && w->nints < 16)
+      w->ints[w->nints++] = f;
   }
   if (k >= n || !ends(ln[k], "*_cgo_a = v;") || !w->nptrs)
     return false;
@@ -191,15 +195,23 @@ int cli_cgowrap_rewrite(const char *src, const char *dst, size_t *looped,
       put(&out, ln[k]);
     cgofuzz_buf_printf(&out,
                        "\tif (cgofuzz_cgo_loop) {\n"
-                       "\t\tstatic const unsigned short _cgofuzz_ptrs[] = {");
+                       "\t\tstatic const unsigned short _cgofuzz_args[] = {");
     for (size_t k = 0; k < w.nptrs; k++)
-      cgofuzz_buf_printf(&out, "__builtin_offsetof(__typeof__(*_cgo_a), %.*s), ",
+      cgofuzz_buf_printf(&out,
+                         "__builtin_offsetof(__typeof__(*_cgo_a), %.*s), ",
                          (int)w.ptrs[k].n, w.ptrs[k].p);
+    cgofuzz_buf_printf(&out, "0xffff, ");
+    for (size_t k = 0; k < w.nints; k++)
+      cgofuzz_buf_printf(&out,
+                         "__builtin_offsetof(__typeof__(*_cgo_a), %.*s) * 16 + "
+                         "sizeof(_cgo_a->%.*s), ",
+                         (int)w.ints[k].n, w.ints[k].p, (int)w.ints[k].n,
+                         w.ints[k].p);
     cgofuzz_buf_printf(
         &out,
         "0xffff};\n"
         "\t\tchar *_cgofuzz_top = _cgo_topofstack();\n"
-        "\t\tcgofuzz_cgo_loop(v, sizeof *_cgo_a, _cgo%.*s, _cgofuzz_ptrs);\n"
+        "\t\tcgofuzz_cgo_loop(v, sizeof *_cgo_a, _cgo%.*s, _cgofuzz_args);\n"
         "\t\t_cgo_a = (void*)((char*)_cgo_a + (_cgo_topofstack() - "
         "_cgofuzz_top));\n"
         "\t}\n",
@@ -213,10 +225,9 @@ int cli_cgowrap_rewrite(const char *src, const char *dst, size_t *looped,
   int rc = 0;
   if (out.failed)
     rc = cgofuzz_errf(err, 0, "out of memory");
-  else if (cgofuzz_file_write_atomic(dst, out.data, out.len, 0666,
-                                     CGOFUZZ_FILE_KEEP_MODE |
-                                         CGOFUZZ_FILE_NO_SYNC,
-                                     NULL) != 0)
+  else if (cgofuzz_file_write_atomic(
+               dst, out.data, out.len, 0666,
+               CGOFUZZ_FILE_KEEP_MODE | CGOFUZZ_FILE_NO_SYNC, NULL) != 0)
     rc = cgofuzz_errf(err, 0, "cannot write %s: %s", dst, strerror(errno));
   cgofuzz_buf_free(&in);
   cgofuzz_buf_free(&out);

@@ -522,8 +522,8 @@ static const uint8_t args_code[] = {
     0x41, 0xf6, 0x42, 0x10, 0x80,       /* 50 test byte [r10+16], flagIndir */
     0x74, 0x41,                         /* 55 jz next */
     0x4d, 0x8b, 0x52, 0x08,             /* 57 mov r10, [r10+8]: the header */
-    0x44, 0x0f, 0xb6, 0x24, 0x25, 0x00, 0x00, 0x00,
-    0x00,                   /* 5b movzx r12d, byte [ctl+args] */
+    0x44, 0x0f, 0xb6, 0x24, 0x25, 0x00, 0x00,
+    0x00, 0x00,             /* 5b movzx r12d, byte [ctl+args] */
     0x41, 0x83, 0xfc, 0x04, /* 64 cmp r12d, CGOFUZZ_CTL_ARGS_MAX */
     0x73, 0x2e,             /* 68 jae next: no room to record */
     0xfe, 0x04, 0x25, 0x00, 0x00, 0x00, 0x00, /* 6a inc byte [ctl+args] */
@@ -745,8 +745,8 @@ static uint64_t fuzz_call_site(const image *im, const cgofuzz_gobin_obj *obj,
  * left alone unless its slice header, found by snapshot_header, agrees
  * with the symbol table where there is one. Where its site is found, the
  * fuzz function's call goes through args_code (*args) and, with redzone,
- * redzone_code (*redzoned), and the bodies through unpoison_code. The number of bodies
- * redirected; 0 leaves the image and code as they were. */
+ * redzone_code (*redzoned), and the bodies through unpoison_code. The number of
+ * bodies redirected; 0 leaves the image and code as they were. */
 static size_t patch_snapshot(image *im, const cgofuzz_gobin_obj *obj,
                              const Elf64_Phdr *ph, size_t nph,
                              cgofuzz_buf *code, uint64_t seg, bool redzone,
@@ -775,8 +775,8 @@ static size_t patch_snapshot(image *im, const cgofuzz_gobin_obj *obj,
   uint64_t ctl = seg + PAGE, call = 0;
   uint64_t site = fuzz_call_site(im, obj, ph, nph, &call);
   if (!nfn || emit_entry(code, seg, (uint32_t)ctl,
-                         (uint32_t)cgofuzz_ctl_size(cnt->size),
-                         CGOFUZZ_CTL_FD, 0, eh->e_entry) != 0) {
+                         (uint32_t)cgofuzz_ctl_size(cnt->size), CGOFUZZ_CTL_FD,
+                         0, eh->e_entry) != 0) {
     code->len = 0;
     return 0;
   }

@@ -294,6 +294,77 @@ TEST(RedzoneStub, PoisonsAfterByteSlicesAndUnpoisons) {
   EXPECT_EQ(ctl.p[16], 0);
 }
 
+// The args stub at testing's fn.Call(args), run as machine code on fake
+// reflect.Values: every []byte argument held indirectly is recorded in the
+// control page (data pointer, length, index among the fuzz values, the *T
+// not counted), at most four, the count reset first; others are skipped;
+// then it jumps on with the registers it was given.
+TEST(ArgsStub, RecordsByteSlicesInTheControlPage) {
+  Low code(4096, PROT_READ | PROT_WRITE | PROT_EXEC);
+  Low data(1 << 16, PROT_READ | PROT_WRITE);
+  Low ctl(4096, PROT_READ | PROT_WRITE);
+  ASSERT_TRUE(code.p && data.p && ctl.p);
+  uint8_t *u8 = data.p, *bytes = data.p + 64, *ints = data.p + 128,
+          *i64 = data.p + 192, *ptr = data.p + 256;
+  u8[23] = 8;
+  i64[23] = 6;
+  ptr[23] = 22;
+  bytes[23] = 23 | 32;
+  ints[23] = 23;
+  memcpy(bytes + 48, &u8, 8);
+  memcpy(ints + 48, &i64, 8);
+  struct Hdr {
+    uint8_t *p;
+    uint64_t len, cap;
+  };
+  struct Value {
+    uint8_t *typ;
+    void *ptr;
+    uint64_t flag;
+  };
+  Hdr *h = reinterpret_cast<Hdr *>(data.p + 1024);
+  for (int i = 0; i < 8; i++)
+    h[i] = {data.p + 4096 + 512 * i, (uint64_t)(10 + i), 1000};
+  Value *args = reinterpret_cast<Value *>(data.p + 2048);
+  args[0] = {ptr, nullptr, 22};
+  args[1] = {bytes, &h[0], 23 | 0x80};
+  args[2] = {ints, &h[1], 23 | 0x80}; // a []int64: skipped
+  args[3] = {bytes, &h[2], 23};       // not indirect: skipped
+  args[4] = {bytes, &h[3], 23 | 0x80};
+  args[5] = {bytes, &h[4], 23 | 0x80};
+  args[6] = {bytes, &h[5], 23 | 0x80};
+  args[7] = {bytes, &h[6], 23 | 0x80}; // a fifth: no room
+  ctl.p[CGOFUZZ_CTL_ARGS_N] = 3;       // last call's count: reset
+  // The trampoline keeps r12 for the C caller; the stub's jump lands on a
+  // RET at 0x800.
+  static const uint8_t tramp[] = {0x41, 0x54, 0xe8, 0,    0,
+                                  0,    0,    0x41, 0x5c, 0xc3};
+  memcpy(code.p, tramp, sizeof tramp);
+  uint64_t stub = code.addr() + 0x100, ret = code.addr() + 0x800;
+  uint32_t rel = (uint32_t)(stub - (code.addr() + 7));
+  memcpy(code.p + 3, &rel, 4);
+  code.p[0x800] = 0xc3;
+  cgofuzz_buf b = {};
+  ASSERT_EQ(cgofuzz_gobin_args_stub(&b, ctl.addr(), stub, ret), 0);
+  memcpy(code.p + 0x100, b.data, b.len);
+  cgofuzz_buf_free(&b);
+  reinterpret_cast<void (*)(Value *, size_t)>(code.p)(args, 8);
+
+  ASSERT_EQ(ctl.p[CGOFUZZ_CTL_ARGS_N], 4);
+  const int want[4][2] = {{0, 0}, {3, 3}, {4, 4}, {5, 5}}; // {header, index}
+  for (int i = 0; i < 4; i++) {
+    uint64_t r[3];
+    memcpy(r, ctl.p + CGOFUZZ_CTL_ARGS + CGOFUZZ_CTL_ARG_SIZE * i, sizeof r);
+    const Hdr &x = h[want[i][0]];
+    EXPECT_EQ(r[0], (uint64_t)(uintptr_t)x.p) << i;
+    EXPECT_EQ(r[1], x.len) << i;
+    EXPECT_EQ(r[2], (uint64_t)want[i][1]) << i;
+  }
+  // No argument but the *T: the count is 0.
+  reinterpret_cast<void (*)(Value *, size_t)>(code.p)(args, 1);
+  EXPECT_EQ(ctl.p[CGOFUZZ_CTL_ARGS_N], 0);
+}
+
 } // namespace
 #else
 TEST(SnapshotStub, NeedsLinuxAmd64) {

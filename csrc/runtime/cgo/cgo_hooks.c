@@ -101,7 +101,8 @@ static void torc_mem(const void *a, size_t na, const void *b, size_t nb) {
   const uint8_t *p[2] = {a, b};
   size_t n[2] = {na, nb};
   for (int k = 0; k < 2; k++) {
-    size_t m = n[k] < CGOFUZZ_CGO_TORC_MEM_MAX ? n[k] : CGOFUZZ_CGO_TORC_MEM_MAX;
+    size_t m =
+        n[k] < CGOFUZZ_CGO_TORC_MEM_MAX ? n[k] : CGOFUZZ_CGO_TORC_MEM_MAX;
     for (size_t j = 0; j < m; j++)
       cgofuzz_cgo_torc.mems[i].b[k][j] = p[k][j];
     cgofuzz_cgo_torc.mems[i].len[k] = (uint8_t)m;
@@ -185,8 +186,8 @@ void __sanitizer_weak_hook_memcmp(void *called_pc, const void *s1,
 
 static void cstr_cmp(void *called_pc, const char *s1, const char *s2, size_t n,
                      int result) {
-  if (result == 0 || (!cgofuzz_cgo_gohooks.fn[CGOFUZZ_GOHOOK_STRCMP] &&
-                      !cgofuzz_cgo_torc.on))
+  if (result == 0 ||
+      (!cgofuzz_cgo_gohooks.fn[CGOFUZZ_GOHOOK_STRCMP] && !cgofuzz_cgo_torc.on))
     return;
   if (n > STR_MAX)
     n = STR_MAX;

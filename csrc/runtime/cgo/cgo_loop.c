@@ -8,14 +8,17 @@
  * When the fuzz function hands its []byte input to a C function as it is
  * (the frame's pointer argument is the input's data pointer, as the args
  * stub recorded it in the control page: core/ctlpage.h), this file runs
- * that C function again, before the real call, on mutants of the input of
- * the same length: in a buffer of their own (a malloc of the exact size,
- * so ASan sees reads past the end, as libFuzzer's copy of an input), with
- * a copy of cgo's frame pointing at it, the C counters zeroed before each.
- * A mutant whose C counters show a bit the worker's mask (its copy after
- * the control page) lacks becomes the call's input: its bytes are copied
- * into the Go input, in place, and the real call runs on them, so Go's
- * worker sees the new coverage as its own and reports the input.
+ * that C function again, before the real call, on a few mutants of the
+ * input: each in a buffer of its own (a malloc of its exact size, so ASan
+ * sees reads past the end, as libFuzzer's copy of an input), with a copy of
+ * cgo's frame pointing at it (and, where an argument holds the input's
+ * length, that argument set to the mutant's, so mutants may grow and
+ * shrink), the C counters zeroed before each. A mutant whose C counters
+ * show a bit the worker's mask (its copy after the control page) lacks is
+ * published in the exact slot as the call's input, and its counters are
+ * left for the real call to add to: Go's worker sees the new coverage as
+ * the input's and reports it, and the coordinator takes the slot's bytes
+ * instead of its replay of Go's mutations.
  *
  * Invariants:
  *  - only in a fuzz call (the control byte CGOFUZZ_CTL_NEW) of a worker
@@ -24,20 +27,21 @@
  *  - every mutant is published in the exact slot (core/exact.h, the raw
  *    form: the call's count, the argument's index, its bytes) before it
  *    runs, so a crash or hang in it is reported with its own input; the
- *    slot is cleared afterwards unless the mutant became the call's
- *    input, which it then describes exactly;
- *  - the C counters are saved before the loop and restored after it: the
- *    real call adds to what the fuzz function's earlier C calls counted;
- *  - Go's mutator and its random state are never touched: the coordinator
- *    replays the worker's chain as without the loop;
+ *    slot is cleared afterwards unless the mutant found a new bit;
+ *  - the C counters are saved before the loop and restored after it (with
+ *    a find's counters merged in): the real call adds to what the fuzz
+ *    function's earlier C calls counted;
+ *  - the Go input, Go's mutator and its random state are never touched:
+ *    the coordinator replays the worker's chain as without the loop;
  *  - C functions that return a pointer are never looped (cmd_cgocc.c does
  *    not rewrite them): the result may be memory the caller frees.
  * What it cannot know: whether the C function keeps state between calls,
  * or whether the Go code before the call computed other arguments from
  * the input's bytes (a buffer sized from a header): a mutant runs with the
  * arguments the Go side computed for the input it came from. A find is
- * checked again by the coordinator's minimization, which runs it as Go
- * does; CGOFUZZ_CGO_LOOP=0 turns the loop off, =N sets its inputs per call.
+ * run again as Go runs it by the coordinator's minimization, which keeps
+ * it only if the new coverage is there; CGOFUZZ_CGO_LOOP=0 turns the loop
+ * off, =N sets its mutants per call.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
@@ -83,8 +87,8 @@ static void *map_fd(int fd, size_t *size) {
   struct stat st;
   if (fstat(fd, &st) != 0 || st.st_size <= 0)
     return NULL;
-  void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-                 fd, 0);
+  void *p =
+      mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED)
     return NULL;
   *size = (size_t)st.st_size;
@@ -122,9 +126,6 @@ static int setup(void) {
   L.seen = calloc(1, L.n);
   if (!L.saved || !L.seen)
     return -1;
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  L.rng = ((uint64_t)t.tv_nsec << 32) ^ (uint64_t)getpid() ^ 0x9e3779b97f4a7c15ull;
   return 1;
 }
 
@@ -170,10 +171,15 @@ static int has_new_bit(void) {
   return 0;
 }
 
-static void remember_bits(void) {
+/* A find: its bits are this process's from now on, and its counters are
+ * merged into those saved before the loop, for the real call to add to. */
+static void keep_find(void) {
   for (size_t i = 0; i < L.n; i++)
-    if (L.cntrs[i])
+    if (L.cntrs[i]) {
       L.seen[i] |= round_up(L.cntrs[i]);
+      if (L.cntrs[i] > L.saved[i])
+        L.saved[i] = L.cntrs[i];
+    }
 }
 
 static void put_int(uint8_t *p, size_t n, size_t at, uint64_t v, size_t w,
@@ -242,7 +248,7 @@ static void from_torc_mem(uint8_t *p, size_t n) {
 /* One to four of libFuzzer's length-keeping mutations. */
 static void mutate(uint8_t *p, size_t n) {
   static const int8_t interesting[] = {-128, -1, 0, 1, 16, 32, 64, 100, 127};
-  static const int16_t interesting16[] = {-32768, -129, 128, 255, 256,
+  static const int16_t interesting16[] = {-32768, -129, 128,  255,  256,
                                           512,    1000, 1024, 4096, 32767};
   static const int32_t interesting32[] = {-2147483647 - 1, -100663046, -32769,
                                           32768,           65535,      65536,
@@ -296,6 +302,38 @@ static void mutate(uint8_t *p, size_t n) {
   }
 }
 
+/* One of libFuzzer's length-changing mutations (insert bytes, a run of
+ * one byte, or erase some) on p's n bytes, room for cap: the new length.
+ * Then the length-keeping ones. */
+static size_t mutate_len(uint8_t *p, size_t n, size_t cap) {
+  size_t k = 1 + below(16);
+  switch (below(n < cap ? 4 : 2)) {
+  case 0:
+    if (n > k) {
+      size_t at = below(n - k + 1);
+      memmove(p + at, p + at + k, n - at - k);
+      n -= k;
+    }
+    break;
+  case 2:
+  case 3:
+    if (n + k <= cap) {
+      size_t at = below(n + 1);
+      memmove(p + at + k, p + at, n - at);
+      uint8_t b = (uint8_t)rnd();
+      for (size_t j = 0; j < k; j++)
+        p[at + j] = below(2) ? b : (uint8_t)rnd();
+      n += k;
+    }
+    break;
+  default:
+    break;
+  }
+  if (n)
+    mutate(p, n);
+  return n;
+}
+
 /* The exact slot of the call in flight, or NULL when the input does not
  * fit after the value. */
 static uint8_t *slot_for(size_t len) {
@@ -328,61 +366,108 @@ static int input_arg(const void *p, uint64_t *len, uint64_t *index) {
   return -1;
 }
 
-static void run(void *frame, size_t size, void (*again)(void *),
-                const unsigned short *ptrs) {
-  uint64_t len = 0, index = 0;
-  size_t off = 0;
-  uint8_t *input = NULL;
-  for (; *ptrs != 0xffff && !input; ptrs++) {
-    void *p;
-    if (*ptrs + sizeof p > size)
-      return;
-    memcpy(&p, (uint8_t *)frame + *ptrs, sizeof p);
-    if (p && input_arg(p, &len, &index) == 0)
-      input = p, off = *ptrs;
+/* Of the non-pointer arguments (offset * 16 + size, to 0xffff), the one
+ * that holds the input's length: the first after the input's pointer at
+ * off, else the first before it; -1 when none does. */
+static long length_arg(const uint8_t *frame, size_t size,
+                       const unsigned short *a, size_t off, uint64_t len,
+                       size_t *width) {
+  long before = -1;
+  for (; *a != 0xffff; a++) {
+    size_t o = *a >> 4, w = *a & 15;
+    uint64_t v = 0; /* little-endian: the low bytes first */
+    if ((w != 4 && w != 8) || o + w > size)
+      continue;
+    memcpy(&v, frame + o, w);
+    if (v != len)
+      continue;
+    if (o > off) {
+      *width = w;
+      return (long)o;
+    }
+    if (before < 0)
+      before = (long)o, *width = w;
   }
-  uint8_t *slot = input && len <= MAX_INPUT ? slot_for((size_t)len) : NULL;
-  uint8_t *buf = slot ? malloc((size_t)len) : NULL;
-  if (!buf)
+  return before;
+}
+
+static void run(uint8_t *frame, size_t size, void (*again)(void *),
+                const unsigned short *args) {
+  uint64_t len = 0, index = 0;
+  size_t off = 0, lw = 0;
+  uint8_t *input = NULL;
+  const unsigned short *a = args;
+  for (; *a != 0xffff; a++) {
+    void *p;
+    if (input || *a + sizeof p > size)
+      continue;
+    memcpy(&p, frame + *a, sizeof p);
+    if (p && input_arg(p, &len, &index) == 0)
+      input = p, off = *a;
+  }
+  if (!input || len > MAX_INPUT)
     return;
-  int64_t count = ((const cgofuzz_shm_header *)(void *)L.shm)->count;
+  long la = length_arg(frame, size, a + 1, off, len, &lw);
+  size_t cap = la < 0 ? (size_t)len : (size_t)len + (size_t)len / 2 + 32;
+  if (cap > MAX_INPUT)
+    cap = MAX_INPUT;
+  uint8_t *slot = slot_for(cap);
+  if (!slot && cap > len)
+    slot = slot_for(cap = (size_t)len);
+  uint8_t *work = slot ? malloc(cap) : NULL;
+  if (!work)
+    return;
+  const cgofuzz_shm_header *sh = (const cgofuzz_shm_header *)(void *)L.shm;
+  /* The mutants follow from Go's chain (its saved state and the count):
+   * a run with a pinned GODEBUG=fuzzseed makes the same ones. */
+  L.rng = (sh->rand_state ^ (sh->rand_inc << 1) ^
+           (uint64_t)sh->count * 0x9e3779b97f4a7c15ull) |
+          1;
+  cgofuzz_exact_hdr h = {
+      .magic = CGOFUZZ_EXACT_RAW_MAGIC, .count = sh->count, .index = index};
   uint8_t copy[MAX_FRAME];
   memcpy(copy, frame, size);
-  memcpy(copy + off, &buf, sizeof buf);
   memcpy(L.saved, L.cntrs, L.n);
   uint64_t start = now_ns(), ran = 0;
   int found = 0;
-  cgofuzz_exact_hdr h = {.magic = CGOFUZZ_EXACT_RAW_MAGIC,
-                         .count = count,
-                         .len = len,
-                         .index = index};
   for (unsigned k = 0; k < L.inputs && !found; k++) {
-    memcpy(buf, input, (size_t)len);
-    mutate(buf, (size_t)len);
-    cgofuzz_exact_publish(slot, &h, buf);
+    memcpy(work, input, (size_t)len);
+    size_t n = cap > len ? mutate_len(work, (size_t)len, cap) : (size_t)len;
+    if (cap == len)
+      mutate(work, n);
+    uint8_t *m = malloc(n ? n : 1); /* its exact size, for ASan */
+    if (!m)
+      break;
+    memcpy(m, work, n);
+    memcpy(copy + off, &m, sizeof m);
+    if (la >= 0) {
+      uint64_t v = n;
+      memcpy(copy + la, &v, lw);
+    }
+    h.len = n;
+    cgofuzz_exact_publish(slot, &h, m);
     memset(L.cntrs, 0, L.n);
     cgofuzz_cgo_torc.on = 1;
     again(copy);
     cgofuzz_cgo_torc.on = 0;
+    free(m);
     ran++;
     found = has_new_bit();
-    if (!found)
+    if (found)
+      keep_find();
+    else
       memset(slot + CGOFUZZ_EXACT_MAGIC_AT, 0, 8);
     if (now_ns() - start > CALL_BUDGET_NS)
       break;
   }
-  if (found) {
-    remember_bits();
-    memcpy(input, buf, (size_t)len);
-  }
   memcpy(L.cntrs, L.saved, L.n);
   add_u64(CGOFUZZ_CTL_LOOP_EXECS, ran);
   add_u64(CGOFUZZ_CTL_LOOP_FINDS, (uint64_t)found);
-  free(buf);
+  free(work);
 }
 
 void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
-                      const unsigned short *ptrs) {
+                      const unsigned short *args) {
   static int busy; /* another thread's C call in the loop: leave it alone */
   if (__builtin_expect(L.state == 0, 0) &&
       !__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE)) {
@@ -393,6 +478,6 @@ void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
   if (L.state <= 0 || L.ctl[0] != CGOFUZZ_CTL_NEW || size > MAX_FRAME ||
       __atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
     return;
-  run(frame, size, again, ptrs);
+  run(frame, size, again, args);
   __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }

@@ -38,9 +38,9 @@ extern cgofuzz_cgo_torc_t cgofuzz_cgo_torc;
  * before each call of a C function with a pointer argument: frame is cgo's
  * argument frame (size bytes), again is the wrapper itself (called with a
  * copy of the frame, it calls the C function; the loop does not enter
- * itself), ptrs lists the pointer arguments' offsets in the frame (0xffff
- * ends it). */
+ * itself), args lists the pointer arguments' offsets in the frame, 0xffff,
+ * the other arguments' as offset * 16 + size, 0xffff. */
 void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
-                      const unsigned short *ptrs);
+                      const unsigned short *args);
 
 #endif

@@ -166,6 +166,74 @@ def test_older_go_releases(go, cgoenv, release, tmp_path):
     assert r.rc == 1 and "magic" in r.out, r
 
 
+def test_cgo_loop_in_cgo_wrappers(go, cgoenv, tmp_path):
+    """cgo-cc compiles cgo's wrappers file (x.cgo2.c) from a copy in which
+    each wrapper of a C function that takes a pointer calls the cgo loop
+    first, with itself and its arguments' offsets (the pointers', then the
+    others' with their sizes); a C function
+    that returns a pointer (memory its caller may free) is left alone, and
+    so is every other line (csrc/cli/cgowrap.c)."""
+    d = copy_pkg(tmp_path)
+    out = os.path.join(d, "cgo-out")
+    r = run([go, "tool", "cgo", "-objdir", out, "magic.go"], d, go_env(cgoenv))
+    assert r.rc == 0, r
+    src = os.path.join(out, "magic.cgo2.c")
+    r = run([cgoenv["CC"], "-c", "-I", out, "-I", d, src, "-o",
+             os.path.join(out, "magic.o")], out, go_env(cgoenv))
+    assert r.rc == 0, r
+    rewritten = testlib.read(os.path.join(out, "magic.cgo2.cgofuzz.c"))
+    original = testlib.read(src)
+    looped = re.findall(r"^_cgo_[0-9a-f]+_Cfunc_(\w+)\(void \*v\)\n\{\n"
+                        r"\tstruct \{\n(?:\t\t.*\n)+\t\} __attribute__.*\n"
+                        r"\tif \(cgofuzz_cgo_loop\) \{\n.*"
+                        r"__builtin_offsetof\(__typeof__\(\*_cgo_a\), p0\), "
+                        r"0xffff, __builtin_offsetof\(__typeof__\(\*_cgo_a\), "
+                        r"p1\) \* 16 \+ sizeof\(_cgo_a->p1\), 0xffff\};\n.*\n"
+                        r"\t\tcgofuzz_cgo_loop\(v, sizeof \*_cgo_a, "
+                        r"_cgo_[0-9a-f]+_Cfunc_(\w+), _cgofuzz_args\);",
+                        rewritten, re.M)
+    assert sorted(a for a, b in looped if a == b) == sorted(
+        ["copy_name", "count_tag", "gate", "magic",
+         "parse_record", "records", "sum_record"]), looped
+    assert "_Cfunc_find_tag(void *v)" in rewritten
+    # Nothing else changed: without the inserted blocks, the same text.
+    stripped = re.sub(r"__attribute__\(\(weak\)\) void cgofuzz_cgo_loop\("
+                      r".*\n", "", rewritten)
+    stripped = re.sub(r"\tif \(cgofuzz_cgo_loop\) \{\n(?:\t\t.*\n)+\t\}\n",
+                      "", stripped)
+    assert stripped == original
+
+
+def test_cgo_loop_finds_c_magic_and_go_reproduces(go, cgofuzz, cgoenv,
+                                                  tmp_path):
+    """The cgo loop runs the magic's C function again on mutants of the
+    fuzz input at the cgo boundary: with it, a mutant that reaches a new C
+    edge becomes the call's input (-v counts them), the magic is found, and
+    go test -run reproduces the input written. CGOFUZZ_CGO_LOOP=0 turns it
+    off."""
+    d = copy_pkg(tmp_path)
+    exe = os.path.join(str(tmp_path), "pkg.test")
+    b = run([go, "test", "-c", "-fuzz=.", "-o", exe, "."], d, go_env(cgoenv))
+    assert b.rc == 0, b
+    r = run([cgofuzz, "fuzz", "-v", "-fuzz=^FuzzMagic$", "-parallel=1",
+             "-fuzztime=%dx" % BUDGET, "-fuzzcachedir=" + os.path.join(d, "c"),
+             exe], d, go_env())
+    assert r.rc == 1 and "magic" in r.out, r
+    m = re.search(r"^cgofuzz: cgo loop: (\d+) inputs run again at the cgo "
+                  r"boundary, (\d+) of them new C coverage$", r.stderr, re.M)
+    assert m and int(m.group(2)) >= 1 and int(m.group(1)) > int(m.group(2)), r
+    files = failing(d, "FuzzMagic")
+    assert len(files) == 1 and "FUZZ" in testlib.read(files[0]), r
+    rr = run([go, "test", "-run=FuzzMagic/" + os.path.basename(files[0]), "."],
+             d, go_env(cgoenv))
+    assert rr.rc == 1 and "magic" in rr.out, rr
+    off = run([cgofuzz, "fuzz", "-v", "-fuzz=^FuzzGate$", "-parallel=1",
+               "-fuzztime=2000x", "-fuzzcachedir=" + os.path.join(d, "c2"),
+               exe], d, go_env({"CGOFUZZ_CGO_LOOP": "0"}))
+    assert off.rc in (0, 1) and "cgofuzz: coverage:" in off.stderr, off
+    assert "cgo loop" not in off.stderr, off
+
+
 def test_cgofuzz_finds_magic_and_go_reproduces(go, cgofuzz, cgoenv, tmp_path):
     d = copy_pkg(tmp_path)
     r = run([go, "test", "-exec=" + cgofuzz, "-run=^FuzzMagic$",

@@ -99,6 +99,15 @@ static int records(const unsigned char *p, size_t n) {
     return check_rec(p, n);
   return count_tag(p, n);
 }
+
+// Where a tag starts, or NULL: a pointer result, which the cgo loop leaves
+// alone (it may be memory the caller frees).
+static const unsigned char *find_tag(const unsigned char *p, size_t n) {
+  for (size_t i = 0; i + 1 < n; i++)
+    if (p[i] == 'T')
+      return p + i;
+  return NULL;
+}
 */
 import "C"
 
@@ -151,4 +160,10 @@ func CopyName(b []byte) int {
 func Records(b []byte) int {
 	p, n := cbytes(b)
 	return int(C.records(p, n))
+}
+
+// HasTag reports whether b holds a tag.
+func HasTag(b []byte) bool {
+	p, n := cbytes(b)
+	return C.find_tag(p, n) != nil
 }
