@@ -157,7 +157,6 @@ int cgofuzz_gobin_args_stub(cgofuzz_buf *b, uint32_t ctl, uint64_t at,
 /* The control page of a fuzzing worker that runs the snapshot copy, its
  * kinds of call and its fields: core/ctlpage.h. */
 
-
 #ifdef __cplusplus
 }
 #endif
