@@ -16,10 +16,13 @@
  *    probes (cgo-gcc-input-*), and cgofuzz's own runtime in package gofuzz
  *    (-DCGOFUZZ_RUNTIME). After the compile the object's __sancov_cntrs
  *    sections become NOBITS: they are zero, and a NOBITS section can share
- *    an output section with Go's NOBITS counters without ld rewriting it;
+ *    an output section with Go's NOBITS counters without ld rewriting it.
+ *    cgo's wrappers file (x.cgo2.c) is compiled from a copy whose wrappers
+ *    call the cgo loop first (cgowrap.c);
  *  - links: every link gets libcgofuzz_cgo.a (the counters' init callback
- *    and the comparison hooks, cgo_hooks.c; forced in with -u unless an
- *    input already defines the hooks, as package gofuzz's runtime does;
+ *    and the comparison hooks, cgo_hooks.c, and the cgo loop, cgo_loop.c;
+ *    forced in with -u unless an input already defines the hooks, as
+ *    package gofuzz's runtime does;
  *    and, always, cgo_stack.c, which gives Go's report of a crash in C
  *    the C frames, unwound by the frame pointers compiles keep)
  *    and, without ASan, MSan or TSan, whose runtimes intercept them
@@ -39,9 +42,10 @@
  *    of its own. The script asserts that the section's size is Go's N
  *    plus M, so a miscount fails the link rather than the fuzzing. Moving
  *    the symbols is idempotent (a second link of the same go.o finds them
- *    moved already). The script also defines cgofuzz_cgo_in_go_range,
- *    which package gofuzz looks for (weakly) to know that its Cover has
- *    nothing left to bridge.
+ *    moved already). The script also defines cgofuzz_cgo_in_go_range (the
+ *    C counters' start), which package gofuzz looks for (weakly) to know
+ *    that its Cover has nothing left to bridge, and, for the cgo loop,
+ *    cgofuzz_cgo_go_counters (Go's range's start) and cgofuzz_cgo_c_end.
  * A Go binary with instrumented C keeps its symbol table (the -s of a `go
  * test` build is dropped), so sanitizer reports name the C functions of
  * their stacks, when fuzzing and when `go test -run` reproduces.
@@ -392,6 +396,7 @@ static int place_counters(const cgocc *c, int argc, char **argv,
                      "    __start___sancov_cntrs = .;\n"
                      "    *(" C_CNTRS ")\n"
                      "    __stop___sancov_cntrs = .;\n"
+                     "    cgofuzz_cgo_c_end = .;\n"
                      "  }\n"
                      "  cgofuzz_cgo_in_go_range = __start___sancov_cntrs;\n"
                      "} INSERT AFTER .bss;\n"

@@ -58,11 +58,11 @@
 
 /* Where the link put the counters (cmd_cgocc.c's linker script): Go's
  * range starts at cgofuzz_cgo_go_counters, the C counters are
- * [__start___sancov_cntrs, __stop___sancov_cntrs) after it. Weak: a link
- * without the script (no -fuzz) has none, and the loop stays off. */
+ * [cgofuzz_cgo_in_go_range, cgofuzz_cgo_c_end) after Go's own. Weak: a
+ * link without the script (no -fuzz) has none, and the loop stays off. */
 extern uint8_t cgofuzz_cgo_go_counters[] __attribute__((weak));
-extern uint8_t __start___sancov_cntrs[] __attribute__((weak));
-extern uint8_t __stop___sancov_cntrs[] __attribute__((weak));
+extern uint8_t cgofuzz_cgo_in_go_range[] __attribute__((weak));
+extern uint8_t cgofuzz_cgo_c_end[] __attribute__((weak));
 
 #define LOOP_ENV "CGOFUZZ_CGO_LOOP"
 #define DEFAULT_INPUTS 4
@@ -101,8 +101,8 @@ static int setup(void) {
   L.inputs = DEFAULT_INPUTS;
   if (e && *e)
     L.inputs = (unsigned)strtoul(e, NULL, 10);
-  uint8_t *go = cgofuzz_cgo_go_counters, *a = __start___sancov_cntrs,
-          *b = __stop___sancov_cntrs;
+  uint8_t *go = cgofuzz_cgo_go_counters, *a = cgofuzz_cgo_in_go_range,
+          *b = cgofuzz_cgo_c_end;
   if (!L.inputs || !go || !a || !b || b <= a || a < go)
     return -1;
   size_t ctl_size = 0;
