@@ -9,19 +9,22 @@
  * function, and stores the result (cmd/cgo/out.go writeOutputFunc; the
  * same text from go1.18 to go1.27). For each wrapper with at least one
  * pointer argument, no pointer result and no errno (cgo's int-returning
- * form), this inserts into the wrapper, after the struct's declaration, a
- * call of cgofuzz_cgo_loop with the frame, its size, the wrapper itself
- * (which the loop calls again with a copy of the frame; the loop does not
- * enter itself, so those calls go straight to the C function) and the
- * arguments' offsets; the wrapper then re-derives its frame
- * pointer as cgo does after the call (a Go callback in the loop may have
- * moved the Go stack). The offsets list the pointer arguments, 0xffff,
- * then the other arguments as offset * 16 + size (one may be the input's
- * length), 0xffff. The wrapper itself, not a function of our own,
- * because a static C function is inlined into each caller with counters of
- * its own: only the wrapper's are the edges Go's worker sees.
- * cgofuzz_cgo_loop is a weak reference: a link without it (package
- * gofuzz's runtime defines the hooks) leaves the call out at run time.
+ * form), this inserts into the wrapper:
+ *  - after the struct's declaration, a call of cgofuzz_cgo_loop with the
+ *    frame, its size, the wrapper itself (which the loop calls again with
+ *    a copy of the frame; the loop does not enter itself, so those calls
+ *    go straight to the C function) and the arguments' offsets: the
+ *    pointers', 0xffff, then the others' as offset * 16 + size (one may
+ *    hold the input's length), 0xffff; then the wrapper re-derives its
+ *    frame pointer as cgo does after a call (a Go callback in the loop may
+ *    have moved the Go stack);
+ *  - after the C call, cgofuzz_cgo_loop_end with the same frame: a find
+ *    is handed over only once the real call has returned.
+ * The wrapper itself, not a function of our own, because a static C
+ * function is inlined into each caller with counters of its own: only the
+ * wrapper's are the edges Go's worker sees. Both are weak references: a
+ * link without them (package gofuzz's runtime defines the hooks) leaves
+ * the calls out at run time.
  *
  * Invariants: a wrapper that does not match the expected text exactly is
  * left as it is (the rewrite is an optimisation, never needed for
@@ -188,7 +191,9 @@ int cli_cgowrap_rewrite(const char *src, const char *dst, size_t *looped,
     if (!declared) {
       cgofuzz_buf_printf(&out, "__attribute__((weak)) void cgofuzz_cgo_loop("
                                "void *, size_t, void (*)(void *), "
-                               "const unsigned short *);\n");
+                               "const unsigned short *);\n"
+                               "__attribute__((weak)) void "
+                               "cgofuzz_cgo_loop_end(const void *);\n");
       declared = true;
     }
     for (size_t k = w.first; k <= w.s1; k++)
@@ -216,8 +221,12 @@ int cli_cgowrap_rewrite(const char *src, const char *dst, size_t *looped,
         "_cgofuzz_top));\n"
         "\t}\n",
         (int)w.fname.n, w.fname.p);
-    for (size_t k = w.s1 + 1; k <= w.close; k++)
+    for (size_t k = w.s1 + 1; k <= w.close; k++) {
       put(&out, ln[k]);
+      if (k == w.call)
+        cgofuzz_buf_printf(&out, "\tif (cgofuzz_cgo_loop_end) "
+                                 "cgofuzz_cgo_loop_end(v);\n");
+    }
     i = w.close;
     (*looped)++;
   }

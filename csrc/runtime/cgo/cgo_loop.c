@@ -15,9 +15,10 @@
  * length, that argument set to the mutant's, so mutants may grow and
  * shrink), the C counters zeroed before each. A mutant whose C counters
  * show a bit the worker's mask (its copy after the control page) lacks is
- * published in the exact slot as the call's input, and its counters are
- * left for the real call to add to: Go's worker sees the new coverage as
- * the input's and reports it, and the coordinator takes the slot's bytes
+ * kept; once the wrapper's real call has returned (cgofuzz_cgo_loop_end),
+ * its counters are merged into the real call's and its bytes published in
+ * the exact slot as the exec's input: Go's worker sees the new coverage as
+ * the exec's and reports it, and the coordinator takes the slot's bytes
  * instead of its replay of Go's mutations.
  *
  * Invariants:
@@ -26,11 +27,12 @@
  *    minimization, tracing, or a binary Go's own coordinator runs;
  *  - every mutant is published in the exact slot (core/exact.h, the raw
  *    form: the call's count, the argument's index, its bytes) before it
- *    runs, so a crash or hang in it is reported with its own input; the
- *    slot is cleared afterwards unless the mutant found a new bit;
- *  - the C counters are saved before the loop and restored after it (with
- *    a find's counters merged in): the real call adds to what the fuzz
- *    function's earlier C calls counted;
+ *    runs, so a crash or hang in it is reported with its own input, and
+ *    cleared after it; a find is published only after the real call
+ *    returned, so a crash of the real call is the Go input's, which the
+ *    coordinator rebuilds by replay;
+ *  - the C counters are saved before the loop and restored after it: the
+ *    real call adds to what the fuzz function's earlier C calls counted;
  *  - the Go input, Go's mutator and its random state are never touched:
  *    the coordinator replays the worker's chain as without the loop;
  *  - C functions that return a pointer are never looped (cmd_cgocc.c does
@@ -81,6 +83,12 @@ static struct {
   size_t n;
   uint8_t *saved, *seen; /* the counters before the loop; bits found */
   uint64_t rng;
+  /* A find waiting for its real call to return (cgofuzz_cgo_loop_end):
+   * its counters, its bytes, the slot's header, and the frame it is for. */
+  uint8_t *found;
+  uint8_t *pending;
+  cgofuzz_exact_hdr pending_hdr;
+  const void *pending_frame;
 } L;
 
 static void *map_fd(int fd, size_t *size) {
@@ -124,7 +132,8 @@ static int setup(void) {
   L.n = (size_t)(b - a);
   L.saved = malloc(L.n);
   L.seen = calloc(1, L.n);
-  if (!L.saved || !L.seen)
+  L.found = malloc(L.n);
+  if (!L.saved || !L.seen || !L.found)
     return -1;
   return 1;
 }
@@ -171,15 +180,22 @@ static int has_new_bit(void) {
   return 0;
 }
 
-/* A find: its bits are this process's from now on, and its counters are
- * merged into those saved before the loop, for the real call to add to. */
-static void keep_find(void) {
+/* A find: its bits are this process's from now on, and its counters and
+ * bytes are kept for cgofuzz_cgo_loop_end. */
+static int keep_find(const uint8_t *m, size_t n, const cgofuzz_exact_hdr *h,
+                     const void *frame) {
+  uint8_t *p = malloc(n ? n : 1);
+  if (!p)
+    return 0;
+  memcpy(p, m, n);
   for (size_t i = 0; i < L.n; i++)
-    if (L.cntrs[i]) {
+    if (L.cntrs[i])
       L.seen[i] |= round_up(L.cntrs[i]);
-      if (L.cntrs[i] > L.saved[i])
-        L.saved[i] = L.cntrs[i];
-    }
+  memcpy(L.found, L.cntrs, L.n);
+  L.pending = p;
+  L.pending_hdr = *h;
+  L.pending_frame = frame;
+  return 1;
 }
 
 static void put_int(uint8_t *p, size_t n, size_t at, uint64_t v, size_t w,
@@ -393,6 +409,8 @@ static long length_arg(const uint8_t *frame, size_t size,
 
 static void run(uint8_t *frame, size_t size, void (*again)(void *),
                 const unsigned short *args) {
+  free(L.pending); /* a find whose real call never came back to us */
+  L.pending = NULL;
   uint64_t len = 0, index = 0;
   size_t off = 0, lw = 0;
   uint8_t *input = NULL;
@@ -450,13 +468,10 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
     cgofuzz_cgo_torc.on = 1;
     again(copy);
     cgofuzz_cgo_torc.on = 0;
-    free(m);
     ran++;
-    found = has_new_bit();
-    if (found)
-      keep_find();
-    else
-      memset(slot + CGOFUZZ_EXACT_MAGIC_AT, 0, 8);
+    found = has_new_bit() && keep_find(m, n, &h, frame);
+    memset(slot + CGOFUZZ_EXACT_MAGIC_AT, 0, 8);
+    free(m);
     if (now_ns() - start > CALL_BUDGET_NS)
       break;
   }
@@ -466,9 +481,12 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   free(work);
 }
 
+/* Set while a thread is in the loop or hands over a find: another
+ * thread's C call then leaves it alone. */
+static int busy;
+
 void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
                       const unsigned short *args) {
-  static int busy; /* another thread's C call in the loop: leave it alone */
   if (__builtin_expect(L.state == 0, 0) &&
       !__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE)) {
     if (L.state == 0)
@@ -479,5 +497,20 @@ void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
       __atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
     return;
   run(frame, size, again, args);
+  __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+}
+
+void cgofuzz_cgo_loop_end(const void *frame) {
+  if (!L.pending || frame != L.pending_frame ||
+      __atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+    return;
+  for (size_t i = 0; i < L.n; i++)
+    if (L.found[i] > L.cntrs[i])
+      L.cntrs[i] = L.found[i];
+  uint8_t *slot = slot_for((size_t)L.pending_hdr.len);
+  if (slot)
+    cgofuzz_exact_publish(slot, &L.pending_hdr, L.pending);
+  free(L.pending);
+  L.pending = NULL;
   __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }

@@ -42,5 +42,8 @@ extern cgofuzz_cgo_torc_t cgofuzz_cgo_torc;
  * the other arguments' as offset * 16 + size, 0xffff. */
 void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
                       const unsigned short *args);
+/* Called by the same wrappers after their real call, with the frame they
+ * gave cgofuzz_cgo_loop: hands over the loop's find, if it had one. */
+void cgofuzz_cgo_loop_end(const void *frame);
 
 #endif
