@@ -22,9 +22,9 @@
  *    is handed over only once the real call has returned.
  * The wrapper itself, not a function of our own, because a static C
  * function is inlined into each caller with counters of its own: only the
- * wrapper's are the edges Go's worker sees. Both are weak references: a
- * link without them (package gofuzz's runtime defines the hooks) leaves
- * the calls out at run time.
+ * wrapper's are the edges Go's worker sees. The calls are unconditional,
+ * so the wrapper keeps its one basic block (no edge of cgofuzz's own
+ * among the package's); every link cgo-cc makes has libcgofuzz_cgo.a.
  *
  * Invariants: a wrapper that does not match the expected text exactly is
  * left as it is (the rewrite is an optimisation, never needed for
@@ -189,17 +189,15 @@ int cli_cgowrap_rewrite(const char *src, const char *dst, size_t *looped,
       continue;
     }
     if (!declared) {
-      cgofuzz_buf_printf(&out, "__attribute__((weak)) void cgofuzz_cgo_loop("
-                               "void *, size_t, void (*)(void *), "
-                               "const unsigned short *);\n"
-                               "__attribute__((weak)) void "
-                               "cgofuzz_cgo_loop_end(const void *);\n");
+      cgofuzz_buf_printf(&out, "void cgofuzz_cgo_loop(void *, size_t, "
+                               "void (*)(void *), const unsigned short *);\n"
+                               "void cgofuzz_cgo_loop_end(const void *);\n");
       declared = true;
     }
     for (size_t k = w.first; k <= w.s1; k++)
       put(&out, ln[k]);
     cgofuzz_buf_printf(&out,
-                       "\tif (cgofuzz_cgo_loop) {\n"
+                       "\t{\n"
                        "\t\tstatic const unsigned short _cgofuzz_args[] = {");
     for (size_t k = 0; k < w.nptrs; k++)
       cgofuzz_buf_printf(&out,
@@ -224,8 +222,7 @@ int cli_cgowrap_rewrite(const char *src, const char *dst, size_t *looped,
     for (size_t k = w.s1 + 1; k <= w.close; k++) {
       put(&out, ln[k]);
       if (k == w.call)
-        cgofuzz_buf_printf(&out, "\tif (cgofuzz_cgo_loop_end) "
-                                 "cgofuzz_cgo_loop_end(v);\n");
+        cgofuzz_buf_printf(&out, "\tcgofuzz_cgo_loop_end(v);\n");
     }
     i = w.close;
     (*looped)++;

@@ -20,9 +20,9 @@
  *    cgo's wrappers file (x.cgo2.c) is compiled from a copy whose wrappers
  *    call the cgo loop first (cgowrap.c);
  *  - links: every link gets libcgofuzz_cgo.a (the counters' init callback
- *    and the comparison hooks, cgo_hooks.c, and the cgo loop, cgo_loop.c;
- *    forced in with -u unless an input already defines the hooks, as
- *    package gofuzz's runtime does;
+ *    and the comparison hooks, cgo_hooks.c, forced in with -u unless an
+ *    input already defines the hooks, as package gofuzz's runtime does;
+ *    the cgo loop, cgo_loop.c, which cgo's rewritten wrappers call;
  *    and, always, cgo_stack.c, which gives Go's report of a crash in C
  *    the C frames, unwound by the frame pointers compiles keep)
  *    and, without ASan, MSan or TSan, whose runtimes intercept them
@@ -452,10 +452,9 @@ static int link_(cgocc *c, int argc, char **argv) {
     snprintf(loopobj, sizeof loopobj, "%s/" LOOP_OBJ, c->lib);
     if (intercept)
       add(c, iclib);
-    if (!hooks_defined) {
+    if (!hooks_defined)
       add(c, cgolib);
-      add(c, loopobj);
-    }
+    add(c, loopobj); /* cgo's wrappers call it (cgowrap.c) */
     add(c, stackobj);
     return run(c);
   }
@@ -464,10 +463,8 @@ static int link_(cgocc *c, int argc, char **argv) {
     add(c, iclib);
     add(c, "-Wl,--no-whole-archive");
   }
-  if (!hooks_defined) { /* the loop's TORC is in cgo_hooks.c too */
+  if (!hooks_defined)
     add(c, "-Wl,-u,cgofuzz_cgo_gohooks");
-    add(c, "-Wl,-u,cgofuzz_cgo_loop");
-  }
   add(c, "-Wl,-u,cgofuzz_cgo_stack_init");
   add(c, cgolib);
   return run(c);

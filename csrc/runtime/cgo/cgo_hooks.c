@@ -41,8 +41,6 @@ extern volatile struct cgofuzz_cgo_gohooks cgofuzz_cgo_gohooks;
 volatile struct cgofuzz_cgo_gohooks cgofuzz_cgo_gohooks
     __attribute__((aligned(8), used)) = {CGOFUZZ_GOHOOKS_MAGIC, {0}};
 
-cgofuzz_cgo_torc_t cgofuzz_cgo_torc;
-
 /* The C counters clang registered (for `cgofuzz cgo-cc -stats` style
  * diagnostics and tests: the sum of every module's counters). */
 extern size_t cgofuzz_cgo_ncounters;

@@ -66,6 +66,10 @@ extern uint8_t cgofuzz_cgo_go_counters[] __attribute__((weak));
 extern uint8_t cgofuzz_cgo_in_go_range[] __attribute__((weak));
 extern uint8_t cgofuzz_cgo_c_end[] __attribute__((weak));
 
+/* Here, not in cgo_hooks.c: a binary whose hooks are package gofuzz's
+ * links this file alone. */
+cgofuzz_cgo_torc_t cgofuzz_cgo_torc;
+
 #define LOOP_ENV "CGOFUZZ_CGO_LOOP"
 #define DEFAULT_INPUTS 4
 #define MAX_FRAME 1024          /* cgo frames larger than this: not looped */

@@ -5,6 +5,9 @@
  * cgofuzz_cgo_torc.on is set, for the loop's mutations to copy from (as
  * libFuzzer's table of recent compares).
  *
+ * The table is defined in cgo_loop.c, which a binary whose hooks are
+ * package gofuzz's links alone (its wrappers call the loop).
+ *
  * Invariants: the hooks only write while on is set, which only the loop
  * sets, around its own calls of the C function, on the thread that runs
  * them; records are overwritten in a ring, never read past n.
