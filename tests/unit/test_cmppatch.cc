@@ -201,6 +201,46 @@ TEST(SnapshotStub, RefusesHighAddresses) {
   cgofuzz_buf_free(&b);
 }
 
+// A C-callable trampoline at code's start that calls the stub at 0x100,
+// keeping r12 and r13 for the C caller (the stubs clobber them, Go's ABI
+// lets them); the stub's final jump is to a RET at 0x800.
+static void StubCaller(Low &code) {
+  static const uint8_t tramp[] = {0x41, 0x54, 0x41, 0x55, 0xe8, 0,    0,
+                                  0,    0,    0x41, 0x5d, 0x41, 0x5c, 0xc3};
+  memcpy(code.p, tramp, sizeof tramp);
+  uint32_t rel = (uint32_t)(code.addr() + 0x100 - (code.addr() + 9));
+  memcpy(code.p + 5, &rel, 4);
+  code.p[0x800] = 0xc3;
+}
+
+// Fake Go types for testing's fn.Call(args) stubs, in the first 320 bytes
+// of at: kind at byte 23, a slice type's element at 48. bytes is []byte
+// (its kind byte has bits above the mask, which are ignored), ints
+// []int64, ptr a pointer type.
+struct GoTypes {
+  uint8_t *bytes, *ints, *ptr;
+  explicit GoTypes(uint8_t *at) {
+    uint8_t *u8 = at, *i64 = at + 192;
+    bytes = at + 64, ints = at + 128, ptr = at + 256;
+    u8[23] = 8;
+    i64[23] = 6;
+    ptr[23] = 22;
+    bytes[23] = 23 | 32;
+    ints[23] = 23;
+    memcpy(bytes + 48, &u8, 8);
+    memcpy(ints + 48, &i64, 8);
+  }
+};
+struct GoSlice {
+  uint8_t *p;
+  uint64_t len, cap;
+};
+struct GoValue {
+  uint8_t *typ;
+  void *ptr;
+  uint64_t flag;
+};
+
 // The red-zone stub at testing's fn.Call(args), run as machine code on
 // fake reflect.Values and a fake shadow: every []byte argument held
 // indirectly gets cap = len and up to 64 bytes after it poisoned (whole
@@ -218,25 +258,10 @@ TEST(RedzoneStub, PoisonsAfterByteSlicesAndUnpoisons) {
   auto sh = [&](const uint8_t *a) {
     return shadow.p + ((uintptr_t)(a - data.p) >> 3);
   };
-  // Types: kind at 23, a slice's element at 48.
-  uint8_t *u8 = data.p, *bytes = data.p + 64, *ints = data.p + 128,
-          *i64 = data.p + 192, *ptr = data.p + 256;
-  u8[23] = 8;
-  i64[23] = 6;
-  ptr[23] = 22;
-  bytes[23] = 23 | 32; // kind bits above the mask are ignored
-  ints[23] = 23;
-  memcpy(bytes + 48, &u8, 8);
-  memcpy(ints + 48, &i64, 8);
-  struct Hdr {
-    uint8_t *p;
-    uint64_t len, cap;
-  };
-  struct Value {
-    uint8_t *typ;
-    void *ptr;
-    uint64_t flag;
-  };
+  GoTypes ty(data.p);
+  uint8_t *bytes = ty.bytes, *ints = ty.ints, *ptr = ty.ptr;
+  using Hdr = GoSlice;
+  using Value = GoValue;
   uint8_t *buf = data.p + 4096; // each buffer 8-aligned, 1 KiB apart
   Hdr *h = reinterpret_cast<Hdr *>(data.p + 1024);
   h[0] = {buf, 5, 1000};        // room: 5..8 and 7 whole granules
@@ -251,15 +276,8 @@ TEST(RedzoneStub, PoisonsAfterByteSlicesAndUnpoisons) {
   args[3] = {bytes, &h[2], 23 | 0x80};
   args[4] = {bytes, &h[3], 23};
   args[5] = {ints, &h[4], 23 | 0x80};
-  // The trampoline keeps r12 and r13 for the C caller; the stub's tail
-  // jumps to a RET at 0x800.
-  static const uint8_t tramp[] = {0x41, 0x54, 0x41, 0x55, 0xe8, 0,    0,
-                                  0,    0,    0x41, 0x5d, 0x41, 0x5c, 0xc3};
-  memcpy(code.p, tramp, sizeof tramp);
   uint64_t stub = code.addr() + 0x100, ret = code.addr() + 0x800;
-  uint32_t rel = (uint32_t)(stub - (code.addr() + 9));
-  memcpy(code.p + 5, &rel, 4);
-  code.p[0x800] = 0xc3;
+  StubCaller(code);
   cgofuzz_buf b = {};
   ASSERT_EQ(cgofuzz_gobin_redzone_stub(&b, ctl.addr(), off, stub, ret), 0);
   memcpy(code.p + 0x100, b.data, b.len);
@@ -304,24 +322,10 @@ TEST(ArgsStub, RecordsByteSlicesInTheControlPage) {
   Low data(1 << 16, PROT_READ | PROT_WRITE);
   Low ctl(4096, PROT_READ | PROT_WRITE);
   ASSERT_TRUE(code.p && data.p && ctl.p);
-  uint8_t *u8 = data.p, *bytes = data.p + 64, *ints = data.p + 128,
-          *i64 = data.p + 192, *ptr = data.p + 256;
-  u8[23] = 8;
-  i64[23] = 6;
-  ptr[23] = 22;
-  bytes[23] = 23 | 32;
-  ints[23] = 23;
-  memcpy(bytes + 48, &u8, 8);
-  memcpy(ints + 48, &i64, 8);
-  struct Hdr {
-    uint8_t *p;
-    uint64_t len, cap;
-  };
-  struct Value {
-    uint8_t *typ;
-    void *ptr;
-    uint64_t flag;
-  };
+  GoTypes ty(data.p);
+  uint8_t *bytes = ty.bytes, *ints = ty.ints, *ptr = ty.ptr;
+  using Hdr = GoSlice;
+  using Value = GoValue;
   Hdr *h = reinterpret_cast<Hdr *>(data.p + 1024);
   for (int i = 0; i < 8; i++)
     h[i] = {data.p + 4096 + 512 * i, (uint64_t)(10 + i), 1000};
@@ -335,15 +339,8 @@ TEST(ArgsStub, RecordsByteSlicesInTheControlPage) {
   args[6] = {bytes, &h[5], 23 | 0x80};
   args[7] = {bytes, &h[6], 23 | 0x80}; // a fifth: no room
   ctl.p[CGOFUZZ_CTL_ARGS_N] = 3;       // last call's count: reset
-  // The trampoline keeps r12 for the C caller; the stub's jump lands on a
-  // RET at 0x800.
-  static const uint8_t tramp[] = {0x41, 0x54, 0xe8, 0,    0,
-                                  0,    0,    0x41, 0x5c, 0xc3};
-  memcpy(code.p, tramp, sizeof tramp);
   uint64_t stub = code.addr() + 0x100, ret = code.addr() + 0x800;
-  uint32_t rel = (uint32_t)(stub - (code.addr() + 7));
-  memcpy(code.p + 3, &rel, 4);
-  code.p[0x800] = 0xc3;
+  StubCaller(code);
   cgofuzz_buf b = {};
   ASSERT_EQ(cgofuzz_gobin_args_stub(&b, ctl.addr(), stub, ret), 0);
   memcpy(code.p + 0x100, b.data, b.len);

@@ -274,8 +274,8 @@ static void mutate(uint8_t *p, size_t n) {
                                           32768,           65535,      65536,
                                           100663045,       2147483647};
   for (size_t m = 1 + below(4); m; m--) {
-    size_t at = below(n);
-    switch (below(10)) {
+    size_t at = below(n), op = below(10);
+    switch (op) {
     case 0:
       p[at] ^= (uint8_t)(1u << below(8));
       break;
@@ -286,17 +286,14 @@ static void mutate(uint8_t *p, size_t n) {
       p[at] = (uint8_t)interesting[below(sizeof interesting)];
       break;
     case 3:
-      if (n >= 2)
-        put_int(p, n, below(n - 1),
-                (uint16_t)interesting16[below(sizeof interesting16 / 2)], 2,
-                (int)(rnd() & 1));
+    case 4: { /* an interesting 16- or 32-bit word, either byte order */
+      size_t w = op == 3 ? 2 : 4;
+      uint64_t v = w == 2 ? (uint16_t)interesting16[below(10)]
+                          : (uint32_t)interesting32[below(8)];
+      if (n >= w)
+        put_int(p, n, below(n - w + 1), v, w, (int)(rnd() & 1));
       break;
-    case 4:
-      if (n >= 4)
-        put_int(p, n, below(n - 3),
-                (uint32_t)interesting32[below(sizeof interesting32 / 4)], 4,
-                (int)(rnd() & 1));
-      break;
+    }
     case 5:
       p[at] = (uint8_t)(p[at] + 1 + below(35) * ((rnd() & 1) ? 1 : 255));
       break;
