@@ -7,7 +7,8 @@
 # the sanitizer interface that the leak check and the malloc limit use when
 # the target has a sanitizer (__lsan_*,
 # __sanitizer_install_malloc_and_free_hooks, __sanitizer_print_stack_trace;
-# runtime/leak.c, runtime/worker_watchdog.c): without one they are NULL.
+# runtime/leak.c, runtime/worker_watchdog.c; __msan_unpoison, for the cgo
+# loop's mutants, runtime/cgo/cgo_loop.c): without one they are NULL.
 #
 # check_symbols.sh --interceptors LIB: libcgofuzz_interceptors.a must define
 # exactly the libc functions it intercepts (memcmp, bcmp, strcmp, strncmp,
@@ -52,7 +53,7 @@ avail=$(mktemp)
 { nm -D --defined-only "$libc" | awk '{print $3}' | sed 's/@.*//'
   echo _GLOBAL_OFFSET_TABLE_; echo __stack_chk_fail; } | sort -u > "$avail"
 need=$(nm -u "$lib" |
-       awk '!($1 == "w" && $2 ~ /^(__lsan_|__sanitizer_install_malloc_and_free_hooks$|__sanitizer_print_stack_trace$)/) {print $2}' |
+       awk '!($1 == "w" && $2 ~ /^(__lsan_|__msan_unpoison$|__sanitizer_install_malloc_and_free_hooks$|__sanitizer_print_stack_trace$)/) {print $2}' |
        sed 's/@.*//' | sort -u)
 missing=$(comm -23 <(echo "$need") "$avail" | grep -vE "$allowed" || true)
 rm -f "$avail"

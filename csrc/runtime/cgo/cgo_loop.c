@@ -66,6 +66,12 @@ extern uint8_t cgofuzz_cgo_go_counters[] __attribute__((weak));
 extern uint8_t cgofuzz_cgo_in_go_range[] __attribute__((weak));
 extern uint8_t cgofuzz_cgo_c_end[] __attribute__((weak));
 
+/* MemorySanitizer's, in a `go test -msan` binary: the loop is not
+ * instrumented, so the bytes it writes into a mutant would stay
+ * uninitialized in MSan's eyes. */
+extern void __msan_unpoison(const volatile void *, size_t)
+    __attribute__((weak));
+
 /* Here, not in cgo_hooks.c: a binary whose hooks are package gofuzz's
  * links this file alone. */
 cgofuzz_cgo_torc_t cgofuzz_cgo_torc;
@@ -458,6 +464,8 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
     if (!m)
       break;
     memcpy(m, work, n);
+    if (__msan_unpoison)
+      __msan_unpoison(m, n);
     memcpy(copy + off, &m, sizeof m);
     if (la >= 0) {
       uint64_t v = n;
