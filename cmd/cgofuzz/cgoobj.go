@@ -34,7 +34,8 @@ var cgoObjects = []struct {
 	{"csrc/runtime/cgo/cgo_stack.c", "cgofuzz_cgo_stack.o",
 		[]string{"-fno-builtin", "-fno-sanitize=all", "-fno-stack-protector"}},
 	{"csrc/runtime/cgo/cgo_loop.c", "cgofuzz_cgo_loop.o",
-		[]string{"-fno-builtin", "-fno-sanitize=all", "-fno-stack-protector"}},
+		[]string{"-fno-builtin", "-fno-sanitize=all", "-fno-stack-protector",
+			"-fno-omit-frame-pointer"}},
 	{"csrc/runtime/intercept/interceptors.c", "cgofuzz_interceptors.o",
 		[]string{"-D_GNU_SOURCE", "-fno-builtin", "-fno-sanitize=all"}},
 }

@@ -75,6 +75,7 @@ extern void __msan_unpoison(const volatile void *, size_t)
 /* Here, not in cgo_hooks.c: a binary whose hooks are package gofuzz's
  * links this file alone. */
 cgofuzz_cgo_torc_t cgofuzz_cgo_torc;
+volatile uintptr_t cgofuzz_cgo_loop_fp;
 
 #define LOOP_ENV "CGOFUZZ_CGO_LOOP"
 #define DEFAULT_INPUTS 4
@@ -475,7 +476,9 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
     cgofuzz_exact_publish(slot, &h, m);
     memset(L.cntrs, 0, L.n);
     cgofuzz_cgo_torc.on = 1;
+    cgofuzz_cgo_loop_fp = (uintptr_t)__builtin_frame_address(0);
     again(copy);
+    cgofuzz_cgo_loop_fp = 0;
     cgofuzz_cgo_torc.on = 0;
     ran++;
     found = has_new_bit() && keep_find(m, n, &h, frame);

@@ -37,6 +37,11 @@ typedef struct cgofuzz_cgo_torc {
 
 extern cgofuzz_cgo_torc_t cgofuzz_cgo_torc;
 
+/* The loop's frame address while it runs a mutant, else 0: the C frames
+ * of a crash report (cgo_stack.c) end below it, as a real call's end at
+ * Go's asmcgocall. */
+extern volatile uintptr_t cgofuzz_cgo_loop_fp;
+
 /* The loop, called by cgo-cc's rewritten cgo wrappers (csrc/cli/cgowrap.c)
  * before each call of a C function with a pointer argument: frame is cgo's
  * argument frame (size bytes), again is the wrapper itself (called with a

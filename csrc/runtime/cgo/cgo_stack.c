@@ -27,7 +27,9 @@
  * binary (a libc function that keeps no frame), the first return address
  * into the binary's C code found on the stack; then the chain of saved
  * frame pointers, which ends at the first return address that is not the
- * binary's C code (Go's asmcgocall). A caller's pc is its return address
+ * binary's C code (Go's asmcgocall), or at the cgo loop's own frame
+ * (cgofuzz_cgo_loop_fp): a crash in one of its mutants then lists the
+ * same C frames as the same crash in the real call. A caller's pc is its return address
  * less one, inside the call: after a call that does not return (assert's
  * __assert_fail) the return address is already the next function's. Like
  * cgo_hooks.c it calls no string function (they are intercepted). Defines only
@@ -46,6 +48,8 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <ucontext.h>
+
+#include "cgo_loop.h"
 #include <unistd.h>
 
 /* runtime.cgoTracebackArg and runtime.cgoSymbolizerArg, as
@@ -157,7 +161,8 @@ void cgofuzz_cgo_traceback(struct cgo_tb_arg *a) {
   }
   while (n < a->max && fp > floor && !(fp & 7)) {
     uintptr_t next, ret;
-    if (!peek(fp, &next) || !peek(fp + 8, &ret) || !in_c(ret))
+    if (!peek(fp, &next) || !peek(fp + 8, &ret) || !in_c(ret) ||
+        (next && next == cgofuzz_cgo_loop_fp))
       break;
     a->buf[n++] = ret - 1;
     floor = fp;
