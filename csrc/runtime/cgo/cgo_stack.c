@@ -29,12 +29,12 @@
  * frame pointers, which ends at the first return address that is not the
  * binary's C code (Go's asmcgocall), or at the cgo loop's own frame
  * (cgofuzz_cgo_loop_fp): a crash in one of its mutants then lists the
- * same C frames as the same crash in the real call. A caller's pc is its return address
- * less one, inside the call: after a call that does not return (assert's
- * __assert_fail) the return address is already the next function's. Like
- * cgo_hooks.c it calls no string function (they are intercepted). Defines only
- * cgofuzz_cgo_* names. x86-64 Linux only; elsewhere the constructor does
- * nothing.
+ * same C frames as the same crash in the real call. A caller's pc is its
+ * return address less one, inside the call: after a call that does not
+ * return (assert's __assert_fail) the return address is already the next
+ * function's. Like cgo_hooks.c it calls no string function (they are
+ * intercepted). Defines only cgofuzz_cgo_* names. x86-64 Linux only;
+ * elsewhere the constructor does nothing.
  */
 #if defined(__linux__) && defined(__x86_64__)
 #define _GNU_SOURCE
