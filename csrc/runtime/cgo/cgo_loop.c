@@ -390,6 +390,16 @@ static int input_arg(const void *p, uint64_t *len, uint64_t *index) {
   return -1;
 }
 
+/* Zeroes the stack below the caller's frame, where the mutations' calls
+ * left return addresses into this file: a crash report's search for the
+ * first return address into C above a library function (cgo_stack.c) would
+ * otherwise meet one of those before the crashing function's own. */
+static __attribute__((noinline)) void scrub_stack(void) {
+  uint8_t pad[4096];
+  memset(pad, 0, sizeof pad);
+  __asm__ volatile("" : : "r"(pad) : "memory");
+}
+
 /* Of the non-pointer arguments (offset * 16 + size, to 0xffff), the one
  * that holds the input's length: the first after the input's pointer at
  * off, else the first before it; -1 when none does. */
@@ -475,6 +485,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
     h.len = n;
     cgofuzz_exact_publish(slot, &h, m);
     memset(L.cntrs, 0, L.n);
+    scrub_stack();
     cgofuzz_cgo_torc.on = 1;
     cgofuzz_cgo_loop_fp = (uintptr_t)__builtin_frame_address(0);
     again(copy);
