@@ -110,11 +110,12 @@ typedef struct wrapper {
 static bool read_wrapper(const span *ln, size_t n, size_t i, wrapper *w) {
   memset(w, 0, sizeof *w);
   w->name = wrapper_name(ln[i]);
-  w->fname = (span){ln[i].p + 4, ln[i].n - 4 - 9};
   if (!w->name.n || i < 2 || !starts(ln[i - 2], "CGO_NO_SANITIZE_THREAD") ||
       ln[i - 1].n != 4 || memcmp(ln[i - 1].p, "void", 4) != 0 || i + 2 >= n ||
       ln[i + 1].n != 1 || ln[i + 1].p[0] != '{')
     return false;
+  /* "_cgo" ... "(void *v)", as wrapper_name checked */
+  w->fname = (span){ln[i].p + 4, ln[i].n - 4 - 9};
   w->first = i - 2;
   size_t k = i + 2;
   if (k < n && starts(ln[k], "\tint _cgo_errno;"))
