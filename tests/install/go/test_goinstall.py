@@ -155,7 +155,9 @@ def test_exec_with_cgo_compilers(go, clang, installed, source_dir, tmp_path):
     r = run([go, "test", "-exec=" + exe, "-run=^$", "-fuzz=^FuzzMagic$",
              "-fuzztime=%dx" % BUDGET, "."], d,
             dict(env, **testlib.fuzz_env()), timeout=900)
-    assert r.rc == 1 and 'magic "FUZZ"' in r.out, r
+    # The magic, not necessarily minimized to it alone: minimization has a
+    # share of the run's time, and the cgo loop's finds may be long.
+    assert r.rc == 1 and 'magic "FUZZ' in r.out, r
     objs = glob.glob(os.path.join(env["XDG_CACHE_HOME"], "cgofuzz", "cgo-*",
                                   "*.o"))
     assert sorted(os.path.basename(o) for o in objs) == [
@@ -165,7 +167,7 @@ def test_exec_with_cgo_compilers(go, clang, installed, source_dir, tmp_path):
     assert len(files) == 1, r
     rr = run([go, "test", "-run=FuzzMagic/" + os.path.basename(files[0]),
               "."], d, env, timeout=600)
-    assert rr.rc == 1 and 'magic "FUZZ"' in rr.out, rr
+    assert rr.rc == 1 and 'magic "FUZZ' in rr.out, rr
 
 
 def test_fuzz_packages_needs_no_setting(clang, installed, source_dir,
