@@ -163,10 +163,8 @@ static void put(cgofuzz_buf *o, span l) {
   cgofuzz_buf_append(o, (const uint8_t *)"\n", 1);
 }
 
-int cli_cgowrap_rewrite(const char *src, const char *dst, size_t *looped,
-                        cgofuzz_err *err) {
+int cli_cgowrap_rewrite(const char *src, const char *dst, cgofuzz_err *err) {
   cgofuzz_buf in = {0}, out = {0};
-  *looped = 0;
   if (cgofuzz_file_read(src, &in) != 0)
     return cgofuzz_errf(err, 0, "cannot read %s", src);
   size_t n = 0, cap = 1;
@@ -226,7 +224,6 @@ int cli_cgowrap_rewrite(const char *src, const char *dst, size_t *looped,
         cgofuzz_buf_printf(&out, "\tcgofuzz_cgo_loop_end(v);\n");
     }
     i = w.close;
-    (*looped)++;
   }
   free(ln);
   int rc = 0;

@@ -61,10 +61,9 @@ int cli_cmd_cgoenv(int argc, char **argv);
  * 0, or -1 after a message. */
 int cli_cgocc_paths(char *cc, char *cxx, size_t n);
 /* Writes to dst cgo's generated wrappers file src (x.cgo2.c) with each
- * wrapper that takes a pointer calling the cgo loop first (cgowrap.c);
- * *looped counts them. 0, or -1 with err saying why. */
-int cli_cgowrap_rewrite(const char *src, const char *dst, size_t *looped,
-                        cgofuzz_err *err);
+ * wrapper that takes a pointer calling the cgo loop first (cgowrap.c).
+ * 0, or -1 with err saying why. */
+int cli_cgowrap_rewrite(const char *src, const char *dst, cgofuzz_err *err);
 /* The directory of cgofuzz's libraries and (when inc is not NULL) of its
  * headers: 0, or -1 when not found (cmd_cc.c says where it looks). */
 int cli_cc_locate(char *lib, char *inc, size_t n);

@@ -274,9 +274,8 @@ static const char *loop_source(const char *a, char *path, size_t n) {
   if (len < 7 || strcmp(a + len - 7, ".cgo2.c") != 0 ||
       snprintf(path, n, "%.*s.cgofuzz.c", (int)(len - 2), a) >= (int)n)
     return a;
-  size_t looped;
   cgofuzz_err err = {0};
-  return cli_cgowrap_rewrite(a, path, &looped, &err) == 0 ? path : a;
+  return cli_cgowrap_rewrite(a, path, &err) == 0 ? path : a;
 }
 
 static int compile(cgocc *c, int argc, char **argv) {
