@@ -78,7 +78,7 @@ cgofuzz_cgo_torc_t cgofuzz_cgo_torc;
 volatile uintptr_t cgofuzz_cgo_loop_fp;
 
 #define LOOP_ENV "CGOFUZZ_CGO_LOOP"
-#define DEFAULT_INPUTS 4
+#define DEFAULT_INPUTS 64
 #define MAX_FRAME 1024          /* cgo frames larger than this: not looped */
 #define MAX_INPUT (64u << 10)   /* inputs longer than this: not looped */
 #define CALL_BUDGET_NS 50000000 /* a loop's time, at most */
@@ -173,22 +173,26 @@ static uint8_t round_up(uint8_t c) {
 }
 
 /* Whether the C counters hold a bit neither the worker's mask nor an
- * earlier find of this process has. */
-static int has_new_bit(void) {
-  size_t i = 0;
-  for (; i + 8 <= L.n; i += 8) {
-    uint64_t w;
-    memcpy(&w, L.cntrs + i, 8);
-    if (!w)
-      continue;
-    for (size_t j = i; j < i + 8; j++)
-      if (L.cntrs[j] && (round_up(L.cntrs[j]) & ~(L.mask[j] | L.seen[j])))
-        return 1;
-  }
-  for (; i < L.n; i++)
+ * earlier find of this process has. Runs after every mutant over all the
+ * C counters (30,000 on zstd), most of them zero: a block of 64 is skipped
+ * on one test. The builtin: the file is built with -fno-builtin, and a
+ * call of libc's memcpy per word was a fifth of a zstd worker's time. */
+static int new_bit_in(size_t i, size_t end) {
+  for (; i < end; i++)
     if (L.cntrs[i] && (round_up(L.cntrs[i]) & ~(L.mask[i] | L.seen[i])))
       return 1;
   return 0;
+}
+static int has_new_bit(void) {
+  size_t i = 0;
+  for (; i + 64 <= L.n; i += 64) {
+    uint64_t w[8];
+    __builtin_memcpy(w, L.cntrs + i, sizeof w);
+    if ((w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) &&
+        new_bit_in(i, i + 64))
+      return 1;
+  }
+  return new_bit_in(i, L.n);
 }
 
 /* A find: its bits are this process's from now on, and its counters and
