@@ -330,15 +330,12 @@ static void mutate(uint8_t *p, size_t n) {
   }
 }
 
-/* One of libFuzzer's length-changing mutations on p's n bytes, room for
- * cap: erase 1-16 bytes, insert 1-16 random ones, or insert a run of 3-128
- * copies of one byte, 0x00 or 0xff half the time (InsertRepeatedBytes:
- * lz4's long matches are runs of hundreds of 0xff). Then the
- * length-keeping ones. Returns the new length. */
+/* One of libFuzzer's length-changing mutations (insert bytes, a run of
+ * one byte, or erase some) on p's n bytes, room for cap: the new length.
+ * Then the length-keeping ones. */
 static size_t mutate_len(uint8_t *p, size_t n, size_t cap) {
-  size_t k = 1 + below(16), room = cap - n;
-  uint8_t b = (uint8_t)rnd();
-  switch (below(room ? 4 : 2)) {
+  size_t k = 1 + below(16);
+  switch (below(n < cap ? 4 : 2)) {
   case 0:
     if (n > k) {
       size_t at = below(n - k + 1);
@@ -347,22 +344,16 @@ static size_t mutate_len(uint8_t *p, size_t n, size_t cap) {
     }
     break;
   case 2:
-  case 3: {
-    int run = room >= 3 && below(2);
-    if (run) {
-      k = 3 + below((room < 128 ? room : 128) - 2);
-      if (below(2))
-        b = below(2) ? 0 : 0xff;
-    } else if (k > room) {
-      k = room;
+  case 3:
+    if (n + k <= cap) {
+      size_t at = below(n + 1);
+      memmove(p + at + k, p + at, n - at);
+      uint8_t b = (uint8_t)rnd();
+      for (size_t j = 0; j < k; j++)
+        p[at + j] = below(2) ? b : (uint8_t)rnd();
+      n += k;
     }
-    size_t at = below(n + 1);
-    memmove(p + at + k, p + at, n - at);
-    for (size_t j = 0; j < k; j++)
-      p[at + j] = run ? b : (uint8_t)rnd();
-    n += k;
     break;
-  }
   default:
     break;
   }
@@ -457,7 +448,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   if (!input || len > MAX_INPUT)
     return;
   long la = length_arg(frame, size, a + 1, off, len, &lw);
-  size_t cap = la < 0 ? (size_t)len : (size_t)len + (size_t)len / 2 + 128;
+  size_t cap = la < 0 ? (size_t)len : (size_t)len + (size_t)len / 2 + 32;
   if (cap > MAX_INPUT)
     cap = MAX_INPUT;
   uint8_t *slot = slot_for(cap);
