@@ -78,7 +78,7 @@ cgofuzz_cgo_torc_t cgofuzz_cgo_torc;
 volatile uintptr_t cgofuzz_cgo_loop_fp;
 
 #define LOOP_ENV "CGOFUZZ_CGO_LOOP"
-#define DEFAULT_INPUTS 64
+#define DEFAULT_INPUTS 4
 #define MAX_FRAME 1024          /* cgo frames larger than this: not looped */
 #define MAX_INPUT (64u << 10)   /* inputs longer than this: not looped */
 #define CALL_BUDGET_NS 50000000 /* a loop's time, at most */
