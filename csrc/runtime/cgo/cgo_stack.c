@@ -48,9 +48,9 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "cgo_loop.h"
-#include <unistd.h>
 
 /* runtime.cgoTracebackArg and runtime.cgoSymbolizerArg, as
  * runtime.SetCgoTraceback documents them (version 0, Go 1.7 on). */
