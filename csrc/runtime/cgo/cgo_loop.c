@@ -9,17 +9,21 @@
  * (the frame's pointer argument is the input's data pointer, as the args
  * stub recorded it in the control page: core/ctlpage.h), this file runs
  * that C function again, before the real call, on a few mutants of the
- * input: each in a buffer of its own (a malloc of its exact size, so ASan
- * sees reads past the end, as libFuzzer's copy of an input), with a copy of
- * cgo's frame pointing at it (and, where an argument holds the input's
- * length, that argument set to the mutant's, so mutants may grow and
- * shrink), the C counters zeroed before each. A mutant whose C counters
- * show a bit the worker's mask (its copy after the control page) lacks is
- * kept; once the wrapper's real call has returned (cgofuzz_cgo_loop_end),
- * its counters are merged into the real call's and its bytes published in
- * the exact slot as the exec's input: Go's worker sees the new coverage as
- * the exec's and reports it, and the coordinator takes the slot's bytes
- * instead of its replay of Go's mutations.
+ * input, or of this process's earlier finds (the pool: half the mutants
+ * start from one, as libFuzzer's next exec starts from its corpus): each
+ * in a buffer of its own (a malloc of its exact size, so ASan sees reads
+ * past the end, as libFuzzer's copy of an input), with a copy of cgo's
+ * frame pointing at it (and, where an argument holds the input's length,
+ * that argument set to the mutant's, so mutants may grow and shrink), the
+ * C counters zeroed before each. A mutant whose C counters show a bit
+ * neither the worker's mask (its copy after the control page) nor an
+ * earlier find has is a find: it joins the pool and a queue. Once a
+ * wrapper's real call has returned (cgofuzz_cgo_loop_end), the oldest
+ * queued find's counters are merged into the exec's and its bytes
+ * published in the exact slot as the exec's input: Go's worker sees the
+ * new coverage as the exec's and reports it, and the coordinator takes the
+ * slot's bytes instead of its replay of Go's mutations. One find per
+ * exec; the others wait for the next execs.
  *
  * Invariants:
  *  - only in a fuzz call (the control byte CGOFUZZ_CTL_NEW) of a worker
@@ -28,7 +32,7 @@
  *  - every mutant is published in the exact slot (core/exact.h, the raw
  *    form: the call's count, the argument's index, its bytes) before it
  *    runs, so a crash or hang in it is reported with its own input, and
- *    cleared after it; a find is published only after the real call
+ *    cleared after it; a find is published only after a real call
  *    returned, so a crash of the real call is the Go input's, which the
  *    coordinator rebuilds by replay; an exec that carries a find loops
  *    no more (its mutants would take the find's slot);
@@ -41,7 +45,7 @@
  * What it cannot know: whether the C function keeps state between calls,
  * or whether the Go code before the call computed other arguments from
  * the input's bytes (a buffer sized from a header): a mutant runs with the
- * arguments the Go side computed for the input it came from, and the
+ * arguments the Go side computed for the exec's input, and the
  * coordinator keeps a find with the coverage the loop saw (on zstd a
  * corpus replayed by Go reached 2,821 of the 2,827 C counters its run's
  * mask held). CGOFUZZ_CGO_LOOP=0 turns the loop off, =N sets its mutants
@@ -84,6 +88,8 @@ volatile uintptr_t cgofuzz_cgo_loop_fp;
 #define MAX_FRAME 1024          /* cgo frames larger than this: not looped */
 #define MAX_INPUT (64u << 10)   /* inputs longer than this: not looped */
 #define CALL_BUDGET_NS 50000000 /* a loop's time, at most */
+#define MAX_QUEUED 8            /* finds waiting for an exec to carry them */
+#define POOL_MAX 256            /* finds kept as bases of mutants */
 
 static struct {
   int state; /* 0 not looked, 1 on, -1 off */
@@ -96,13 +102,28 @@ static struct {
   size_t n;
   uint8_t *saved, *seen; /* the counters before the loop; bits found */
   uint64_t rng;
-  /* A find waiting for its real call to return (cgofuzz_cgo_loop_end):
-   * its counters, its bytes, the slot's header, and the frame it is for. */
-  uint8_t *found;
-  uint8_t *pending;
-  cgofuzz_exact_hdr pending_hdr;
-  const void *pending_frame;
-  uint64_t handed; /* exec_key() of the last exec that carried a find */
+  /* Finds waiting to be handed over, oldest first, at most one per exec
+   * (cgofuzz_cgo_loop_end): bytes, the fuzz function's argument, and the
+   * nonzero C counters (where, what). */
+  struct find {
+    uint8_t *bytes;
+    size_t n;
+    uint64_t index;
+    uint32_t *at;
+    uint8_t *val;
+    size_t n_at;
+  } q[MAX_QUEUED];
+  unsigned nq;
+  const void *frame; /* of the looped call whose real call may hand over */
+  uint64_t handed;   /* exec_key() of the last exec that carried a find */
+  /* This process's finds, the bases of later mutants beside the Go
+   * input: the coordinator's pick of a find is a round trip and a
+   * minimization away, libFuzzer's is the next exec. */
+  struct base {
+    uint8_t *b;
+    size_t n;
+  } pool[POOL_MAX];
+  unsigned np, pool_next;
 } L;
 
 static void *map_fd(int fd, size_t *size) {
@@ -146,8 +167,7 @@ static int setup(void) {
   L.n = (size_t)(b - a);
   L.saved = malloc(L.n);
   L.seen = calloc(1, L.n);
-  L.found = malloc(L.n);
-  if (!L.saved || !L.seen || !L.found)
+  if (!L.saved || !L.seen)
     return -1;
   L.handed = UINT64_MAX;
   return 1;
@@ -199,21 +219,52 @@ static int has_new_bit(void) {
   return new_bit_in(i, L.n);
 }
 
-/* A find: its bits are this process's from now on, and its counters and
- * bytes are kept for cgofuzz_cgo_loop_end. */
-static int keep_find(const uint8_t *m, size_t n, const cgofuzz_exact_hdr *h,
-                     const void *frame) {
-  uint8_t *p = malloc(n ? n : 1);
-  if (!p)
-    return 0;
-  memcpy(p, m, n);
+static void free_find(struct find *f) {
+  free(f->bytes);
+  free(f->at);
+  free(f->val);
+  memset(f, 0, sizeof *f);
+}
+
+/* Keeps m's n bytes as a base of later mutants, in place of the oldest
+ * when the pool is full. */
+static void pool_add(const uint8_t *m, size_t n) {
+  uint8_t *b = malloc(n ? n : 1);
+  if (!b)
+    return;
+  memcpy(b, m, n);
+  struct base *e = &L.pool[L.pool_next++ % POOL_MAX];
+  free(e->b);
+  e->b = b, e->n = n;
+  if (L.np < POOL_MAX)
+    L.np++;
+}
+
+/* A find: its bits are this process's from now on, its bytes a base of
+ * later mutants, and its bytes and counters wait in the queue for
+ * cgofuzz_cgo_loop_end. */
+static int queue_find(const uint8_t *m, size_t n, uint64_t index) {
+  size_t nz = 0;
   for (size_t i = 0; i < L.n; i++)
-    if (L.cntrs[i])
+    nz += L.cntrs[i] != 0;
+  struct find f = {.bytes = malloc(n ? n : 1),
+                   .n = n,
+                   .index = index,
+                   .at = malloc(nz ? nz * sizeof *f.at : 1),
+                   .val = malloc(nz ? nz : 1)};
+  if (!f.bytes || !f.at || !f.val || L.nq == MAX_QUEUED) {
+    free_find(&f);
+    return 0;
+  }
+  memcpy(f.bytes, m, n);
+  for (size_t i = 0; i < L.n; i++)
+    if (L.cntrs[i]) {
       L.seen[i] |= round_up(L.cntrs[i]);
-  memcpy(L.found, L.cntrs, L.n);
-  L.pending = p;
-  L.pending_hdr = *h;
-  L.pending_frame = frame;
+      f.at[f.n_at] = (uint32_t)i;
+      f.val[f.n_at++] = L.cntrs[i];
+    }
+  L.q[L.nq++] = f;
+  pool_add(m, n);
   return 1;
 }
 
@@ -441,10 +492,23 @@ static long length_arg(const uint8_t *frame, size_t size,
   return before;
 }
 
+/* The bytes the next mutant starts from: the Go input, or half the time
+ * one of the pool's that fits (no longer than cap; of the input's length
+ * when no argument holds it, len == cap). */
+static const uint8_t *pick_base(const uint8_t *input, size_t len, size_t cap,
+                                size_t *n) {
+  *n = len;
+  if (!L.np || (rnd() & 1))
+    return input;
+  const struct base *e = &L.pool[below(L.np)];
+  if (!e->n || e->n > cap || (cap == len && e->n != len))
+    return input;
+  *n = e->n;
+  return e->b;
+}
+
 static void run(uint8_t *frame, size_t size, void (*again)(void *),
                 const unsigned short *args) {
-  free(L.pending); /* a find whose real call never came back to us */
-  L.pending = NULL;
   uint64_t len = 0, index = 0;
   size_t off = 0, lw = 0;
   uint8_t *input = NULL;
@@ -478,12 +542,14 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   uint8_t copy[MAX_FRAME];
   memcpy(copy, frame, size);
   memcpy(L.saved, L.cntrs, L.n);
-  uint64_t start = now_ns(), ran = 0;
-  int found = 0;
-  for (unsigned k = 0; k < L.inputs && !found; k++) {
-    memcpy(work, input, (size_t)len);
-    size_t n = cap > len ? mutate_len(work, (size_t)len, cap) : (size_t)len;
-    if (cap == len)
+  uint64_t start = now_ns(), ran = 0, found = 0;
+  for (unsigned k = 0; k < L.inputs && L.nq < MAX_QUEUED; k++) {
+    size_t n;
+    const uint8_t *from = pick_base(input, (size_t)len, cap, &n);
+    memcpy(work, from, n);
+    if (cap > n)
+      n = mutate_len(work, n, cap);
+    else if (n)
       mutate(work, n);
     uint8_t *m = malloc(n ? n : 1); /* its exact size, for ASan */
     if (!m)
@@ -506,7 +572,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
     cgofuzz_cgo_loop_fp = 0;
     cgofuzz_cgo_torc.on = 0;
     ran++;
-    found = has_new_bit() && keep_find(m, n, &h, frame);
+    found += has_new_bit() && queue_find(m, n, index);
     memset(slot + CGOFUZZ_EXACT_MAGIC_AT, 0, 8);
     free(m);
     if (now_ns() - start > CALL_BUDGET_NS)
@@ -514,7 +580,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   }
   memcpy(L.cntrs, L.saved, L.n);
   add_u64(CGOFUZZ_CTL_LOOP_EXECS, ran);
-  add_u64(CGOFUZZ_CTL_LOOP_FINDS, (uint64_t)found);
+  add_u64(CGOFUZZ_CTL_LOOP_FINDS, found);
   free(work);
 }
 
@@ -536,24 +602,41 @@ void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
   /* Not after a find was handed over in this exec (zstd's Decompress
    * calls ZSTD_getFrameContentSize, then ZSTD_decompress): the mutants'
    * publication would take the slot that holds it. */
-  if (L.handed != exec_key())
+  if (L.handed != exec_key()) {
+    L.frame = frame;
     run(frame, size, again, args);
+  }
   __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }
 
-void cgofuzz_cgo_loop_end(const void *frame) {
-  if (!L.pending || frame != L.pending_frame ||
-      __atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
-    return;
-  uint8_t *slot = slot_for((size_t)L.pending_hdr.len);
-  if (slot) { /* else no room after this exec's value: not handed over */
-    for (size_t i = 0; i < L.n; i++)
-      if (L.found[i] > L.cntrs[i])
-        L.cntrs[i] = L.found[i];
-    cgofuzz_exact_publish(slot, &L.pending_hdr, L.pending);
+/* Hands over q[0]: its counters merged into the exec's (Go's worker then
+ * sees new coverage), its bytes in the exact slot (the coordinator takes
+ * them as the exec's input). Dropped when the slot has no room for it. */
+static void hand_over(void) {
+  struct find f = L.q[0];
+  memmove(&L.q[0], &L.q[1], --L.nq * sizeof L.q[0]);
+  memset(&L.q[L.nq], 0, sizeof L.q[0]);
+  uint8_t *slot = slot_for(f.n);
+  if (slot) {
+    for (size_t i = 0; i < f.n_at; i++)
+      if (f.val[i] > L.cntrs[f.at[i]])
+        L.cntrs[f.at[i]] = f.val[i];
+    const cgofuzz_shm_header *sh = (const cgofuzz_shm_header *)(void *)L.shm;
+    cgofuzz_exact_hdr h = {.magic = CGOFUZZ_EXACT_RAW_MAGIC,
+                           .count = sh->count,
+                           .index = f.index,
+                           .len = f.n};
+    cgofuzz_exact_publish(slot, &h, f.bytes);
     L.handed = exec_key();
   }
-  free(L.pending);
-  L.pending = NULL;
+  free_find(&f);
+}
+
+void cgofuzz_cgo_loop_end(const void *frame) {
+  if (!L.nq || frame != L.frame || L.ctl[0] != CGOFUZZ_CTL_NEW ||
+      __atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+    return;
+  if (L.handed != exec_key())
+    hand_over();
   __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }
