@@ -86,18 +86,32 @@ static inline void go_str_hook(uint64_t fn, const void *p0, uint64_t n0,
 }
 #endif
 
-/* Records a compare's operands for the cgo loop (cgo_loop.h). */
+/* Records a compare's operands for the cgo loop (cgo_loop.h), in the
+ * slot the operands hash to, as libFuzzer's table of recent compares: a
+ * compare made again with the same operands takes its own slot back, so
+ * the table holds compares from the whole run of an input rather than
+ * only its last ones (a decoder's final checks). */
+static uint32_t torc_slot(uint64_t h, uint32_t n) {
+  return (uint32_t)((h * 0x9e3779b97f4a7c15ull) >> 40) % n;
+}
+
 static void torc_int(uint64_t a, uint64_t b, int slot) {
-  uint32_t i = cgofuzz_cgo_torc.n_int++ % CGOFUZZ_CGO_TORC_INTS;
+  uint32_t i = torc_slot(a ^ b, CGOFUZZ_CGO_TORC_INTS);
+  cgofuzz_cgo_torc.n_int++;
   cgofuzz_cgo_torc.ints[i].a = a;
   cgofuzz_cgo_torc.ints[i].b = b;
   cgofuzz_cgo_torc.ints[i].width = (uint8_t)(1u << (slot & 3));
 }
 
-static void torc_mem(const void *a, size_t na, const void *b, size_t nb) {
-  uint32_t i = cgofuzz_cgo_torc.n_mem++ % CGOFUZZ_CGO_TORC_MEMS;
+static void torc_mem(const void *a, size_t na, const void *b, size_t nb,
+                     uint64_t pc) {
   const uint8_t *p[2] = {a, b};
   size_t n[2] = {na, nb};
+  uint64_t h = pc;
+  for (size_t j = 0; j < nb && j < 8; j++)
+    h = (h << 8 | h >> 56) ^ p[1][j];
+  uint32_t i = torc_slot(h, CGOFUZZ_CGO_TORC_MEMS);
+  cgofuzz_cgo_torc.n_mem++;
   for (int k = 0; k < 2; k++) {
     size_t m =
         n[k] < CGOFUZZ_CGO_TORC_MEM_MAX ? n[k] : CGOFUZZ_CGO_TORC_MEM_MAX;
@@ -168,7 +182,7 @@ static size_t str_len(const char *s, size_t max) {
 static void str_cmp(const void *a, size_t na, const void *b, size_t nb,
                     void *called_pc) {
   if (__builtin_expect(cgofuzz_cgo_torc.on, 0) && na && nb)
-    torc_mem(a, na, b, nb);
+    torc_mem(a, na, b, nb, (uint64_t)(uintptr_t)called_pc);
   uint64_t fn = cgofuzz_cgo_gohooks.fn[CGOFUZZ_GOHOOK_STRCMP];
   if (__builtin_expect(fn != 0, 0) && na + nb > 1)
     go_str_hook(fn, a, na, b, nb, (uint64_t)(uintptr_t)called_pc);

@@ -8,10 +8,12 @@
  * When the fuzz function hands its []byte input to a C function as it is
  * (the frame's pointer argument is the input's data pointer, as the args
  * stub recorded it in the control page: core/ctlpage.h), this file runs
- * that C function again, before the real call, on a few mutants of the
- * input, or of this process's earlier finds (the pool: half the mutants
- * start from one, as libFuzzer's next exec starts from its corpus): each
- * in a buffer of its own (a malloc of its exact size, so ASan sees reads
+ * that C function again, before the real call, on a few mutants, each
+ * one mutation past the last (libFuzzer's chains of up to five), a chain
+ * starting from the input or from one of this process's earlier finds
+ * (the pool: half the chains start from one, as libFuzzer's next exec
+ * starts from its corpus, and its finds are parts crossed into mutants):
+ * each in a buffer of its own (a malloc of its exact size, so ASan sees reads
  * past the end, as libFuzzer's copy of an input), with a copy of cgo's
  * frame pointing at it (and, where an argument holds the input's length,
  * that argument set to the mutant's, so mutants may grow and shrink), the
@@ -90,6 +92,7 @@ volatile uintptr_t cgofuzz_cgo_loop_fp;
 #define CALL_BUDGET_NS 50000000 /* a loop's time, at most */
 #define MAX_QUEUED 8            /* finds waiting for an exec to carry them */
 #define POOL_MAX 256            /* finds kept as bases of mutants */
+#define CHAIN 5                 /* mutations stacked (libFuzzer's depth) */
 
 static struct {
   int state; /* 0 not looked, 1 on, -1 off */
@@ -244,6 +247,8 @@ static void pool_add(const uint8_t *m, size_t n) {
  * later mutants, and its bytes and counters wait in the queue for
  * cgofuzz_cgo_loop_end. */
 static int queue_find(const uint8_t *m, size_t n, uint64_t index) {
+  if (L.nq == MAX_QUEUED)
+    return 0;
   size_t nz = 0;
   for (size_t i = 0; i < L.n; i++)
     nz += L.cntrs[i] != 0;
@@ -252,7 +257,7 @@ static int queue_find(const uint8_t *m, size_t n, uint64_t index) {
                    .index = index,
                    .at = malloc(nz ? nz * sizeof *f.at : 1),
                    .val = malloc(nz ? nz : 1)};
-  if (!f.bytes || !f.at || !f.val || L.nq == MAX_QUEUED) {
+  if (!f.bytes || !f.at || !f.val) {
     free_find(&f);
     return 0;
   }
@@ -268,6 +273,19 @@ static int queue_find(const uint8_t *m, size_t n, uint64_t index) {
   return 1;
 }
 
+/* The mutations: libFuzzer's default set (its MutationDispatcher) less
+ * its ASCII integers and the dictionaries it is given, one per call of
+ * mutate_one; a mutant runs after each, and the next one stacks on it
+ * (run()). A mutation returns the new length, 0 when it could not apply
+ * here (mutate_one then draws another). Lengths stay at least 1; they
+ * change only when an argument holds the input's length (fixed unset),
+ * up to cap. */
+struct mut {
+  uint8_t *p;
+  size_t n, cap;
+  int fixed;
+};
+
 static void put_int(uint8_t *p, size_t n, size_t at, uint64_t v, size_t w,
                     int big) {
   if (at + w > n)
@@ -276,151 +294,202 @@ static void put_int(uint8_t *p, size_t n, size_t at, uint64_t v, size_t w,
     p[at + k] = (uint8_t)(v >> (8 * (big ? w - 1 - k : k)));
 }
 
+static uint64_t get_int(const uint8_t *p, size_t at, size_t w, int big) {
+  uint64_t v = 0;
+  for (size_t j = 0; j < w; j++)
+    v |= (uint64_t)p[at + j] << (8 * (big ? w - 1 - j : j));
+  return v;
+}
+
+/* Opens k bytes at at (the caller fills them). */
+static void make_room(struct mut *m, size_t at, size_t k) {
+  memmove(m->p + at + k, m->p + at, m->n - at);
+  m->n += k;
+}
+
+static size_t m_erase(struct mut *m) {
+  if (m->fixed || m->n < 2)
+    return 0;
+  size_t k = 1 + below(m->n / 2), at = below(m->n - k + 1);
+  memmove(m->p + at, m->p + at + k, m->n - at - k);
+  return m->n -= k;
+}
+
+/* One byte, or a run of 3 to 128 of one byte (random, 0 or 0xff). */
+static size_t m_insert(struct mut *m) {
+  size_t room = m->cap - m->n, k = (rnd() & 1) ? 1 : 3 + below(126);
+  if (m->fixed || !room)
+    return 0;
+  if (k > room)
+    k = room;
+  size_t at = below(m->n + 1);
+  uint8_t b = (uint8_t)(k == 1 || below(2) ? rnd() : (rnd() & 1) * 0xff);
+  make_room(m, at, k);
+  memset(m->p + at, b, k);
+  return m->n;
+}
+
+static size_t m_bit(struct mut *m) {
+  m->p[below(m->n)] ^= (uint8_t)(1u << below(8));
+  return m->n;
+}
+
+static size_t m_byte(struct mut *m) {
+  static const int8_t interesting[] = {-128, -1, 0, 1, 16, 32, 64, 100, 127};
+  size_t at = below(m->n);
+  m->p[at] = (rnd() & 1) ? (uint8_t)rnd()
+                         : (uint8_t)interesting[below(sizeof interesting)];
+  return m->n;
+}
+
+/* An interesting 16- or 32-bit word, either byte order. */
+static size_t m_word(struct mut *m) {
+  static const int16_t i16[] = {-32768, -129, 128,  255,  256,
+                                512,    1000, 1024, 4096, 32767};
+  static const int32_t i32[] = {-2147483647 - 1, -100663046, -32769,
+                                32768,           65535,      65536,
+                                100663045,       2147483647};
+  size_t w = (rnd() & 1) ? 2 : 4;
+  if (m->n < w)
+    return 0;
+  uint64_t v = w == 2 ? (uint16_t)i16[below(10)] : (uint32_t)i32[below(8)];
+  put_int(m->p, m->n, below(m->n - w + 1), v, w, (int)(rnd() & 1));
+  return m->n;
+}
+
+/* libFuzzer's ChangeBinaryInteger: an integer of 1, 2, 4 or 8 bytes,
+ * either byte order, plus or minus up to 10 (or negated), or, near the
+ * start, set to the input's length (a size field). */
+static size_t m_int(struct mut *m) {
+  size_t w = (size_t)1 << below(4);
+  if (m->n < w)
+    return 0;
+  size_t at = below(m->n - w + 1);
+  int big = (int)(rnd() & 1);
+  uint64_t v = get_int(m->p, at, w, big);
+  if (at < 64 && !below(4)) {
+    v = m->n;
+  } else {
+    uint64_t add = below(21);
+    v += add - 10;
+    if (add == 10 || (rnd() & 1))
+      v = 0 - v;
+  }
+  put_int(m->p, m->n, at, v, w, big);
+  return m->n;
+}
+
+/* A part of q (q_n bytes) copied over p's bytes or inserted among them. */
+static size_t copy_in(struct mut *m, const uint8_t *q, size_t q_n) {
+  size_t room = m->fixed ? 0 : m->cap - m->n;
+  int insert = room && (rnd() & 1);
+  size_t max = insert ? room : m->n;
+  if (q_n < max)
+    max = q_n;
+  if (!max)
+    return 0;
+  size_t k = 1 + below(max), from = below(q_n - k + 1);
+  uint8_t tmp[256];
+  if (k > sizeof tmp)
+    k = sizeof tmp;
+  memcpy(tmp, q + from, k); /* q may be p */
+  size_t to = below((insert ? m->n + 1 : m->n - k + 1));
+  if (insert)
+    make_room(m, to, k);
+  memcpy(m->p + to, tmp, k);
+  return m->n;
+}
+
+static size_t m_copy(struct mut *m) { return copy_in(m, m->p, m->n); }
+
+/* libFuzzer's CrossOver, as a part of one of the pool's finds. */
+static size_t m_cross(struct mut *m) {
+  if (!L.np)
+    return 0;
+  const struct base *e = &L.pool[below(L.np)];
+  return copy_in(m, e->b, e->n);
+}
+
+/* Up to 8 bytes in a row, shuffled. */
+static size_t m_shuffle(struct mut *m) {
+  size_t k = 1 + below(m->n < 8 ? m->n : 8), at = below(m->n - k + 1);
+  for (size_t i = k - 1; i > 0; i--) {
+    size_t j = below(i + 1);
+    uint8_t t = m->p[at + i];
+    m->p[at + i] = m->p[at + j], m->p[at + j] = t;
+  }
+  return m->n;
+}
+
 /* An operand of a recorded compare, written where the other one is in p
  * (as little- or big-endian), else at a random place. */
-static void from_torc_int(uint8_t *p, size_t n) {
-  uint32_t have = cgofuzz_cgo_torc.n_int;
-  if (!have)
-    return;
-  size_t k = below(have < CGOFUZZ_CGO_TORC_INTS ? have : CGOFUZZ_CGO_TORC_INTS);
+static size_t m_torc_int(struct mut *m) {
+  size_t k = below(CGOFUZZ_CGO_TORC_INTS);
   uint64_t a = cgofuzz_cgo_torc.ints[k].a, b = cgofuzz_cgo_torc.ints[k].b;
-  size_t w = cgofuzz_cgo_torc.ints[k].width;
+  size_t w = cgofuzz_cgo_torc.ints[k].width, n = m->n;
+  if (!w || w > n)
+    return 0;
   if (rnd() & 1) {
     uint64_t t = a;
     a = b, b = t;
   }
-  if (w > n)
-    return;
   size_t start = below(n - w + 1);
   for (size_t s = 0; s + w <= n; s++) {
     size_t at = (start + s) % (n - w + 1);
-    for (int big = 0; big < 2; big++) {
-      uint64_t v = 0;
-      for (size_t j = 0; j < w; j++)
-        v |= (uint64_t)p[at + j] << (8 * (big ? w - 1 - j : j));
-      if (v == a) {
-        put_int(p, n, at, b, w, big);
-        return;
+    for (int big = 0; big < 2; big++)
+      if (get_int(m->p, at, w, big) == a) {
+        put_int(m->p, n, at, b, w, big);
+        return n;
       }
-    }
   }
-  put_int(p, n, below(n - w + 1), b, w, (int)(rnd() & 1));
+  put_int(m->p, n, below(n - w + 1), b, w, (int)(rnd() & 1));
+  return n;
 }
 
-static void from_torc_mem(uint8_t *p, size_t n) {
-  uint32_t have = cgofuzz_cgo_torc.n_mem;
-  if (!have)
-    return;
-  size_t k = below(have < CGOFUZZ_CGO_TORC_MEMS ? have : CGOFUZZ_CGO_TORC_MEMS);
+static size_t m_torc_mem(struct mut *m) {
+  size_t k = below(CGOFUZZ_CGO_TORC_MEMS), n = m->n;
   int side = (int)(rnd() & 1);
   const uint8_t *x = cgofuzz_cgo_torc.mems[k].b[side],
                 *y = cgofuzz_cgo_torc.mems[k].b[!side];
   size_t nx = cgofuzz_cgo_torc.mems[k].len[side],
          ny = cgofuzz_cgo_torc.mems[k].len[!side];
   if (!ny || ny > n)
-    return;
+    return 0;
   for (size_t at = 0; nx && at + nx <= n && at + ny <= n; at++) {
     size_t j = 0; /* not memcmp: the interceptors would record it */
-    while (j < nx && p[at + j] == x[j])
+    while (j < nx && m->p[at + j] == x[j])
       j++;
     if (j == nx) {
-      memcpy(p + at, y, ny);
-      return;
+      memcpy(m->p + at, y, ny);
+      return n;
     }
   }
-  memcpy(p + below(n - ny + 1), y, ny);
-}
-
-/* One to four of libFuzzer's length-keeping mutations. */
-static void mutate(uint8_t *p, size_t n) {
-  static const int8_t interesting[] = {-128, -1, 0, 1, 16, 32, 64, 100, 127};
-  static const int16_t interesting16[] = {-32768, -129, 128,  255,  256,
-                                          512,    1000, 1024, 4096, 32767};
-  static const int32_t interesting32[] = {-2147483647 - 1, -100663046, -32769,
-                                          32768,           65535,      65536,
-                                          100663045,       2147483647};
-  for (size_t m = 1 + below(4); m; m--) {
-    size_t at = below(n), op = below(10);
-    switch (op) {
-    case 0:
-      p[at] ^= (uint8_t)(1u << below(8));
-      break;
-    case 1:
-      p[at] = (uint8_t)rnd();
-      break;
-    case 2:
-      p[at] = (uint8_t)interesting[below(sizeof interesting)];
-      break;
-    case 3:
-    case 4: { /* an interesting 16- or 32-bit word, either byte order */
-      size_t w = op == 3 ? 2 : 4;
-      uint64_t v = w == 2 ? (uint16_t)interesting16[below(10)]
-                          : (uint32_t)interesting32[below(8)];
-      if (n >= w)
-        put_int(p, n, below(n - w + 1), v, w, (int)(rnd() & 1));
-      break;
-    }
-    case 5:
-      p[at] = (uint8_t)(p[at] + 1 + below(35) * ((rnd() & 1) ? 1 : 255));
-      break;
-    case 6: { /* copy a part over another */
-      size_t len = 1 + below(n - at < 16 ? n - at : 16);
-      size_t from = below(n - len + 1);
-      memmove(p + at, p + from, len);
-      break;
-    }
-    case 7: { /* swap two bytes */
-      size_t o = below(n);
-      uint8_t t = p[at];
-      p[at] = p[o], p[o] = t;
-      break;
-    }
-    case 8:
-      from_torc_int(p, n);
-      break;
-    default:
-      from_torc_mem(p, n);
-      break;
-    }
-  }
-}
-
-/* One of libFuzzer's length-changing mutations (insert bytes, a run of
- * one byte, or erase some) on p's n bytes, room for cap: the new length.
- * Then the length-keeping ones. */
-static size_t mutate_len(uint8_t *p, size_t n, size_t cap) {
-  size_t k = 1 + below(16);
-  switch (below(n < cap ? 4 : 2)) {
-  case 0:
-    if (n > k) {
-      size_t at = below(n - k + 1);
-      memmove(p + at, p + at + k, n - at - k);
-      n -= k;
-    }
-    break;
-  case 2:
-  case 3:
-    if (n + k <= cap) {
-      size_t at = below(n + 1);
-      memmove(p + at + k, p + at, n - at);
-      uint8_t b = (uint8_t)rnd();
-      for (size_t j = 0; j < k; j++)
-        p[at + j] = below(2) ? b : (uint8_t)rnd();
-      n += k;
-    }
-    break;
-  default:
-    break;
-  }
-  if (n)
-    mutate(p, n);
+  memcpy(m->p + below(n - ny + 1), y, ny);
   return n;
+}
+
+/* One mutation of m's bytes, each kind as likely; its new length. */
+static size_t mutate_one(struct mut *m) {
+  static size_t (*const ops[])(struct mut *) = {
+      m_erase, m_insert,  m_bit,      m_byte,     m_word, m_int,
+      m_copy,  m_shuffle, m_torc_int, m_torc_mem, m_cross};
+  for (int tries = 0; tries < 8; tries++) {
+    size_t n = ops[below(sizeof ops / sizeof ops[0])](m);
+    if (n)
+      return n;
+  }
+  return m_bit(m);
+}
+
+/* The header of Go's shared memory with the coordinator. */
+static const cgofuzz_shm_header *shm_header(void) {
+  return (const cgofuzz_shm_header *)(void *)L.shm;
 }
 
 /* The exec in flight: Go's worker saves its random state at a call's
  * start and counts the call's execs from 1. */
 static uint64_t exec_key(void) {
-  const cgofuzz_shm_header *sh = (const cgofuzz_shm_header *)(void *)L.shm;
+  const cgofuzz_shm_header *sh = shm_header();
   return sh->rand_state ^ (sh->rand_inc << 1) ^
          (uint64_t)sh->count * 0x9e3779b97f4a7c15ull;
 }
@@ -492,16 +561,16 @@ static long length_arg(const uint8_t *frame, size_t size,
   return before;
 }
 
-/* The bytes the next mutant starts from: the Go input, or half the time
- * one of the pool's that fits (no longer than cap; of the input's length
- * when no argument holds it, len == cap). */
+/* The bytes a chain of mutants starts from: the Go input, or half the
+ * time one of the pool's that fits (no longer than cap; of the input's
+ * length when no argument holds it). */
 static const uint8_t *pick_base(const uint8_t *input, size_t len, size_t cap,
-                                size_t *n) {
+                                int fixed, size_t *n) {
   *n = len;
   if (!L.np || (rnd() & 1))
     return input;
   const struct base *e = &L.pool[below(L.np)];
-  if (!e->n || e->n > cap || (cap == len && e->n != len))
+  if (!e->n || e->n > cap || (fixed && e->n != len))
     return input;
   *n = e->n;
   return e->b;
@@ -533,7 +602,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   uint8_t *work = slot ? malloc(cap) : NULL;
   if (!work)
     return;
-  const cgofuzz_shm_header *sh = (const cgofuzz_shm_header *)(void *)L.shm;
+  const cgofuzz_shm_header *sh = shm_header();
   /* The mutants follow from Go's chain (its saved state and the count):
    * a run with a pinned GODEBUG=fuzzseed makes the same ones. */
   L.rng = exec_key() | 1;
@@ -543,14 +612,16 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   memcpy(copy, frame, size);
   memcpy(L.saved, L.cntrs, L.n);
   uint64_t start = now_ns(), ran = 0, found = 0;
+  /* As libFuzzer's: each mutant is its chain's last plus one mutation,
+   * and a chain ends after CHAIN mutants or at a find. */
+  struct mut mu = {.p = work, .cap = cap, .fixed = la < 0};
+  unsigned depth = 0;
   for (unsigned k = 0; k < L.inputs && L.nq < MAX_QUEUED; k++) {
-    size_t n;
-    const uint8_t *from = pick_base(input, (size_t)len, cap, &n);
-    memcpy(work, from, n);
-    if (cap > n)
-      n = mutate_len(work, n, cap);
-    else if (n)
-      mutate(work, n);
+    if (depth++ % CHAIN == 0) {
+      const uint8_t *from = pick_base(input, (size_t)len, cap, mu.fixed, &mu.n);
+      memcpy(work, from, mu.n);
+    }
+    size_t n = mu.n = mutate_one(&mu);
     uint8_t *m = malloc(n ? n : 1); /* its exact size, for ASan */
     if (!m)
       break;
@@ -572,7 +643,8 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
     cgofuzz_cgo_loop_fp = 0;
     cgofuzz_cgo_torc.on = 0;
     ran++;
-    found += has_new_bit() && queue_find(m, n, index);
+    if (has_new_bit() && queue_find(m, n, index))
+      found++, depth = 0;
     memset(slot + CGOFUZZ_EXACT_MAGIC_AT, 0, 8);
     free(m);
     if (now_ns() - start > CALL_BUDGET_NS)
@@ -621,7 +693,7 @@ static void hand_over(void) {
     for (size_t i = 0; i < f.n_at; i++)
       if (f.val[i] > L.cntrs[f.at[i]])
         L.cntrs[f.at[i]] = f.val[i];
-    const cgofuzz_shm_header *sh = (const cgofuzz_shm_header *)(void *)L.shm;
+    const cgofuzz_shm_header *sh = shm_header();
     cgofuzz_exact_hdr h = {.magic = CGOFUZZ_EXACT_RAW_MAGIC,
                            .count = sh->count,
                            .index = f.index,

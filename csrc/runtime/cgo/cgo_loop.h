@@ -10,7 +10,8 @@
  *
  * Invariants: the hooks only write while on is set, which only the loop
  * sets, around its own calls of the C function, on the thread that runs
- * them; records are overwritten in a ring, never read past n.
+ * them; a record goes to the slot its operands hash to (libFuzzer's
+ * table does the same), so an empty slot (width 0, lengths 0) is skipped.
  */
 #ifndef CGOFUZZ_CGO_LOOP_H
 #define CGOFUZZ_CGO_LOOP_H
@@ -24,7 +25,7 @@
 
 typedef struct cgofuzz_cgo_torc {
   volatile int on;
-  uint32_t n_int, n_mem; /* records written so far (ring positions) */
+  uint32_t n_int, n_mem; /* records written so far */
   struct {
     uint64_t a, b;
     uint8_t width;
