@@ -15,7 +15,9 @@
  *    a copy of the frame; the loop does not enter itself, so those calls
  *    go straight to the C function) and the arguments' offsets: the
  *    pointers', 0xffff, then the others' as offset * 16 + size (one may
- *    hold the input's length), 0xffff; then the wrapper re-derives its
+ *    hold the input's length), 0xffff, then the result's the same way,
+ *    for a function that has one (0 as its size when over 15 bytes),
+ *    0xffff; then the wrapper re-derives its
  *    frame pointer as cgo does after a call (a Go callback in the loop may
  *    have moved the Go stack);
  *  - after the C call, cgofuzz_cgo_loop_end with the same frame: a find
@@ -102,6 +104,7 @@ typedef struct wrapper {
   span name, fname;        /* fname: the wrapper's name after "_cgo" */
   span ptrs[16], ints[16]; /* pointer arguments; the others */
   size_t nptrs, nints;
+  bool result; /* a field r (never a pointer: see read_wrapper) */
 } wrapper;
 
 /* Reads a wrapper whose name line is at i; false unless every part has
@@ -130,6 +133,8 @@ static bool read_wrapper(const span *ln, size_t n, size_t i, wrapper *w) {
       return false;
     if (f.n == 1 && f.p[0] == 'r' && ptr)
       return false; /* a pointer result: maybe memory the caller frees */
+    if (f.n == 1 && f.p[0] == 'r')
+      w->result = true;
     if (ptr && f.n >= 2 && f.p[0] == 'p' && w->nptrs < 16)
       w->ptrs[w->nptrs++] = f;
     else if (!ptr && f.n >= 2 && f.p[0] == 'p' && w->nints < 16)
@@ -209,6 +214,10 @@ int cli_cgowrap_rewrite(const char *src, const char *dst, cgofuzz_err *err) {
                          "sizeof(_cgo_a->%.*s), ",
                          (int)w.ints[k].n, w.ints[k].p, (int)w.ints[k].n,
                          w.ints[k].p);
+    cgofuzz_buf_printf(&out, "0xffff, ");
+    if (w.result)
+      cgofuzz_buf_printf(&out, "__builtin_offsetof(__typeof__(*_cgo_a), r) "
+                               "* 16 + (sizeof(_cgo_a->r) & 15), ");
     cgofuzz_buf_printf(
         &out,
         "0xffff};\n"

@@ -137,19 +137,22 @@ int cgofuzz_coord_fast_copy(coord *c) {
 }
 
 void cgofuzz_coord_fast_report(const coord *c) {
-  uint64_t execs = 0, finds = 0;
+  uint64_t execs = 0, finds = 0, sized = 0;
   for (size_t i = 0; i < c->n_init; i++) {
     const uint8_t *ctl = c->slots[i].w.ctl;
-    uint64_t e, f;
+    uint64_t e, f, z;
     if (!ctl)
       continue;
     memcpy(&e, ctl + CGOFUZZ_CTL_LOOP_EXECS, 8);
     memcpy(&f, ctl + CGOFUZZ_CTL_LOOP_FINDS, 8);
-    execs += e, finds += f;
+    memcpy(&z, ctl + CGOFUZZ_CTL_LOOP_SIZED, 8);
+    execs += e, finds += f, sized += z;
   }
   if (execs && cgofuzz_coord_says(c))
     fprintf(stderr,
             "cgofuzz: cgo loop: %llu inputs run again at the cgo boundary, "
-            "%llu of them new C coverage\n",
-            (unsigned long long)execs, (unsigned long long)finds);
+            "%llu of them new C coverage, %llu with an output buffer sized "
+            "by their own size query\n",
+            (unsigned long long)execs, (unsigned long long)finds,
+            (unsigned long long)sized);
 }

@@ -28,6 +28,8 @@
  *   264  u64  loop execs   inputs the cgo loop ran (cumulative, written by
  *                     the worker, read by the coordinator for its figures)
  *   272  u64  loop finds   of them, inputs that became the call's input
+ *   280  u64  loop sized   of them, inputs run with an output buffer sized
+ *                     by a size query of their own (cgo_loop.c, "derived")
  */
 #ifndef CGOFUZZ_CTLPAGE_H
 #define CGOFUZZ_CTLPAGE_H
@@ -52,6 +54,7 @@ enum {
 #define CGOFUZZ_CTL_ARG_SIZE 32
 #define CGOFUZZ_CTL_LOOP_EXECS 264
 #define CGOFUZZ_CTL_LOOP_FINDS 272
+#define CGOFUZZ_CTL_LOOP_SIZED 280
 /* The size of a control page followed by a mask of mask_len bytes, in
  * whole pages. */
 #define cgofuzz_ctl_size(mask_len)                                             \

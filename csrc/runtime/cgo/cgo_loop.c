@@ -87,12 +87,13 @@ volatile uintptr_t cgofuzz_cgo_loop_fp;
 
 #define LOOP_ENV "CGOFUZZ_CGO_LOOP"
 #define DEFAULT_INPUTS 4
-#define MAX_FRAME 1024          /* cgo frames larger than this: not looped */
-#define MAX_INPUT (64u << 10)   /* inputs longer than this: not looped */
-#define CALL_BUDGET_NS 50000000 /* a loop's time, at most */
-#define MAX_QUEUED 8            /* finds waiting for an exec to carry them */
-#define POOL_MAX 256            /* finds kept as bases of mutants */
-#define CHAIN 5                 /* mutations stacked (libFuzzer's depth) */
+#define MAX_FRAME 1024            /* cgo frames larger than this: not looped */
+#define MAX_INPUT (64u << 10)     /* inputs longer than this: not looped */
+#define CALL_BUDGET_NS 50000000   /* a loop's time, at most */
+#define MAX_QUEUED 8              /* finds waiting for an exec to carry them */
+#define POOL_MAX 256              /* finds kept as bases of mutants */
+#define CHAIN 5                   /* mutations stacked (libFuzzer's depth) */
+#define SIZE_MAX_ASKED (1u << 20) /* a size query's answer used up to this */
 
 static struct {
   int state; /* 0 not looked, 1 on, -1 off */
@@ -127,6 +128,17 @@ static struct {
     size_t n;
   } pool[POOL_MAX];
   unsigned np, pool_next;
+  /* The exec's last looped call of a C function of the input alone (its
+   * one pointer argument the input) that has a result: a size query, as
+   * DataDog/zstd's ZSTD_getFrameContentSize before ZSTD_decompress,
+   * kept to be asked again about mutants (see derive). */
+  struct query {
+    void (*again)(void *);
+    uint8_t frame[MAX_FRAME];
+    size_t size, off, len_w, res_off, res_w, len;
+    long len_off;
+    uint64_t key; /* exec_key() of its exec; UINT64_MAX: none */
+  } query;
 } L;
 
 static void *map_fd(int fd, size_t *size) {
@@ -173,6 +185,7 @@ static int setup(void) {
   if (!L.saved || !L.seen)
     return -1;
   L.handed = UINT64_MAX;
+  L.query.key = UINT64_MAX;
   return 1;
 }
 
@@ -576,13 +589,126 @@ static const uint8_t *pick_base(const uint8_t *input, size_t len, size_t cap,
   return e->b;
 }
 
+/* A wrapper's argument lists (cgo_loop.h): the pointers' offsets, the
+ * others' and the result's (offset * 16 + size), each ended by 0xffff. */
+struct args {
+  const unsigned short *ptrs, *ints, *res;
+};
+
+static struct args split_args(const unsigned short *a) {
+  struct args s = {.ptrs = a};
+  while (*a != 0xffff)
+    a++;
+  s.ints = ++a;
+  while (*a != 0xffff)
+    a++;
+  s.res = a + 1;
+  return s;
+}
+
+/* Keeps the call in flight as the exec's size query when it is one: the
+ * input its only pointer, a result of 4 or 8 bytes. */
+static void keep_query(const uint8_t *frame, size_t size, void (*again)(void *),
+                       struct args s, size_t off, long la, size_t lw,
+                       size_t len) {
+  size_t ro = s.res[0] >> 4, rw = s.res[0] & 15;
+  if (s.ptrs[0] == 0xffff || s.ptrs[1] != 0xffff || s.res[0] == 0xffff ||
+      (rw != 4 && rw != 8) || ro + rw > size)
+    return;
+  struct query *q = &L.query;
+  memcpy(q->frame, frame, size);
+  q->again = again, q->size = size, q->off = off, q->len_off = la;
+  q->len_w = lw, q->res_off = ro, q->res_w = rw, q->len = len;
+  q->key = exec_key();
+}
+
+/* The size query's answer for m's n bytes (the C function called on a
+ * copy of its frame); 0 when it cannot be asked (no length argument, and
+ * n is not the length it was asked with). */
+static int ask(const uint8_t *m, size_t n, uint64_t *answer) {
+  const struct query *q = &L.query;
+  uint8_t f[MAX_FRAME];
+  if (q->len_off < 0 && n != q->len)
+    return 0;
+  memcpy(f, q->frame, q->size);
+  memcpy(f + q->off, &m, sizeof m);
+  if (q->len_off >= 0) {
+    uint64_t v = n;
+    memcpy(f + q->len_off, &v, q->len_w);
+  }
+  q->again(f);
+  *answer = 0; /* little-endian: the low bytes first */
+  memcpy(answer, f + q->res_off, q->res_w);
+  return 1;
+}
+
+/* An output buffer and its size that Go computed from the size query's
+ * answer for the exec's input: an argument that holds that answer, right
+ * after a pointer argument other than the input (C's dst, dstCapacity).
+ * A mutant then runs with the query's answer for its own bytes, as Go
+ * would have computed it, and where that is more than Go's buffer holds,
+ * a buffer of the loop's, 8 bytes per unit in case the size counts
+ * elements. Without this a mutant of zstd's frame header that asks for a
+ * larger frame ran into Go's buffer for the input's frame. */
+struct derived {
+  long ptr_off, size_off; /* -1: none */
+  size_t size_w;
+  uint64_t size;
+  void *ptr;
+};
+
+static struct derived find_derived(const uint8_t *frame, size_t size,
+                                   void (*again)(void *), struct args s,
+                                   size_t in_off, const uint8_t *input,
+                                   size_t len) {
+  struct derived d = {.ptr_off = -1, .size_off = -1};
+  uint64_t r;
+  if (L.query.key != exec_key() || L.query.again == again ||
+      !ask(input, len, &r) || r < 2 || r > SIZE_MAX_ASKED)
+    return d; /* 0 and 1 say too little to be taken for a size */
+  for (const unsigned short *a = s.ints; *a != 0xffff; a++) {
+    size_t o = *a >> 4, w = *a & 15;
+    uint64_t v = 0;
+    if ((w != 4 && w != 8) || o + w > size || o < sizeof(void *))
+      continue;
+    memcpy(&v, frame + o, w);
+    if (v != r)
+      continue;
+    for (const unsigned short *p = s.ptrs; *p != 0xffff; p++)
+      if (*p + sizeof(void *) == o && *p != in_off) {
+        d.ptr_off = *p, d.size_off = (long)o, d.size_w = w, d.size = v;
+        memcpy(&d.ptr, frame + *p, sizeof d.ptr);
+        return d;
+      }
+  }
+  return d;
+}
+
+/* Sets the derived pair in the frame copy for mutant m; the buffer to
+ * free after its run, or NULL. */
+static void *derive(const struct derived *d, const uint8_t *m, size_t n,
+                    uint8_t *copy, uint64_t *sized) {
+  uint64_t r, size = d->size;
+  void *ptr = d->ptr, *own = NULL;
+  if (ask(m, n, &r) && r >= 1 && r <= SIZE_MAX_ASKED) {
+    if (r <= d->size)
+      size = r;
+    else if ((own = malloc((size_t)r * 8)))
+      ptr = own, size = r;
+    *sized += size != d->size;
+  }
+  memcpy(copy + d->ptr_off, &ptr, sizeof ptr);
+  memcpy(copy + d->size_off, &size, d->size_w);
+  return own;
+}
+
 static void run(uint8_t *frame, size_t size, void (*again)(void *),
                 const unsigned short *args) {
   uint64_t len = 0, index = 0;
   size_t off = 0, lw = 0;
   uint8_t *input = NULL;
-  const unsigned short *a = args;
-  for (; *a != 0xffff; a++) {
+  struct args s = split_args(args);
+  for (const unsigned short *a = s.ptrs; *a != 0xffff; a++) {
     void *p;
     if (input || *a + sizeof p > size)
       continue;
@@ -592,7 +718,8 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   }
   if (!input || len > MAX_INPUT)
     return;
-  long la = length_arg(frame, size, a + 1, off, len, &lw);
+  long la = length_arg(frame, size, s.ints, off, len, &lw);
+  keep_query(frame, size, again, s, off, la, lw, (size_t)len);
   size_t cap = la < 0 ? (size_t)len : (size_t)len + (size_t)len / 2 + 32;
   if (cap > MAX_INPUT)
     cap = MAX_INPUT;
@@ -611,7 +738,9 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   uint8_t copy[MAX_FRAME];
   memcpy(copy, frame, size);
   memcpy(L.saved, L.cntrs, L.n);
-  uint64_t start = now_ns(), ran = 0, found = 0;
+  struct derived d =
+      find_derived(frame, size, again, s, off, input, (size_t)len);
+  uint64_t start = now_ns(), ran = 0, found = 0, sized = 0;
   /* As libFuzzer's: each mutant is its chain's last plus one mutation,
    * and a chain ends after CHAIN mutants or at a find. */
   struct mut mu = {.p = work, .cap = cap, .fixed = la < 0};
@@ -639,6 +768,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
     scrub_stack();
     cgofuzz_cgo_torc.on = 1;
     cgofuzz_cgo_loop_fp = (uintptr_t)__builtin_frame_address(0);
+    void *own = d.ptr_off >= 0 ? derive(&d, m, n, copy, &sized) : NULL;
     again(copy);
     cgofuzz_cgo_loop_fp = 0;
     cgofuzz_cgo_torc.on = 0;
@@ -646,6 +776,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
     if (has_new_bit() && queue_find(m, n, index))
       found++, depth = 0;
     memset(slot + CGOFUZZ_EXACT_MAGIC_AT, 0, 8);
+    free(own);
     free(m);
     if (now_ns() - start > CALL_BUDGET_NS)
       break;
@@ -653,6 +784,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   memcpy(L.cntrs, L.saved, L.n);
   add_u64(CGOFUZZ_CTL_LOOP_EXECS, ran);
   add_u64(CGOFUZZ_CTL_LOOP_FINDS, found);
+  add_u64(CGOFUZZ_CTL_LOOP_SIZED, sized);
   free(work);
 }
 

@@ -189,13 +189,23 @@ def test_cgo_loop_in_cgo_wrappers(go, cgoenv, tmp_path):
                         r"\t\{\n.*"
                         r"__builtin_offsetof\(__typeof__\(\*_cgo_a\), p0\), "
                         r"0xffff, __builtin_offsetof\(__typeof__\(\*_cgo_a\), "
-                        r"p1\) \* 16 \+ sizeof\(_cgo_a->p1\), 0xffff\};\n.*\n"
+                        r"p1\) \* 16 \+ sizeof\(_cgo_a->p1\), 0xffff, "
+                        r"__builtin_offsetof\(__typeof__\(\*_cgo_a\), r\) "
+                        r"\* 16 \+ \(sizeof\(_cgo_a->r\) & 15\), "
+                        r"0xffff\};\n.*\n"
                         r"\t\tcgofuzz_cgo_loop\(v, sizeof \*_cgo_a, "
                         r"_cgo_[0-9a-f]+_Cfunc_(\w+), _cgofuzz_args\);",
                         rewritten, re.M)
     assert sorted(a for a, b in looped if a == b) == sorted(
-        ["copy_name", "count_tag", "gate", "magic",
+        ["copy_name", "count_tag", "frame_size", "gate", "magic",
          "parse_record", "records", "sum_record"]), looped
+    # decode_frame's pointers are two, its other arguments two.
+    assert re.search(r"_Cfunc_decode_frame\(void \*v\)\n(?:.*\n){6,12}\t\t"
+                     r"static const unsigned short _cgofuzz_args\[\] = \{"
+                     r"__builtin_offsetof\(__typeof__\(\*_cgo_a\), p0\), "
+                     r"__builtin_offsetof\(__typeof__\(\*_cgo_a\), p2\), "
+                     r"0xffff, .*p1\) \* 16 .*p3\) \* 16 .*0xffff, .*r\) "
+                     r"\* 16 .*0xffff\};", rewritten), rewritten
     assert "_Cfunc_find_tag(void *v)" in rewritten
     # Nothing else changed: without the inserted blocks, the same text.
     stripped = re.sub(r"void cgofuzz_cgo_loop(_end)?\(.*\n", "", rewritten)
@@ -221,7 +231,9 @@ def test_cgo_loop_finds_c_magic_and_go_reproduces(go, cgofuzz, cgoenv,
              exe], d, go_env())
     assert r.rc == 1 and "magic" in r.out, r
     m = re.search(r"^cgofuzz: cgo loop: (\d+) inputs run again at the cgo "
-                  r"boundary, (\d+) of them new C coverage$", r.stderr, re.M)
+                  r"boundary, (\d+) of them new C coverage, \d+ with an "
+                  r"output buffer sized by their own size query$", r.stderr,
+                  re.M)
     assert m and int(m.group(2)) >= 1 and int(m.group(1)) > int(m.group(2)), r
     files = failing(d, "FuzzMagic")
     assert len(files) == 1 and "FUZZ" in testlib.read(files[0]), r
@@ -233,6 +245,33 @@ def test_cgo_loop_finds_c_magic_and_go_reproduces(go, cgofuzz, cgoenv,
                exe], d, go_env({"CGOFUZZ_CGO_LOOP": "0"}))
     assert off.rc in (0, 1) and "cgofuzz: coverage:" in off.stderr, off
     assert "cgo loop" not in off.stderr, off
+
+
+def test_cgo_loop_sizes_output_by_size_query(go, cgofuzz, cgoenv, tmp_path):
+    """Go asks C for a frame's output size, makes a buffer of it and hands
+    both to the decoder (tests/cli/cgo-cc/pkg: frame_size, decode_frame):
+    the loop's mutants of the decoder's call are asked the size again, and
+    one whose header grows the output runs with a buffer of its own of
+    that size (-v counts them). The assertion behind a 64-byte output and
+    a 3-byte body is found, written and reproduced by go test -run."""
+    d = copy_pkg(tmp_path)
+    exe = os.path.join(str(tmp_path), "pkg.test")
+    b = run([go, "test", "-c", "-fuzz=.", "-o", exe, "."], d, go_env(cgoenv))
+    assert b.rc == 0, b
+    r = run([cgofuzz, "fuzz", "-v", "-fuzz=^FuzzFrame$", "-parallel=1",
+             "-fuzztime=%dx" % BUDGET, "-fuzzcachedir=" + os.path.join(d, "c"),
+             exe], d, go_env())
+    m = re.search(r"^cgofuzz: cgo loop: \d+ inputs run again at the cgo "
+                  r"boundary, \d+ of them new C coverage, (\d+) with an "
+                  r"output buffer sized by their own size query$", r.stderr,
+                  re.M)
+    assert m and int(m.group(1)) > 0, r
+    assert r.rc == 1 and "big frame" in r.out, r
+    files = failing(d, "FuzzFrame")
+    assert len(files) == 1, r
+    rr = run([go, "test", "-run=FuzzFrame/" + os.path.basename(files[0]), "."],
+             d, go_env(cgoenv))
+    assert rr.rc != 0 and "big frame" in rr.out, rr
 
 
 def test_cgofuzz_finds_magic_and_go_reproduces(go, cgofuzz, cgoenv, tmp_path):

@@ -86,3 +86,10 @@ func TestSeeds(t *testing.T) {
 		t.Fatal("CxxPairs")
 	}
 }
+
+func FuzzFrame(f *testing.F) {
+	f.Add([]byte("F\x10ok"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		DecodeFrame(b)
+	})
+}
