@@ -646,10 +646,11 @@ static int ask(const uint8_t *m, size_t n, uint64_t *answer) {
  * answer for the exec's input: an argument that holds that answer, right
  * after a pointer argument other than the input (C's dst, dstCapacity).
  * A mutant then runs with the query's answer for its own bytes, as Go
- * would have computed it, and where that is more than Go's buffer holds,
- * a buffer of the loop's, 8 bytes per unit in case the size counts
- * elements. Without this a mutant of zstd's frame header that asks for a
- * larger frame ran into Go's buffer for the input's frame. */
+ * would have computed it (an answer past SIZE_MAX_ASKED as that), and
+ * where that is more than Go's buffer holds, a buffer of the loop's, 8
+ * bytes per unit in case the size counts elements. Without this a mutant of
+ * zstd's frame header that asks for a larger frame ran into Go's buffer for the
+ * input's frame. */
 struct derived {
   long ptr_off, size_off; /* -1: none */
   size_t size_w;
@@ -690,7 +691,10 @@ static void *derive(const struct derived *d, const uint8_t *m, size_t n,
                     uint8_t *copy, uint64_t *sized) {
   uint64_t r, size = d->size;
   void *ptr = d->ptr, *own = NULL;
-  if (ask(m, n, &r) && r >= 1 && r <= SIZE_MAX_ASKED) {
+  if (ask(m, n, &r) && r >= 1) {
+    /* Not a size (an error, "unknown"): bindings fall back to a bound. */
+    if (r > SIZE_MAX_ASKED)
+      r = SIZE_MAX_ASKED;
     if (r <= d->size)
       size = r;
     else if ((own = malloc((size_t)r * 8)))
