@@ -2,30 +2,31 @@
  * cgo_loop.c: the cgo loop, libFuzzer's inner loop at the cgo boundary of
  * an unmodified cgo package (docs/cgo.md, "The cgo loop").
  *
- * Go's worker pays for each input what the Go side of a binding costs:
- * the fuzz function's goroutine, the scheduler's wake-ups, Go's own
- * allocations (DataDog/zstd's Decompress zeroes a 1 MB buffer per call).
- * When the fuzz function hands its []byte input to a C function as it is
- * (the frame's pointer argument is the input's data pointer, as the args
- * stub recorded it in the control page: core/ctlpage.h), this file runs
- * that C function again, before the real call, on a few mutants, each
- * one mutation past the last (libFuzzer's chains of up to five), a chain
- * starting from the input or from one of this process's earlier finds
- * (the pool: half the chains start from one, as libFuzzer's next exec
- * starts from its corpus, and its finds are parts crossed into mutants):
- * each in a buffer of its own (a malloc of its exact size, so ASan sees reads
- * past the end, as libFuzzer's copy of an input), with a copy of cgo's
- * frame pointing at it (and, where an argument holds the input's length,
- * that argument set to the mutant's, so mutants may grow and shrink), the
- * C counters zeroed before each. A mutant whose C counters show a bit
- * neither the worker's mask (its copy after the control page) nor an
- * earlier find has is a find: it joins the pool and a queue. Once a
- * wrapper's real call has returned (cgofuzz_cgo_loop_end), the oldest
- * queued find's counters are merged into the exec's and its bytes
- * published in the exact slot as the exec's input: Go's worker sees the
- * new coverage as the exec's and reports it, and the coordinator takes the
- * slot's bytes instead of its replay of Go's mutations. One find per
- * exec; the others wait for the next execs.
+ * Go's worker pays for each input what the Go side of a binding costs: the
+ * fuzz function's goroutine, the scheduler's wake-ups, Go's own allocations
+ * (DataDog/zstd's Decompress zeroes a 1 MB buffer per call). When the fuzz
+ * function hands its []byte input to a C function as it is (the frame's
+ * pointer argument is the input's data pointer, as the args stub recorded it
+ * in the control page: core/ctlpage.h), this file runs that C function
+ * again, before the real call, on a few mutants, each one mutation past the
+ * last (libFuzzer's chains of up to five), a chain starting from the input
+ * or from one of this process's earlier finds (the pool: half the chains
+ * start from one, as libFuzzer's next exec starts from its corpus, and its
+ * finds are parts crossed into mutants): each in a buffer of its own (a
+ * malloc of its exact size, so ASan sees reads past the end, as libFuzzer's
+ * copy of an input), with a copy of cgo's frame pointing at it (and, where
+ * an argument holds the input's length, that argument set to the mutant's,
+ * so mutants may grow and shrink), the C counters zeroed before each; where
+ * Go sized an output buffer by a C size query of the input made earlier in
+ * the exec, each mutant asks the query again and runs with a buffer of its
+ * own answer (derive). A mutant whose C counters show a bit neither the
+ * worker's mask (its copy after the control page) nor an earlier find has is
+ * a find: it joins the pool and a queue. Once a wrapper's real call has
+ * returned (cgofuzz_cgo_loop_end), the oldest queued find's counters are
+ * merged into the exec's and its bytes published in the exact slot as the
+ * exec's input: Go's worker sees the new coverage as the exec's and reports
+ * it, and the coordinator takes the slot's bytes instead of its replay of
+ * Go's mutations. One find per exec; the others wait for the next execs.
  *
  * Invariants:
  *  - only in a fuzz call (the control byte CGOFUZZ_CTL_NEW) of a worker
@@ -46,9 +47,10 @@
  *    not rewrite them): the result may be memory the caller frees.
  * What it cannot know: whether the C function keeps state between calls,
  * or whether the Go code before the call computed other arguments from
- * the input's bytes (a buffer sized from a header): a mutant runs with the
- * arguments the Go side computed for the exec's input, and the
- * coordinator keeps a find with the coverage the loop saw (on zstd a
+ * the input's bytes: besides a buffer and size from a C size query (see
+ * derive), a mutant runs with the arguments the Go side computed for the
+ * exec's input, and the coordinator keeps a find with the coverage the
+ * loop saw (on zstd a
  * corpus replayed by Go reached 2,821 of the 2,827 C counters its run's
  * mask held). CGOFUZZ_CGO_LOOP=0 turns the loop off, =N sets its mutants
  * per call.

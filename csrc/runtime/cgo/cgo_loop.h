@@ -48,7 +48,9 @@ extern volatile uintptr_t cgofuzz_cgo_loop_fp;
  * argument frame (size bytes), again is the wrapper itself (called with a
  * copy of the frame, it calls the C function; the loop does not enter
  * itself), args lists the pointer arguments' offsets in the frame, 0xffff,
- * the other arguments' as offset * 16 + size, 0xffff. */
+ * the other arguments' as offset * 16 + size, 0xffff, the result's the
+ * same way where the function has one (size 0 when over 15 bytes),
+ * 0xffff. */
 void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
                       const unsigned short *args);
 /* Called by the same wrappers after their real call, with the frame they
