@@ -17,7 +17,8 @@ import (
 // The objects `cgofuzz cgo-cc` links into every cgo test binary it builds
 // (csrc/cli/cmd_cgocc.c): the counters' init callback and the comparison
 // hooks (csrc/runtime/cgo/cgo_hooks.c), the C frames of a crash report
-// (csrc/runtime/cgo/cgo_stack.c), and the libc interceptors
+// (csrc/runtime/cgo/cgo_stack.c), the cgo loop and its mutations
+// (csrc/runtime/cgo/cgo_loop.c, cgo_mutate.c), and the libc interceptors
 // (csrc/runtime/intercept/interceptors.c). A CMake install ships them as
 // archives; this program compiles them from its embedded sources, once, into
 // <user cache>/cgofuzz/cgo-<hash of the sources>/, and names that directory
@@ -34,6 +35,9 @@ var cgoObjects = []struct {
 	{"csrc/runtime/cgo/cgo_stack.c", "cgofuzz_cgo_stack.o",
 		[]string{"-fno-builtin", "-fno-sanitize=all", "-fno-stack-protector"}},
 	{"csrc/runtime/cgo/cgo_loop.c", "cgofuzz_cgo_loop.o",
+		[]string{"-fno-builtin", "-fno-sanitize=all", "-fno-stack-protector",
+			"-fno-omit-frame-pointer"}},
+	{"csrc/runtime/cgo/cgo_mutate.c", "cgofuzz_cgo_mutate.o",
 		[]string{"-fno-builtin", "-fno-sanitize=all", "-fno-stack-protector",
 			"-fno-omit-frame-pointer"}},
 	{"csrc/runtime/intercept/interceptors.c", "cgofuzz_interceptors.o",

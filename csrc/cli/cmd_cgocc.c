@@ -22,13 +22,14 @@
  *  - links: every link gets libcgofuzz_cgo.a (the counters' init callback
  *    and the comparison hooks, cgo_hooks.c, forced in with -u unless an
  *    input already defines the hooks, as package gofuzz's runtime does;
- *    the cgo loop, cgo_loop.c, which cgo's rewritten wrappers call;
+ *    the cgo loop, cgo_loop.c and its mutations, cgo_mutate.c, which
+ *    cgo's rewritten wrappers call;
  *    and, always, cgo_stack.c, which gives Go's report of a crash in C
  *    the C frames, unwound by the frame pointers compiles keep)
  *    and, without ASan, MSan or TSan, whose runtimes intercept them
  *    already, the whole of libcgofuzz_interceptors.a (memcmp, strcmp, ...
  *    reporting their operands). A cgofuzz installed with `go install` has
- *    no archives: it compiles the two sources into objects on first use
+ *    no archives: it compiles the sources into objects on first use
  *    and names their directory in $CGOFUZZ_CGO_OBJDIR (cmd/cgofuzz);
  *  - the final link of a `go test -fuzz` binary (an input named go.o with
  *    a .go.fuzzcntrs section): internal/fuzz's counter range is
@@ -82,6 +83,7 @@
 #define CGO_OBJ "cgofuzz_cgo.o"
 #define STACK_OBJ "cgofuzz_cgo_stack.o"
 #define LOOP_OBJ "cgofuzz_cgo_loop.o"
+#define MUTATE_OBJ "cgofuzz_cgo_mutate.o"
 #define INTERCEPT_OBJ "cgofuzz_interceptors.o"
 
 typedef struct cgocc {
@@ -447,13 +449,15 @@ static int link_(cgocc *c, int argc, char **argv) {
            c->objs ? INTERCEPT_OBJ : "libcgofuzz_interceptors.a");
   bool intercept = !cli_cc_intercepting_sanitizer(argc, argv);
   if (c->objs) { /* an object is linked whole, as -u and --whole-archive do */
-    static char loopobj[PATH_MAX + 32];
+    static char loopobj[PATH_MAX + 32], mutateobj[PATH_MAX + 32];
     snprintf(loopobj, sizeof loopobj, "%s/" LOOP_OBJ, c->lib);
+    snprintf(mutateobj, sizeof mutateobj, "%s/" MUTATE_OBJ, c->lib);
     if (intercept)
       add(c, iclib);
     if (!hooks_defined)
       add(c, cgolib);
     add(c, loopobj); /* cgo's wrappers call it (cgowrap.c) */
+    add(c, mutateobj);
     add(c, stackobj);
     return run(c);
   }
@@ -484,6 +488,8 @@ static int locate_runtime(cgocc *c) {
       snprintf(p, sizeof p, "%s/" STACK_OBJ, d) < (int)sizeof p &&
       access(p, R_OK) == 0 &&
       snprintf(p, sizeof p, "%s/" LOOP_OBJ, d) < (int)sizeof p &&
+      access(p, R_OK) == 0 &&
+      snprintf(p, sizeof p, "%s/" MUTATE_OBJ, d) < (int)sizeof p &&
       access(p, R_OK) == 0) {
     c->objs = true;
     return 0;

@@ -65,6 +65,7 @@
 #include <unistd.h>
 
 #include "cgo_loop.h"
+#include "cgo_mutate.h"
 #include "ctlpage.h"
 #include "exact.h"
 
@@ -83,8 +84,7 @@ extern void __msan_unpoison(const volatile void *, size_t)
     __attribute__((weak));
 
 /* Here, not in cgo_hooks.c: a binary whose hooks are package gofuzz's
- * links this file alone. */
-cgofuzz_cgo_torc_t cgofuzz_cgo_torc;
+ * links this file and cgo_mutate.c alone. */
 volatile uintptr_t cgofuzz_cgo_loop_fp;
 
 #define LOOP_ENV "CGOFUZZ_CGO_LOOP"
@@ -125,10 +125,7 @@ static struct {
   /* This process's finds, the bases of later mutants beside the Go
    * input: the coordinator's pick of a find is a round trip and a
    * minimization away, libFuzzer's is the next exec. */
-  struct base {
-    uint8_t *b;
-    size_t n;
-  } pool[POOL_MAX];
+  cgofuzz_cgo_bytes pool[POOL_MAX];
   unsigned np, pool_next;
   /* The exec's last looped call of a C function of the input alone (its
    * one pointer argument the input) that has a result: a size query, as
@@ -191,12 +188,7 @@ static int setup(void) {
   return 1;
 }
 
-static uint64_t rnd(void) {
-  L.rng ^= L.rng << 13;
-  L.rng ^= L.rng >> 7;
-  L.rng ^= L.rng << 17;
-  return L.rng;
-}
+static uint64_t rnd(void) { return cgofuzz_cgo_rand(&L.rng); }
 static size_t below(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
 
 static uint64_t now_ns(void) {
@@ -251,7 +243,7 @@ static void pool_add(const uint8_t *m, size_t n) {
   if (!b)
     return;
   memcpy(b, m, n);
-  struct base *e = &L.pool[L.pool_next++ % POOL_MAX];
+  cgofuzz_cgo_bytes *e = &L.pool[L.pool_next++ % POOL_MAX];
   free(e->b);
   e->b = b, e->n = n;
   if (L.np < POOL_MAX)
@@ -286,214 +278,6 @@ static int queue_find(const uint8_t *m, size_t n, uint64_t index) {
   L.q[L.nq++] = f;
   pool_add(m, n);
   return 1;
-}
-
-/* The mutations: libFuzzer's default set (its MutationDispatcher) less
- * its ASCII integers and the dictionaries it is given, one per call of
- * mutate_one; a mutant runs after each, and the next one stacks on it
- * (run()). A mutation returns the new length, 0 when it could not apply
- * here (mutate_one then draws another). Lengths stay at least 1; they
- * change only when an argument holds the input's length (fixed unset),
- * up to cap. */
-struct mut {
-  uint8_t *p;
-  size_t n, cap;
-  int fixed;
-};
-
-static void put_int(uint8_t *p, size_t n, size_t at, uint64_t v, size_t w,
-                    int big) {
-  if (at + w > n)
-    return;
-  for (size_t k = 0; k < w; k++)
-    p[at + k] = (uint8_t)(v >> (8 * (big ? w - 1 - k : k)));
-}
-
-static uint64_t get_int(const uint8_t *p, size_t at, size_t w, int big) {
-  uint64_t v = 0;
-  for (size_t j = 0; j < w; j++)
-    v |= (uint64_t)p[at + j] << (8 * (big ? w - 1 - j : j));
-  return v;
-}
-
-/* Opens k bytes at at (the caller fills them). */
-static void make_room(struct mut *m, size_t at, size_t k) {
-  memmove(m->p + at + k, m->p + at, m->n - at);
-  m->n += k;
-}
-
-static size_t m_erase(struct mut *m) {
-  if (m->fixed || m->n < 2)
-    return 0;
-  size_t k = 1 + below(m->n / 2), at = below(m->n - k + 1);
-  memmove(m->p + at, m->p + at + k, m->n - at - k);
-  return m->n -= k;
-}
-
-/* One byte, or a run of 3 to 128 of one byte (random, 0 or 0xff). */
-static size_t m_insert(struct mut *m) {
-  size_t room = m->cap - m->n, k = (rnd() & 1) ? 1 : 3 + below(126);
-  if (m->fixed || !room)
-    return 0;
-  if (k > room)
-    k = room;
-  size_t at = below(m->n + 1);
-  uint8_t b = (uint8_t)(k == 1 || below(2) ? rnd() : (rnd() & 1) * 0xff);
-  make_room(m, at, k);
-  memset(m->p + at, b, k);
-  return m->n;
-}
-
-static size_t m_bit(struct mut *m) {
-  m->p[below(m->n)] ^= (uint8_t)(1u << below(8));
-  return m->n;
-}
-
-static size_t m_byte(struct mut *m) {
-  static const int8_t interesting[] = {-128, -1, 0, 1, 16, 32, 64, 100, 127};
-  size_t at = below(m->n);
-  m->p[at] = (rnd() & 1) ? (uint8_t)rnd()
-                         : (uint8_t)interesting[below(sizeof interesting)];
-  return m->n;
-}
-
-/* An interesting 16- or 32-bit word, either byte order. */
-static size_t m_word(struct mut *m) {
-  static const int16_t i16[] = {-32768, -129, 128,  255,  256,
-                                512,    1000, 1024, 4096, 32767};
-  static const int32_t i32[] = {-2147483647 - 1, -100663046, -32769,
-                                32768,           65535,      65536,
-                                100663045,       2147483647};
-  size_t w = (rnd() & 1) ? 2 : 4;
-  if (m->n < w)
-    return 0;
-  uint64_t v = w == 2 ? (uint16_t)i16[below(10)] : (uint32_t)i32[below(8)];
-  put_int(m->p, m->n, below(m->n - w + 1), v, w, (int)(rnd() & 1));
-  return m->n;
-}
-
-/* libFuzzer's ChangeBinaryInteger: an integer of 1, 2, 4 or 8 bytes,
- * either byte order, plus or minus up to 10 (or negated), or, near the
- * start, set to the input's length (a size field). */
-static size_t m_int(struct mut *m) {
-  size_t w = (size_t)1 << below(4);
-  if (m->n < w)
-    return 0;
-  size_t at = below(m->n - w + 1);
-  int big = (int)(rnd() & 1);
-  uint64_t v = get_int(m->p, at, w, big);
-  if (at < 64 && !below(4)) {
-    v = m->n;
-  } else {
-    uint64_t add = below(21);
-    v += add - 10;
-    if (add == 10 || (rnd() & 1))
-      v = 0 - v;
-  }
-  put_int(m->p, m->n, at, v, w, big);
-  return m->n;
-}
-
-/* A part of q (q_n bytes) copied over p's bytes or inserted among them. */
-static size_t copy_in(struct mut *m, const uint8_t *q, size_t q_n) {
-  size_t room = m->fixed ? 0 : m->cap - m->n;
-  int insert = room && (rnd() & 1);
-  size_t max = insert ? room : m->n;
-  if (q_n < max)
-    max = q_n;
-  if (!max)
-    return 0;
-  size_t k = 1 + below(max), from = below(q_n - k + 1);
-  uint8_t tmp[256];
-  if (k > sizeof tmp)
-    k = sizeof tmp;
-  memcpy(tmp, q + from, k); /* q may be p */
-  size_t to = below((insert ? m->n + 1 : m->n - k + 1));
-  if (insert)
-    make_room(m, to, k);
-  memcpy(m->p + to, tmp, k);
-  return m->n;
-}
-
-static size_t m_copy(struct mut *m) { return copy_in(m, m->p, m->n); }
-
-/* libFuzzer's CrossOver, as a part of one of the pool's finds. */
-static size_t m_cross(struct mut *m) {
-  if (!L.np)
-    return 0;
-  const struct base *e = &L.pool[below(L.np)];
-  return copy_in(m, e->b, e->n);
-}
-
-/* Up to 8 bytes in a row, shuffled. */
-static size_t m_shuffle(struct mut *m) {
-  size_t k = 1 + below(m->n < 8 ? m->n : 8), at = below(m->n - k + 1);
-  for (size_t i = k - 1; i > 0; i--) {
-    size_t j = below(i + 1);
-    uint8_t t = m->p[at + i];
-    m->p[at + i] = m->p[at + j], m->p[at + j] = t;
-  }
-  return m->n;
-}
-
-/* An operand of a recorded compare, written where the other one is in p
- * (as little- or big-endian), else at a random place. */
-static size_t m_torc_int(struct mut *m) {
-  size_t k = below(CGOFUZZ_CGO_TORC_INTS);
-  uint64_t a = cgofuzz_cgo_torc.ints[k].a, b = cgofuzz_cgo_torc.ints[k].b;
-  size_t w = cgofuzz_cgo_torc.ints[k].width, n = m->n;
-  if (!w || w > n)
-    return 0;
-  if (rnd() & 1) {
-    uint64_t t = a;
-    a = b, b = t;
-  }
-  size_t start = below(n - w + 1);
-  for (size_t s = 0; s + w <= n; s++) {
-    size_t at = (start + s) % (n - w + 1);
-    for (int big = 0; big < 2; big++)
-      if (get_int(m->p, at, w, big) == a) {
-        put_int(m->p, n, at, b, w, big);
-        return n;
-      }
-  }
-  put_int(m->p, n, below(n - w + 1), b, w, (int)(rnd() & 1));
-  return n;
-}
-
-static size_t m_torc_mem(struct mut *m) {
-  size_t k = below(CGOFUZZ_CGO_TORC_MEMS), n = m->n;
-  int side = (int)(rnd() & 1);
-  const uint8_t *x = cgofuzz_cgo_torc.mems[k].b[side],
-                *y = cgofuzz_cgo_torc.mems[k].b[!side];
-  size_t nx = cgofuzz_cgo_torc.mems[k].len[side],
-         ny = cgofuzz_cgo_torc.mems[k].len[!side];
-  if (!ny || ny > n)
-    return 0;
-  for (size_t at = 0; nx && at + nx <= n && at + ny <= n; at++) {
-    size_t j = 0; /* not memcmp: the interceptors would record it */
-    while (j < nx && m->p[at + j] == x[j])
-      j++;
-    if (j == nx) {
-      memcpy(m->p + at, y, ny);
-      return n;
-    }
-  }
-  memcpy(m->p + below(n - ny + 1), y, ny);
-  return n;
-}
-
-/* One mutation of m's bytes, each kind as likely; its new length. */
-static size_t mutate_one(struct mut *m) {
-  static size_t (*const ops[])(struct mut *) = {
-      m_erase, m_insert,  m_bit,      m_byte,     m_word, m_int,
-      m_copy,  m_shuffle, m_torc_int, m_torc_mem, m_cross};
-  for (int tries = 0; tries < 8; tries++) {
-    size_t n = ops[below(sizeof ops / sizeof ops[0])](m);
-    if (n)
-      return n;
-  }
-  return m_bit(m);
 }
 
 /* The header of Go's shared memory with the coordinator. */
@@ -584,7 +368,7 @@ static const uint8_t *pick_base(const uint8_t *input, size_t len, size_t cap,
   *n = len;
   if (!L.np || (rnd() & 1))
     return input;
-  const struct base *e = &L.pool[below(L.np)];
+  const cgofuzz_cgo_bytes *e = &L.pool[below(L.np)];
   if (!e->n || e->n > cap || (fixed && e->n != len))
     return input;
   *n = e->n;
@@ -749,14 +533,16 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   uint64_t start = now_ns(), ran = 0, found = 0, sized = 0;
   /* As libFuzzer's: each mutant is its chain's last plus one mutation,
    * and a chain ends after CHAIN mutants or at a find. */
-  struct mut mu = {.p = work, .cap = cap, .fixed = la < 0};
+  cgofuzz_cgo_mut mu = {
+      .p = work, .cap = cap, .fixed = la < 0, .rng = &L.rng, .others = L.pool};
   unsigned depth = 0;
   for (unsigned k = 0; k < L.inputs && L.nq < MAX_QUEUED; k++) {
     if (depth++ % CHAIN == 0) {
       const uint8_t *from = pick_base(input, (size_t)len, cap, mu.fixed, &mu.n);
       memcpy(work, from, mu.n);
     }
-    size_t n = mu.n = mutate_one(&mu);
+    mu.n_others = L.np;
+    size_t n = cgofuzz_cgo_mutate(&mu);
     uint8_t *m = malloc(n ? n : 1); /* its exact size, for ASan */
     if (!m)
       break;

@@ -19,6 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CGOFUZZ_CGO_TORC_INTS 64 /* integer operand pairs kept */
 #define CGOFUZZ_CGO_TORC_MEMS 16 /* memory operand pairs kept */
 #define CGOFUZZ_CGO_TORC_MEM_MAX 32
@@ -56,5 +60,9 @@ void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
 /* Called by the same wrappers after their real call, with the frame they
  * gave cgofuzz_cgo_loop: hands over the loop's find, if it had one. */
 void cgofuzz_cgo_loop_end(const void *frame);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

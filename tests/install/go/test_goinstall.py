@@ -161,7 +161,8 @@ def test_exec_with_cgo_compilers(go, clang, installed, source_dir, tmp_path):
     objs = glob.glob(os.path.join(env["XDG_CACHE_HOME"], "cgofuzz", "cgo-*",
                                   "*.o"))
     assert sorted(os.path.basename(o) for o in objs) == [
-        "cgofuzz_cgo.o", "cgofuzz_cgo_loop.o", "cgofuzz_cgo_stack.o",
+        "cgofuzz_cgo.o", "cgofuzz_cgo_loop.o", "cgofuzz_cgo_mutate.o",
+        "cgofuzz_cgo_stack.o",
         "cgofuzz_interceptors.o"], objs
     files = failing(d, "FuzzMagic")
     assert len(files) == 1, r
