@@ -89,6 +89,18 @@ int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
   return 1;
 }
 
+bool cgofuzz_coord_exact_looped(const slot *s) {
+  size_t room;
+  const uint8_t *p =
+      cgofuzz_exact_slot(&s->w.mem, CGOFUZZ_EXACT_RAW_HDR, &room);
+  if (!s->w.ctl || !p)
+    return false;
+  cgofuzz_exact_hdr e;
+  cgofuzz_exact_read(p, CGOFUZZ_EXACT_RAW_HDR, &e);
+  return e.magic == CGOFUZZ_EXACT_RAW_MAGIC &&
+         e.count == cgofuzz_shm_hdr(&s->w.mem)->count;
+}
+
 int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
                             const uint8_t **data, size_t *len) {
   const cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);

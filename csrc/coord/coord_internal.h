@@ -578,6 +578,10 @@ int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out);
  * after the replay, 0 when the slot is not in that form (or not valid). */
 int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
                             const uint8_t **data, size_t *len);
+/* Whether the slot holds, for this call, an input the cgo loop of a Go
+ * binary's worker published (the raw form in a worker with a control
+ * page: core/ctlpage.h); no side effects. */
+bool cgofuzz_coord_exact_looped(const slot *s);
 
 /* --- minimization jobs and failure records (coord_min.c) */
 
