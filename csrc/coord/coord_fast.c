@@ -151,8 +151,9 @@ void cgofuzz_coord_fast_report(const coord *c) {
   if (execs && cgofuzz_coord_says(c))
     fprintf(stderr,
             "cgofuzz: cgo loop: %llu inputs run again at the cgo boundary, "
-            "%llu of them new C coverage, %llu with an output buffer sized "
-            "by their own size query\n",
+            "%llu of them new C coverage (%llu joined the corpus "
+            "unminimized), %llu with an output buffer sized by their own "
+            "size query\n",
             (unsigned long long)execs, (unsigned long long)finds,
-            (unsigned long long)sized);
+            (unsigned long long)c->looped, (unsigned long long)sized);
 }

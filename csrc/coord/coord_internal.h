@@ -370,6 +370,7 @@ typedef struct coord {
   size_t mask_len;
   size_t cgo_from;   /* cgofuzz_gobin_cgo_from: mask[cgo_from..] is cgo's C */
   uint64_t mask_gen; /* bumped whenever mask changes */
+  uint64_t looped;   /* cgo loop finds that joined the corpus as found */
   bool cov_expected; /* Go counters, or a C target's (size told later) */
   cgofuzz_coord_sched sched;
   mjob jobs[MAX_JOBS]; /* jobs[0] runs first; crashers are put in front */

@@ -147,7 +147,9 @@ static void new_coverage(coord *c, slot *s, int64_t count,
    * its inputs: minimized, zstd's corpus stayed at a median of 39 bytes
    * (libFuzzer's 57, a tenth of it past 250), and the decoders behind
    * large literal sections need bytes no single find needs yet. */
-  if (cgofuzz_coord_exact_looped(s) || !cgofuzz_coord_can_minimize(c) ||
+  bool looped = cgofuzz_coord_exact_looped(s);
+  c->looped += looped;
+  if (looped || !cgofuzz_coord_can_minimize(c) ||
       cgofuzz_coord_min_allowance(c, cgofuzz_mono_ms()) <= 0 ||
       cgofuzz_coord_mjob_queue(c, false, &data, NULL, keep, cov->data) != 0)
     cgofuzz_coord_add_interesting(c, &data, cov->data);

@@ -231,10 +231,13 @@ def test_cgo_loop_finds_c_magic_and_go_reproduces(go, cgofuzz, cgoenv,
              exe], d, go_env())
     assert r.rc == 1 and "magic" in r.out, r
     m = re.search(r"^cgofuzz: cgo loop: (\d+) inputs run again at the cgo "
-                  r"boundary, (\d+) of them new C coverage, \d+ with an "
-                  r"output buffer sized by their own size query$", r.stderr,
-                  re.M)
+                  r"boundary, (\d+) of them new C coverage \((\d+) joined "
+                  r"the corpus unminimized\), \d+ with an output buffer "
+                  r"sized by their own size query$", r.stderr, re.M)
     assert m and int(m.group(2)) >= 1 and int(m.group(1)) > int(m.group(2)), r
+    # The loop's finds join as found (libFuzzer keeps its inputs), not
+    # minimized as Go's own finds are.
+    assert 1 <= int(m.group(3)) <= int(m.group(2)), r
     files = failing(d, "FuzzMagic")
     assert len(files) == 1 and "FUZZ" in testlib.read(files[0]), r
     rr = run([go, "test", "-run=FuzzMagic/" + os.path.basename(files[0]), "."],
@@ -262,9 +265,9 @@ def test_cgo_loop_sizes_output_by_size_query(go, cgofuzz, cgoenv, tmp_path):
              "-fuzztime=%dx" % BUDGET, "-fuzzcachedir=" + os.path.join(d, "c"),
              exe], d, go_env())
     m = re.search(r"^cgofuzz: cgo loop: \d+ inputs run again at the cgo "
-                  r"boundary, \d+ of them new C coverage, (\d+) with an "
-                  r"output buffer sized by their own size query$", r.stderr,
-                  re.M)
+                  r"boundary, \d+ of them new C coverage \(\d+ joined the "
+                  r"corpus unminimized\), (\d+) with an output buffer sized "
+                  r"by their own size query$", r.stderr, re.M)
     assert m and int(m.group(1)) > 0, r
     assert r.rc == 1 and "big frame" in r.out, r
     files = failing(d, "FuzzFrame")
