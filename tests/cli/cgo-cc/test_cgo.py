@@ -215,6 +215,28 @@ def test_cgo_loop_in_cgo_wrappers(go, cgoenv, tmp_path):
     assert stripped == original
 
 
+LOOP_LINE = (r"^cgofuzz: cgo loop: (\d+) inputs run again at the cgo boundary, "
+             r"(\d+) of them new C coverage \((\d+) joined the corpus "
+             r"unminimized\), (\d+) with an output buffer sized by their own "
+             r"size query$")
+
+
+def fuzz_with_loop(go, cgofuzz, cgoenv, tmp_path, target):
+    """Builds tests/cli/cgo-cc/pkg's test binary, fuzzes target with -v for
+    BUDGET execs; the package dir, the binary, the result and -v's cgo
+    loop figures (inputs run, finds, finds kept unminimized, inputs sized
+    by a size query), None when the line is missing."""
+    d = copy_pkg(tmp_path)
+    exe = os.path.join(str(tmp_path), "pkg.test")
+    b = run([go, "test", "-c", "-fuzz=.", "-o", exe, "."], d, go_env(cgoenv))
+    assert b.rc == 0, b
+    r = run([cgofuzz, "fuzz", "-v", "-fuzz=^%s$" % target, "-parallel=1",
+             "-fuzztime=%dx" % BUDGET, "-fuzzcachedir=" + os.path.join(d, "c"),
+             exe], d, go_env())
+    m = re.search(LOOP_LINE, r.stderr, re.M)
+    return d, exe, r, (tuple(map(int, m.groups())) if m else None)
+
+
 def test_cgo_loop_finds_c_magic_and_go_reproduces(go, cgofuzz, cgoenv,
                                                   tmp_path):
     """The cgo loop runs the magic's C function again on mutants of the
@@ -222,22 +244,13 @@ def test_cgo_loop_finds_c_magic_and_go_reproduces(go, cgofuzz, cgoenv,
     edge becomes the call's input (-v counts them), the magic is found, and
     go test -run reproduces the input written. CGOFUZZ_CGO_LOOP=0 turns it
     off."""
-    d = copy_pkg(tmp_path)
-    exe = os.path.join(str(tmp_path), "pkg.test")
-    b = run([go, "test", "-c", "-fuzz=.", "-o", exe, "."], d, go_env(cgoenv))
-    assert b.rc == 0, b
-    r = run([cgofuzz, "fuzz", "-v", "-fuzz=^FuzzMagic$", "-parallel=1",
-             "-fuzztime=%dx" % BUDGET, "-fuzzcachedir=" + os.path.join(d, "c"),
-             exe], d, go_env())
+    d, exe, r, loop = fuzz_with_loop(go, cgofuzz, cgoenv, tmp_path,
+                                     "FuzzMagic")
     assert r.rc == 1 and "magic" in r.out, r
-    m = re.search(r"^cgofuzz: cgo loop: (\d+) inputs run again at the cgo "
-                  r"boundary, (\d+) of them new C coverage \((\d+) joined "
-                  r"the corpus unminimized\), \d+ with an output buffer "
-                  r"sized by their own size query$", r.stderr, re.M)
-    assert m and int(m.group(2)) >= 1 and int(m.group(1)) > int(m.group(2)), r
+    assert loop and loop[1] >= 1 and loop[0] > loop[1], r
     # The loop's finds join as found (libFuzzer keeps its inputs), not
     # minimized as Go's own finds are.
-    assert 1 <= int(m.group(3)) <= int(m.group(2)), r
+    assert 1 <= loop[2] <= loop[1], r
     files = failing(d, "FuzzMagic")
     assert len(files) == 1 and "FUZZ" in testlib.read(files[0]), r
     rr = run([go, "test", "-run=FuzzMagic/" + os.path.basename(files[0]), "."],
@@ -257,18 +270,9 @@ def test_cgo_loop_sizes_output_by_size_query(go, cgofuzz, cgoenv, tmp_path):
     one whose header grows the output runs with a buffer of its own of
     that size (-v counts them). The assertion behind a 64-byte output and
     a 3-byte body is found, written and reproduced by go test -run."""
-    d = copy_pkg(tmp_path)
-    exe = os.path.join(str(tmp_path), "pkg.test")
-    b = run([go, "test", "-c", "-fuzz=.", "-o", exe, "."], d, go_env(cgoenv))
-    assert b.rc == 0, b
-    r = run([cgofuzz, "fuzz", "-v", "-fuzz=^FuzzFrame$", "-parallel=1",
-             "-fuzztime=%dx" % BUDGET, "-fuzzcachedir=" + os.path.join(d, "c"),
-             exe], d, go_env())
-    m = re.search(r"^cgofuzz: cgo loop: \d+ inputs run again at the cgo "
-                  r"boundary, \d+ of them new C coverage \(\d+ joined the "
-                  r"corpus unminimized\), (\d+) with an output buffer sized "
-                  r"by their own size query$", r.stderr, re.M)
-    assert m and int(m.group(1)) > 0, r
+    d, exe, r, loop = fuzz_with_loop(go, cgofuzz, cgoenv, tmp_path,
+                                     "FuzzFrame")
+    assert loop and loop[3] > 0, r
     assert r.rc == 1 and "big frame" in r.out, r
     files = failing(d, "FuzzFrame")
     assert len(files) == 1, r
