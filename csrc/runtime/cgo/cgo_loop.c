@@ -483,8 +483,11 @@ static void *derive(const struct derived *d, const uint8_t *m, size_t n,
       r = SIZE_MAX_ASKED;
     if (r <= d->size)
       size = r;
-    else if ((own = malloc((size_t)r * 8)))
+    else if ((own = malloc((size_t)r * 8))) {
+      if (__msan_unpoison) /* Go's buffer is zeroed; this one is not */
+        __msan_unpoison(own, (size_t)r * 8);
       ptr = own, size = r;
+    }
     *sized += size != d->size;
   }
   memcpy(copy + d->ptr_off, &ptr, sizeof ptr);
