@@ -97,7 +97,6 @@ static uint32_t torc_slot(uint64_t h, uint32_t n) {
 
 static void torc_int(uint64_t a, uint64_t b, int slot) {
   uint32_t i = torc_slot(a ^ b, CGOFUZZ_CGO_TORC_INTS);
-  cgofuzz_cgo_torc.n_int++;
   cgofuzz_cgo_torc.ints[i].a = a;
   cgofuzz_cgo_torc.ints[i].b = b;
   cgofuzz_cgo_torc.ints[i].width = (uint8_t)(1u << (slot & 3));
@@ -111,7 +110,6 @@ static void torc_mem(const void *a, size_t na, const void *b, size_t nb,
   for (size_t j = 0; j < nb && j < 8; j++)
     h = (h << 8 | h >> 56) ^ p[1][j];
   uint32_t i = torc_slot(h, CGOFUZZ_CGO_TORC_MEMS);
-  cgofuzz_cgo_torc.n_mem++;
   for (int k = 0; k < 2; k++) {
     size_t m =
         n[k] < CGOFUZZ_CGO_TORC_MEM_MAX ? n[k] : CGOFUZZ_CGO_TORC_MEM_MAX;

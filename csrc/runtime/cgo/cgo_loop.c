@@ -335,20 +335,29 @@ static __attribute__((noinline)) void scrub_stack(void) {
   __asm__ volatile("" : : "r"(pad) : "memory");
 }
 
-/* Of the non-pointer arguments (offset * 16 + size, to 0xffff), the one
- * that holds the input's length: the first after the input's pointer at
- * off, else the first before it; -1 when none does. */
+/* A non-pointer argument's entry (offset * 16 + size): its offset and
+ * width, and its value, read little-endian (the low bytes first); 0 unless
+ * it is 4 or 8 bytes wide and inside the frame's size bytes. */
+static int int_arg(const uint8_t *frame, size_t size, unsigned short a,
+                   size_t *o, size_t *w, uint64_t *v) {
+  *o = a >> 4, *w = a & 15, *v = 0;
+  if ((*w != 4 && *w != 8) || *o + *w > size)
+    return 0;
+  memcpy(v, frame + *o, *w);
+  return 1;
+}
+
+/* Of the non-pointer arguments (to 0xffff), the one that holds the
+ * input's length: the first after the input's pointer at off, else the
+ * first before it; -1 when none does. */
 static long length_arg(const uint8_t *frame, size_t size,
                        const unsigned short *a, size_t off, uint64_t len,
                        size_t *width) {
   long before = -1;
   for (; *a != 0xffff; a++) {
-    size_t o = *a >> 4, w = *a & 15;
-    uint64_t v = 0; /* little-endian: the low bytes first */
-    if ((w != 4 && w != 8) || o + w > size)
-      continue;
-    memcpy(&v, frame + o, w);
-    if (v != len)
+    size_t o, w;
+    uint64_t v;
+    if (!int_arg(frame, size, *a, &o, &w, &v) || v != len)
       continue;
     if (o > off) {
       *width = w;
@@ -358,6 +367,17 @@ static long length_arg(const uint8_t *frame, size_t size,
       before = (long)o, *width = w;
   }
   return before;
+}
+
+/* Points the frame f at n bytes m as the input: the pointer argument at
+ * off and, where la >= 0, the length argument there (lw bytes). */
+static void point_at(uint8_t *f, size_t off, long la, size_t lw,
+                     const uint8_t *m, size_t n) {
+  memcpy(f + off, &m, sizeof m);
+  if (la >= 0) {
+    uint64_t v = n;
+    memcpy(f + la, &v, lw);
+  }
 }
 
 /* The bytes a chain of mutants starts from: the Go input, or half the
@@ -397,9 +417,10 @@ static struct args split_args(const unsigned short *a) {
 static void keep_query(const uint8_t *frame, size_t size, void (*again)(void *),
                        struct args s, size_t off, long la, size_t lw,
                        size_t len) {
-  size_t ro = s.res[0] >> 4, rw = s.res[0] & 15;
+  size_t ro, rw;
+  uint64_t unused; /* the result before the call: not yet written */
   if (s.ptrs[0] == 0xffff || s.ptrs[1] != 0xffff || s.res[0] == 0xffff ||
-      (rw != 4 && rw != 8) || ro + rw > size)
+      !int_arg(frame, size, s.res[0], &ro, &rw, &unused))
     return;
   struct query *q = &L.query;
   memcpy(q->frame, frame, size);
@@ -417,11 +438,7 @@ static int ask(const uint8_t *m, size_t n, uint64_t *answer) {
   if (q->len_off < 0 && n != q->len)
     return 0;
   memcpy(f, q->frame, q->size);
-  memcpy(f + q->off, &m, sizeof m);
-  if (q->len_off >= 0) {
-    uint64_t v = n;
-    memcpy(f + q->len_off, &v, q->len_w);
-  }
+  point_at(f, q->off, q->len_off, q->len_w, m, n);
   q->again(f);
   *answer = 0; /* little-endian: the low bytes first */
   memcpy(answer, f + q->res_off, q->res_w);
@@ -454,12 +471,9 @@ static struct derived find_derived(const uint8_t *frame, size_t size,
       !ask(input, len, &r) || r < 2 || r > SIZE_MAX_ASKED)
     return d; /* 0 and 1 say too little to be taken for a size */
   for (const unsigned short *a = s.ints; *a != 0xffff; a++) {
-    size_t o = *a >> 4, w = *a & 15;
-    uint64_t v = 0;
-    if ((w != 4 && w != 8) || o + w > size || o < sizeof(void *))
-      continue;
-    memcpy(&v, frame + o, w);
-    if (v != r)
+    size_t o, w;
+    uint64_t v;
+    if (!int_arg(frame, size, *a, &o, &w, &v) || v != r || o < sizeof(void *))
       continue;
     for (const unsigned short *p = s.ptrs; *p != 0xffff; p++)
       if (*p + sizeof(void *) == o && *p != in_off) {
@@ -552,11 +566,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
     memcpy(m, work, n);
     if (__msan_unpoison)
       __msan_unpoison(m, n);
-    memcpy(copy + off, &m, sizeof m);
-    if (la >= 0) {
-      uint64_t v = n;
-      memcpy(copy + la, &v, lw);
-    }
+    point_at(copy, off, la, lw, m, n);
     h.len = n;
     cgofuzz_exact_publish(slot, &h, m);
     memset(L.cntrs, 0, L.n);

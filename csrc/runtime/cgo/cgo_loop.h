@@ -29,7 +29,6 @@ extern "C" {
 
 typedef struct cgofuzz_cgo_torc {
   volatile int on;
-  uint32_t n_int, n_mem; /* records written so far */
   struct {
     uint64_t a, b;
     uint8_t width;
