@@ -89,15 +89,20 @@ int cgofuzz_coord_exact_input(coord *c, slot *s, cgofuzz_buf *out) {
   return 1;
 }
 
+/* The slot's header when it is in the raw form (its magic), else NULL. */
+static const uint8_t *raw_slot(const slot *s, cgofuzz_exact_hdr *e,
+                               size_t *room) {
+  const uint8_t *p = cgofuzz_exact_slot(&s->w.mem, CGOFUZZ_EXACT_RAW_HDR, room);
+  if (!p)
+    return NULL;
+  cgofuzz_exact_read(p, CGOFUZZ_EXACT_RAW_HDR, e);
+  return e->magic == CGOFUZZ_EXACT_RAW_MAGIC ? p : NULL;
+}
+
 bool cgofuzz_coord_exact_looped(const slot *s) {
   size_t room;
-  const uint8_t *p =
-      cgofuzz_exact_slot(&s->w.mem, CGOFUZZ_EXACT_RAW_HDR, &room);
-  if (!s->w.ctl || !p)
-    return false;
   cgofuzz_exact_hdr e;
-  cgofuzz_exact_read(p, CGOFUZZ_EXACT_RAW_HDR, &e);
-  return e.magic == CGOFUZZ_EXACT_RAW_MAGIC &&
+  return s->w.ctl && raw_slot(s, &e, &room) &&
          e.count == cgofuzz_shm_hdr(&s->w.mem)->count;
 }
 
@@ -105,13 +110,9 @@ int cgofuzz_coord_exact_raw(coord *c, slot *s, size_t *index,
                             const uint8_t **data, size_t *len) {
   const cgofuzz_shm_header *h = cgofuzz_shm_hdr(&s->w.mem);
   size_t room;
-  const uint8_t *p =
-      cgofuzz_exact_slot(&s->w.mem, CGOFUZZ_EXACT_RAW_HDR, &room);
-  if (!p)
-    return 0;
   cgofuzz_exact_hdr e;
-  cgofuzz_exact_read(p, CGOFUZZ_EXACT_RAW_HDR, &e);
-  if (e.magic != CGOFUZZ_EXACT_RAW_MAGIC)
+  const uint8_t *p = raw_slot(s, &e, &room);
+  if (!p)
     return 0;
   const char *why = NULL;
   if (e.count != h->count)
