@@ -10,7 +10,10 @@ counted by cgo_bench.py's coverage build, as its rounds are. Seeds are not
 pinned (as in cgo_bench.py's rounds).
 
   bench/cgo/cgo_ab.py --module zstd --a OLD_TREE --b NEW_TREE [--runs 2]
-      [--seconds 600] [--json out.json]
+      [--seconds 600] [--json out.json] [--a-env K=V ...] [--b-env K=V ...]
+
+The same tree on both sides with different --a-env/--b-env compares
+settings (for instance CGOFUZZ_CGO_LOOP, the cgo loop's mutants per call).
 """
 import argparse
 import json
@@ -24,10 +27,9 @@ import cgo_bench  # noqa: E402
 
 
 def test_binary(tree, d, tag):
-    """The module's fuzz test compiled by tree's cgo-cc, once."""
+    """The module's fuzz test compiled by tree's cgo-cc (again on every
+    run of this script: the tree may have changed since the last)."""
     out = os.path.join(d, "ab-%s.test" % tag)
-    if os.path.exists(out):
-        return out
     env = dict(cgo_bench.go_env(), GOFLAGS="-mod=mod",
                CC=os.path.join(tree, "build", "bin", "cgofuzz-cgo-cc"))
     r = subprocess.run(["go", "test", "-c", "-fuzz=.", "-o", out, "."],
@@ -45,7 +47,13 @@ def main():
     ap.add_argument("--seconds", type=int, default=600)
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--json")
+    ap.add_argument("--a-env", nargs="*", default=[], metavar="K=V",
+                    help="environment of side a's cgofuzz fuzz")
+    ap.add_argument("--b-env", nargs="*", default=[], metavar="K=V",
+                    help="environment of side b's")
     a = ap.parse_args()
+    envs = {k: dict(os.environ, **dict(kv.split("=", 1) for kv in v))
+            for k, v in (("a", a.a_env), ("b", a.b_env))}
     b = cgo_bench.prepare(a.module, cgo_bench.MODULES[a.module])
     d = os.path.join(cgo_bench.CACHE, a.module)
     sides = {"a": a.a, "b": a.b}
@@ -63,7 +71,7 @@ def main():
                  "-fuzz=^FuzzModule$", "-fuzztime=%ds" % a.seconds,
                  "-parallel=1", "-fuzzcachedir=" + os.path.join(work, "cache"),
                  bins[k]], cwd=work, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL))
+                stdin=subprocess.DEVNULL, env=envs[k]))
         row = {}
         for k, (work, log, p) in procs.items():
             p.wait()
@@ -76,7 +84,8 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"module": a.module, "seconds": a.seconds,
-                       "a": a.a, "b": a.b, "runs": rows}, f, indent=1)
+                       "a": a.a, "b": a.b, "a_env": a.a_env,
+                       "b_env": a.b_env, "runs": rows}, f, indent=1)
 
 
 if __name__ == "__main__":
