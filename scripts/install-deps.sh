@@ -93,7 +93,7 @@ if ! python3 -c "import lizard" >/dev/null 2>&1; then
     echo "install-deps: WARNING: could not install lizard (tests/tree/funcs will skip)"
 fi
 # zig's clang (PyPI ziglang), the cross compiler of scripts/cross_build.sh
-# and tests/cross (cgofuzz built for aarch64-macos and x86_64-macos).
+# and tests/cross (cgofuzz built for aarch64-macos and aarch64-linux-musl).
 if ! python3 -m ziglang version >/dev/null 2>&1; then
   echo "install-deps: zig's compiler for $(command -v python3) from PyPI (ziglang)"
   python3 -m pip install -q 'ziglang==0.13.0' ||

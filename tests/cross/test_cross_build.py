@@ -1,9 +1,11 @@
 """cgofuzz beyond linux/amd64 (issue 25). macOS: scripts/cross_build.sh compiles
-every C file with zig's clang for aarch64-macos and x86_64-macos under the
-project's -Wall -Wextra -Werror, and links the tool and the libraries
-users link their targets with. Nothing here runs on macOS; what is tested
-where is in docs/install.md's "Platforms". linux/arm64: the demo under
-qemu-user."""
+every C file with zig's clang for aarch64-macos under the project's -Wall
+-Wextra -Werror, and links the tool and the libraries users link their
+targets with. x86_64-macos compiles the same C (no file tells the two
+macOS architectures apart) and is left to scripts/cross_build.sh's default
+run: on a fresh machine each target first costs zig a build of its runtime
+libraries. Nothing here runs on macOS; what is tested where is in
+docs/install.md's "Platforms". linux/arm64: the demo under qemu-user."""
 import os
 import re
 import shutil
@@ -14,8 +16,7 @@ import pytest
 
 import testlib
 
-TARGETS = {"aarch64-macos": "Mach-O 64-bit arm64 executable",
-           "x86_64-macos": "Mach-O 64-bit x86_64 executable"}
+TARGETS = {"aarch64-macos": "Mach-O 64-bit arm64 executable"}
 
 
 def have_zig():
