@@ -107,7 +107,6 @@ static struct {
   uint8_t *cntrs;
   size_t n;
   uint8_t *saved, *seen; /* the counters before the loop; bits found */
-  uint8_t *work;         /* MAX_INPUT bytes: the chain's mutant, built */
   uint64_t rng;
   /* Finds waiting to be handed over, oldest first, at most one per exec
    * (cgofuzz_cgo_loop_end): bytes, the fuzz function's argument, and the
@@ -182,8 +181,7 @@ static int setup(void) {
   L.n = (size_t)(b - a);
   L.saved = malloc(L.n);
   L.seen = calloc(1, L.n);
-  L.work = malloc(MAX_INPUT);
-  if (!L.saved || !L.seen || !L.work)
+  if (!L.saved || !L.seen)
     return -1;
   L.handed = UINT64_MAX;
   L.query.key = UINT64_MAX;
@@ -295,17 +293,13 @@ static uint64_t exec_key(void) {
          (uint64_t)sh->count * 0x9e3779b97f4a7c15ull;
 }
 
-/* The exact slot of the call in flight, or NULL when len bytes do not
- * fit after the value; with want, what it holds, at most *want. */
-static uint8_t *slot_for(size_t len, size_t *want) {
+/* The exact slot of the call in flight, or NULL when the input does not
+ * fit after the value. */
+static uint8_t *slot_for(size_t len) {
   cgofuzz_shm m = {.fd = -1, .region = L.shm, .size = L.shm_size};
   size_t room;
   uint8_t *s = cgofuzz_exact_slot(&m, CGOFUZZ_EXACT_RAW_HDR, &room);
-  if (!s || room < len)
-    return NULL;
-  if (want && room < *want)
-    *want = room;
-  return s;
+  return s && room >= len ? s : NULL;
 }
 
 static void add_u64(size_t at, uint64_t v) {
@@ -387,27 +381,18 @@ static void point_at(uint8_t *f, size_t off, long la, size_t lw,
 }
 
 /* The bytes a chain of mutants starts from: the Go input, or half the
- * time one of the pool's that fits the slot's room (of the input's
- * length when no argument holds it). Not bounded by the Go input's
- * length: Go's inputs are minimized, the pool's are not, and a find
- * larger than the exec's input must stay a base to grow further. */
-static const uint8_t *pick_base(const uint8_t *input, size_t len, size_t room,
+ * time one of the pool's that fits (no longer than cap; of the input's
+ * length when no argument holds it). */
+static const uint8_t *pick_base(const uint8_t *input, size_t len, size_t cap,
                                 int fixed, size_t *n) {
   *n = len;
   if (!L.np || (rnd() & 1))
     return input;
   const cgofuzz_cgo_bytes *e = &L.pool[below(L.np)];
-  if (!e->n || e->n > room || (fixed && e->n != len))
+  if (!e->n || e->n > cap || (fixed && e->n != len))
     return input;
   *n = e->n;
   return e->b;
-}
-
-/* How far a chain from a base of n bytes may grow: half again and 32
- * bytes (a few of libFuzzer's insertions), within the slot's room. */
-static size_t chain_cap(size_t n, size_t room) {
-  size_t c = n + n / 2 + 32;
-  return c < room ? c : room;
 }
 
 /* A wrapper's argument lists (cgo_loop.h): the pointers' offsets, the
@@ -542,12 +527,15 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
     return;
   long la = length_arg(frame, size, s.ints, off, len, &lw);
   keep_query(frame, size, again, s, off, la, lw, (size_t)len);
-  /* Mutants longer than the slot's room could not be published. */
-  size_t room = la < 0 ? (size_t)len : MAX_INPUT;
-  uint8_t *slot = slot_for((size_t)len, &room);
-  if (!slot)
+  size_t cap = la < 0 ? (size_t)len : (size_t)len + (size_t)len / 2 + 32;
+  if (cap > MAX_INPUT)
+    cap = MAX_INPUT;
+  uint8_t *slot = slot_for(cap);
+  if (!slot && cap > len)
+    slot = slot_for(cap = (size_t)len);
+  uint8_t *work = slot ? malloc(cap) : NULL;
+  if (!work)
     return;
-  uint8_t *work = L.work;
   const cgofuzz_shm_header *sh = shm_header();
   /* The mutants follow from Go's chain (its saved state and the count):
    * a run with a pinned GODEBUG=fuzzseed makes the same ones. */
@@ -563,14 +551,12 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   /* As libFuzzer's: each mutant is its chain's last plus one mutation,
    * and a chain ends after CHAIN mutants or at a find. */
   cgofuzz_cgo_mut mu = {
-      .p = work, .fixed = la < 0, .rng = &L.rng, .others = L.pool};
+      .p = work, .cap = cap, .fixed = la < 0, .rng = &L.rng, .others = L.pool};
   unsigned depth = 0;
   for (unsigned k = 0; k < L.inputs && L.nq < MAX_QUEUED; k++) {
     if (depth++ % CHAIN == 0) {
-      const uint8_t *from =
-          pick_base(input, (size_t)len, room, mu.fixed, &mu.n);
+      const uint8_t *from = pick_base(input, (size_t)len, cap, mu.fixed, &mu.n);
       memcpy(work, from, mu.n);
-      mu.cap = mu.fixed ? mu.n : chain_cap(mu.n, room);
     }
     mu.n_others = L.np;
     size_t n = cgofuzz_cgo_mutate(&mu);
@@ -604,6 +590,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   add_u64(CGOFUZZ_CTL_LOOP_EXECS, ran);
   add_u64(CGOFUZZ_CTL_LOOP_FINDS, found);
   add_u64(CGOFUZZ_CTL_LOOP_SIZED, sized);
+  free(work);
 }
 
 /* Set while a thread is in the loop or hands over a find: another
@@ -638,7 +625,7 @@ static void hand_over(void) {
   struct find f = L.q[0];
   memmove(&L.q[0], &L.q[1], --L.nq * sizeof L.q[0]);
   memset(&L.q[L.nq], 0, sizeof L.q[0]);
-  uint8_t *slot = slot_for(f.n, NULL);
+  uint8_t *slot = slot_for(f.n);
   if (slot) {
     for (size_t i = 0; i < f.n_at; i++)
       if (f.val[i] > L.cntrs[f.at[i]])
