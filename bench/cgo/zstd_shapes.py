@@ -109,9 +109,12 @@ def raw_files(d, cgofuzz, tmp):
     if not go:
         return files
     out = tempfile.mkdtemp(dir=tmp)
-    subprocess.run([cgofuzz, "corpus", "convert", "-to", "raw", "-types",
-                    "[]byte", "-o", out] + go, check=True,
-                   capture_output=True)
+    r = subprocess.run([cgofuzz, "corpus", "convert", "-to", "raw", "-types",
+                        "[]byte", "-o", out] + go, capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        sys.exit("zstd_shapes: %s: cgofuzz corpus convert: %s" %
+                 (d, r.stderr.strip()[-500:]))
     return [os.path.join(out, f) for f in os.listdir(out)]
 
 
