@@ -2,7 +2,7 @@
 """What a zstd corpus holds of the shapes behind zstd's deeper decoders.
 
 For each corpus directory (raw inputs, as libFuzzer's; or Go's corpus
-files, `go test fuzz v1`, converted with `cgofuzz corpus convert -to raw`),
+files, `go test fuzz v1`, whose []byte value benchlib.go_string reads),
 counts by the zstd format's own headers (RFC 8878: frame header, block
 header, literals section header):
 
@@ -16,7 +16,7 @@ header, literals section header):
                   12-19% of regenerated and at least 768 bytes regenerated,
                   or more of both), whole in the input
 
-  bench/cgo/zstd_shapes.py [--cgofuzz PATH] DIR...
+  bench/cgo/zstd_shapes.py DIR...
 
 The counts explain rounds of bench/cgo/cgo_bench.py on DataDog/zstd: the
 rounds where libFuzzer reached the double-symbol decoder were those whose
@@ -25,9 +25,10 @@ corpus held hundreds of big blocks (docs/cgo.md, "The cgo loop").
 import argparse
 import collections
 import os
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import benchlib  # noqa: E402
 
 MAGIC = 0xFD2FB528
 
@@ -81,11 +82,9 @@ def double_symbol(r, c):
         (q >= 5 and r >= 1536)
 
 
-def shapes(files):
+def shapes(inputs):
     n = collections.Counter()
-    for path in files:
-        with open(path, "rb") as f:
-            b = f.read()
+    for b in inputs:
         n["inputs"] += 1
         if len(b) >= 110:
             n["long"] += 1
@@ -102,37 +101,33 @@ def shapes(files):
     return n
 
 
-def raw_files(d, cgofuzz, tmp):
-    """d's inputs as raw files: Go's corpus files converted."""
-    files = sorted(os.path.join(d, f) for f in os.listdir(d))
-    go = [f for f in files if open(f, "rb").read(15) == b"go test fuzz v1"]
-    if not go:
-        return files
-    out = tempfile.mkdtemp(dir=tmp)
-    r = subprocess.run([cgofuzz, "corpus", "convert", "-to", "raw", "-types",
-                        "[]byte", "-o", out] + go, capture_output=True,
-                       text=True)
-    if r.returncode != 0:
-        sys.exit("zstd_shapes: %s: cgofuzz corpus convert: %s" %
-                 (d, r.stderr.strip()[-500:]))
-    return [os.path.join(out, f) for f in os.listdir(out)]
+def inputs(d):
+    """d's inputs as bytes: a Go corpus file's []byte value, else the
+    file as it is; a Go corpus file that does not parse is skipped."""
+    for name in sorted(os.listdir(d)):
+        with open(os.path.join(d, name), "rb") as f:
+            b = f.read()
+        if not b.startswith(b"go test fuzz v1"):
+            yield b
+            continue
+        text = b.decode("utf-8", errors="surrogateescape")
+        try:
+            yield benchlib.go_string(text, text.index("(") + 1)[0]
+        except (ValueError, AssertionError, IndexError):
+            continue
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cgofuzz", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "..", "build",
-        "bin", "cgofuzz"))
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
     keys = ["inputs", "long", "long_current", "big_block", "huffman_4",
             "x2_ratio"]
     print("| corpus | " + " | ".join(keys) + " |")
     print("|---" * (len(keys) + 1) + "|")
-    with tempfile.TemporaryDirectory() as tmp:
-        for d in a.dirs:
-            n = shapes(raw_files(d, a.cgofuzz, tmp))
-            print("| %s | %s |" % (d, " | ".join(str(n[k]) for k in keys)))
+    for d in a.dirs:
+        n = shapes(inputs(d))
+        print("| %s | %s |" % (d, " | ".join(str(n[k]) for k in keys)))
     return 0
 
 
