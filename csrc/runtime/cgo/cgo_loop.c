@@ -9,10 +9,10 @@
  * pointer argument is the input's data pointer, as the args stub recorded it
  * in the control page: core/ctlpage.h), this file runs that C function
  * again, before the real call, on a few mutants, each one mutation past the
- * last (libFuzzer's chains of up to five), a chain starting from the input
- * or from one of this process's earlier finds (the pool: half the chains
- * start from one, as libFuzzer's next exec starts from its corpus, and its
- * finds are parts crossed into mutants): each in a buffer of its own (a
+ * last (libFuzzer's chains of up to five), every chain starting from the
+ * input (the coordinator's pick, which its energy schedule makes; this
+ * process's earlier finds, the pool, are parts crossed into mutants): each
+ * in a buffer of its own (a
  * malloc of its exact size, so ASan sees reads past the end, as libFuzzer's
  * copy of an input), with a copy of cgo's frame pointing at it (and, where
  * an argument holds the input's length, that argument set to the mutant's,
@@ -122,9 +122,10 @@ static struct {
   unsigned nq;
   const void *frame; /* of the looped call whose real call may hand over */
   uint64_t handed;   /* exec_key() of the last exec that carried a find */
-  /* This process's finds, the bases of later mutants beside the Go
-   * input: the coordinator's pick of a find is a round trip and a
-   * minimization away, libFuzzer's is the next exec. */
+  /* This process's finds, parts crossed into later mutants. Not bases
+   * of chains: with half the chains starting from a pool entry (uniform
+   * over the last 256 finds) instead of the coordinator's pick, zstd's
+   * big compressed blocks spread a quarter as fast (docs/cgo.md). */
   cgofuzz_cgo_bytes pool[POOL_MAX];
   unsigned np, pool_next;
   /* The exec's last looped call of a C function of the input alone (its
@@ -187,9 +188,6 @@ static int setup(void) {
   L.query.key = UINT64_MAX;
   return 1;
 }
-
-static uint64_t rnd(void) { return cgofuzz_cgo_rand(&L.rng); }
-static size_t below(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
 
 static uint64_t now_ns(void) {
   struct timespec t;
@@ -380,21 +378,6 @@ static void point_at(uint8_t *f, size_t off, long la, size_t lw,
   }
 }
 
-/* The bytes a chain of mutants starts from: the Go input, or half the
- * time one of the pool's that fits (no longer than cap; of the input's
- * length when no argument holds it). */
-static const uint8_t *pick_base(const uint8_t *input, size_t len, size_t cap,
-                                int fixed, size_t *n) {
-  *n = len;
-  if (!L.np || (rnd() & 1))
-    return input;
-  const cgofuzz_cgo_bytes *e = &L.pool[below(L.np)];
-  if (!e->n || e->n > cap || (fixed && e->n != len))
-    return input;
-  *n = e->n;
-  return e->b;
-}
-
 /* A wrapper's argument lists (cgo_loop.h): the pointers' offsets, the
  * others' and the result's (offset * 16 + size), each ended by 0xffff. */
 struct args {
@@ -554,10 +537,8 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
       .p = work, .cap = cap, .fixed = la < 0, .rng = &L.rng, .others = L.pool};
   unsigned depth = 0;
   for (unsigned k = 0; k < L.inputs && L.nq < MAX_QUEUED; k++) {
-    if (depth++ % CHAIN == 0) {
-      const uint8_t *from = pick_base(input, (size_t)len, cap, mu.fixed, &mu.n);
-      memcpy(work, from, mu.n);
-    }
+    if (depth++ % CHAIN == 0)
+      memcpy(work, input, mu.n = (size_t)len);
     mu.n_others = L.np;
     size_t n = cgofuzz_cgo_mutate(&mu);
     uint8_t *m = malloc(n ? n : 1); /* its exact size, for ASan */
