@@ -39,6 +39,24 @@ def test_binary(tree, d, tag):
     return out
 
 
+def side_envs(a):
+    """The environment of each side's cgofuzz: ours with --a-env/--b-env."""
+    return {k: dict(os.environ, **dict(kv.split("=", 1) for kv in v))
+            for k, v in (("a", a.a_env), ("b", a.b_env))}
+
+
+def start_cgofuzz(tree, binary, work, seconds, env):
+    """tree's cgofuzz fuzzing binary for seconds with one worker, its
+    cache under work; the process (its output in work/log)."""
+    with open(os.path.join(work, "log"), "w") as log:
+        return subprocess.Popen(
+            [os.path.join(tree, "build", "bin", "cgofuzz"), "fuzz",
+             "-fuzz=^FuzzModule$", "-fuzztime=%ds" % seconds, "-parallel=1",
+             "-fuzzcachedir=" + os.path.join(work, "cache"), binary],
+            cwd=work, stdout=log, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, env=env)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--module", default="zstd")
@@ -52,8 +70,7 @@ def main():
     ap.add_argument("--b-env", nargs="*", default=[], metavar="K=V",
                     help="environment of side b's")
     a = ap.parse_args()
-    envs = {k: dict(os.environ, **dict(kv.split("=", 1) for kv in v))
-            for k, v in (("a", a.a_env), ("b", a.b_env))}
+    envs = side_envs(a)
     b = cgo_bench.prepare(a.module, cgo_bench.MODULES[a.module])
     d = os.path.join(cgo_bench.CACHE, a.module)
     sides = {"a": a.a, "b": a.b}
@@ -65,17 +82,11 @@ def main():
             work = os.path.join(d, "ab", "%s%d" % (k, r))
             shutil.rmtree(work, ignore_errors=True)
             os.makedirs(work)
-            log = open(os.path.join(work, "log"), "w")
-            procs[k] = (work, log, subprocess.Popen(
-                [os.path.join(tree, "build", "bin", "cgofuzz"), "fuzz",
-                 "-fuzz=^FuzzModule$", "-fuzztime=%ds" % a.seconds,
-                 "-parallel=1", "-fuzzcachedir=" + os.path.join(work, "cache"),
-                 bins[k]], cwd=work, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, env=envs[k]))
+            procs[k] = (work, start_cgofuzz(tree, bins[k], work, a.seconds,
+                                            envs[k]))
         row = {}
-        for k, (work, log, p) in procs.items():
+        for k, (work, p) in procs.items():
             p.wait()
-            log.close()
             row[k] = cgo_bench.c_edges(b, cgo_bench.raw_inputs(
                 "cgofuzz", work, b))[0]
         print("run %d: a %d C edges, b %d" % (r + 1, row["a"], row["b"]),
