@@ -12,21 +12,20 @@
  * last (libFuzzer's chains of up to five), every chain starting from the
  * input (the coordinator's pick, which its energy schedule makes; this
  * process's earlier finds, the pool, are parts crossed into mutants): each
- * in a buffer of its own (a
- * malloc of its exact size, so ASan sees reads past the end, as libFuzzer's
- * copy of an input), with a copy of cgo's frame pointing at it (and, where
- * an argument holds the input's length, that argument set to the mutant's,
- * so mutants may grow and shrink), the C counters zeroed before each; where
- * Go sized an output buffer by a C size query of the input made earlier in
- * the exec, each mutant asks the query again and runs with a buffer of its
- * own answer (derive). A mutant whose C counters show a bit neither the
- * worker's mask (its copy after the control page) nor an earlier find has is
- * a find: it joins the pool and a queue. Once a wrapper's real call has
- * returned (cgofuzz_cgo_loop_end), the oldest queued find's counters are
- * merged into the exec's and its bytes published in the exact slot as the
- * exec's input: Go's worker sees the new coverage as the exec's and reports
- * it, and the coordinator takes the slot's bytes instead of its replay of
- * Go's mutations. One find per exec; the others wait for the next execs.
+ * in a buffer of its own (a malloc of its exact size, so ASan sees reads
+ * past the end, as libFuzzer's copy of an input), with a copy of cgo's frame
+ * pointing at it (and, where an argument holds the input's length, that
+ * argument set to the mutant's, so mutants may grow and shrink), the C counters
+ * zeroed before each; where Go sized an output buffer by a C size query of the
+ * input made earlier in the exec, each mutant asks the query again and runs
+ * with a buffer of its own answer (derive). A mutant whose C counters show a
+ * bit neither the worker's mask (its copy after the control page) nor an
+ * earlier find has is a find: it joins the pool and a queue. Once a wrapper's
+ * real call has returned (cgofuzz_cgo_loop_end), the oldest queued find's
+ * counters are merged into the exec's and its bytes published in the exact slot
+ * as the exec's input: Go's worker sees the new coverage as the exec's and
+ * reports it, and the coordinator takes the slot's bytes instead of its replay
+ * of Go's mutations. One find per exec; the others wait for the next execs.
  *
  * Invariants:
  *  - only in a fuzz call (the control byte CGOFUZZ_CTL_NEW) of a worker
