@@ -11,8 +11,8 @@ such frame (FRAME: the first big block of libFuzzer's round 133, found at
 (zstd_shapes.py's big_block), side by side: two cgofuzz trees (as
 bench/cgo/cgo_ab.py: each tree's cgo-cc builds its own test binary, each
 side one worker and one core), or with --libfuzzer one tree beside
-libFuzzer on the same C (cgo_bench.py's harness, the frame with the
-module's two seeds).
+libFuzzer on the same C (cgo_bench.py's harness and command line, the
+frame with the module's two seeds).
 
   bench/cgo/zstd_spread.py --a TREE [--b TREE | --libfuzzer] [--runs 5]
       [--seconds 120] [--a-env K=V ...] [--b-env K=V ...] [--json out]
@@ -50,19 +50,17 @@ def cgofuzz_side(tree, binary, work, seconds, env):
     return cgo_ab.start_cgofuzz(tree, binary, work, seconds, env), corpus
 
 
-def libfuzzer_side(b, work, seconds, seed):
+def libfuzzer_side(b, work, seconds):
+    """Starts libFuzzer as cgo_bench.py runs it, its corpus the frame (the
+    module's seeds beside it); (process, corpus dir)."""
+    argv, cwd = cgo_bench.engine_cmd("libfuzzer", b, work, seconds)
     corpus = os.path.join(work, "corpus")
-    os.makedirs(corpus)
-    for n in os.listdir(b["seeds"]):
-        shutil.copy(os.path.join(b["seeds"], n), corpus)
     with open(os.path.join(corpus, "bigblock"), "wb") as f:
         f.write(FRAME)
-    log = open(os.path.join(work, "log"), "w")
-    p = subprocess.Popen(
-        [b["lf"], "-max_total_time=%d" % seconds, "-seed=%d" % seed,
-         "-timeout=25", "-rss_limit_mb=2560", corpus], cwd=work, stdout=log,
-        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    return p, corpus
+    with open(os.path.join(work, "log"), "w") as log:
+        return subprocess.Popen(argv, cwd=cwd, stdout=log,
+                                stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL), corpus
 
 
 def main():
@@ -96,9 +94,12 @@ def main():
                 sides[k] = cgofuzz_side(trees[k], bins[k], work, a.seconds,
                                         envs[k])
             else:
-                sides[k] = libfuzzer_side(b, work, a.seconds, r + 1)
-        rows.append({k: (p.wait(), big_blocks(corpus))[1]
-                     for k, (p, corpus) in sides.items()})
+                sides[k] = libfuzzer_side(b, work, a.seconds)
+        row = {}
+        for k, (p, corpus) in sides.items():
+            p.wait()
+            row[k] = big_blocks(corpus)
+        rows.append(row)
         print("run %d: big blocks a %d, b %d" % (
             r + 1, rows[-1]["a"], rows[-1]["b"]), flush=True)
     if a.json:
