@@ -104,10 +104,15 @@ def assert_crash(case, target, want_msg):
     # A hang: Go's worker gives up after 10 s (exit status 2).
     ("FuzzHang", "fuzzing process hung or terminated unexpectedly: exit status 2"),
 ]])
-def test_crash_written_and_reproduces(case, target, want_msg):
+def test_crash_written_and_reproduces(case, sanitized, target, want_msg):
     """Each planted bug (panic, exit, SIGSEGV, several argument types,
     megabytes of output, a hang) is found, written under Go's name, and
     reproduced by plain go test."""
+    if sanitized and target == "FuzzHang":
+        pytest.skip("the plain build only: 15 s of Go's own timers; the "
+                    "sanitized build's cgofuzz meets a worker that gives up "
+                    "on its own timer in tests/coord/deaths "
+                    "(test_go_own_timer_is_explained)")
     assert_crash(case, target, want_msg)
 
 
