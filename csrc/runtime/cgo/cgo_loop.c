@@ -92,7 +92,7 @@ volatile uintptr_t cgofuzz_cgo_loop_fp;
 #define MAX_INPUT (64u << 10)     /* inputs longer than this: not looped */
 #define CALL_BUDGET_NS 50000000   /* a loop's time, at most */
 #define MAX_QUEUED 8              /* finds waiting for an exec to carry them */
-#define POOL_MAX 256              /* finds kept as bases of mutants */
+#define POOL_MAX 256              /* finds kept for crossover */
 #define CHAIN 5                   /* mutations stacked (libFuzzer's depth) */
 #define SIZE_MAX_ASKED (1u << 20) /* a size query's answer used up to this */
 
@@ -233,7 +233,7 @@ static void free_find(struct find *f) {
   memset(f, 0, sizeof *f);
 }
 
-/* Keeps m's n bytes as a base of later mutants, in place of the oldest
+/* Keeps m's n bytes to cross into later mutants, in place of the oldest
  * when the pool is full. */
 static void pool_add(const uint8_t *m, size_t n) {
   uint8_t *b = malloc(n ? n : 1);
@@ -247,8 +247,8 @@ static void pool_add(const uint8_t *m, size_t n) {
     L.np++;
 }
 
-/* A find: its bits are this process's from now on, its bytes a base of
- * later mutants, and its bytes and counters wait in the queue for
+/* A find: its bits are this process's from now on, its bytes are crossed
+ * into later mutants, and its bytes and counters wait in the queue for
  * cgofuzz_cgo_loop_end. */
 static int queue_find(const uint8_t *m, size_t n, uint64_t index) {
   if (L.nq == MAX_QUEUED)
