@@ -30,6 +30,8 @@
  *   272  u64  loop finds   of them, inputs that became the call's input
  *   280  u64  loop sized   of them, inputs run with an output buffer sized
  *                     by a size query of their own (cgo_loop.c, "derived")
+ *   288  u64  loop picked  of them, inputs of a chain that started from
+ *                     the coordinator's pick (the others: from Go's mutant)
  */
 #ifndef CGOFUZZ_CTLPAGE_H
 #define CGOFUZZ_CTLPAGE_H
@@ -55,6 +57,7 @@ enum {
 #define CGOFUZZ_CTL_LOOP_EXECS 264
 #define CGOFUZZ_CTL_LOOP_FINDS 272
 #define CGOFUZZ_CTL_LOOP_SIZED 280
+#define CGOFUZZ_CTL_LOOP_PICKED 288
 /* The size of a control page followed by a mask of mask_len bytes, in
  * whole pages. */
 #define cgofuzz_ctl_size(mask_len)                                             \

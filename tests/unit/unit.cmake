@@ -14,6 +14,7 @@ target_compile_definitions(cgofuzz_unit PRIVATE
 # into the tests from their source: libcgofuzz_cgo.a is never sanitized,
 # the tests' build is.
 target_sources(cgofuzz_unit PRIVATE
-  ${CMAKE_SOURCE_DIR}/csrc/runtime/cgo/cgo_mutate.c)
+  ${CMAKE_SOURCE_DIR}/csrc/runtime/cgo/cgo_mutate.c
+  ${CMAKE_SOURCE_DIR}/csrc/runtime/cgo/cgo_loop.c)
 target_include_directories(cgofuzz_unit PRIVATE
   ${CMAKE_SOURCE_DIR}/csrc/runtime/cgo)

@@ -10,8 +10,13 @@
  * in the control page: core/ctlpage.h), this file runs that C function
  * again, before the real call, on a few mutants, each one mutation past the
  * last (libFuzzer's chains of up to five), every chain starting from the
- * input (the coordinator's pick, which its energy schedule makes; this
- * process's earlier finds, the pool, are parts crossed into mutants): each
+ * coordinator's pick (which its energy schedule makes), decoded from the
+ * shared memory's corpus file, not from Go's mutant of it: a chain is then
+ * at most five mutations from a corpus entry, as libFuzzer's, not ten (on
+ * zstd, big compressed blocks spread twice as fast); the Go input where the
+ * pick is no plain []byte value or the C call's length is fixed and the
+ * lengths differ. This process's earlier finds, the pool, are parts crossed
+ * into mutants. Each mutant runs
  * in a buffer of its own (a malloc of its exact size, so ASan sees reads
  * past the end, as libFuzzer's copy of an input), with a copy of cgo's frame
  * pointing at it (and, where an argument holds the input's length, that
@@ -138,6 +143,7 @@ static struct {
     long len_off;
     uint64_t key; /* exec_key() of its exec; UINT64_MAX: none */
   } query;
+  uint8_t pick[MAX_INPUT]; /* the coordinator's pick, decoded (pick_of) */
 } L;
 
 static void *map_fd(int fd, size_t *size) {
@@ -304,6 +310,152 @@ static void add_u64(size_t at, uint64_t v) {
   memcpy(&x, L.ctl + at, 8);
   x += v;
   memcpy(L.ctl + at, &x, 8);
+}
+
+/* The coordinator's pick, the call's input before Go's mutations: the
+ * value the shared memory holds for the whole call (Go's worker mutates
+ * copies; the coordinator rebuilds a crash's input by replaying them from
+ * it), a corpus file. Its index-th value decoded into out when that line is
+ * []byte("...") or []byte(`...`) as Go writes them (and a hand-written seed
+ * mostly is); -1 for anything else (comments, other types, a value past
+ * cap): the chains then start from the Go input. */
+static int hexval(int c) {
+  return c >= '0' && c <= '9'   ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                : -1;
+}
+
+/* The n-digit number in base b at s, or -1. */
+static long digits(const uint8_t *s, const uint8_t *e, int n, int b) {
+  long v = 0;
+  if (e - s < n)
+    return -1;
+  for (int i = 0; i < n; i++) {
+    int d = hexval(s[i]);
+    if (d < 0 || d >= b)
+      return -1;
+    v = v * b + d;
+  }
+  return v;
+}
+
+/* Appends rune r as UTF-8; 0 when it does not fit or is no rune. */
+static int put_rune(long r, uint8_t *out, size_t cap, size_t *n) {
+  uint8_t u[4];
+  size_t k;
+  if (r < 0 || r > 0x10ffff || (r >= 0xd800 && r < 0xe000))
+    return 0;
+  if (r < 0x80)
+    u[0] = (uint8_t)r, k = 1;
+  else if (r < 0x800)
+    u[0] = (uint8_t)(0xc0 | r >> 6), u[1] = (uint8_t)(0x80 | (r & 63)), k = 2;
+  else if (r < 0x10000)
+    u[0] = (uint8_t)(0xe0 | r >> 12), u[1] = (uint8_t)(0x80 | (r >> 6 & 63)),
+    u[2] = (uint8_t)(0x80 | (r & 63)), k = 3;
+  else
+    u[0] = (uint8_t)(0xf0 | r >> 18), u[1] = (uint8_t)(0x80 | (r >> 12 & 63)),
+    u[2] = (uint8_t)(0x80 | (r >> 6 & 63)), u[3] = (uint8_t)(0x80 | (r & 63)),
+    k = 4;
+  if (cap - *n < k)
+    return 0;
+  memcpy(out + *n, u, k);
+  *n += k;
+  return 1;
+}
+
+/* Decodes Go's interpreted string literal [s, e) (the quotes excluded). */
+static long unquote(const uint8_t *s, const uint8_t *e, uint8_t *out,
+                    size_t cap) {
+  static const char esc[] = "a\ab\bf\fn\nr\rt\tv\v\\\\\"\"";
+  size_t n = 0;
+  while (s < e) {
+    long v = *s++;
+    if (v == '\\') {
+      if (s == e)
+        return -1;
+      int c = *s++;
+      const char *x = NULL;
+      for (const char *p = esc; *p; p += 2)
+        if (*p == c)
+          x = p;
+      if (x)
+        v = (uint8_t)x[1];
+      else if (c == 'x' && (v = digits(s, e, 2, 16)) >= 0)
+        s += 2;
+      else if (c >= '0' && c <= '7' && (v = digits(s - 1, e, 3, 8)) >= 0 &&
+               v < 256)
+        s += 2;
+      else if ((c == 'u' || c == 'U') &&
+               (v = digits(s, e, c == 'u' ? 4 : 8, 16)) >= 0) {
+        s += c == 'u' ? 4 : 8;
+        if (!put_rune(v, out, cap, &n))
+          return -1;
+        continue;
+      } else
+        return -1;
+    } else if (v == '"' || v == '\n') {
+      return -1;
+    }
+    if (n == cap)
+      return -1;
+    out[n++] = (uint8_t)v;
+  }
+  return (long)n;
+}
+
+static int blank(int c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+long cgofuzz_cgo_pick(const uint8_t *v, size_t len, uint64_t index,
+                      uint8_t *out, size_t cap) {
+  static const char head[] = "go test fuzz v1", open[] = "[]byte(";
+  const uint8_t *end = v + len, *s = v, *e;
+  uint64_t line = 0;
+  for (;; s = e + 1, line++) {
+    e = memchr(s, '\n', (size_t)(end - s));
+    if (!e)
+      e = end;
+    const uint8_t *a = s, *b = e;
+    while (a < b && blank(*a))
+      a++;
+    while (b > a && blank(b[-1]))
+      b--;
+    if (line == 0) {
+      if ((size_t)(b - a) != sizeof head - 1 || memcmp(a, head, b - a) != 0)
+        return -1;
+    } else if (a < b && index-- == 0) {
+      if ((size_t)(b - a) < sizeof open + 2 ||
+          memcmp(a, open, sizeof open - 1) != 0 || b[-1] != ')')
+        return -1;
+      a += sizeof open - 1, b--;
+      if (b[-1] == ',')
+        b--;
+      if (b - a < 2 || *a != b[-1] || (*a != '"' && *a != '`'))
+        return -1;
+      if (*a == '"')
+        return unquote(a + 1, b - 1, out, cap);
+      size_t n = 0; /* a raw string: its bytes but carriage returns */
+      for (const uint8_t *p = a + 1; p < b - 1; p++)
+        if (*p == '`' || (*p != '\r' && n == cap))
+          return -1;
+        else if (*p != '\r')
+          out[n++] = *p;
+      return (long)n;
+    }
+    if (e == end)
+      return -1;
+  }
+}
+
+static long pick_of(uint64_t index, uint8_t *out, size_t cap) {
+  const cgofuzz_shm_header *sh = shm_header();
+  if (sh->value_len <= 0 ||
+      (uint64_t)sh->value_len > L.shm_size - CGOFUZZ_SHM_HEADER_SIZE)
+    return -1;
+  return cgofuzz_cgo_pick(L.shm + CGOFUZZ_SHM_HEADER_SIZE,
+                          (size_t)sh->value_len, index, out, cap);
 }
 
 /* The fuzz function's []byte argument whose data pointer p is, or -1. */
@@ -509,12 +661,17 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
     return;
   long la = length_arg(frame, size, s.ints, off, len, &lw);
   keep_query(frame, size, again, s, off, la, lw, (size_t)len);
-  size_t cap = la < 0 ? (size_t)len : (size_t)len + (size_t)len / 2 + 32;
+  const uint8_t *base = input;
+  size_t base_n = (size_t)len;
+  long pn = pick_of(index, L.pick, MAX_INPUT);
+  if (pn >= 0 && (la >= 0 || (size_t)pn == len))
+    base = L.pick, base_n = (size_t)pn;
+  size_t cap = la < 0 ? base_n : base_n + base_n / 2 + 32;
   if (cap > MAX_INPUT)
     cap = MAX_INPUT;
   uint8_t *slot = slot_for(cap);
-  if (!slot && cap > len)
-    slot = slot_for(cap = (size_t)len);
+  if (!slot && cap > base_n)
+    slot = slot_for(cap = base_n);
   uint8_t *work = slot ? malloc(cap) : NULL;
   if (!work)
     return;
@@ -537,7 +694,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   unsigned depth = 0;
   for (unsigned k = 0; k < L.inputs && L.nq < MAX_QUEUED; k++) {
     if (depth++ % CHAIN == 0)
-      memcpy(work, input, mu.n = (size_t)len);
+      memcpy(work, base, mu.n = base_n);
     mu.n_others = L.np;
     size_t n = cgofuzz_cgo_mutate(&mu);
     uint8_t *m = malloc(n ? n : 1); /* its exact size, for ASan */
@@ -570,6 +727,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   add_u64(CGOFUZZ_CTL_LOOP_EXECS, ran);
   add_u64(CGOFUZZ_CTL_LOOP_FINDS, found);
   add_u64(CGOFUZZ_CTL_LOOP_SIZED, sized);
+  add_u64(CGOFUZZ_CTL_LOOP_PICKED, base == input ? 0 : ran);
   free(work);
 }
 

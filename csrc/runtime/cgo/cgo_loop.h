@@ -60,6 +60,14 @@ void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
  * gave cgofuzz_cgo_loop: hands over the loop's find, if it had one. */
 void cgofuzz_cgo_loop_end(const void *frame);
 
+/* The index-th value of the corpus file v (len bytes) when it is a
+ * []byte("...") or []byte(`...`) line, decoded into out (cap bytes): its
+ * length, or -1 for any other value, a file that is not a corpus file, or
+ * a value longer than cap. The loop's chains start from the coordinator's
+ * pick this way (cgo_loop.c). */
+long cgofuzz_cgo_pick(const uint8_t *v, size_t len, uint64_t index,
+                      uint8_t *out, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif
