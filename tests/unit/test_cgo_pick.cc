@@ -1,8 +1,9 @@
-// test_cgo_pick.cc: the cgo loop's decoding of the coordinator's pick
-// (cgofuzz_cgo_pick in csrc/runtime/cgo/cgo_loop.c): every []byte value as
-// Go writes it (core/codec's encoding, bit-exact with Go's) decodes to its
-// bytes, the index picks the value, the forms people write by hand decode,
-// and whatever it does not know is refused, never decoded wrong.
+// test_cgo_pick.cc: what the cgo loop (csrc/runtime/cgo/cgo_loop.c) reads
+// the way Go's worker does. The coordinator's pick (cgofuzz_cgo_pick):
+// every []byte value as Go writes it (core/codec's encoding, bit-exact with
+// Go's) decodes to its bytes, the index picks the value, the forms people
+// write by hand decode, and whatever it does not know is refused, never
+// decoded wrong. A hit count's bucket (cgofuzz_cgo_bucket): Go's.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -112,6 +113,18 @@ TEST(CgoPick, RefusesWhatItDoesNotKnow) {
   EXPECT_EQ(Pick(File({Bytes("1234")}), 0, 4), "1234");
   EXPECT_EQ(Pick(h + "[]byte(\"\\U0001F600\")", 0, 3), "<refused>");
   EXPECT_EQ(Pick(h + "[]byte(`12345`)", 0, 4), "<refused>");
+}
+
+// internal/fuzz's pow2Table and the workers' snapshot stub keep a count's
+// highest bit: 1, 2-3, 4-7, ..., 128-255. A find is a new bit in those
+// terms, or Go's worker does not see it.
+TEST(CgoBucket, HighestBitAsGoRoundsCounts) {
+  for (int c = 0; c < 256; c++) {
+    uint8_t want = 0;
+    for (int b = 1; b <= c; b <<= 1)
+      want = (uint8_t)b;
+    EXPECT_EQ(cgofuzz_cgo_bucket((uint8_t)c), want) << c;
+  }
 }
 
 } // namespace

@@ -10,27 +10,28 @@
  * in the control page: core/ctlpage.h), this file runs that C function
  * again, before the real call, on a few mutants, each one mutation past the
  * last (libFuzzer's chains of up to five), every chain starting from the
- * coordinator's pick (which its energy schedule makes), decoded from the
- * shared memory's corpus file, not from Go's mutant of it: a chain is then
- * at most five mutations from a corpus entry, as libFuzzer's, not ten (on
- * zstd, big compressed blocks spread twice as fast); the Go input where the
- * pick is no plain []byte value or the C call's length is fixed and the
- * lengths differ. This process's earlier finds, the pool, are parts crossed
- * into mutants. Each mutant runs
- * in a buffer of its own (a malloc of its exact size, so ASan sees reads
- * past the end, as libFuzzer's copy of an input), with a copy of cgo's frame
- * pointing at it (and, where an argument holds the input's length, that
- * argument set to the mutant's, so mutants may grow and shrink), the C counters
- * zeroed before each; where Go sized an output buffer by a C size query of the
- * input made earlier in the exec, each mutant asks the query again and runs
- * with a buffer of its own answer (derive). A mutant whose C counters show a
- * bit neither the worker's mask (its copy after the control page) nor an
- * earlier find has is a find: it joins the pool and a queue. Once a wrapper's
- * real call has returned (cgofuzz_cgo_loop_end), the oldest queued find's
- * counters are merged into the exec's and its bytes published in the exact slot
- * as the exec's input: Go's worker sees the new coverage as the exec's and
- * reports it, and the coordinator takes the slot's bytes instead of its replay
- * of Go's mutations. One find per exec; the others wait for the next execs.
+ * coordinator's pick (which its energy schedule makes) as the shared
+ * memory's corpus file holds it (cgofuzz_cgo_pick), not from Go's mutant
+ * of it: a chain is then 1-5 mutations from a corpus entry, as libFuzzer's,
+ * not 2-10 (from one frame with a big compressed block, zstd's big blocks
+ * spread a third faster: docs/cgo.md). From the Go input where the pick is
+ * no plain []byte value, or the C call's length is fixed and the pick's
+ * differs. This process's earlier finds, the pool, are parts crossed into
+ * mutants. Each mutant runs in a buffer of its own (a malloc of its exact
+ * size, so ASan sees reads past the end, as libFuzzer's copy of an input),
+ * with a copy of cgo's frame pointing at it (and, where an argument holds
+ * the input's length, that argument set to the mutant's, so mutants may
+ * grow and shrink), the C counters zeroed before each; where Go sized an output
+ * buffer by a C size query of the input made earlier in the exec, each mutant
+ * asks the query again and runs with a buffer of its own answer (derive). A
+ * mutant whose C counters show a bit neither the worker's mask (its copy after
+ * the control page) nor an earlier find has is a find: it joins the pool and a
+ * queue. Once a wrapper's real call has returned (cgofuzz_cgo_loop_end), the
+ * oldest queued find's counters are merged into the exec's and its bytes
+ * published in the exact slot as the exec's input: Go's worker sees the new
+ * coverage as the exec's and reports it, and the coordinator takes the slot's
+ * bytes instead of its replay of Go's mutations. One find per exec; the others
+ * wait for the next execs.
  *
  * Invariants:
  *  - only in a fuzz call (the control byte CGOFUZZ_CTL_NEW) of a worker
@@ -200,13 +201,17 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* Go's rounding of a hit count (internal/fuzz): up to a power of two. */
-static uint8_t round_up(uint8_t c) {
-  c--;
+/* Go's bucket of a hit count (internal/fuzz's pow2Table, and the snapshot
+ * stub of gobin_patch.c): its highest bit, so 1, 2-3, 4-7, ... 128-255 are
+ * the eight buckets. A find must have a bit in these terms, the ones the
+ * worker's snapshot then gives the exec's counters: rounded up instead, a
+ * count of 3 where Go had seen 2 was a find Go's worker did not see, and
+ * 129-255 rounded to nothing. */
+uint8_t cgofuzz_cgo_bucket(uint8_t c) {
   c |= c >> 1;
   c |= c >> 2;
   c |= c >> 4;
-  return (uint8_t)(c + 1);
+  return (uint8_t)(c - (c >> 1));
 }
 
 /* Whether the C counters hold a bit neither the worker's mask nor an
@@ -216,7 +221,8 @@ static uint8_t round_up(uint8_t c) {
  * call of libc's memcpy per word was a fifth of a zstd worker's time. */
 static int new_bit_in(size_t i, size_t end) {
   for (; i < end; i++)
-    if (L.cntrs[i] && (round_up(L.cntrs[i]) & ~(L.mask[i] | L.seen[i])))
+    if (L.cntrs[i] &&
+        (cgofuzz_cgo_bucket(L.cntrs[i]) & ~(L.mask[i] | L.seen[i])))
       return 1;
   return 0;
 }
@@ -274,7 +280,7 @@ static int queue_find(const uint8_t *m, size_t n, uint64_t index) {
   memcpy(f.bytes, m, n);
   for (size_t i = 0; i < L.n; i++)
     if (L.cntrs[i]) {
-      L.seen[i] |= round_up(L.cntrs[i]);
+      L.seen[i] |= cgofuzz_cgo_bucket(L.cntrs[i]);
       f.at[f.n_at] = (uint32_t)i;
       f.val[f.n_at++] = L.cntrs[i];
     }
@@ -758,7 +764,10 @@ void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
 
 /* Hands over q[0]: its counters merged into the exec's (Go's worker then
  * sees new coverage), its bytes in the exact slot (the coordinator takes
- * them as the exec's input). Dropped when the slot has no room for it. */
+ * them as the exec's input). Dropped when the slot has no room for it.
+ * Where a counter of the find falls in another bucket than the exec's, the
+ * find's count wins: the larger of the two would lose a find whose new
+ * bit is the lower bucket, as 2 beside the exec's 5. */
 static void hand_over(void) {
   struct find f = L.q[0];
   memmove(&L.q[0], &L.q[1], --L.nq * sizeof L.q[0]);
@@ -766,7 +775,7 @@ static void hand_over(void) {
   uint8_t *slot = slot_for(f.n);
   if (slot) {
     for (size_t i = 0; i < f.n_at; i++)
-      if (f.val[i] > L.cntrs[f.at[i]])
+      if (cgofuzz_cgo_bucket(f.val[i]) != cgofuzz_cgo_bucket(L.cntrs[f.at[i]]))
         L.cntrs[f.at[i]] = f.val[i];
     const cgofuzz_shm_header *sh = shm_header();
     cgofuzz_exact_hdr h = {.magic = CGOFUZZ_EXACT_RAW_MAGIC,
