@@ -10,9 +10,9 @@ else()
 endif()
 target_compile_definitions(cgofuzz_unit PRIVATE
   CGOFUZZ_TESTDATA="${CMAKE_SOURCE_DIR}/testdata")
-# The cgo loop's mutations (tests/unit/test_cgo_mutate.cc) are compiled
-# into the tests from their source: libcgofuzz_cgo.a is never sanitized,
-# the tests' build is.
+# The cgo loop and its mutations (tests/unit/test_cgo_mutate.cc,
+# test_cgo_pick.cc) are compiled into the tests from their source:
+# libcgofuzz_cgo.a is never sanitized, the tests' build is.
 target_sources(cgofuzz_unit PRIVATE
   ${CMAKE_SOURCE_DIR}/csrc/runtime/cgo/cgo_mutate.c
   ${CMAKE_SOURCE_DIR}/csrc/runtime/cgo/cgo_loop.c)
