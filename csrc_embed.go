@@ -12,5 +12,5 @@ import "embed"
 // CgoRuntime holds csrc/runtime/cgo/cgo_hooks.c, cgo_stack.c, cgo_loop.c and cgo_mutate.c
 // and the headers they include, and csrc/runtime/intercept/interceptors.c.
 //
-//go:embed csrc/runtime/cgo/cgo_hooks.c csrc/runtime/cgo/cgo_stack.c csrc/runtime/cgo/cgo_loop.c csrc/runtime/cgo/cgo_loop.h csrc/runtime/cgo/cgo_mutate.c csrc/runtime/cgo/cgo_mutate.h csrc/core/gohooks.h csrc/core/ctlpage.h csrc/core/exact.h csrc/core/shm.h csrc/base/buf.h csrc/runtime/intercept/interceptors.c
+//go:embed csrc/runtime/cgo/cgo_hooks.c csrc/runtime/cgo/cgo_stack.c csrc/runtime/cgo/cgo_loop.c csrc/runtime/cgo/cgo_loop.h csrc/runtime/cgo/cgo_mutate.c csrc/runtime/cgo/cgo_mutate.h csrc/core/gohooks.h csrc/core/bucket.h csrc/core/ctlpage.h csrc/core/exact.h csrc/core/shm.h csrc/base/buf.h csrc/runtime/intercept/interceptors.c
 var CgoRuntime embed.FS

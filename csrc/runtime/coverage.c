@@ -13,8 +13,9 @@
  * (OR-ed). With a mask at least as large as the counter table this is the
  * identity, which is what a cgofuzz coordinator asks for.
  *
- * Bucketing is Go's: a counter byte becomes its highest set bit, so a mask
- * bit k of byte i means "block i ran about 2^k times in one exec".
+ * Bucketing is Go's (core/bucket.h): a counter byte becomes its highest
+ * set bit, so a mask bit k of byte i means "block i ran about 2^k times in
+ * one exec".
  *
  * Per-exec cost: the collect pass reads the counter table 8 bytes at a time
  * and zeroes only the non-zero words, so its cost is N/8 loads plus work
@@ -31,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "runtime.h"
 
 typedef struct {
@@ -88,14 +90,10 @@ void cgofuzz_cov_clear_(void) {
     memset(modules[i].start, 0, modules[i].len);
 }
 
-static inline uint8_t highest_bit(uint8_t c) {
-  return (uint8_t)(0x80u >> (__builtin_clz((unsigned)c) - 24));
-}
-
 static inline void hit(uint8_t *snap, size_t j, uint8_t c) {
   if (snap[j] == 0)
     touched[ntouched++] = j;
-  snap[j] |= highest_bit(c);
+  snap[j] |= cgofuzz_bucket(c);
 }
 
 size_t cgofuzz_cov_collect_(uint8_t *snap, size_t len) {

@@ -69,6 +69,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bucket.h"
 #include "cgo_loop.h"
 #include "cgo_mutate.h"
 #include "ctlpage.h"
@@ -201,28 +202,16 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* Go's bucket of a hit count (internal/fuzz's pow2Table, and the snapshot
- * stub of gobin_patch.c): its highest bit, so 1, 2-3, 4-7, ... 128-255 are
- * the eight buckets. A find must have a bit in these terms, the ones the
- * worker's snapshot then gives the exec's counters: rounded up instead, a
- * count of 3 where Go had seen 2 was a find Go's worker did not see, and
- * 129-255 rounded to nothing. */
-uint8_t cgofuzz_cgo_bucket(uint8_t c) {
-  c |= c >> 1;
-  c |= c >> 2;
-  c |= c >> 4;
-  return (uint8_t)(c - (c >> 1));
-}
-
 /* Whether the C counters hold a bit neither the worker's mask nor an
- * earlier find of this process has. Runs after every mutant over all the
+ * earlier find of this process has, in Go's buckets (bucket.h): what the
+ * worker's snapshot then gives the exec's counters, so that a find is new
+ * coverage for Go's worker too. Runs after every mutant over all the
  * C counters (30,000 on zstd), most of them zero: a block of 64 is skipped
  * on one test. The builtin: the file is built with -fno-builtin, and a
  * call of libc's memcpy per word was a fifth of a zstd worker's time. */
 static int new_bit_in(size_t i, size_t end) {
   for (; i < end; i++)
-    if (L.cntrs[i] &&
-        (cgofuzz_cgo_bucket(L.cntrs[i]) & ~(L.mask[i] | L.seen[i])))
+    if (L.cntrs[i] && (cgofuzz_bucket(L.cntrs[i]) & ~(L.mask[i] | L.seen[i])))
       return 1;
   return 0;
 }
@@ -280,7 +269,7 @@ static int queue_find(const uint8_t *m, size_t n, uint64_t index) {
   memcpy(f.bytes, m, n);
   for (size_t i = 0; i < L.n; i++)
     if (L.cntrs[i]) {
-      L.seen[i] |= cgofuzz_cgo_bucket(L.cntrs[i]);
+      L.seen[i] |= cgofuzz_bucket(L.cntrs[i]);
       f.at[f.n_at] = (uint32_t)i;
       f.val[f.n_at++] = L.cntrs[i];
     }
@@ -777,7 +766,7 @@ static void hand_over(void) {
   uint8_t *slot = slot_for(f.n);
   if (slot) {
     for (size_t i = 0; i < f.n_at; i++)
-      if (cgofuzz_cgo_bucket(f.val[i]) != cgofuzz_cgo_bucket(L.cntrs[f.at[i]]))
+      if (cgofuzz_bucket(f.val[i]) != cgofuzz_bucket(L.cntrs[f.at[i]]))
         L.cntrs[f.at[i]] = f.val[i];
     const cgofuzz_shm_header *sh = shm_header();
     cgofuzz_exact_hdr h = {.magic = CGOFUZZ_EXACT_RAW_MAGIC,

@@ -60,9 +60,6 @@ void cgofuzz_cgo_loop(void *frame, size_t size, void (*again)(void *),
  * gave cgofuzz_cgo_loop: hands over the loop's find, if it had one. */
 void cgofuzz_cgo_loop_end(const void *frame);
 
-/* Go's bucket of a C counter's hit count: its highest bit (cgo_loop.c). */
-uint8_t cgofuzz_cgo_bucket(uint8_t c);
-
 /* The index-th value of the corpus file v (len bytes) when it is a
  * []byte("...") or []byte(`...`) line, decoded into out (cap bytes): its
  * length, or -1 for any other value, a file that is not a corpus file, or
