@@ -115,6 +115,7 @@ TEST(CgoPick, RefusesWhatItDoesNotKnow) {
   EXPECT_EQ(Pick(File({Bytes("1234")}), 0, 4), "1234");
   EXPECT_EQ(Pick(h + "[]byte(\"\\U0001F600\")", 0, 3), "<refused>");
   EXPECT_EQ(Pick(h + "[]byte(`12345`)", 0, 4), "<refused>");
+  EXPECT_EQ(Pick(h + "[]byte(`1234\r`)", 0, 4), "1234"); // \r takes no room
 }
 
 // internal/fuzz's pow2Table and the workers' snapshot stub keep a count's

@@ -307,6 +307,14 @@ static void add_u64(size_t at, uint64_t v) {
   memcpy(L.ctl + at, &x, 8);
 }
 
+/* The pick's decoding (cgofuzz_cgo_pick, below) has twins in the runtime:
+ * core/quote.c's cgofuzz_unquote (strconv.Unquote into a cgofuzz_buf),
+ * base/text.c's cgofuzz_hexval and cgofuzz_utf8_encode. The loop does not
+ * call them: its objects are linked whole into cgo test binaries that may
+ * also hold those files (package gofuzz's runtime compiles them), where a
+ * second definition would not link, and it writes into a fixed buffer with
+ * no allocation. */
+
 /* A hex digit's value, or -1. */
 static int hexval(int c) {
   return c >= '0' && c <= '9'   ? c - '0'
@@ -364,11 +372,10 @@ static long unquote(const uint8_t *s, const uint8_t *e, uint8_t *out,
       if (s == e)
         return -1;
       int c = *s++;
-      const char *x = NULL;
-      for (const char *p = esc; *p; p += 2)
-        if (*p == c)
-          x = p;
-      if (x)
+      const char *x = esc;
+      while (*x && *x != c)
+        x += 2;
+      if (*x)
         v = (uint8_t)x[1];
       else if (c == 'x' && (v = digits(s, e, 2, 16)) >= 0)
         s += 2;
@@ -434,11 +441,15 @@ long cgofuzz_cgo_pick(const uint8_t *v, size_t len, uint64_t index,
       if (*a == '"')
         return unquote(a + 1, b - 1, out, cap);
       size_t n = 0; /* a raw string: its bytes but carriage returns */
-      for (const uint8_t *p = a + 1; p < b - 1; p++)
-        if (*p == '`' || (*p != '\r' && n == cap))
+      for (const uint8_t *p = a + 1; p < b - 1; p++) {
+        if (*p == '`')
           return -1;
-        else if (*p != '\r')
-          out[n++] = *p;
+        if (*p == '\r')
+          continue;
+        if (n == cap)
+          return -1;
+        out[n++] = *p;
+      }
       return (long)n;
     }
     if (e == end)
