@@ -1,7 +1,8 @@
 // test_cgo_mutate.cc: the cgo loop's mutations (csrc/runtime/cgo/cgo_mutate.c):
 // lengths stay in bounds, a fixed length is kept, nothing past the room is
 // written, the same state makes the same mutants, and the crossover and the
-// table of recent compares reach the bytes.
+// table of recent compares reach the bytes; the pool of inputs to cross in
+// holds each once, within its bounds.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -118,6 +119,47 @@ TEST(CgoMutate, RandomStateNeverSticksAtZero) {
   uint64_t s = 1;
   for (int i = 0; i < 1000; i++)
     ASSERT_NE(cgofuzz_cgo_rand(&s), 0u);
+}
+
+// The pool holds each byte string once, up to its count of entries and its
+// bytes, a random entry giving way when full; freed, it is empty.
+TEST(CgoPool, HoldsEachInputOnceWithinItsBounds) {
+  static cgofuzz_cgo_pool pool; // 24 KB: not on the stack
+  uint64_t rng = 7;
+  EXPECT_EQ(cgofuzz_cgo_pool_add(&pool, (const uint8_t *)"abc", 3, &rng), 1);
+  EXPECT_EQ(cgofuzz_cgo_pool_add(&pool, (const uint8_t *)"abc", 3, &rng), 0);
+  EXPECT_EQ(cgofuzz_cgo_pool_add(&pool, (const uint8_t *)"abd", 3, &rng), 1);
+  EXPECT_EQ(cgofuzz_cgo_pool_add(&pool, (const uint8_t *)"ab", 2, &rng), 1);
+  EXPECT_EQ(cgofuzz_cgo_pool_add(&pool, (const uint8_t *)"", 0, &rng), 1);
+  EXPECT_EQ(pool.n, 4u);
+  EXPECT_EQ(pool.bytes, 8u);
+  for (uint32_t i = 0; i < 3 * CGOFUZZ_CGO_POOL_MAX; i++)
+    ASSERT_EQ(cgofuzz_cgo_pool_add(&pool, (const uint8_t *)&i, sizeof i, &rng),
+              1);
+  EXPECT_EQ(pool.n, (size_t)CGOFUZZ_CGO_POOL_MAX);
+  size_t total = 0, old = 0;
+  for (size_t i = 0; i < pool.n; i++) {
+    total += pool.e[i].n;
+    uint32_t v = 0;
+    if (pool.e[i].n == sizeof v) {
+      std::memcpy(&v, pool.e[i].b, sizeof v);
+      old += v < 2 * CGOFUZZ_CGO_POOL_MAX;
+    }
+  }
+  EXPECT_EQ(pool.bytes, total);
+  EXPECT_GT(old, 0u) << "random eviction keeps some older entries";
+  // The byte bound: entries of a quarter of it, four at most.
+  std::vector<uint8_t> big(CGOFUZZ_CGO_POOL_BYTES / 4);
+  for (uint8_t k = 0; k < 6; k++) {
+    big[0] = k;
+    ASSERT_EQ(cgofuzz_cgo_pool_add(&pool, big.data(), big.size(), &rng), 1);
+    EXPECT_LE(pool.bytes, (size_t)CGOFUZZ_CGO_POOL_BYTES);
+  }
+  big.resize(CGOFUZZ_CGO_POOL_BYTES + 1);
+  EXPECT_EQ(cgofuzz_cgo_pool_add(&pool, big.data(), big.size(), &rng), 0);
+  cgofuzz_cgo_pool_free(&pool);
+  EXPECT_EQ(pool.n, 0u);
+  EXPECT_EQ(pool.bytes, 0u);
 }
 
 } // namespace

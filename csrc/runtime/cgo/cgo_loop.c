@@ -16,8 +16,8 @@
  * not 2-10 (from one frame with a big compressed block, zstd's big blocks
  * spread a third faster: docs/cgo.md). From the Go input where the pick is
  * no plain []byte value, or the C call's length is fixed and the pick's
- * differs. This process's earlier finds, the pool, are parts crossed into
- * mutants. Each mutant runs in a buffer of its own (a malloc of its exact
+ * differs. The pool, this process's finds and the coordinator's picks it
+ * was sent, gives parts crossed into mutants. Each mutant runs in a buffer of its own (a malloc of its exact
  * size, so ASan sees reads past the end, as libFuzzer's copy of an input),
  * with a copy of cgo's frame pointing at it (and, where an argument holds
  * the input's length, that argument set to the mutant's, so mutants may
@@ -99,7 +99,6 @@ volatile uintptr_t cgofuzz_cgo_loop_fp;
 #define MAX_INPUT (64u << 10)     /* inputs longer than this: not looped */
 #define CALL_BUDGET_NS 50000000   /* a loop's time, at most */
 #define MAX_QUEUED 8              /* finds waiting for an exec to carry them */
-#define POOL_MAX 256              /* finds kept for crossover */
 #define CHAIN 5                   /* mutations stacked (libFuzzer's depth) */
 #define SIZE_MAX_ASKED (1u << 20) /* a size query's answer used up to this */
 
@@ -128,12 +127,13 @@ static struct {
   unsigned nq;
   const void *frame; /* of the looped call whose real call may hand over */
   uint64_t handed;   /* exec_key() of the last exec that carried a find */
-  /* This process's finds, parts crossed into later mutants. Not bases
-   * of chains: with half the chains starting from a pool entry (uniform
-   * over the last 256 finds) instead of the coordinator's pick, zstd's
-   * big compressed blocks spread a quarter as fast (docs/cgo.md). */
-  cgofuzz_cgo_bytes pool[POOL_MAX];
-  unsigned np, pool_next;
+  /* Parts crossed into later mutants: this process's finds and every
+   * pick the coordinator sent it (cgo_mutate.h). Not bases of chains:
+   * with half the chains starting from a pool entry (uniform over the
+   * last 256 finds) instead of the coordinator's pick, zstd's big
+   * compressed blocks spread a quarter as fast (docs/cgo.md). */
+  cgofuzz_cgo_pool pool;
+  uint64_t pick_call; /* the call whose pick was offered to the pool */
   /* The exec's last looped call of a C function of the input alone (its
    * one pointer argument the input) that has a result: a size query, as
    * DataDog/zstd's ZSTD_getFrameContentSize before ZSTD_decompress,
@@ -234,20 +234,6 @@ static void free_find(struct find *f) {
   memset(f, 0, sizeof *f);
 }
 
-/* Keeps m's n bytes to cross into later mutants, in place of the oldest
- * when the pool is full. */
-static void pool_add(const uint8_t *m, size_t n) {
-  uint8_t *b = malloc(n ? n : 1);
-  if (!b)
-    return;
-  memcpy(b, m, n);
-  cgofuzz_cgo_bytes *e = &L.pool[L.pool_next++ % POOL_MAX];
-  free(e->b);
-  e->b = b, e->n = n;
-  if (L.np < POOL_MAX)
-    L.np++;
-}
-
 /* A find: its bits are this process's from now on, its bytes are crossed
  * into later mutants, and its bytes and counters wait in the queue for
  * cgofuzz_cgo_loop_end. */
@@ -274,7 +260,7 @@ static int queue_find(const uint8_t *m, size_t n, uint64_t index) {
       f.val[f.n_at++] = L.cntrs[i];
     }
   L.q[L.nq++] = f;
-  pool_add(m, n);
+  cgofuzz_cgo_pool_add(&L.pool, m, n, &L.rng);
   return 1;
 }
 
@@ -283,12 +269,16 @@ static const cgofuzz_shm_header *shm_header(void) {
   return (const cgofuzz_shm_header *)(void *)L.shm;
 }
 
-/* The exec in flight: Go's worker saves its random state at a call's
- * start and counts the call's execs from 1. */
-static uint64_t exec_key(void) {
+/* The call in flight: Go's worker saves its random state at a call's
+ * start. */
+static uint64_t call_key(void) {
   const cgofuzz_shm_header *sh = shm_header();
-  return sh->rand_state ^ (sh->rand_inc << 1) ^
-         (uint64_t)sh->count * 0x9e3779b97f4a7c15ull;
+  return sh->rand_state ^ (sh->rand_inc << 1);
+}
+
+/* The exec in flight: Go's worker counts a call's execs from 1. */
+static uint64_t exec_key(void) {
+  return call_key() ^ (uint64_t)shm_header()->count * 0x9e3779b97f4a7c15ull;
 }
 
 /* The exact slot of the call in flight, or NULL when the input does not
@@ -464,6 +454,16 @@ static long pick_of(uint64_t index, uint8_t *out, size_t cap) {
     return -1;
   return cgofuzz_cgo_pick(L.shm + CGOFUZZ_SHM_HEADER_SIZE,
                           (size_t)sh->value_len, index, out, cap);
+}
+
+/* A pick of n bytes (0: none) joins the pool once per call of Go's
+ * worker: the pick is the same for each of the call's execs. */
+static void offer_pick(size_t n) {
+  uint64_t call = call_key();
+  if (n && call != L.pick_call) {
+    L.pick_call = call;
+    cgofuzz_cgo_pool_add(&L.pool, L.pick, n, &L.rng);
+  }
 }
 
 /* The fuzz function's []byte argument whose data pointer p is, or -1. */
@@ -687,6 +687,7 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   /* The mutants follow from Go's chain (its saved state and the count):
    * a run with a pinned GODEBUG=fuzzseed makes the same ones. */
   L.rng = exec_key() | 1;
+  offer_pick(pn > 0 ? (size_t)pn : 0);
   cgofuzz_exact_hdr h = {
       .magic = CGOFUZZ_EXACT_RAW_MAGIC, .count = sh->count, .index = index};
   uint8_t copy[MAX_FRAME];
@@ -698,12 +699,12 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   /* As libFuzzer's: each mutant is its chain's last plus one mutation,
    * and a chain ends after CHAIN mutants or at a find. */
   cgofuzz_cgo_mut mu = {
-      .p = work, .cap = cap, .fixed = la < 0, .rng = &L.rng, .others = L.pool};
+      .p = work, .cap = cap, .fixed = la < 0, .rng = &L.rng, .others = L.pool.e};
   unsigned depth = 0;
   for (unsigned k = 0; k < L.inputs && L.nq < MAX_QUEUED; k++) {
     if (depth++ % CHAIN == 0)
       memcpy(work, base, mu.n = base_n);
-    mu.n_others = L.np;
+    mu.n_others = L.pool.n;
     size_t n = cgofuzz_cgo_mutate(&mu);
     uint8_t *m = malloc(n ? n : 1); /* its exact size, for ASan */
     if (!m)

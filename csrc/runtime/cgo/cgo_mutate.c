@@ -5,7 +5,7 @@
  * interesting byte, an interesting word, add a little to an integer of 1
  * to 8 bytes (libFuzzer's ChangeBinaryInteger), copy a part within the
  * input, shuffle a few bytes, cross in a part of another input (the
- * worker's finds), and write an operand of a compare the C code made
+ * pool: the worker's finds and the coordinator's picks), and write an operand of a compare the C code made
  * (cgofuzz_cgo_torc, libFuzzer's table of recent compares). Not here:
  * libFuzzer's ASCII integers and its dictionaries.
  *
@@ -13,8 +13,10 @@
  * changes it only when fixed is unset; it reads and writes only p's n
  * bytes (cap when it grows) and the others' bytes; it draws only from
  * *rng, so the same state makes the same mutation. Calls no libc but
- * memcpy, memmove and memset (the file is built with -fno-builtin).
+ * memcpy, memmove and memset (the file is built with -fno-builtin), and
+ * the pool's malloc and free.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cgo_loop.h"
@@ -221,6 +223,54 @@ static size_t m_torc_mem(cgofuzz_cgo_mut *m) {
   }
   memcpy(m->p + below(m, n - ny + 1), y, ny);
   return n;
+}
+
+static uint64_t fnv1a(const uint8_t *b, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
+/* Not memcmp: the interceptors would record it as the C code's. */
+static int same(const uint8_t *a, const uint8_t *b, size_t n) {
+  size_t i = 0;
+  while (i < n && a[i] == b[i])
+    i++;
+  return i == n;
+}
+
+static void pool_drop(cgofuzz_cgo_pool *p, size_t i) {
+  p->bytes -= p->e[i].n;
+  free(p->e[i].b);
+  p->n--;
+  p->e[i] = p->e[p->n], p->sum[i] = p->sum[p->n];
+  p->e[p->n].b = NULL, p->e[p->n].n = 0;
+}
+
+int cgofuzz_cgo_pool_add(cgofuzz_cgo_pool *p, const uint8_t *b, size_t n,
+                         uint64_t *rng) {
+  uint64_t h = fnv1a(b, n);
+  if (n > CGOFUZZ_CGO_POOL_BYTES)
+    return 0;
+  for (size_t i = 0; i < p->n; i++)
+    if (p->sum[i] == h && p->e[i].n == n && same(p->e[i].b, b, n))
+      return 0;
+  uint8_t *c = malloc(n ? n : 1);
+  if (!c)
+    return -1;
+  memcpy(c, b, n);
+  while (p->n && (p->n == CGOFUZZ_CGO_POOL_MAX ||
+                  p->bytes + n > CGOFUZZ_CGO_POOL_BYTES))
+    pool_drop(p, (size_t)(cgofuzz_cgo_rand(rng) % p->n));
+  p->e[p->n].b = c, p->e[p->n].n = n, p->sum[p->n++] = h;
+  p->bytes += n;
+  return 1;
+}
+
+void cgofuzz_cgo_pool_free(cgofuzz_cgo_pool *p) {
+  while (p->n)
+    pool_drop(p, p->n - 1);
 }
 
 size_t cgofuzz_cgo_mutate(cgofuzz_cgo_mut *m) {

@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-/* Bytes kept elsewhere (the loop's pool of finds). */
+/* Bytes kept elsewhere (the loop's pool, below). */
 typedef struct cgofuzz_cgo_bytes {
   uint8_t *b;
   size_t n;
@@ -27,6 +27,24 @@ typedef struct cgofuzz_cgo_mut {
   const cgofuzz_cgo_bytes *others; /* parts to cross in; n_others of them */
   size_t n_others;
 } cgofuzz_cgo_mut;
+
+/* The parts crossed into mutants, as libFuzzer crosses in any input of
+ * its corpus: the worker's finds and the coordinator's picks (its corpus
+ * as its schedule samples it), each held once, at most POOL_MAX entries
+ * and POOL_BYTES bytes; when full, a random entry makes room. */
+#define CGOFUZZ_CGO_POOL_MAX 1024
+#define CGOFUZZ_CGO_POOL_BYTES (8u << 20)
+typedef struct cgofuzz_cgo_pool {
+  cgofuzz_cgo_bytes e[CGOFUZZ_CGO_POOL_MAX];
+  uint64_t sum[CGOFUZZ_CGO_POOL_MAX]; /* each entry's hash */
+  size_t n, bytes;
+} cgofuzz_cgo_pool;
+
+/* Adds a copy of b's n bytes unless an entry holds them: 1 added, 0 held
+ * already (or longer than the pool's bytes), -1 out of memory. */
+int cgofuzz_cgo_pool_add(cgofuzz_cgo_pool *p, const uint8_t *b, size_t n,
+                         uint64_t *rng);
+void cgofuzz_cgo_pool_free(cgofuzz_cgo_pool *p);
 
 /* One mutation of m's bytes; their new length, also left in m->n. */
 size_t cgofuzz_cgo_mutate(cgofuzz_cgo_mut *m);
