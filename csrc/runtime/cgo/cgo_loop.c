@@ -17,21 +17,21 @@
  * spread a third faster: docs/cgo.md). From the Go input where the pick is
  * no plain []byte value, or the C call's length is fixed and the pick's
  * differs. The pool, this process's finds and the coordinator's picks it
- * was sent, gives parts crossed into mutants. Each mutant runs in a buffer of its own (a malloc of its exact
- * size, so ASan sees reads past the end, as libFuzzer's copy of an input),
- * with a copy of cgo's frame pointing at it (and, where an argument holds
- * the input's length, that argument set to the mutant's, so mutants may
- * grow and shrink), the C counters zeroed before each; where Go sized an output
- * buffer by a C size query of the input made earlier in the exec, each mutant
- * asks the query again and runs with a buffer of its own answer (derive). A
- * mutant whose C counters show a bit neither the worker's mask (its copy after
- * the control page) nor an earlier find has is a find: it joins the pool and a
- * queue. Once a wrapper's real call has returned (cgofuzz_cgo_loop_end), the
- * oldest queued find's counters are merged into the exec's and its bytes
- * published in the exact slot as the exec's input: Go's worker sees the new
- * coverage as the exec's and reports it, and the coordinator takes the slot's
- * bytes instead of its replay of Go's mutations. One find per exec; the others
- * wait for the next execs.
+ * was sent, gives parts crossed into mutants. Each mutant runs in a buffer of
+ * its own (a malloc of its exact size, so ASan sees reads past the end, as
+ * libFuzzer's copy of an input), with a copy of cgo's frame pointing at it
+ * (and, where an argument holds the input's length, that argument set to the
+ * mutant's, so mutants may grow and shrink), the C counters zeroed before each;
+ * where Go sized an output buffer by a C size query of the input made earlier
+ * in the exec, each mutant asks the query again and runs with a buffer of its
+ * own answer (derive). A mutant whose C counters show a bit neither the
+ * worker's mask (its copy after the control page) nor an earlier find has is a
+ * find: it joins the pool and a queue. Once a wrapper's real call has returned
+ * (cgofuzz_cgo_loop_end), the oldest queued find's counters are merged into the
+ * exec's and its bytes published in the exact slot as the exec's input: Go's
+ * worker sees the new coverage as the exec's and reports it, and the
+ * coordinator takes the slot's bytes instead of its replay of Go's mutations.
+ * One find per exec; the others wait for the next execs.
  *
  * Invariants:
  *  - only in a fuzz call (the control byte CGOFUZZ_CTL_NEW) of a worker
@@ -698,8 +698,11 @@ static void run(uint8_t *frame, size_t size, void (*again)(void *),
   uint64_t start = now_ns(), ran = 0, found = 0, sized = 0;
   /* As libFuzzer's: each mutant is its chain's last plus one mutation,
    * and a chain ends after CHAIN mutants or at a find. */
-  cgofuzz_cgo_mut mu = {
-      .p = work, .cap = cap, .fixed = la < 0, .rng = &L.rng, .others = L.pool.e};
+  cgofuzz_cgo_mut mu = {.p = work,
+                        .cap = cap,
+                        .fixed = la < 0,
+                        .rng = &L.rng,
+                        .others = L.pool.e};
   unsigned depth = 0;
   for (unsigned k = 0; k < L.inputs && L.nq < MAX_QUEUED; k++) {
     if (depth++ % CHAIN == 0)

@@ -5,9 +5,9 @@
  * interesting byte, an interesting word, add a little to an integer of 1
  * to 8 bytes (libFuzzer's ChangeBinaryInteger), copy a part within the
  * input, shuffle a few bytes, cross in a part of another input (the
- * pool: the worker's finds and the coordinator's picks), and write an operand of a compare the C code made
- * (cgofuzz_cgo_torc, libFuzzer's table of recent compares). Not here:
- * libFuzzer's ASCII integers and its dictionaries.
+ * pool: the worker's finds and the coordinator's picks), and write an operand
+ * of a compare the C code made (cgofuzz_cgo_torc, libFuzzer's table of recent
+ * compares). Not here: libFuzzer's ASCII integers and its dictionaries.
  *
  * Invariants: a mutation keeps the length at least 1 and at most cap, and
  * changes it only when fixed is unset; it reads and writes only p's n
