@@ -137,25 +137,27 @@ int cgofuzz_coord_fast_copy(coord *c) {
 }
 
 void cgofuzz_coord_fast_report(const coord *c) {
-  uint64_t execs = 0, finds = 0, sized = 0, picked = 0;
+  uint64_t execs = 0, finds = 0, sized = 0, picked = 0, pooled = 0;
   for (size_t i = 0; i < c->n_init; i++) {
     const uint8_t *ctl = c->slots[i].w.ctl;
-    uint64_t e, f, z, p;
+    uint64_t e, f, z, p, q;
     if (!ctl)
       continue;
     memcpy(&e, ctl + CGOFUZZ_CTL_LOOP_EXECS, 8);
     memcpy(&f, ctl + CGOFUZZ_CTL_LOOP_FINDS, 8);
     memcpy(&z, ctl + CGOFUZZ_CTL_LOOP_SIZED, 8);
     memcpy(&p, ctl + CGOFUZZ_CTL_LOOP_PICKED, 8);
-    execs += e, finds += f, sized += z, picked += p;
+    memcpy(&q, ctl + CGOFUZZ_CTL_LOOP_POOLED, 8);
+    execs += e, finds += f, sized += z, picked += p, pooled += q;
   }
   if (execs && cgofuzz_coord_says(c))
     fprintf(stderr,
             "cgofuzz: cgo loop: %llu inputs run again at the cgo boundary, "
             "%llu of them new C coverage (%llu joined the corpus "
             "unminimized), %llu with an output buffer sized by their own "
-            "size query, %llu mutants of the coordinator's pick\n",
+            "size query, %llu mutants of the coordinator's pick, %llu of "
+            "its picks crossed in\n",
             (unsigned long long)execs, (unsigned long long)finds,
             (unsigned long long)c->looped, (unsigned long long)sized,
-            (unsigned long long)picked);
+            (unsigned long long)picked, (unsigned long long)pooled);
 }

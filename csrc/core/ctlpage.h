@@ -32,6 +32,8 @@
  *                     by a size query of their own (cgo_loop.c, "derived")
  *   288  u64  loop picked  of them, inputs of a chain that started from
  *                     the coordinator's pick (the others: from Go's mutant)
+ *   296  u64  loop pooled  the coordinator's picks that joined the loop's
+ *                     pool of inputs to cross in (cgo_mutate.h)
  */
 #ifndef CGOFUZZ_CTLPAGE_H
 #define CGOFUZZ_CTLPAGE_H
@@ -58,6 +60,7 @@ enum {
 #define CGOFUZZ_CTL_LOOP_FINDS 272
 #define CGOFUZZ_CTL_LOOP_SIZED 280
 #define CGOFUZZ_CTL_LOOP_PICKED 288
+#define CGOFUZZ_CTL_LOOP_POOLED 296
 /* The size of a control page followed by a mask of mask_len bytes, in
  * whole pages. */
 #define cgofuzz_ctl_size(mask_len)                                             \

@@ -462,7 +462,8 @@ static void offer_pick(size_t n) {
   uint64_t call = call_key();
   if (n && call != L.pick_call) {
     L.pick_call = call;
-    cgofuzz_cgo_pool_add(&L.pool, L.pick, n, &L.rng);
+    if (cgofuzz_cgo_pool_add(&L.pool, L.pick, n, &L.rng) == 1)
+      add_u64(CGOFUZZ_CTL_LOOP_POOLED, 1);
   }
 }
 

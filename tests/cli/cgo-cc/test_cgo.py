@@ -218,14 +218,16 @@ def test_cgo_loop_in_cgo_wrappers(go, cgoenv, tmp_path):
 LOOP_LINE = (r"^cgofuzz: cgo loop: (\d+) inputs run again at the cgo boundary, "
              r"(\d+) of them new C coverage \((\d+) joined the corpus "
              r"unminimized\), (\d+) with an output buffer sized by their own "
-             r"size query, (\d+) mutants of the coordinator's pick$")
+             r"size query, (\d+) mutants of the coordinator's pick, "
+             r"(\d+) of its picks crossed in$")
 
 
 def fuzz_with_loop(go, cgofuzz, cgoenv, tmp_path, target):
     """Builds tests/cli/cgo-cc/pkg's test binary, fuzzes target with -v for
     BUDGET execs; the package dir, the binary, the result and -v's cgo
     loop figures (inputs run, finds, finds kept unminimized, inputs sized
-    by a size query, inputs of chains from the coordinator's pick), None
+    by a size query, inputs of chains from the coordinator's pick, picks
+    that joined the pool of inputs to cross in), None
     when the line is missing."""
     d = copy_pkg(tmp_path)
     exe = os.path.join(str(tmp_path), "pkg.test")
@@ -252,6 +254,9 @@ def test_cgo_loop_finds_c_magic_and_go_reproduces(go, cgofuzz, cgoenv,
     # The seeds are []byte("...") files: chains start from the pick as the
     # coordinator sent it (cgofuzz_cgo_pick decodes it), not Go's mutant.
     assert 0 < loop[4] <= loop[0], r
+    # Each new pick joins the pool the crossover takes parts of (the seed
+    # at least), as libFuzzer crosses in any input of its corpus.
+    assert loop[5] >= 1, r
     # The loop's finds join as found (libFuzzer keeps its inputs), not
     # minimized as Go's own finds are.
     assert 1 <= loop[2] <= loop[1], r
