@@ -124,7 +124,7 @@ TEST(CgoMutate, RandomStateNeverSticksAtZero) {
 // The pool holds each byte string once, up to its count of entries and its
 // bytes, a random entry giving way when full; freed, it is empty.
 TEST(CgoPool, HoldsEachInputOnceWithinItsBounds) {
-  static cgofuzz_cgo_pool pool; // 24 KB: not on the stack
+  static cgofuzz_cgo_pool pool; // 16 KB: not on the stack
   uint64_t rng = 7;
   EXPECT_EQ(cgofuzz_cgo_pool_add(&pool, (const uint8_t *)"abc", 3, &rng), 1);
   EXPECT_EQ(cgofuzz_cgo_pool_add(&pool, (const uint8_t *)"abc", 3, &rng), 0);

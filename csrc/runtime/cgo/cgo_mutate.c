@@ -225,13 +225,6 @@ static size_t m_torc_mem(cgofuzz_cgo_mut *m) {
   return n;
 }
 
-static uint64_t fnv1a(const uint8_t *b, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ b[i]) * 0x100000001b3ull;
-  return h;
-}
-
 /* Not memcmp: the interceptors would record it as the C code's. */
 static int same(const uint8_t *a, const uint8_t *b, size_t n) {
   size_t i = 0;
@@ -244,17 +237,18 @@ static void pool_drop(cgofuzz_cgo_pool *p, size_t i) {
   p->bytes -= p->e[i].n;
   free(p->e[i].b);
   p->n--;
-  p->e[i] = p->e[p->n], p->sum[i] = p->sum[p->n];
+  p->e[i] = p->e[p->n];
   p->e[p->n].b = NULL, p->e[p->n].n = 0;
 }
 
 int cgofuzz_cgo_pool_add(cgofuzz_cgo_pool *p, const uint8_t *b, size_t n,
                          uint64_t *rng) {
-  uint64_t h = fnv1a(b, n);
   if (n > CGOFUZZ_CGO_POOL_BYTES)
     return 0;
+  /* A scan, no index: an add comes with a find or a call of Go's worker,
+   * and most entries differ from b in length or in the first bytes. */
   for (size_t i = 0; i < p->n; i++)
-    if (p->sum[i] == h && p->e[i].n == n && same(p->e[i].b, b, n))
+    if (p->e[i].n == n && same(p->e[i].b, b, n))
       return 0;
   uint8_t *c = malloc(n ? n : 1);
   if (!c)
@@ -263,7 +257,7 @@ int cgofuzz_cgo_pool_add(cgofuzz_cgo_pool *p, const uint8_t *b, size_t n,
   while (p->n && (p->n == CGOFUZZ_CGO_POOL_MAX ||
                   p->bytes + n > CGOFUZZ_CGO_POOL_BYTES))
     pool_drop(p, (size_t)(cgofuzz_cgo_rand(rng) % p->n));
-  p->e[p->n].b = c, p->e[p->n].n = n, p->sum[p->n++] = h;
+  p->e[p->n].b = c, p->e[p->n++].n = n;
   p->bytes += n;
   return 1;
 }

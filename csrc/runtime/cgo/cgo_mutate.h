@@ -36,7 +36,6 @@ typedef struct cgofuzz_cgo_mut {
 #define CGOFUZZ_CGO_POOL_BYTES (8u << 20)
 typedef struct cgofuzz_cgo_pool {
   cgofuzz_cgo_bytes e[CGOFUZZ_CGO_POOL_MAX];
-  uint64_t sum[CGOFUZZ_CGO_POOL_MAX]; /* each entry's hash */
   size_t n, bytes;
 } cgofuzz_cgo_pool;
 
