@@ -828,10 +828,11 @@ def split_row(line):
 
 def summarize(args):
     """--summarize: one summary of the runs rows of several reports (caps
-    and snapshots must agree); a target and engine's runs come from the
-    last report given that has them."""
+    and snapshots must agree); a target and engine's runs are those of
+    every report given that has them, so a full run may be taken in parts
+    by target or by run (a report given twice counts once)."""
     results, sources, gaps, info, keys = {}, [], {}, {}, set()
-    for path in args.summarize:
+    for path in dict.fromkeys(os.path.realpath(p) for p in args.summarize):
         mine, n, snaps = {}, 0, None
         with open(path) as f:
             for line in f:
@@ -856,11 +857,9 @@ def summarize(args):
                     n += 1
         if n == 0:
             sys.exit("%s: no runs rows" % path)
-        replaced = sorted({t for t, e in mine if (t, e) in results})
-        results.update(mine)
-        sources.append("%s (%d runs%s)" % (
-            os.path.relpath(path, ROOT), n, "; replacing earlier runs of " +
-            ", ".join(replaced) if replaced else ""))
+        for k, runs in mine.items():
+            results.setdefault(k, []).extend(runs)
+        sources.append("%s (%d runs)" % (os.path.relpath(path, ROOT), n))
     if len(keys) != 1:
         sys.exit("the reports' caps or snapshots differ or are missing: %s"
                  % sorted(keys))
