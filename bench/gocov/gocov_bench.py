@@ -735,6 +735,12 @@ class Bench:
             r.rc, r.start, "; %d failing inputs (%s)" % (
                 len(r.inputs), os.path.basename(os.path.dirname(
                     r.inputs[0]))) if r.inputs else "")
+        # A fuzz function that fails before f.Fuzz (say, a seed file read
+        # by a path relative to the package: the runner's working directory
+        # is golibafl's) leaves LibAFL's clients waiting for the cap.
+        died = re.search(r"^golibafl: .*$", r.out, re.M)
+        if died:
+            why += "; " + died.group(0)
         return files, last_int(r"executions: (\d+)", r.out), why, r.out
 
 
