@@ -737,7 +737,8 @@ class Bench:
                     r.inputs[0]))) if r.inputs else "")
         # A fuzz function that fails before f.Fuzz (say, a seed file read
         # by a path relative to the package: the runner's working directory
-        # is golibafl's) leaves LibAFL's clients waiting for the cap.
+        # is a directory of its own in gosentry's cache) leaves LibAFL's
+        # clients waiting for the cap.
         died = re.search(r"^golibafl: .*$", r.out, re.M)
         if died:
             why += "; " + died.group(0)
