@@ -889,6 +889,54 @@ def summarize(args):
     write_report(args.out)
 
 
+def union(args, go):
+    """--union: per target, the statements the corpora of all of each
+    engine's runs cover together (kept by earlier runs in RUNS_DIR/<target>
+    /<engine>-<run>/corpus), counted by a fresh counting binary, and what
+    each peer's covers that cgofuzz's do not: whether an engine reaches
+    code another never does, or a target is saturated for all of them."""
+    work = tempfile.mkdtemp(prefix="cgofuzz-gocov-union-")
+    args.engines = []
+    b = Bench(args, go, work, os.path.join(work, "runs"))
+    log("# gocov: what every engine's corpora cover together (issue 38)")
+    log("")
+    log("- date: %s; runs from %s" % (
+        datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+        ", ".join(os.path.relpath(d, ROOT) for d in args.union)))
+    log("")
+    log("| target | engine | runs | statements | of them not in cgofuzz's |")
+    log("|---|---|---|---|---|")
+    try:
+        for t in read_targets(args.targets):
+            why = b.prepare(t)
+            if why:
+                log("| %s | - | - | - | not built: %s |" % (t["name"], why))
+                continue
+            c, files = b.prep[t["name"]]["counter"], {}
+            for d in args.union:
+                for run in glob.glob(os.path.join(d, t["name"], "*-*")):
+                    e = os.path.basename(run).rsplit("-", 1)[0]
+                    entry = files.setdefault(e, [0, []])
+                    entry[0] += 1
+                    entry[1] += glob.glob(os.path.join(run, "corpus", "*"))
+            cov = {e: c.replay(fs)[0] | c.base
+                   for e, (_, fs) in files.items()}
+            mine = cov.get("cgofuzz", set())
+            for e in sorted(cov, key=ENGINES.index):
+                log("| %s | %s | %d | %d | %s |" % (
+                    t["name"], e, files[e][0], c.statements(cov[e]),
+                    "-" if e == "cgofuzz" else
+                    c.statements(cov[e] - mine)))
+            if cov:
+                log("| %s | all | | %d | |" % (
+                    t["name"], c.statements(set().union(*cov.values()))))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        write_report(args.out or os.path.join(
+            ROOT, "bench", "results", "gocov",
+            "%s-gocov-union.md" % datetime.date.today()))
+
+
 # -- main -------------------------------------------------------------------
 
 def main():
@@ -915,6 +963,9 @@ def main():
     ap.add_argument("--summarize", nargs="+", metavar="REPORT",
                     help="run nothing: the summary of the runs tables of "
                     "earlier reports (a full run taken in parts)")
+    ap.add_argument("--union", nargs="+", metavar="RUNS_DIR",
+                    help="run nothing: the statements each engine's kept "
+                    "corpora cover together, and what cgofuzz's lack")
     ap.add_argument("--cgofuzz", default=os.path.join(ROOT, "build", "bin",
                                                       "cgofuzz"))
     ap.add_argument("--gosentry", metavar="DIR",
@@ -932,6 +983,11 @@ def main():
     if args.summarize:
         summarize(args)
         return
+    go = shutil.which("go") or "/usr/local/go/bin/go"
+    if args.union:
+        args.cgofuzz = require_cgofuzz(args.cgofuzz)
+        union(args, go)
+        return
     args.cgofuzz = require_cgofuzz(args.cgofuzz)
     if not args.out:
         args.out = os.path.join(ROOT, "bench", "results", "gocov",
@@ -939,7 +995,6 @@ def main():
                                                    "-quick" if q else ""))
     runs_dir = os.path.abspath(args.runs_dir or os.path.join(
         CACHE, "gocov", datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
-    go = shutil.which("go") or "/usr/local/go/bin/go"
     if not os.access(go, os.X_OK):
         sys.exit("go is not installed")
     targets = read_targets(args.targets)
