@@ -63,7 +63,8 @@ Writes a markdown report (bench/results/gocov/<date>-gocov.md): the
 targets, every run (statements covered at each snapshot, the corpus
 size, execs), per target and engine the median at each snapshot, and the
 ratio cgofuzz / best peer at the cap with issue 38's criterion (>= 1.1x).
---summarize joins the runs tables of reports taken in parts. --quick: 1
+--summarize joins the runs tables of reports taken in parts; --union
+counts what each engine's kept corpora cover together. --quick: 1
 run, 20 s caps, cgofuzz and go, uuid-parse and dnsmessage-unpackpack.
 Python 3 stdlib, Linux; go on PATH (and the module proxy), a built
 cgofuzz, clang for libFuzzer, a gosentry build described by a peer.json
