@@ -905,13 +905,14 @@ def union(args, go):
         datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
         ", ".join(os.path.relpath(d, ROOT) for d in args.union)))
     log("")
-    log("| target | engine | runs | statements | of them not in cgofuzz's |")
-    log("|---|---|---|---|---|")
+    log("| target | engine | runs | statements | of them not in cgofuzz's "
+        "| inputs left out (they kill the replay) |")
+    log("|---|---|---|---|---|---|")
     try:
         for t in read_targets(args.targets):
             why = b.prepare(t)
             if why:
-                log("| %s | - | - | - | not built: %s |" % (t["name"], why))
+                log("| %s | - | - | - | not built: %s | |" % (t["name"], why))
                 continue
             c, files = b.prep[t["name"]]["counter"], {}
             for d in args.union:
@@ -920,16 +921,18 @@ def union(args, go):
                     entry = files.setdefault(e, [0, []])
                     entry[0] += 1
                     entry[1] += glob.glob(os.path.join(run, "corpus", "*"))
-            cov = {e: c.replay(fs)[0] | c.base
-                   for e, (_, fs) in files.items()}
+            cov, left = {}, {}
+            for e, (_, fs) in files.items():
+                got, left[e] = c.replay(fs)
+                cov[e] = got | c.base
             mine = cov.get("cgofuzz", set())
             for e in sorted(cov, key=ENGINES.index):
-                log("| %s | %s | %d | %d | %s |" % (
+                log("| %s | %s | %d | %d | %s | %d |" % (
                     t["name"], e, files[e][0], c.statements(cov[e]),
                     "-" if e == "cgofuzz" else
-                    c.statements(cov[e] - mine)))
+                    c.statements(cov[e] - mine), len(left[e])))
             if cov:
-                log("| %s | all | | %d | |" % (
+                log("| %s | all | | %d | | |" % (
                     t["name"], c.statements(set().union(*cov.values()))))
     finally:
         shutil.rmtree(work, ignore_errors=True)
