@@ -310,11 +310,17 @@ def gosentry_decode(types, data):
     return vals
 
 
+# gosentry's runner gave up (say, the fuzz function failed before f.Fuzz:
+# LibAFL's clients then wait without an exec until they are stopped).
+GOSENTRY_DIED = r"^golibafl: .*"
+
+
 def failure_line(out):
     """The line that says what failed, for a report row."""
     for pat in (r"^panic: .*", r"^fatal error: .*", r"^\s*\w[^\n]*\.go:\d+: .*",
                 r"fuzzing process .*",
-                r"^Found \d+ (?:crashing|hanging) input\(s\)\."):  # gosentry
+                r"^Found \d+ (?:crashing|hanging) input\(s\)\.",  # gosentry
+                GOSENTRY_DIED):
         m = re.search(pat, out, re.M)
         if m:
             return m.group(0).strip()[:120]

@@ -740,7 +740,7 @@ class Bench:
         # by a path relative to the package: the runner's working directory
         # is a directory of its own in gosentry's cache) leaves LibAFL's
         # clients waiting for the cap.
-        died = re.search(r"^golibafl: .*$", r.out, re.M)
+        died = re.search(gb.GOSENTRY_DIED, r.out, re.M)
         if died:
             why += "; " + died.group(0)
         return files, last_int(r"executions: (\d+)", r.out), why, r.out
@@ -988,11 +988,10 @@ def main():
         summarize(args)
         return
     go = shutil.which("go") or "/usr/local/go/bin/go"
+    args.cgofuzz = require_cgofuzz(args.cgofuzz)
     if args.union:
-        args.cgofuzz = require_cgofuzz(args.cgofuzz)
         union(args, go)
         return
-    args.cgofuzz = require_cgofuzz(args.cgofuzz)
     if not args.out:
         args.out = os.path.join(ROOT, "bench", "results", "gocov",
                                 "%s-gocov%s.md" % (datetime.date.today(),
